@@ -1,0 +1,1 @@
+"""Chronicle's HTTP API (FastAPI), its settings and its command-line interface."""

@@ -1,0 +1,167 @@
+"""Dependencies of the routes: the application, the caller, and the command runner with its headers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, Header, Request
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
+
+from domain.application import (
+    Actor,
+    Chronicle,
+    CommandContext,
+    IdempotencyRequest,
+    Outcome,
+)
+from domain.errors import InvalidInput
+
+IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
+MAX_IDEMPOTENCY_KEY = 200
+
+
+def get_app(request: Request) -> Chronicle:
+    return request.app.state.chronicle  # type: ignore[no-any-return]
+
+
+AppDep = Annotated[Chronicle, Depends(get_app)]
+
+
+_bearer_scheme = HTTPBearer(
+    auto_error=False,
+    description="The token from POST /v1/campaigns (GM) or POST /v1/campaigns/{id}/members.",
+)
+
+
+def bearer(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer_scheme)],
+) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+def get_actor(app: AppDep, token: Annotated[str | None, Depends(bearer)]) -> Actor:
+    return app.authenticate(token)
+
+
+ActorDep = Annotated[Actor, Depends(get_actor)]
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def respond(model: BaseModel, status_code: int = 200) -> JSONResponse:
+    body = model.model_dump(mode="json")
+    return JSONResponse(body, status_code=status_code, headers=etag(body["version"]))
+
+
+def _expected_version(value: str | None) -> int | None:
+    if value is None or value.strip() == "*":
+        return None
+    match = IF_MATCH.match(value)
+    if match is None:
+        raise InvalidInput('If-Match must be a version, e.g. "3"', field="If-Match")
+    return int(match.group(1))
+
+
+async def _request_hash(request: Request) -> str:
+    raw = await request.body()
+    try:
+        canonical = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+    except ValueError:
+        canonical = raw
+    head = f"{request.method} {request.url.path}\n".encode()
+    return hashlib.sha256(head + canonical).hexdigest()
+
+
+class Commands:
+    """Runs one command verb with the request's If-Match and Idempotency-Key and renders the answer."""
+
+    def __init__(
+        self,
+        app: Chronicle,
+        actor: Actor | None,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_hash: str,
+    ) -> None:
+        self.app = app
+        self.actor = actor
+        self.expected_version = expected_version
+        self.idempotency_key = idempotency_key
+        self.request_hash = request_hash
+
+    def run(
+        self,
+        verb: Callable[..., Outcome],
+        *args: Any,
+        present: Callable[[Outcome], BaseModel],
+        status_code: int = 200,
+        **kwargs: Any,
+    ) -> JSONResponse:
+        def render(outcome: Outcome) -> tuple[int, dict[str, Any]]:
+            return status_code, present(outcome).model_dump(mode="json")
+
+        idempotency = None
+        if self.idempotency_key is not None:
+            scope = self.actor.member_id.hex if self.actor else "anonymous"
+            idempotency = IdempotencyRequest(scope, self.idempotency_key, self.request_hash, render)
+        ctx = CommandContext(self.actor, self.expected_version, idempotency)
+        outcome = verb(ctx, *args, **kwargs)
+        if outcome.replayed is not None:
+            body = outcome.replayed.body
+            return JSONResponse(
+                body,
+                status_code=outcome.replayed.status_code,
+                headers={**etag(body["version"]), "Idempotent-Replayed": "true"},
+            )
+        body = present(outcome).model_dump(mode="json")
+        body["position"] = outcome.position
+        return JSONResponse(body, status_code=status_code, headers=etag(body["version"]))
+
+
+def _idempotency_key(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not 1 <= len(value) <= MAX_IDEMPOTENCY_KEY or not value.isprintable():
+        raise InvalidInput(
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable characters",
+            field="Idempotency-Key",
+        )
+    return value
+
+
+async def _commands(
+    request: Request,
+    app: AppDep,
+    if_match: Annotated[
+        str | None,
+        Header(description='Expected version, e.g. "3": a stale one gets 409 and writes nothing.'),
+    ] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(description="Retry-safe key: the same key and body return the first response."),
+    ] = None,
+) -> Commands:
+    return Commands(
+        app,
+        None,
+        _expected_version(if_match),
+        _idempotency_key(idempotency_key),
+        await _request_hash(request),
+    )
+
+
+def _member_commands(actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]) -> Commands:
+    commands.actor = actor
+    return commands
+
+
+AnonymousCommandsDep = Annotated[Commands, Depends(_commands)]
+CommandsDep = Annotated[Commands, Depends(_member_commands)]

@@ -1,0 +1,89 @@
+"""The FastAPI app factory: settings in, an app whose lifespan owns the eventsourcing application."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api import errors
+from api.routers import campaigns, characters, meta, missions, play
+from api.settings import Settings
+from domain.application import Chronicle
+from domain.secrets import Sealer
+
+
+def build_application(settings: Settings) -> Chronicle:
+    return Chronicle(
+        settings.eventsourcing_env(),
+        sealer=Sealer(settings.key_bytes()),
+        attempts=settings.command_attempts,
+    )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.settings = settings
+        app.state.chronicle = build_application(settings)
+        try:
+            yield
+        finally:
+            app.state.chronicle.close()
+
+    app = FastAPI(
+        title="Chronicle",
+        version="0.1.0",
+        summary="Event-sourced campaign state for tabletop RPGs played by post, in chat and at tables.",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    for module in (meta, campaigns, characters, play, missions):
+        app.include_router(module.router)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
+    return app
+
+
+class BodyLimit:
+    """Refuses bodies over the limit with 413 before any route reads them (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_bytes:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        response = errors.error_response(
+            413, "body_too_large", f"the body is larger than {self.max_bytes} bytes", field="body"
+        )
+        await response(None, None, send)  # type: ignore[arg-type]
+
+
+class _TooLarge(Exception):
+    pass

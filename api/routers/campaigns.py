@@ -1,0 +1,75 @@
+"""Campaigns and their members."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from api.deps import ActorDep, AnonymousCommandsDep, AppDep, CommandsDep, respond
+from api.errors import ERROR_RESPONSES
+from api.schemas import (
+    CampaignCreate,
+    CampaignCreated,
+    CampaignPublic,
+    MemberCreate,
+    MemberCreated,
+    campaign_public,
+)
+from domain.aggregates import Campaign
+from domain.application import Outcome
+
+router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES)
+
+
+@router.post("", status_code=201, response_model=CampaignCreated, operation_id="create_campaign")
+def create_campaign(body: CampaignCreate, app: AppDep, commands: AnonymousCommandsDep) -> JSONResponse:
+    """Create a campaign; needs no token. The answer carries the GM's token, shown once."""
+
+    def present(outcome: Outcome) -> CampaignCreated:
+        public = campaign_public(outcome.aggregate)
+        return CampaignCreated(**public.model_dump(), **outcome.revealed)
+
+    return commands.run(
+        app.create_campaign,
+        body.name,
+        body.ruleset,
+        body.settings,
+        body.gm_name,
+        present=present,
+        status_code=201,
+    )
+
+
+@router.get("/{campaign_id}", response_model=CampaignPublic, operation_id="get_campaign")
+def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    return respond(campaign_public(app.get(actor, Campaign, campaign_id)))
+
+
+@router.post(
+    "/{campaign_id}/members",
+    status_code=201,
+    response_model=MemberCreated,
+    operation_id="add_member",
+)
+def add_member(
+    campaign_id: UUID, body: MemberCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM adds a player or an observer; the answer carries its token, shown once."""
+
+    def present(outcome: Outcome) -> MemberCreated:
+        campaign = outcome.aggregate
+        member = campaign.members[outcome.revealed["member_id"]]
+        return MemberCreated(
+            id=member.id,
+            campaign_id=campaign.id,
+            name=member.name,
+            role=member.role,
+            token=outcome.revealed["token"],
+            version=campaign.version,
+        )
+
+    return commands.run(
+        app.add_member, campaign_id, body.name, body.role, present=present, status_code=201
+    )

@@ -1,0 +1,43 @@
+"""Health and the ruleset catalogue (public: front ends read them before they have a token)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.deps import AppDep
+from api.errors import ERROR_RESPONSES
+from api.schemas import Health, RulesetPublic, RulesetSummary
+from domain.errors import NotFound
+from domain.rulesets import RULESETS, get_ruleset
+
+router = APIRouter(responses=ERROR_RESPONSES)
+
+
+@router.get("/health", response_model=Health, tags=["meta"], operation_id="health")
+def health(app: AppDep) -> Health:
+    """Ok when the event store answers."""
+    return Health(
+        status="ok",
+        backend="postgres" if "postgres" in type(app.recorder).__module__ else "sqlite",
+        position=app.recorder.max_notification_id() or 0,
+    )
+
+
+@router.get(
+    "/v1/rulesets", response_model=list[RulesetSummary], tags=["rulesets"], operation_id="list_rulesets"
+)
+def list_rulesets() -> list[RulesetSummary]:
+    return [RulesetSummary(id=r.id, name=r.name) for r in RULESETS.values()]  # type: ignore[arg-type]
+
+
+@router.get(
+    "/v1/rulesets/{ruleset_id}",
+    response_model=RulesetPublic,
+    tags=["rulesets"],
+    operation_id="get_ruleset",
+)
+def describe_ruleset(ruleset_id: str) -> RulesetPublic:
+    """Sheet schema, an example sheet, derived stats and resources of one ruleset."""
+    if ruleset_id not in RULESETS:
+        raise NotFound(f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}", field="ruleset_id")
+    return RulesetPublic.model_validate(get_ruleset(ruleset_id).describe())

@@ -1,0 +1,112 @@
+"""Stories, game Issues and scenes: the time structure of play (WCBH-1)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.errors import ERROR_RESPONSES
+from api.schemas import (
+    IssueCreate,
+    IssuePublic,
+    SceneCreate,
+    ScenePublic,
+    StoryCreate,
+    StoryPublic,
+    issue_public,
+    scene_public,
+    story_public,
+)
+from domain.aggregates import Issue, Scene, Story
+from domain.application import Outcome
+
+router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
+
+
+def _story(outcome: Outcome) -> StoryPublic:
+    return story_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+def _issue(outcome: Outcome) -> IssuePublic:
+    return issue_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+def _scene(outcome: Outcome) -> ScenePublic:
+    return scene_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+@router.post(
+    "/v1/campaigns/{campaign_id}/stories",
+    status_code=201,
+    response_model=StoryPublic,
+    operation_id="start_story",
+)
+def start_story(
+    campaign_id: UUID, body: StoryCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    return commands.run(app.start_story, campaign_id, body.title, present=_story, status_code=201)
+
+
+@router.get("/v1/stories/{story_id}", response_model=StoryPublic, operation_id="get_story")
+def get_story(story_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    return respond(story_public(app.get(actor, Story, story_id)))
+
+
+@router.post(
+    "/v1/stories/{story_id}/complete", response_model=StoryPublic, operation_id="complete_story"
+)
+def complete_story(story_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Complete the story; its game Issue must have ended."""
+    return commands.run(app.complete_story, story_id, present=_story)
+
+
+@router.post(
+    "/v1/stories/{story_id}/issues",
+    status_code=201,
+    response_model=IssuePublic,
+    operation_id="start_issue",
+)
+def start_issue(story_id: UUID, body: IssueCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Start a game Issue (a session of play); only one runs per story."""
+    return commands.run(app.start_issue, story_id, body.title, present=_issue, status_code=201)
+
+
+@router.get("/v1/issues/{issue_id}", response_model=IssuePublic, operation_id="get_issue")
+def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    return respond(issue_public(app.get(actor, Issue, issue_id)))
+
+
+@router.post("/v1/issues/{issue_id}/end", response_model=IssuePublic, operation_id="end_issue")
+def end_issue(issue_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """End the game Issue; its open scenes close with it."""
+    return commands.run(app.end_issue, issue_id, present=_issue)
+
+
+@router.post(
+    "/v1/issues/{issue_id}/scenes",
+    status_code=201,
+    response_model=ScenePublic,
+    operation_id="open_scene",
+)
+def open_scene(issue_id: UUID, body: SceneCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Open a scene; only in a running game Issue."""
+    return commands.run(app.open_scene, issue_id, body.title, present=_scene, status_code=201)
+
+
+@router.get("/v1/scenes/{scene_id}", response_model=ScenePublic, operation_id="get_scene")
+def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    return respond(scene_public(app.get(actor, Scene, scene_id)))
+
+
+@router.post("/v1/scenes/{scene_id}/pages", response_model=ScenePublic, operation_id="advance_page")
+def advance_page(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Advance to the next page (round)."""
+    return commands.run(app.advance_page, scene_id, present=_scene)
+
+
+@router.post("/v1/scenes/{scene_id}/close", response_model=ScenePublic, operation_id="close_scene")
+def close_scene(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    return commands.run(app.close_scene, scene_id, present=_scene)

@@ -1,0 +1,284 @@
+"""Request and response bodies (XCreate in, XPublic out) and the presenters that fill them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
+from domain.rulesets import RULESETS, get_ruleset
+
+Title = Field(min_length=1, max_length=200)
+RulesetId = Literal["wcbh", "classd", "nimble", "nwod-micro"]
+Side = Literal["hero", "villain", "opponent", "minion", "other"]
+Outcome = Literal["completed", "failed", "aborted", "lost_to_rivals"]
+
+assert set(RulesetId.__args__) == set(RULESETS), "RulesetId must list the registry"  # type: ignore[attr-defined]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Written(BaseModel):
+    version: int = Field(description="The resource's version; send it back in If-Match.")
+    position: int | None = Field(
+        default=None, description="Log position this command was written at (command responses only)."
+    )
+
+
+# ---- campaigns and members ---------------------------------------------------------------------
+
+
+class CampaignCreate(Strict):
+    name: str = Title
+    ruleset: RulesetId
+    settings: dict[str, Any] | None = Field(
+        default=None, description="Ruleset settings; see settings_schema of GET /v1/rulesets/{id}."
+    )
+    gm_name: str = Field(default="GM", min_length=1, max_length=200)
+
+
+class MemberPublic(BaseModel):
+    id: UUID
+    name: str
+    role: Literal["gm", "player", "observer"]
+
+
+class CampaignPublic(Written):
+    id: UUID
+    name: str
+    ruleset: RulesetId
+    settings: dict[str, Any]
+    members: list[MemberPublic]
+
+
+class CampaignCreated(CampaignPublic):
+    gm_member_id: UUID
+    gm_token: str = Field(description="The GM's bearer token. Shown once: keep it.")
+
+
+class MemberCreate(Strict):
+    name: str = Title
+    role: Literal["player", "observer"]
+
+
+class MemberCreated(Written):
+    id: UUID
+    campaign_id: UUID
+    name: str
+    role: Literal["player", "observer"]
+    token: str = Field(description="The member's bearer token. Shown once: keep it.")
+
+
+def campaign_public(campaign: Campaign) -> CampaignPublic:
+    return CampaignPublic(
+        id=campaign.id,
+        name=campaign.name,
+        ruleset=campaign.ruleset,  # type: ignore[arg-type]
+        settings=campaign.settings,
+        members=[MemberPublic(id=m.id, name=m.name, role=m.role) for m in campaign.members.values()],  # type: ignore[arg-type]
+        version=campaign.version,
+    )
+
+
+# ---- characters --------------------------------------------------------------------------------
+
+
+class CharacterCreate(Strict):
+    name: str = Title
+    side: Side
+    owner_member_id: UUID | None = Field(
+        default=None, description="A player of the campaign; omitted: the GM (or, for a player, itself)."
+    )
+    sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
+
+
+class SheetReplace(Strict):
+    sheet: dict[str, Any]
+
+
+class CharacterPublic(Written):
+    id: UUID
+    campaign_id: UUID
+    name: str
+    side: Side
+    owner_member_id: UUID | None = Field(description="null: the GM's character")
+    sheet: dict[str, Any]
+    derived: dict[str, Any] = Field(description="Stats computed from the sheet by the ruleset.")
+    resources: dict[str, dict[str, Any]] = Field(description="Resources with max, start, refresh.")
+
+
+def character_public(character: Character, campaign: Campaign) -> CharacterPublic:
+    rules = get_ruleset(campaign.ruleset)
+    settings = rules.parse_settings(campaign.settings)
+    sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+    return CharacterPublic(
+        id=character.id,
+        campaign_id=character.campaign_id,
+        name=character.name,
+        side=character.side,  # type: ignore[arg-type]
+        owner_member_id=character.owner_member_id,
+        sheet=character.sheet,
+        derived=rules.derived_stats(sheet, settings),
+        resources=rules.resources(sheet, settings),
+        version=character.version,
+    )
+
+
+# ---- stories, game Issues, scenes --------------------------------------------------------------
+
+
+class StoryCreate(Strict):
+    title: str = Title
+
+
+class StoryPublic(Written):
+    id: UUID
+    campaign_id: UUID
+    title: str
+    status: Literal["running", "completed"]
+    running_issue_id: UUID | None
+    issue_ids: list[UUID]
+
+
+def story_public(story: Story) -> StoryPublic:
+    return StoryPublic(
+        id=story.id,
+        campaign_id=story.campaign_id,
+        title=story.title,
+        status=story.status,  # type: ignore[arg-type]
+        running_issue_id=story.running_issue_id,
+        issue_ids=list(story.issue_ids),
+        version=story.version,
+    )
+
+
+class IssueCreate(Strict):
+    title: str = Title
+
+
+class IssuePublic(Written):
+    """A game Issue: one session of play."""
+
+    id: UUID
+    campaign_id: UUID
+    story_id: UUID
+    title: str
+    number: int = Field(description="1 for the story's first game Issue, then 2, 3…")
+    status: Literal["running", "ended"]
+    scene_ids: list[UUID]
+    open_scene_ids: list[UUID]
+
+
+def issue_public(issue: Issue) -> IssuePublic:
+    return IssuePublic(
+        id=issue.id,
+        campaign_id=issue.campaign_id,
+        story_id=issue.story_id,
+        title=issue.title,
+        number=issue.number,
+        status=issue.status,  # type: ignore[arg-type]
+        scene_ids=list(issue.scene_ids),
+        open_scene_ids=list(issue.open_scene_ids),
+        version=issue.version,
+    )
+
+
+class SceneCreate(Strict):
+    title: str = Title
+
+
+class ScenePublic(Written):
+    id: UUID
+    campaign_id: UUID
+    story_id: UUID
+    issue_id: UUID
+    title: str
+    status: Literal["open", "closed"]
+    page: int = Field(description="The current page (round), from 1.")
+
+
+def scene_public(scene: Scene) -> ScenePublic:
+    return ScenePublic(
+        id=scene.id,
+        campaign_id=scene.campaign_id,
+        story_id=scene.story_id,
+        issue_id=scene.issue_id,
+        title=scene.title,
+        status=scene.status,  # type: ignore[arg-type]
+        page=scene.page,
+        version=scene.version,
+    )
+
+
+# ---- missions ----------------------------------------------------------------------------------
+
+
+class MissionCreate(Strict):
+    title: str = Title
+    scene_id: UUID | None = None
+    story_id: UUID | None = None
+
+
+class MissionEnd(Strict):
+    outcome: Outcome
+
+
+class MissionPublic(Written):
+    id: UUID
+    campaign_id: UUID
+    title: str
+    scene_id: UUID | None
+    story_id: UUID | None
+    status: Literal["active", "ended"]
+    outcome: Outcome | None
+
+
+def mission_public(mission: Mission) -> MissionPublic:
+    return MissionPublic(
+        id=mission.id,
+        campaign_id=mission.campaign_id,
+        title=mission.title,
+        scene_id=mission.scene_id,
+        story_id=mission.story_id,
+        status=mission.status,  # type: ignore[arg-type]
+        outcome=mission.outcome,  # type: ignore[arg-type]
+        version=mission.version,
+    )
+
+
+# ---- rulesets and health -----------------------------------------------------------------------
+
+
+class StatDescription(BaseModel):
+    name: str
+    description: str
+    rule: str | None = None
+    refresh: str | None = None
+
+
+class RulesetPublic(BaseModel):
+    id: RulesetId
+    name: str
+    sheet_schema: dict[str, Any]
+    settings_schema: dict[str, Any]
+    example_sheet: dict[str, Any]
+    example_settings: dict[str, Any]
+    derived_stats: list[StatDescription]
+    resources: list[StatDescription]
+    example_derived: dict[str, Any]
+    example_resources: dict[str, dict[str, Any]]
+
+
+class RulesetSummary(BaseModel):
+    id: RulesetId
+    name: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    backend: Literal["sqlite", "postgres"]
+    position: int = Field(description="The newest log position.")

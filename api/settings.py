@@ -1,0 +1,90 @@
+"""One Settings class for the service: CHRONICLE_* environment variables, overridden by CLI flags."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SQLITE_FILENAME = "chronicle.sqlite3"
+KEY_FILENAME = "chronicle.key"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CHRONICLE_", extra="ignore")
+
+    data_dir: Path = Field(
+        default=Path("."),
+        description="Where the embedded SQLite store and the server key live (created if missing).",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="postgresql://user[:password]@host[:port]/dbname switches the store to PostgreSQL.",
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    secret_key: str | None = Field(
+        default=None,
+        description="64 hex digits (32 bytes) that seal secrets at rest; default: a key file in data_dir.",
+    )
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    command_attempts: int = Field(default=10, ge=1, le=50)
+    postgres_pool_size: int = Field(default=10, ge=2)
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        if urlsplit(value).scheme not in ("postgresql", "postgres"):
+            raise ValueError("database_url must start with postgresql://")
+        return value
+
+    @property
+    def backend(self) -> str:
+        return "postgres" if self.database_url else "sqlite"
+
+    def eventsourcing_env(self) -> dict[str, str]:
+        """The environment that configures eventsourcing's persistence module."""
+        if self.database_url is None:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            return {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": str(self.data_dir / SQLITE_FILENAME),
+                "SQLITE_LOCK_TIMEOUT": "10",
+            }
+        url = urlsplit(self.database_url)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
+            "POSTGRES_HOST": url.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(url.port or 5432),
+            "POSTGRES_USER": unquote(url.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
+            "POSTGRES_MAX_OVERFLOW": str(self.postgres_pool_size),
+            "POSTGRES_CONNECT_TIMEOUT": "10",
+            "POSTGRES_LOCK_TIMEOUT": "10",
+        }
+
+    def key_bytes(self) -> bytes:
+        """The 32-byte server key: from settings, else from (or first written to) the key file."""
+        if self.secret_key:
+            try:
+                key = bytes.fromhex(self.secret_key)
+            except ValueError:
+                raise ValueError("CHRONICLE_SECRET_KEY must be 64 hex digits") from None
+            if len(key) != 32:
+                raise ValueError("CHRONICLE_SECRET_KEY must be 64 hex digits")
+            return key
+        path = self.data_dir / KEY_FILENAME
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+        return bytes.fromhex(path.read_text().strip())

@@ -1,0 +1,1 @@
+"""Chronicle's domain: pure rules and dice, aggregates and the eventsourcing application."""

@@ -1,0 +1,25 @@
+"""The six aggregates of a campaign (and the idempotency record); invariants live here."""
+
+from __future__ import annotations
+
+from domain.aggregates.campaign import ROLES, Campaign, Member
+from domain.aggregates.character import SIDES, Character
+from domain.aggregates.idempotency import IdempotencyRecord
+from domain.aggregates.issue import Issue
+from domain.aggregates.mission import MISSION_OUTCOMES, Mission
+from domain.aggregates.scene import Scene
+from domain.aggregates.story import Story
+
+__all__ = [
+    "MISSION_OUTCOMES",
+    "ROLES",
+    "SIDES",
+    "Campaign",
+    "Character",
+    "IdempotencyRecord",
+    "Issue",
+    "Member",
+    "Mission",
+    "Scene",
+    "Story",
+]

@@ -1,0 +1,443 @@
+"""The Chronicle application: command verbs in, aggregates and log positions out; domain errors only."""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Concatenate, ParamSpec, TypeVar
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from domain.aggregates import (
+    Campaign,
+    Character,
+    IdempotencyRecord,
+    Issue,
+    Mission,
+    Scene,
+    Story,
+)
+from domain.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Unauthenticated,
+    VersionConflict,
+)
+from domain.rulesets import get_ruleset
+from domain.secrets import Sealer, hash_token, mint_token, parse_token, token_matches
+
+A = TypeVar("A", bound=Aggregate)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Each round of a race lets at least one writer through, so N racers need at most N attempts.
+DEFAULT_ATTEMPTS = 10
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a command: one member of one campaign, or nobody (creating a campaign)."""
+
+    campaign_id: UUID
+    member_id: UUID
+    role: str
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+
+@dataclass(frozen=True)
+class IdempotencyRequest:
+    scope: str
+    key: str
+    request_hash: str
+    # Renders the response from an outcome before the save, so it can be stored in the same transaction.
+    render: Callable[[Outcome], tuple[int, dict[str, Any]]]
+
+
+@dataclass
+class CommandContext:
+    actor: Actor | None
+    expected_version: int | None = None
+    idempotency: IdempotencyRequest | None = None
+    target_id: UUID | None = None
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    status_code: int
+    body: dict[str, Any]
+
+
+@dataclass
+class Outcome:
+    aggregate: Aggregate
+    position: int = 0
+    revealed: dict[str, Any] = field(default_factory=dict)
+    replayed: StoredResponse | None = None
+
+
+def command(
+    fn: Callable[Concatenate[Chronicle, CommandContext, P], Outcome],
+) -> Callable[Concatenate[Chronicle, CommandContext, P], Outcome]:
+    """Run a verb on fresh state, retrying version clashes unless the caller named a version."""
+
+    @functools.wraps(fn)
+    def run(self: Chronicle, ctx: CommandContext, *args: P.args, **kwargs: P.kwargs) -> Outcome:
+        with self._in_flight(ctx.idempotency):
+            for attempt in range(self.attempts):
+                if attempt:
+                    # Spread the retries out so that racers do not collide again in lockstep.
+                    time.sleep(secrets.randbelow(1000 * attempt) / 1_000_000)
+                if ctx.idempotency is not None:
+                    stored = self._stored_response(ctx.idempotency)
+                    if stored is not None:
+                        return Outcome(aggregate=None, replayed=stored)  # type: ignore[arg-type]
+                ctx.target_id = None
+                try:
+                    return fn(self, ctx, *args, **kwargs)
+                except IntegrityError:
+                    if ctx.expected_version is not None and ctx.target_id is not None:
+                        current = self.repository.get(ctx.target_id).version
+                        raise VersionConflict(
+                            f"version {ctx.expected_version} is stale; the current version is {current}",
+                            current_version=current,
+                        ) from None
+        raise Conflict(
+            f"gave up after {self.attempts} version clashes with concurrent writers; try again",
+            code="contention",
+        )
+
+    return run
+
+
+class Chronicle(Application):
+    """All aggregates of all campaigns live in one application (one event store, one notification log)."""
+
+    name = "Chronicle"
+    env = {
+        "AGGREGATE_CACHE_MAXSIZE": "2000",
+        "AGGREGATE_CACHE_FASTFORWARD": "y",
+    }
+
+    def __init__(
+        self, env: Mapping[str, str] | None = None, *, sealer: Sealer, attempts: int = DEFAULT_ATTEMPTS
+    ) -> None:
+        super().__init__(env)
+        self.sealer = sealer
+        self.attempts = attempts
+        self._in_flight_keys: set[tuple[str, str]] = set()
+        self._in_flight_lock = threading.Lock()
+
+    # ---- authentication and reads -------------------------------------------------------------
+
+    def authenticate(self, token: str | None) -> Actor:
+        if not token:
+            raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
+        parts = parse_token(token)
+        if parts is None:
+            raise Unauthenticated("the bearer token is malformed")
+        try:
+            campaign = self.repository.get(parts.campaign_id)
+        except AggregateNotFoundError:
+            raise Unauthenticated("the bearer token matches no campaign") from None
+        member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
+        if member is None or not token_matches(token, member.token_hash):
+            raise Unauthenticated("the bearer token matches no member of its campaign")
+        return Actor(campaign.id, member.id, member.role)
+
+    def get(self, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
+        """Load an aggregate of the actor's campaign; anything else is 404 (not even 403)."""
+        label = cls.__name__.lower()
+        try:
+            aggregate = self.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"{label} {aggregate_id} not found") from None
+        campaign_id = aggregate.id if isinstance(aggregate, Campaign) else getattr(
+            aggregate, "campaign_id", None
+        )
+        if not isinstance(aggregate, cls) or campaign_id != actor.campaign_id:
+            raise NotFound(f"{label} {aggregate_id} not found")
+        return aggregate
+
+    def campaign_of(self, actor: Actor) -> Campaign:
+        return self.get(actor, Campaign, actor.campaign_id)
+
+    # ---- commands ----------------------------------------------------------------------------
+
+    @command
+    def create_campaign(
+        self,
+        ctx: CommandContext,
+        name: str,
+        ruleset: str,
+        settings: Mapping[str, Any] | None,
+        gm_name: str = "GM",
+    ) -> Outcome:
+        rules = get_ruleset(ruleset)
+        parsed = rules.parse_settings(settings).model_dump(mode="json")
+        campaign_id, gm_member_id = uuid4(), uuid4()
+        gm_token = mint_token(campaign_id, gm_member_id)
+        campaign = Campaign.create(
+            campaign_id, name, ruleset, parsed, gm_member_id, gm_name, hash_token(gm_token)
+        )
+        return self._commit(
+            ctx, campaign, revealed={"gm_token": gm_token, "gm_member_id": gm_member_id}
+        )
+
+    @command
+    def add_member(self, ctx: CommandContext, campaign_id: UUID, name: str, role: str) -> Outcome:
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        member_id = uuid4()
+        token = mint_token(campaign.id, member_id)
+        campaign.join(member_id, name, role, hash_token(token))
+        return self._commit(ctx, campaign, revealed={"member_id": member_id, "token": token})
+
+    @command
+    def create_character(
+        self,
+        ctx: CommandContext,
+        campaign_id: UUID,
+        name: str,
+        side: str,
+        owner_member_id: UUID | None,
+        sheet: Any,
+    ) -> Outcome:
+        actor = self._member(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        if not actor.is_gm:
+            if owner_member_id is None:
+                owner_member_id = actor.member_id
+            if actor.role != "player" or owner_member_id != actor.member_id:
+                raise Forbidden(
+                    "a player may create only characters it owns; observers create none",
+                    field="owner_member_id",
+                )
+        if owner_member_id is not None:
+            owner = campaign.members.get(owner_member_id)
+            if owner is None or owner.role == "observer":
+                raise InvalidInput(
+                    "owner_member_id must name a player or the GM of this campaign",
+                    field="owner_member_id",
+                )
+            if owner.role == "gm":
+                owner_member_id = None  # the GM owns characters as "no owner"
+        character = Character.create(
+            campaign.id, name, side, owner_member_id, self._validated_sheet(campaign, sheet, side)
+        )
+        return self._commit(ctx, character)
+
+    @command
+    def change_sheet(self, ctx: CommandContext, character_id: UUID, sheet: Any) -> Outcome:
+        actor = self._member(ctx)
+        character = self._target(ctx, actor, Character, character_id)
+        self._check_may_act_for(actor, character)
+        campaign = self.campaign_of(actor)
+        character.change_sheet(self._validated_sheet(campaign, sheet, character.side))
+        return self._commit(ctx, character)
+
+    @command
+    def start_story(self, ctx: CommandContext, campaign_id: UUID, title: str) -> Outcome:
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        return self._commit(ctx, Story.start(campaign.id, title))
+
+    @command
+    def complete_story(self, ctx: CommandContext, story_id: UUID) -> Outcome:
+        actor = self._gm(ctx)
+        story = self._target(ctx, actor, Story, story_id)
+        story.complete()
+        return self._commit(ctx, story)
+
+    @command
+    def start_issue(self, ctx: CommandContext, story_id: UUID, title: str) -> Outcome:
+        actor = self._gm(ctx)
+        story = self._target(ctx, actor, Story, story_id)
+        issue = Issue.start(story.campaign_id, story.id, title, number=len(story.issue_ids) + 1)
+        story.begin_issue(issue.id)
+        return self._commit(ctx, issue, story)
+
+    @command
+    def end_issue(self, ctx: CommandContext, issue_id: UUID) -> Outcome:
+        actor = self._gm(ctx)
+        issue = self._target(ctx, actor, Issue, issue_id)
+        scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
+        issue.end()
+        for scene in scenes:
+            scene.close()
+        story = self.get(actor, Story, issue.story_id)
+        story.finish_issue(issue.id)
+        return self._commit(ctx, issue, story, *scenes)
+
+    @command
+    def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
+        actor = self._gm(ctx)
+        issue = self._target(ctx, actor, Issue, issue_id)
+        scene = Scene.open(issue.campaign_id, issue.story_id, issue.id, title)
+        issue.add_scene(scene.id)
+        return self._commit(ctx, scene, issue)
+
+    @command
+    def advance_page(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
+        actor = self._gm(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        scene.advance_page()
+        return self._commit(ctx, scene)
+
+    @command
+    def close_scene(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
+        actor = self._gm(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        scene.close()
+        issue = self.get(actor, Issue, scene.issue_id)
+        issue.scene_closed(scene.id)
+        return self._commit(ctx, scene, issue)
+
+    @command
+    def create_mission(
+        self,
+        ctx: CommandContext,
+        campaign_id: UUID,
+        title: str,
+        scene_id: UUID | None = None,
+        story_id: UUID | None = None,
+    ) -> Outcome:
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        for link_id, cls, label in ((scene_id, Scene, "scene_id"), (story_id, Story, "story_id")):
+            if link_id is not None:
+                try:
+                    self.get(actor, cls, link_id)
+                except NotFound:
+                    raise InvalidInput(
+                        f"{label} names no {cls.__name__.lower()} of this campaign", field=label
+                    ) from None
+        return self._commit(ctx, Mission.create(campaign.id, title, scene_id, story_id))
+
+    @command
+    def end_mission(self, ctx: CommandContext, mission_id: UUID, outcome: str) -> Outcome:
+        actor = self._gm(ctx)
+        mission = self._target(ctx, actor, Mission, mission_id)
+        mission.end(outcome)
+        return self._commit(ctx, mission)
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _validated_sheet(self, campaign: Campaign, sheet: Any, side: str) -> dict[str, Any]:
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        return rules.parse_sheet(sheet, settings, side=side).model_dump(mode="json")
+
+    def _member(self, ctx: CommandContext) -> Actor:
+        if ctx.actor is None:
+            raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
+        return ctx.actor
+
+    def _gm(self, ctx: CommandContext) -> Actor:
+        actor = self._member(ctx)
+        if not actor.is_gm:
+            raise Forbidden(f"only the GM may do this; your role is {actor.role}")
+        return actor
+
+    @staticmethod
+    def _check_may_act_for(actor: Actor, character: Character) -> None:
+        if actor.is_gm:
+            return
+        if actor.role != "player" or character.owner_member_id != actor.member_id:
+            raise Forbidden("a player may act only for characters it owns")
+
+    def _target(self, ctx: CommandContext, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
+        """Load the aggregate the command is addressed to and check If-Match against it."""
+        aggregate = self.get(actor, cls, aggregate_id)
+        ctx.target_id = aggregate.id
+        if ctx.expected_version is not None and ctx.expected_version != aggregate.version:
+            raise VersionConflict(
+                f"If-Match names version {ctx.expected_version}; the current version is "
+                f"{aggregate.version}",
+                current_version=aggregate.version,
+                field="If-Match",
+            )
+        return aggregate
+
+    def _commit(
+        self,
+        ctx: CommandContext,
+        aggregate: Aggregate,
+        *others: Aggregate,
+        revealed: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """Save every touched aggregate (and the idempotency record) in one atomic save."""
+        outcome = Outcome(aggregate=aggregate, revealed=revealed or {})
+        record = None
+        if ctx.idempotency is not None:
+            status_code, body = ctx.idempotency.render(outcome)
+            record = IdempotencyRecord(
+                scope=ctx.idempotency.scope,
+                key=ctx.idempotency.key,
+                request_hash=ctx.idempotency.request_hash,
+                status_code=status_code,
+                body={"sealed": self.sealer.seal(json.dumps(body))},
+            )
+        recordings = self.save(aggregate, *others, record)
+        outcome.position = max(r.notification.id for r in recordings)
+        if record is not None:
+            record.note_position(outcome.position)
+            self.save(record)
+        return outcome
+
+    def _stored_response(self, request: IdempotencyRequest) -> StoredResponse | None:
+        record_id = IdempotencyRecord.create_id(request.scope, request.key)
+        try:
+            record = self.repository.get(record_id)
+        except AggregateNotFoundError:
+            return None
+        if record.request_hash != request.request_hash:
+            raise InvalidInput(
+                "this Idempotency-Key was used with a different request",
+                field="Idempotency-Key",
+                code="idempotency_key_reused",
+            )
+        body = json.loads(self.sealer.unseal(record.body["sealed"]))
+        # A crash between the command's save and noting its position leaves only a lower bound.
+        body["position"] = record.position or self.recorder.max_notification_id() or 0
+        return StoredResponse(record.status_code, body)
+
+    def _in_flight(self, request: IdempotencyRequest | None) -> _InFlight:
+        return _InFlight(self, request)
+
+
+class _InFlight:
+    """Refuses a duplicate that arrives while the first request with its key is still running."""
+
+    def __init__(self, app: Chronicle, request: IdempotencyRequest | None) -> None:
+        self.app = app
+        self.key = None if request is None else (request.scope, request.key)
+
+    def __enter__(self) -> None:
+        if self.key is None:
+            return
+        with self.app._in_flight_lock:
+            if self.key in self.app._in_flight_keys:
+                raise Conflict(
+                    "a request with this Idempotency-Key is still in flight; retry later",
+                    field="Idempotency-Key",
+                    code="idempotency_in_flight",
+                )
+            self.app._in_flight_keys.add(self.key)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.key is not None:
+            with self.app._in_flight_lock:
+                self.app._in_flight_keys.discard(self.key)

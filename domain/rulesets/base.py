@@ -1,0 +1,259 @@
+"""The contract every game system implements: sheet and settings models, derived stats, resources.
+
+Pure code: no I/O, no event store, no web framework. Bad input raises ``InvalidInput``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, TypeVar, overload
+
+from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, ValidationError
+from pydantic_core import ErrorDetails
+
+from domain.errors import InvalidInput
+
+SIDES = ("hero", "villain", "opponent", "minion", "other")
+REFRESHES = ("page", "round", "turn", "scene", "issue", "story", "encounter", "rest", "never")
+
+MAX_ITEMS = 100
+"""Upper bound of every list or mapping on a sheet, so a sheet cannot be used to exhaust memory."""
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Text = Annotated[str, StringConstraints(max_length=2000)]
+
+
+class SheetModel(BaseModel):
+    """Base of every sheet and settings model: unknown keys are typos; ``"3"`` and ``true`` are no
+    numbers."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+@dataclass(frozen=True)
+class StatSpec:
+    """Describes a derived stat or a resource for front ends."""
+
+    name: str
+    description: str
+    rule: str | None
+    refresh: str | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a sheet; ``field`` is a dotted path in it ("" for the whole sheet)."""
+
+    field: str
+    message: str
+    rule: str | None = None
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+OtherT = TypeVar("OtherT", bound=BaseModel)
+
+
+class Ruleset(ABC):
+    """One game system. Instances are stateless; one per system lives in ``RULESETS``."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    Sheet: ClassVar[type[BaseModel]]
+    Settings: ClassVar[type[BaseModel]]
+    derived_specs: ClassVar[tuple[StatSpec, ...]]
+    resource_specs: ClassVar[tuple[StatSpec, ...]]
+    field_rules: ClassVar[Mapping[str, str]] = {}
+    """Top-level sheet field -> the rule its schema constraints come from, for schema errors."""
+
+    # -- parsing ---------------------------------------------------------------------------
+
+    def parse_settings(self, raw: Mapping[str, Any] | None) -> BaseModel:
+        """Validate campaign settings; ``None`` means all defaults."""
+        if raw is None:
+            raw = {}
+        try:
+            return self.Settings.model_validate(raw)
+        except ValidationError as exc:
+            raise _invalid("settings", _schema_problems(exc, strip_tag=False)) from None
+
+    def parse_sheet(self, raw: Any, settings: BaseModel, *, side: str) -> BaseModel:
+        """Validate a sheet for a character on ``side``.
+
+        Returns the sheet's form model (for a ``RootModel`` over a union, the chosen member, not the
+        wrapper). Schema problems are reported together; rules that need the settings or the side
+        are checked once the schema passes, and are also reported together.
+        """
+        if side not in SIDES:
+            raise InvalidInput(
+                f"unknown side {side!r}", field="side", details={"known": list(SIDES)}
+            )
+        settings = self._settings(settings)
+        try:
+            sheet = unwrap(self.Sheet.model_validate(raw))
+        except ValidationError as exc:
+            strip_tag = issubclass(self.Sheet, RootModel)
+            problems = [
+                Problem(p.field, p.message, p.rule or self._rule_for(p.field))
+                for p in _schema_problems(exc, strip_tag=strip_tag)
+            ]
+            raise _invalid("sheet", problems) from None
+        problems = list(self.check_sheet(sheet, settings, side))
+        if problems:
+            raise _invalid("sheet", problems)
+        return sheet
+
+    @abstractmethod
+    def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterable[Problem]:
+        """Rules across fields, settings and side that a schema cannot express."""
+
+    # -- computed values -------------------------------------------------------------------
+
+    @abstractmethod
+    def derived_stats(self, sheet: BaseModel, settings: BaseModel) -> dict[str, Any]:
+        """Stats computed from the sheet; keys are the names in ``derived_specs``."""
+
+    @abstractmethod
+    def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
+        """Spendable pools; keys are the names in ``resource_specs``, for every form of sheet."""
+
+    @abstractmethod
+    def example_sheet(self) -> dict[str, Any]:
+        """A valid hero sheet under default settings."""
+
+    def example_settings(self) -> dict[str, Any]:
+        return self.Settings().model_dump(mode="json")
+
+    def describe(self) -> dict[str, Any]:
+        """Everything a front end needs to render and fill in sheets of this system (JSON-able)."""
+        settings = self.parse_settings(self.example_settings())
+        example = self.example_sheet()
+        sheet = self.parse_sheet(example, settings, side="hero")
+        return {
+            "id": self.id,
+            "name": self.name,
+            "sheet_schema": self.Sheet.model_json_schema(),
+            "settings_schema": self.Settings.model_json_schema(),
+            "example_sheet": example,
+            "example_settings": self.example_settings(),
+            "derived_stats": [
+                {"name": s.name, "description": s.description, "rule": s.rule}
+                for s in self.derived_specs
+            ],
+            "resources": [
+                {"name": s.name, "description": s.description, "rule": s.rule, "refresh": s.refresh}
+                for s in self.resource_specs
+            ],
+            "example_derived": self.derived_stats(sheet, settings),
+            "example_resources": self.resources(sheet, settings),
+        }
+
+    # -- helpers for subclasses ------------------------------------------------------------
+
+    def _settings(self, settings: BaseModel) -> Any:
+        if not isinstance(settings, self.Settings):
+            raise TypeError(f"expected {self.Settings.__name__}, got {type(settings).__name__}")
+        return settings
+
+    def _rule_for(self, field: str) -> str | None:
+        return self.field_rules.get(field.split(".", 1)[0])
+
+
+def unwrap(sheet: BaseModel) -> BaseModel:
+    """The form model inside a ``RootModel`` sheet; any other model unchanged."""
+    root = getattr(sheet, "root", None) if isinstance(sheet, RootModel) else None
+    return root if isinstance(root, BaseModel) else sheet
+
+
+@overload
+def form_of(sheet: BaseModel, form: type[ModelT], /) -> ModelT: ...
+
+
+@overload
+def form_of(sheet: BaseModel, form: type[ModelT], other: type[OtherT], /) -> ModelT | OtherT: ...
+
+
+def form_of(sheet: BaseModel, *forms: type[BaseModel]) -> BaseModel:
+    """``sheet`` (unwrapped) if it is one of ``forms``; a programming error otherwise."""
+    inner = unwrap(sheet)
+    if not isinstance(inner, forms):
+        names = ", ".join(f.__name__ for f in forms)
+        raise TypeError(f"expected one of {names}, got {type(inner).__name__}")
+    return inner
+
+
+def kind_of(default: str) -> Callable[[Any], str | None]:
+    """A discriminator for sheets with several forms: ``kind`` picks one, absent means ``default``.
+
+    Anything that is not a mapping goes to the default form, whose validation then reports it.
+    """
+
+    def discriminate(value: Any) -> str | None:
+        if isinstance(value, Mapping):
+            kind = value.get("kind", default)
+            return kind if isinstance(kind, str) else None
+        return getattr(value, "kind", default)
+
+    return discriminate
+
+
+def resource(maximum: int | None, start: int, refresh: str) -> dict[str, Any]:
+    """One entry of ``Ruleset.resources``; ``maximum`` None means no cap."""
+    return {"max": maximum, "start": start, "refresh": refresh}
+
+
+def _schema_problems(exc: ValidationError, *, strip_tag: bool) -> list[Problem]:
+    return [_schema_problem(error, strip_tag=strip_tag) for error in exc.errors(include_url=False)]
+
+
+def _schema_problem(error: ErrorDetails, *, strip_tag: bool) -> Problem:
+    loc = [str(part) for part in error["loc"]]
+    message = error["msg"]
+    ctx = error.get("ctx", {})
+    if error["type"] == "union_tag_invalid":
+        return Problem("kind", f"unknown kind {ctx['tag']!r}; expected {ctx['expected_tags']}")
+    if error["type"] == "union_tag_not_found":
+        return Problem("kind", "a string naming the form of the sheet is required")
+    if strip_tag and loc:
+        loc = loc[1:]  # a tagged union puts the tag first; front ends know no such key
+    if error["type"] == "value_error":
+        message = str(ctx.get("error", message))
+    if loc[-1:] == ["[key]"]:  # a bad name in a name -> value mapping: blame the mapping
+        message = f"name {loc[-2]!r}: {message}"
+        loc = loc[:-2]
+    return Problem(".".join(loc), message)
+
+
+def _invalid(prefix: str, problems: list[Problem]) -> InvalidInput:
+    fields = [f"{prefix}.{p.field}" if p.field else prefix for p in problems]
+    first, first_field = problems[0], fields[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return InvalidInput(
+        f"invalid {prefix}: {first_field}: {first.message}{more}",
+        field=first_field,
+        rule=first.rule,
+        details={
+            "errors": [
+                {"field": field, "message": p.message}
+                for field, p in zip(fields, problems, strict=True)
+            ]
+        },
+    )
+
+
+__all__ = [
+    "MAX_ITEMS",
+    "REFRESHES",
+    "SIDES",
+    "Name",
+    "Problem",
+    "Ruleset",
+    "SheetModel",
+    "StatSpec",
+    "Text",
+    "form_of",
+    "kind_of",
+    "resource",
+    "unwrap",
+]

@@ -1,0 +1,72 @@
+"""Class D Heroes sheets (heroes and ranked villains), campaign settings, derived-stat formulas."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text
+
+VillainRank = Literal["minion", "henchman", "boss"]
+RANK_ORDER: dict[str, int] = {"minion": 1, "henchman": 2, "boss": 3}
+"""CD-13: overflow damage may only move to a target whose rank is not higher."""
+
+Stat = Annotated[int, Field(ge=0, le=20, description="Added to 2d6 on a check (CD-2).")]
+
+
+class ClassdSettings(SheetModel):
+    """Campaign settings of Class D Heroes. The playtest rules have no campaign options yet."""
+
+
+class Feature(SheetModel):
+    """A power, piece of gear or other feature; its effects apply as written (CD-9, CD-11)."""
+
+    name: Name = Field(description="Short name.")
+    description: Text = Field("", description="What it does, including damage modifiers (CD-11).")
+
+
+class ClassdSheet(SheetModel):
+    """A Class D Heroes character: a hero (no rank) or a villain (with a rank)."""
+
+    might: Stat = Field(
+        description="Might: melee attack and block, breaking, resisting (CD-1, CD-7)."
+    )
+    speed: Stat = Field(
+        description="Speed: ranged attack and dodge, position, retreat (CD-1, CD-7)."
+    )
+    spirit: Stat = Field(
+        description="Spirit: mental attack, social, technical, perception (CD-1, CD-7)."
+    )
+    health: int = Field(ge=1, le=100, description="Maximum Health (CD-1).")
+    will: int = Field(ge=0, le=100, description="Maximum Will (CD-1); spent on rerolls (CD-6).")
+    rank: VillainRank | None = Field(
+        None,
+        description="Villains only: minion, henchman or boss (CD-1, CD-17); null for heroes.",
+    )
+    powers: list[Feature] = Field(
+        default_factory=list, max_length=MAX_ITEMS, description="Super powers (CD-9)."
+    )
+    gear: list[Feature] = Field(
+        default_factory=list, max_length=MAX_ITEMS, description="Inventory items (CD-9)."
+    )
+
+
+def difficulty_to_affect(sheet: ClassdSheet) -> dict[str, int]:
+    """CD-4: acting on this character is a check against 5 + the matching stat."""
+    return {"might": 5 + sheet.might, "speed": 5 + sheet.speed, "spirit": 5 + sheet.spirit}
+
+
+def reactions(sheet: ClassdSheet) -> str:
+    """CD-17: reactions per round by villain rank; heroes defend with checks instead (CD-15)."""
+    return {
+        None: "none",
+        "minion": "one_shared",
+        "henchman": "one_per_attack_type",
+        "boss": "unlimited",
+    }[sheet.rank]
+
+
+def actions_per_turn(sheet: ClassdSheet) -> int:
+    """CD-9/CD-15: one action; CD-17: a boss makes two (two attacks, or an attack and a special)."""
+    return 2 if sheet.rank == "boss" else 1

@@ -1,0 +1,162 @@
+"""We Can Be Heroes sheets (a character or a minion), campaign settings, derived-stat formulas."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
+
+from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text, kind_of
+
+REQUIRED_ABILITIES = ("Agility", "Strength", "Stamina", "Intelligence", "Perception", "Will")
+"""The Abilities the formulas read (WCBH-6, WCBH-23, WCBH-32); a character must rank all six."""
+
+Rank = Annotated[
+    int, Field(ge=1, le=100, description="Rank: the number of d6 rolled (WCBH-3, WCBH-7).")
+]
+
+
+class WcbhSettings(SheetModel):
+    """Campaign settings of We Can Be Heroes."""
+
+    trait_limit: int = Field(
+        10,
+        ge=1,
+        le=100,
+        description="Trait Limit: the highest rank any trait may have in this game (WCBH-4); "
+        "also the baseline of Starting Resolve (WCBH-17).",
+    )
+    narration_table: Literal["player", "gm"] = Field(
+        "player",
+        description="Outcome table of checks: 'player' (the winner narrates, the loser "
+        "embellishes) or 'gm' (the GM narrates every outcome) (WCBH-9).",
+    )
+    act_first_variant: Literal["act_first", "double_edge"] = Field(
+        "act_first",
+        description="What 1 Resolve buys in combat: acting first every Page from then on, or "
+        "doubling Edge (WCBH-24).",
+    )
+
+
+class Abilities(SheetModel):
+    """Ability name -> rank. The six below are required; further named Abilities (e.g. Charisma,
+    Leadership: WCBH-6) may be added as extra keys."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Rank] = Field(init=False)
+
+    Agility: Rank
+    Strength: Rank
+    Stamina: Rank
+    Intelligence: Rank
+    Perception: Rank
+    Will: Rank
+
+    def ranks(self) -> dict[str, int]:
+        """Every Ability, required and extra, by name."""
+        required = {name: getattr(self, name) for name in REQUIRED_ABILITIES}
+        return required | dict(self.__pydantic_extra__ or {})
+
+
+class Power(SheetModel):
+    """A super power. Whether it can attack, defend or affect others decides whether it counts
+    towards Starting Resolve (WCBH-17)."""
+
+    rank: Rank | None = Field(
+        description="Dice rolled; null for one of the few unranked powers (the source: 'most "
+        "Powers have ranks').",
+    )
+    can_attack: bool = Field(False, description="Usable to attack (WCBH-17).")
+    can_defend: bool = Field(False, description="Usable to defend (WCBH-17).")
+    can_affect_others: bool = Field(
+        False, description="Usable on other characters or objects (WCBH-17)."
+    )
+    description: Text = Field("", description="What the power does, its effects and range.")
+
+    @property
+    def counts_for_resolve(self) -> bool:
+        # WCBH-17: powers that cannot attack, defend or affect others do not lower Starting Resolve.
+        return self.rank is not None and (
+            self.can_attack or self.can_defend or self.can_affect_others
+        )
+
+
+class WcbhCharacter(SheetModel):
+    """A hero, villain or other full character (WCBH-3)."""
+
+    kind: Literal["character"] = Field("character", description="Form of the sheet.")
+    abilities: Abilities = Field(description="Ability name -> rank (WCBH-3, WCBH-6).")
+    talents: dict[Name, Rank] = Field(
+        default_factory=dict,
+        max_length=MAX_ITEMS,
+        description="Talent name -> rank, e.g. Stealth (WCBH-6). Talents never count towards "
+        "Starting Resolve (WCBH-17).",
+    )
+    powers: dict[Name, Power] = Field(
+        default_factory=dict, max_length=MAX_ITEMS, description="Power name -> power (WCBH-3)."
+    )
+    perks: list[Name] = Field(
+        default_factory=list, max_length=MAX_ITEMS, description="Perks, unranked (WCBH-3)."
+    )
+    flaws: list[Name] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="Flaws, unranked (WCBH-3); they earn Resolve when they matter (WCBH-18).",
+    )
+
+
+class WcbhMinion(SheetModel):
+    """A minion: no separate traits, one threat rank (WCBH-3); one net success defeats it
+    (WCBH-33)."""
+
+    kind: Literal["minion"] = Field(description="Form of the sheet.")
+    threat: Rank = Field(
+        description="Threat rank: the dice the minion rolls for anything (WCBH-3)."
+    )
+
+
+class WcbhSheet(
+    RootModel[
+        Annotated[
+            Annotated[WcbhCharacter, Tag("character")] | Annotated[WcbhMinion, Tag("minion")],
+            Discriminator(kind_of("character")),
+        ]
+    ]
+):
+    """A We Can Be Heroes sheet: a full character (``kind`` "character", the default) or a
+    minion."""
+
+
+def round_up_half(total: int) -> int:
+    """Half of ``total`` rounded up, the rounding of every halving in the game (WCBH-5)."""
+    return -(-total // 2)
+
+
+def health(character: WcbhCharacter) -> int:
+    """WCBH-32: the better of avg(Stamina, Strength) and avg(Stamina, Will), rounded up (WCBH-5)."""
+    a = character.abilities
+    return round_up_half(a.Stamina + max(a.Strength, a.Will))
+
+
+def edge(character: WcbhCharacter) -> int:
+    """WCBH-23: Perception plus the better of Agility and Intelligence."""
+    a = character.abilities
+    return a.Perception + max(a.Agility, a.Intelligence)
+
+
+def highest_resolve_rank(character: WcbhCharacter) -> int:
+    """WCBH-17: the highest Ability or qualifying Power rank; Talents never count."""
+    power_ranks = [p.rank for p in character.powers.values() if p.counts_for_resolve and p.rank]
+    return max([*character.abilities.ranks().values(), *power_ranks])
+
+
+def starting_resolve(character: WcbhCharacter, trait_limit: int) -> int:
+    """WCBH-17: 2 x (Trait Limit - highest qualifying rank).
+
+    Never below 0: a sheet checked under a higher limit may meet a campaign whose limit was lowered.
+    """
+    return 2 * max(0, trait_limit - highest_resolve_rank(character))
+
+
+MINION_HEALTH = 1
+"""WCBH-33: one net success defeats a minion, so it has one Health."""

@@ -1,0 +1,216 @@
+"""Aggregates: given events → command → new events, for every lifecycle invariant."""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+import pytest
+
+from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
+from domain.errors import Conflict, InvalidInput
+from tests.aggregates.support import given, new_events
+
+
+def a_campaign() -> Campaign:
+    return given(
+        Campaign.create(uuid4(), "Night City", "wcbh", {"trait_limit": 10}, uuid4(), "Ann", "h0")
+    )
+
+
+def test_a_campaign_is_created_with_its_gm_as_the_first_member() -> None:
+    campaign = Campaign.create(uuid4(), " Night City ", "wcbh", {}, uuid4(), "Ann", "h0")
+    [(name, payload)] = new_events(campaign)
+    assert name == "Created"
+    assert payload["name"] == "Night City"
+    assert [m.role for m in campaign.members.values()] == ["gm"]
+
+
+def test_a_campaign_with_an_unknown_ruleset_is_refused() -> None:
+    with pytest.raises(InvalidInput) as error:
+        Campaign.create(uuid4(), "X", "dnd5e", {}, uuid4(), "Ann", "h0")
+    assert error.value.field == "ruleset"
+
+
+def test_a_campaign_needs_a_name() -> None:
+    with pytest.raises(InvalidInput) as error:
+        Campaign.create(uuid4(), "   ", "wcbh", {}, uuid4(), "Ann", "h0")
+    assert error.value.field == "name"
+
+
+def test_a_player_joins_with_a_role_and_a_token_hash() -> None:
+    campaign = a_campaign()
+    member_id = uuid4()
+    campaign.join(member_id, "Bo", "player", "h1")
+    assert new_events(campaign) == [
+        ("MemberJoined", {"member_id": member_id, "name": "Bo", "role": "player", "token_hash": "h1"})
+    ]
+    assert campaign.members[member_id].role == "player"
+
+
+@pytest.mark.parametrize("role", ["gm", "admin", ""])
+def test_only_players_and_observers_join(role: str) -> None:
+    campaign = a_campaign()
+    with pytest.raises(InvalidInput) as error:
+        campaign.join(uuid4(), "Bo", role, "h1")
+    assert error.value.field == "role"
+    assert new_events(campaign) == []
+
+
+def test_a_member_cannot_join_twice() -> None:
+    campaign = a_campaign()
+    member_id = uuid4()
+    campaign.join(member_id, "Bo", "player", "h1")
+    campaign = given(campaign)
+    with pytest.raises(Conflict):
+        campaign.join(member_id, "Bo", "player", "h1")
+
+
+def a_story() -> Story:
+    return given(Story.start(uuid4(), "The Heist"))
+
+
+def test_a_game_issue_begins_in_a_running_story() -> None:
+    story = a_story()
+    issue_id = uuid4()
+    story.begin_issue(issue_id)
+    assert new_events(story) == [("GameIssueBegan", {"issue_id": issue_id})]
+    assert story.running_issue_id == issue_id
+
+
+def test_only_one_game_issue_runs_per_story() -> None:
+    story = a_story()
+    story.begin_issue(uuid4())
+    story = given(story)
+    with pytest.raises(Conflict) as error:
+        story.begin_issue(uuid4())
+    assert error.value.code == "issue_running"
+    assert new_events(story) == []
+
+
+def test_a_new_game_issue_may_begin_once_the_last_one_finished() -> None:
+    story = a_story()
+    first, second = uuid4(), uuid4()
+    story.begin_issue(first)
+    story.finish_issue(first)
+    story = given(story)
+    story.begin_issue(second)
+    assert [name for name, _ in new_events(story)] == ["GameIssueBegan"]
+    assert story.issue_ids == [first, second]
+
+
+def test_a_story_with_a_running_game_issue_cannot_complete() -> None:
+    story = a_story()
+    story.begin_issue(uuid4())
+    story = given(story)
+    with pytest.raises(Conflict):
+        story.complete()
+
+
+def test_a_completed_story_starts_no_game_issue() -> None:
+    story = a_story()
+    story.complete()
+    story = given(story)
+    assert story.status == "completed"
+    with pytest.raises(Conflict) as error:
+        story.begin_issue(uuid4())
+    assert error.value.code == "story_completed"
+
+
+def an_issue() -> Issue:
+    return given(Issue.start(uuid4(), uuid4(), "Issue #1", 1))
+
+
+def test_a_scene_opens_in_a_running_game_issue() -> None:
+    issue = an_issue()
+    scene_id = uuid4()
+    issue.add_scene(scene_id)
+    assert new_events(issue) == [("SceneAdded", {"scene_id": scene_id})]
+    assert issue.open_scene_ids == [scene_id]
+
+
+def test_a_scene_does_not_open_in_an_ended_game_issue() -> None:
+    issue = an_issue()
+    issue.end()
+    issue = given(issue)
+    with pytest.raises(Conflict) as error:
+        issue.add_scene(uuid4())
+    assert error.value.code == "issue_ended"
+    assert new_events(issue) == []
+
+
+def test_a_game_issue_ends_once() -> None:
+    issue = an_issue()
+    issue.end()
+    issue = given(issue)
+    with pytest.raises(Conflict):
+        issue.end()
+
+
+def a_scene() -> Scene:
+    return given(Scene.open(uuid4(), uuid4(), uuid4(), "The vault"))
+
+
+def test_advancing_a_page_counts_up_from_one() -> None:
+    scene = a_scene()
+    assert scene.page == 1
+    scene.advance_page()
+    scene.advance_page()
+    assert new_events(scene) == [("PageAdvanced", {"page": 2}), ("PageAdvanced", {"page": 3})]
+
+
+def test_a_closed_scene_advances_no_page_and_closes_once() -> None:
+    scene = a_scene()
+    scene.close()
+    scene = given(scene)
+    with pytest.raises(Conflict):
+        scene.advance_page()
+    with pytest.raises(Conflict):
+        scene.close()
+    assert new_events(scene) == []
+
+
+@pytest.mark.parametrize("side", ["hero", "villain", "opponent", "minion", "other"])
+def test_a_character_has_one_of_the_five_sides(side: str) -> None:
+    character = Character.create(uuid4(), "Nova", side, None, {"x": 1})
+    [(name, payload)] = new_events(character)
+    assert (name, payload["side"]) == ("Created", side)
+
+
+def test_a_character_with_an_unknown_side_is_refused() -> None:
+    with pytest.raises(InvalidInput) as error:
+        Character.create(uuid4(), "Nova", "sidekick", None, {})
+    assert error.value.field == "side"
+
+
+def test_a_sheet_change_is_an_event() -> None:
+    character = given(Character.create(uuid4(), "Nova", "hero", None, {"a": 1}))
+    character.change_sheet({"a": 2})
+    assert new_events(character) == [("SheetChanged", {"sheet": {"a": 2}})]
+    assert character.sheet == {"a": 2}
+
+
+def a_mission() -> Mission:
+    return given(Mission.create(uuid4(), "Break in", None, None))
+
+
+def test_a_mission_ends_with_an_outcome_cd_21() -> None:
+    mission = a_mission()
+    mission.end("lost_to_rivals")
+    assert new_events(mission) == [("Ended", {"outcome": "lost_to_rivals"})]
+    assert mission.status == "ended"
+
+
+def test_a_mission_has_one_attempt_cd_21() -> None:
+    mission = a_mission()
+    mission.end("aborted")
+    mission = given(mission)
+    with pytest.raises(Conflict) as error:
+        mission.end("completed")
+    assert error.value.rule == "CD-21"
+    assert new_events(mission) == []
+
+
+def test_a_mission_outcome_must_be_known() -> None:
+    with pytest.raises(InvalidInput) as error:
+        a_mission().end("won")
+    assert error.value.field == "outcome"

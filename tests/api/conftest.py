@@ -1,0 +1,23 @@
+"""API fixtures: the real app (lifespan and all) behind FastAPI's TestClient, on each backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.main import create_app
+from api.settings import Settings
+from tests.api.support import Table
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as value:
+        yield value
+
+
+@pytest.fixture
+def table(client: TestClient) -> Table:
+    return Table(client)

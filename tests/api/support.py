@@ -1,0 +1,67 @@
+"""A campaign at the table, built through the API: a GM, two players, an observer and some play."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from fastapi.testclient import TestClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def ok(response: Any, status: int = 200) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+class Table:
+    def __init__(self, client: TestClient, ruleset: str = "wcbh") -> None:
+        self.client = client
+        self.ruleset = ruleset
+        self.example_sheet = ok(client.get(f"/v1/rulesets/{ruleset}"))["example_sheet"]
+        created = ok(client.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}), 201)
+        self.campaign_id = created["id"]
+        self.gm = created["gm_token"]
+        self.player = self.join("Bo", "player")
+        self.other_player = self.join("Cy", "player")
+        self.observer = self.join("Di", "observer")
+        self.player_id = self.member_id(self.player)
+        foreign = ok(client.post("/v1/campaigns", json={"name": "Elsewhere", "ruleset": ruleset}), 201)
+        self.foreign = foreign["gm_token"]
+
+    def member_id(self, token: str) -> str:
+        return str(UUID(hex=token.split("_")[2]))
+
+    def join(self, name: str, role: str) -> str:
+        member = self.post(f"/v1/campaigns/{self.campaign_id}/members", {"name": name, "role": role})
+        return str(member["token"])
+
+    def post(self, path: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
+        return ok(self.client.post(path, json=body, headers=bearer(token or self.gm)), status)
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        return ok(self.client.get(path, headers=bearer(token or self.gm)))
+
+    def character(self, owner_token: str | None = None, name: str = "Nova") -> str:
+        body = {"name": name, "side": "hero", "sheet": self.example_sheet}
+        return str(self.post(f"/v1/campaigns/{self.campaign_id}/characters", body, owner_token)["id"])
+
+    def story(self) -> str:
+        return str(self.post(f"/v1/campaigns/{self.campaign_id}/stories", {"title": "The Heist"})["id"])
+
+    def issue(self, story_id: str | None = None) -> str:
+        story_id = story_id or self.story()
+        return str(self.post(f"/v1/stories/{story_id}/issues", {"title": "Issue #1"})["id"])
+
+    def scene(self, issue_id: str | None = None) -> str:
+        issue_id = issue_id or self.issue()
+        return str(self.post(f"/v1/issues/{issue_id}/scenes", {"title": "The vault"})["id"])
+
+    def mission(self) -> str:
+        return str(self.post(f"/v1/campaigns/{self.campaign_id}/missions", {"title": "Break in"})["id"])
+
+    def position(self) -> int:
+        return int(ok(self.client.get("/health"))["position"])
