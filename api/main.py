@@ -49,7 +49,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 class BodyLimit:
-    """Refuses bodies over the limit with 413 before any route reads them (declared or streamed)."""
+    """Refuses bodies over the limit with 413 in the error shape, declared or streamed.
+
+    FastAPI's own max_body_size answers a declared oversized body in plain text, not our JSON shape.
+    """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -82,8 +85,12 @@ class BodyLimit:
         response = errors.error_response(
             413, "body_too_large", f"the body is larger than {self.max_bytes} bytes", field="body"
         )
-        await response(None, None, send)  # type: ignore[arg-type]
+        await response({"type": "http"}, _no_body, send)
 
 
 class _TooLarge(Exception):
     pass
+
+
+async def _no_body() -> Message:
+    return {"type": "http.disconnect"}

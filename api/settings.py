@@ -26,7 +26,7 @@ class Settings(BaseSettings):
         description="postgresql://user[:password]@host[:port]/dbname switches the store to PostgreSQL.",
     )
     host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=1, le=65535)
+    port: int = Field(default=8000, ge=0, le=65535, description="0 picks a free port.")
     secret_key: str | None = Field(
         default=None,
         description="64 hex digits (32 bytes) that seal secrets at rest; default: a key file in data_dir.",

@@ -1,0 +1,1 @@
+"""Read models built from the event log (work issue #4 brings them)."""

@@ -1,0 +1,55 @@
+"""Property-based fuzzing of the whole OpenAPI schema against the real server, on each backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings as hypothesis_settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from api.main import create_app
+from tests.conftest import BACKENDS, store_settings
+from tests.server import Server, running_server
+
+schema = schemathesis.openapi.from_dict(create_app().openapi())
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data_dir: Path = tmp_path_factory.mktemp(f"fuzz-{request.param}")
+    with store_settings(request.param, data_dir) as settings, running_server(settings) as value:
+        yield value
+
+
+@pytest.fixture(scope="module")
+def gm_token(server: Server) -> str:
+    created = httpx.post(f"{server.url}/v1/campaigns", json={"name": "Fuzz", "ruleset": "wcbh"})
+    return str(created.json()["gm_token"])
+
+
+@schema.parametrize()
+@hypothesis_settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_no_request_gets_a_5xx_or_a_response_outside_the_schema(
+    case: schemathesis.Case, server: Server, gm_token: str
+) -> None:
+    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {gm_token}"}
+    case.call_and_validate(base_url=server.url, checks=CHECKS)
