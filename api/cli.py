@@ -1,4 +1,4 @@
-"""The `chronicle` command: serve the API (more subcommands join as capabilities land)."""
+"""The `chronicle` command: serve the API, verify an export offline."""
 
 from __future__ import annotations
 
@@ -34,6 +34,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Check an export offline: no service, no database, only the file and the algorithm."""
+    import json
+
+    from domain.audit import Problem, Report, verify_export
+
+    entries = []
+    bad: list[Problem] = []
+    with open(args.file, encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                bad.append(Problem("unreadable", f"line {number} is not JSON"))
+    report: Report = verify_export(entries)
+    report.problems[:0] = bad
+    print(f"{report.rolls} roll records, {report.recomputed} recomputed from revealed seeds")
+    for problem in report.problems:
+        where = f"sequence {problem.sequence}: " if problem.sequence is not None else ""
+        print(f"{problem.kind.upper()}: {where}{problem.message}")
+    print("OK: the chain is intact and every revealed roll recomputes" if report.intact else "FAILED")
+    return 0 if report.intact else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chronicle", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -46,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(func=_serve)
+    verify = sub.add_parser("verify", help="check an export (JSON Lines) offline; exit 1 on any problem")
+    verify.add_argument("file", type=Path, help="the file from GET /v1/campaigns/{id}/export")
+    verify.set_defaults(func=_verify)
     return parser
 
 

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
+from domain.aggregates import Campaign, Character, Issue, Mission, Roll, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
 
 Title = Field(min_length=1, max_length=200)
@@ -108,7 +108,9 @@ class CharacterPublic(Written):
     owner_member_id: UUID | None = Field(description="null: the GM's character")
     sheet: dict[str, Any]
     derived: dict[str, Any] = Field(description="Stats computed from the sheet by the ruleset.")
-    resources: dict[str, dict[str, Any]] = Field(description="Resources with max, start, refresh.")
+    resources: dict[str, dict[str, Any]] = Field(
+        description="Resources with max, start, refresh and the current level."
+    )
 
 
 def character_public(character: Character, campaign: Campaign) -> CharacterPublic:
@@ -123,7 +125,10 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
         owner_member_id=character.owner_member_id,
         sheet=character.sheet,
         derived=rules.derived_stats(sheet, settings),
-        resources=rules.resources(sheet, settings),
+        resources={
+            name: {**spec, "current": character.resources.get(name, spec["start"])}
+            for name, spec in rules.resources(sheet, settings).items()
+        },
         version=character.version,
     )
 
@@ -191,6 +196,13 @@ class SceneCreate(Strict):
     title: str = Title
 
 
+class SeedEpochPublic(BaseModel):
+    number: int = Field(description="0 for the seed committed when the scene opened, then 1, 2… per rotation")
+    commitment: str = Field(description="SHA-256 (hex) of the secret seed, shown before any roll")
+    revealed_seed: str | None = Field(description="The seed (hex) once revealed; null while secret")
+    rolls: int = Field(description="Rolls made with this seed; the next roll's nonce")
+
+
 class ScenePublic(Written):
     id: UUID
     campaign_id: UUID
@@ -199,6 +211,7 @@ class ScenePublic(Written):
     title: str
     status: Literal["open", "closed"]
     page: int = Field(description="The current page (round), from 1.")
+    seeds: list[SeedEpochPublic] = Field(description="The dice seeds of the scene (docs/fair-dice.md)")
 
 
 def scene_public(scene: Scene) -> ScenePublic:
@@ -210,8 +223,147 @@ def scene_public(scene: Scene) -> ScenePublic:
         title=scene.title,
         status=scene.status,  # type: ignore[arg-type]
         page=scene.page,
+        seeds=[
+            SeedEpochPublic(
+                number=e.number,
+                commitment=e.commitment,
+                revealed_seed=e.revealed_seed,
+                rolls=e.rolls,
+            )
+            for e in scene.epochs
+        ],
         version=scene.version,
     )
+
+
+# ---- rolls -------------------------------------------------------------------------------------
+
+
+class RollCreate(Strict):
+    check: str = Field(min_length=1, max_length=60, description="A check of the ruleset (see its `checks`)")
+    request: dict[str, Any] = Field(
+        default_factory=dict, description="The check's request (its `request_schema`)"
+    )
+    character_id: UUID | None = Field(
+        default=None, description="Who rolls; omitted: a raw roll, for the GM only"
+    )
+    client_seed: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="Your own contribution to the randomness; generated when omitted",
+    )
+
+
+class FollowUpCreate(Strict):
+    follow_up: str = Field(min_length=1, max_length=60, description="A follow-up of the ruleset")
+    request: dict[str, Any] = Field(default_factory=dict)
+    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class FacePublic(BaseModel):
+    index: int
+    sides: int
+    face: int
+    kept: bool
+    exploded_from: int | None
+    reroll_of: int | None
+    label: str | None
+
+
+class OddsPublic(BaseModel):
+    success: float | None = Field(description="Chance of success as the ruleset defines it, exact")
+    at_least: float | None = Field(description="Chance that the same check gives a result this good or better")
+
+
+class Proof(BaseModel):
+    commitment: str
+    client_seed: str
+    nonce: int
+    sequence: int = Field(description="Place in the campaign's roll chain, from 0")
+    prev_hash: str
+    hash: str
+    seed: str | None = Field(description="The scene seed (hex) once revealed, else null")
+
+
+class RollPublic(Written):
+    id: UUID
+    campaign_id: UUID
+    scene_id: UUID
+    nonce: int
+    character_id: UUID | None
+    rolled_by: UUID
+    check: str
+    follow_up: str | None
+    follow_up_of: UUID | None
+    request: dict[str, Any]
+    faces: list[FacePublic]
+    result: dict[str, Any]
+    odds: OddsPublic
+    proof: Proof
+
+
+def roll_public(roll: Roll, scene: Scene) -> RollPublic:
+    record = roll.record
+    seed = next((e.revealed_seed for e in scene.epochs if e.commitment == record["commitment"]), None)
+    return RollPublic(
+        id=roll.id,
+        campaign_id=roll.campaign_id,
+        scene_id=scene.id,
+        nonce=record["nonce"],
+        character_id=record.get("character_id"),
+        rolled_by=record["rolled_by"],
+        check=record["check"],
+        follow_up=record.get("follow_up"),
+        follow_up_of=record.get("follow_up_of"),
+        request=record["request"],
+        faces=record["faces"],
+        result=record["result"],
+        odds=OddsPublic(success=roll.odds.get("success"), at_least=roll.odds.get("at_least")),
+        proof=Proof(
+            commitment=record["commitment"],
+            client_seed=record["client_seed"],
+            nonce=record["nonce"],
+            sequence=record["sequence"],
+            prev_hash=record["prev_hash"],
+            hash=record["hash"],
+            seed=seed,
+        ),
+        version=roll.version,
+    )
+
+
+class ProblemPublic(BaseModel):
+    kind: str
+    message: str
+    sequence: int | None = None
+    roll_id: str | None = None
+
+
+class ChainReport(BaseModel):
+    intact: bool
+    rolls: int
+    recomputed: int
+    problems: list[ProblemPublic]
+
+
+class Recomputed(BaseModel):
+    revealed: bool = Field(description="Is the roll's seed revealed yet? Only then can faces be recomputed")
+    match: bool | None = Field(description="Do the recomputed faces and result match the record?")
+    problems: list[ProblemPublic]
+
+
+class Verification(BaseModel):
+    roll_id: UUID
+    chain: ChainReport
+    recomputed: Recomputed
+
+
+class LuckReport(BaseModel):
+    rolls: int
+    mean_percentile: float | None = Field(description="50 is average; higher is luckier")
+    p_value: float | None = Field(description="Kolmogorov–Smirnov p-value against fair dice")
+    verdict: str
 
 
 # ---- missions ----------------------------------------------------------------------------------
@@ -260,6 +412,21 @@ class StatDescription(BaseModel):
     refresh: str | None = None
 
 
+class CheckDescription(BaseModel):
+    name: str
+    description: str
+    rules: list[str]
+    request_schema: dict[str, Any]
+    example: dict[str, Any] = Field(description="A valid request for the ruleset's example sheet")
+
+
+class FollowUpDescription(BaseModel):
+    name: str
+    description: str
+    rules: list[str]
+    request_schema: dict[str, Any]
+
+
 class RulesetPublic(BaseModel):
     id: RulesetId
     name: str
@@ -271,6 +438,8 @@ class RulesetPublic(BaseModel):
     resources: list[StatDescription]
     example_derived: dict[str, Any]
     example_resources: dict[str, dict[str, Any]]
+    checks: list[CheckDescription] = Field(default_factory=list)
+    follow_ups: list[FollowUpDescription] = Field(default_factory=list)
 
 
 class RulesetSummary(BaseModel):

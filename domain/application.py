@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import secrets
 import threading
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
 
 from domain.aggregates import (
     Campaign,
@@ -25,6 +20,15 @@ from domain.aggregates import (
     Scene,
     Story,
 )
+from domain.commands import (
+    DEFAULT_ATTEMPTS,
+    Actor,
+    CommandContext,
+    IdempotencyRequest,
+    Outcome,
+    StoredResponse,
+    command,
+)
 from domain.errors import (
     Conflict,
     Forbidden,
@@ -33,100 +37,17 @@ from domain.errors import (
     Unauthenticated,
     VersionConflict,
 )
+from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token, parse_token, token_matches
 
 A = TypeVar("A", bound=Aggregate)
-P = ParamSpec("P")
-R = TypeVar("R")
 
-# Each round of a race lets at least one writer through, so N racers need at most N attempts.
-DEFAULT_ATTEMPTS = 10
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who sends a command: one member of one campaign, or nobody (creating a campaign)."""
-
-    campaign_id: UUID
-    member_id: UUID
-    role: str
-
-    @property
-    def is_gm(self) -> bool:
-        return self.role == "gm"
-
-
-@dataclass(frozen=True)
-class IdempotencyRequest:
-    scope: str
-    key: str
-    request_hash: str
-    # Renders the response from an outcome before the save, so it can be stored in the same transaction.
-    render: Callable[[Outcome], tuple[int, dict[str, Any]]]
-
-
-@dataclass
-class CommandContext:
-    actor: Actor | None
-    expected_version: int | None = None
-    idempotency: IdempotencyRequest | None = None
-    target_id: UUID | None = None
-
-
-@dataclass(frozen=True)
-class StoredResponse:
-    status_code: int
-    body: dict[str, Any]
-
-
-@dataclass
-class Outcome:
-    aggregate: Aggregate
-    position: int = 0
-    revealed: dict[str, Any] = field(default_factory=dict)
-    replayed: StoredResponse | None = None
-
-
-def command(
-    fn: Callable[Concatenate[Chronicle, CommandContext, P], Outcome],
-) -> Callable[Concatenate[Chronicle, CommandContext, P], Outcome]:
-    """Run a verb on fresh state, retrying version clashes unless the caller named a version."""
-
-    @functools.wraps(fn)
-    def run(self: Chronicle, ctx: CommandContext, *args: P.args, **kwargs: P.kwargs) -> Outcome:
-        with self._in_flight(ctx.idempotency):
-            for attempt in range(self.attempts):
-                if attempt:
-                    # Spread the retries out so that racers do not collide again in lockstep.
-                    time.sleep(secrets.randbelow(1000 * attempt) / 1_000_000)
-                if ctx.idempotency is not None:
-                    stored = self._stored_response(ctx.idempotency)
-                    if stored is not None:
-                        return Outcome(aggregate=None, replayed=stored)  # type: ignore[arg-type]
-                ctx.target_id = None
-                try:
-                    return fn(self, ctx, *args, **kwargs)
-                except IntegrityError:
-                    if ctx.expected_version is not None and ctx.target_id is not None:
-                        current = self.repository.get(ctx.target_id).version
-                        raise VersionConflict(
-                            f"version {ctx.expected_version} is stale; the current version is {current}",
-                            current_version=current,
-                        ) from None
-        raise Conflict(
-            f"gave up after {self.attempts} version clashes with concurrent writers; try again",
-            code="contention",
-        )
-
-    return run
-
-
-class Chronicle(Application):
+class Chronicle(RollCommands, Application):
     """All aggregates of all campaigns live in one application (one event store, one notification log)."""
 
     name = "Chronicle"
-    env = {
+    env: ClassVar[dict[str, str]] = {
         "AGGREGATE_CACHE_MAXSIZE": "2000",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
     }
@@ -234,8 +155,9 @@ class Chronicle(Application):
                 )
             if owner.role == "gm":
                 owner_member_id = None  # the GM owns characters as "no owner"
+        valid = self._validated_sheet(campaign, sheet, side)
         character = Character.create(
-            campaign.id, name, side, owner_member_id, self._validated_sheet(campaign, sheet, side)
+            campaign.id, name, side, owner_member_id, valid, self._starting_resources(campaign, valid, side)
         )
         return self._commit(ctx, character)
 
@@ -276,7 +198,7 @@ class Chronicle(Application):
         scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
         issue.end()
         for scene in scenes:
-            scene.close()
+            scene.close(self._reveal(scene))
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
         return self._commit(ctx, issue, story, *scenes)
@@ -285,7 +207,9 @@ class Chronicle(Application):
     def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
         actor = self._gm(ctx)
         issue = self._target(ctx, actor, Issue, issue_id)
-        scene = Scene.open(issue.campaign_id, issue.story_id, issue.id, title)
+        scene = Scene.open(
+            issue.campaign_id, issue.story_id, issue.id, title, *self._new_sealed_seed()
+        )
         issue.add_scene(scene.id)
         return self._commit(ctx, scene, issue)
 
@@ -300,7 +224,7 @@ class Chronicle(Application):
     def close_scene(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         actor = self._gm(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
-        scene.close()
+        scene.close(self._reveal(scene))
         issue = self.get(actor, Issue, scene.issue_id)
         issue.scene_closed(scene.id)
         return self._commit(ctx, scene, issue)
@@ -339,6 +263,13 @@ class Chronicle(Application):
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         return rules.parse_sheet(sheet, settings, side=side).model_dump(mode="json")
+
+    @staticmethod
+    def _starting_resources(campaign: Campaign, sheet: dict[str, Any], side: str) -> dict[str, int]:
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        parsed = rules.parse_sheet(sheet, settings, side=side)
+        return {name: int(spec["start"]) for name, spec in rules.resources(parsed, settings).items()}
 
     def _member(self, ctx: CommandContext) -> Actor:
         if ctx.actor is None:

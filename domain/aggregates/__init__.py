@@ -7,6 +7,7 @@ from domain.aggregates.character import SIDES, Character
 from domain.aggregates.idempotency import IdempotencyRecord
 from domain.aggregates.issue import Issue
 from domain.aggregates.mission import MISSION_OUTCOMES, Mission
+from domain.aggregates.roll import Roll, RollChain
 from domain.aggregates.scene import Scene
 from domain.aggregates.story import Story
 
@@ -20,6 +21,8 @@ __all__ = [
     "Issue",
     "Member",
     "Mission",
+    "Roll",
+    "RollChain",
     "Scene",
     "Story",
 ]

@@ -28,7 +28,7 @@ class Campaign(Aggregate):
     @event("Created")
     def __init__(
         self,
-        id: UUID,  # noqa: A002  (chosen by the caller: the GM's token names it)
+        id: UUID,
         name: str,
         ruleset: str,
         settings: dict[str, Any],

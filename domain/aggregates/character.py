@@ -8,7 +8,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import clean_title
-from domain.errors import InvalidInput
+from domain.errors import Conflict, InvalidInput
 
 SIDES = ("hero", "villain", "opponent", "minion", "other")
 
@@ -22,12 +22,14 @@ class Character(Aggregate):
         side: str,
         owner_member_id: UUID | None,
         sheet: dict[str, Any],
+        resources: dict[str, int] | None = None,
     ) -> None:
         self.campaign_id = campaign_id
         self.name = name
         self.side = side
         self.owner_member_id = owner_member_id
         self.sheet = sheet
+        self.resources: dict[str, int] = dict(resources or {})
 
     @classmethod
     def create(
@@ -37,6 +39,7 @@ class Character(Aggregate):
         side: str,
         owner_member_id: UUID | None,
         sheet: dict[str, Any],
+        resources: dict[str, int] | None = None,
     ) -> Character:
         check_side(side)
         return cls(
@@ -45,6 +48,7 @@ class Character(Aggregate):
             side=side,
             owner_member_id=owner_member_id,
             sheet=sheet,
+            resources=resources or {},
         )
 
     def change_sheet(self, sheet: dict[str, Any]) -> None:
@@ -54,6 +58,26 @@ class Character(Aggregate):
     @event("SheetChanged")
     def _sheet_changed(self, sheet: dict[str, Any]) -> None:
         self.sheet = sheet
+
+    def spend(self, costs: dict[str, int], reason: str) -> None:
+        """Spend resources (Resolve, Will, Will Power…); never below zero, all or nothing."""
+        for name, amount in costs.items():
+            have = self.resources.get(name, 0)
+            if amount < 0:
+                raise InvalidInput(f"cannot spend a negative amount of {name}", field=name)
+            if amount > have:
+                raise Conflict(
+                    f"{self.name} has {have} {name}, not the {amount} this needs",
+                    code="not_enough_" + name,
+                    details={"resource": name, "have": have, "needed": amount},
+                )
+        for name, amount in costs.items():
+            if amount:
+                self._spent(name, amount, reason)
+
+    @event("ResourceSpent")
+    def _spent(self, resource: str, amount: int, reason: str) -> None:
+        self.resources[resource] = self.resources.get(resource, 0) - amount
 
 
 def check_side(side: str) -> None:

@@ -1,7 +1,12 @@
-"""Scene: one location, event or task inside a running game Issue, played page by page (WCBH-1)."""
+"""Scene: one location, event or task inside a running game Issue, played page by page (WCBH-1).
+
+The scene is also the dice epoch: its secret seed is committed when it opens, its rolls take consecutive
+nonces, and the seed is revealed when it closes or when the GM rotates it (docs/fair-dice.md).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
@@ -10,25 +15,62 @@ from domain.aggregates._checks import clean_title
 from domain.errors import Conflict
 
 
+@dataclass
+class SeedEpoch:
+    """One seed of a scene: its commitment, the seed once revealed, and the rolls made with it."""
+
+    number: int
+    commitment: str
+    sealed_seed: str | None  # the secret seed, sealed with the server key, until revealed
+    revealed_seed: str | None = None  # hex, once revealed
+    rolls: int = 0
+
+
 class Scene(Aggregate):
     @event("Opened")
-    def __init__(self, campaign_id: UUID, story_id: UUID, issue_id: UUID, title: str) -> None:
+    def __init__(
+        self,
+        campaign_id: UUID,
+        story_id: UUID,
+        issue_id: UUID,
+        title: str,
+        seed_commitment: str,
+        sealed_seed: str,
+    ) -> None:
         self.campaign_id = campaign_id
         self.story_id = story_id
         self.issue_id = issue_id
         self.title = title
         self.page = 1
         self.closed = False
+        self.epochs = [SeedEpoch(0, seed_commitment, sealed_seed)]
 
     @classmethod
-    def open(cls, campaign_id: UUID, story_id: UUID, issue_id: UUID, title: str) -> Scene:
+    def open(
+        cls,
+        campaign_id: UUID,
+        story_id: UUID,
+        issue_id: UUID,
+        title: str,
+        seed_commitment: str,
+        sealed_seed: str,
+    ) -> Scene:
         return cls(
-            campaign_id=campaign_id, story_id=story_id, issue_id=issue_id, title=clean_title(title, "title")
+            campaign_id=campaign_id,
+            story_id=story_id,
+            issue_id=issue_id,
+            title=clean_title(title, "title"),
+            seed_commitment=seed_commitment,
+            sealed_seed=sealed_seed,
         )
 
     @property
     def status(self) -> str:
         return "closed" if self.closed else "open"
+
+    @property
+    def epoch(self) -> SeedEpoch:
+        return self.epochs[-1]
 
     def advance_page(self) -> None:
         """Start the next page (a round, in systems that say round)."""
@@ -39,13 +81,40 @@ class Scene(Aggregate):
     def _page_advanced(self, page: int) -> None:
         self.page = page
 
-    def close(self) -> None:
+    def take_nonce(self, roll_id: UUID) -> tuple[int, SeedEpoch]:
+        """The next nonce of the current seed; a roll needs an open scene."""
+        if self.closed:
+            raise Conflict("the scene is closed: no more rolls in it", code="scene_closed")
+        nonce = self.epoch.rolls
+        self._roll_made(roll_id, self.epoch.number, nonce)
+        return nonce, self.epoch
+
+    @event("RollMade")
+    def _roll_made(self, roll_id: UUID, epoch: int, nonce: int) -> None:
+        self.epochs[epoch].rolls = nonce + 1
+
+    def rotate_seed(self, revealed_seed: str, new_commitment: str, new_sealed_seed: str) -> None:
+        """Reveal the current seed and commit to a new one (the GM may do this mid-scene)."""
         self._check_open()
-        self._closed()
+        self._seed_rotated(revealed_seed, new_commitment, new_sealed_seed)
+
+    @event("SeedRotated")
+    def _seed_rotated(self, revealed_seed: str, new_commitment: str, new_sealed_seed: str) -> None:
+        self._reveal(revealed_seed)
+        self.epochs.append(SeedEpoch(len(self.epochs), new_commitment, new_sealed_seed))
+
+    def close(self, revealed_seed: str) -> None:
+        self._check_open()
+        self._closed(revealed_seed)
 
     @event("Closed")
-    def _closed(self) -> None:
+    def _closed(self, revealed_seed: str) -> None:
         self.closed = True
+        self._reveal(revealed_seed)
+
+    def _reveal(self, revealed_seed: str) -> None:
+        self.epoch.revealed_seed = revealed_seed
+        self.epoch.sealed_seed = None
 
     def _check_open(self) -> None:
         if self.closed:

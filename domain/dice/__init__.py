@@ -6,7 +6,14 @@ face of a roll (kept, dropped, rerolled, exploded), docs/fair-dice.md specifies 
 
 from __future__ import annotations
 
-from domain.dice.roller import MAX_DICE, MAX_EXPLOSION_DEPTH, MAX_SIDES, DiceLimitError, Face, Roller
+from domain.dice.roller import (
+    MAX_DICE,
+    MAX_EXPLOSION_DEPTH,
+    MAX_SIDES,
+    DiceLimitError,
+    Face,
+    Roller,
+)
 from domain.dice.source import FairSource, commitment, derive_block, new_seed
 
 __all__ = [

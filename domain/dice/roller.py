@@ -44,6 +44,17 @@ class Face:
 Explodes = Callable[[int], bool]
 
 
+def check_sides(sides: int) -> None:
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceLimitError(f"a die has 2 to {MAX_SIDES} sides, not {sides}", field="sides")
+
+
+def check_explodes(sides: int, explodes: Explodes | None) -> None:
+    """Refuse dice that explode on every face: every chain would run into the depth cap."""
+    if explodes is not None and all(explodes(f) for f in range(1, sides + 1)):
+        raise DiceLimitError("dice that explode on every face never stop", field="explode")
+
+
 class Roller:
     """Draws dice from a fair source and keeps every face; checks read faces, never randomness."""
 
@@ -61,8 +72,7 @@ class Roller:
         exploded_from: int | None = None,
         reroll_of: int | None = None,
     ) -> Face:
-        if not 2 <= sides <= MAX_SIDES:
-            raise DiceLimitError(f"a die has 2 to {MAX_SIDES} sides, not {sides}", field="sides")
+        check_sides(sides)
         if len(self.faces) >= self.max_dice:
             raise DiceLimitError(
                 f"a roll draws at most {self.max_dice} dice", field="pool", details={"limit": self.max_dice}
@@ -90,14 +100,14 @@ class Roller:
 
         Returns the base dice followed by their explosions, in draw order.
         """
+        check_sides(sides)
         if count < 0:
             raise DiceLimitError("a pool cannot have fewer than 0 dice", field="pool")
-        if count > self.max_dice:
+        if len(self.faces) + count > self.max_dice:
             raise DiceLimitError(
                 f"a roll draws at most {self.max_dice} dice", field="pool", details={"limit": self.max_dice}
             )
-        if explodes is not None and all(explodes(f) for f in range(1, sides + 1)):
-            raise DiceLimitError("dice that explode on every face never stop", field="explode")
+        check_explodes(sides, explodes)
         base = [self._draw(sides, label=label) for _ in range(count)]
         drawn = list(base)
         if explodes is not None:
@@ -119,8 +129,11 @@ class Roller:
 
     def reroll(self, dice: Iterable[Face], *, explodes: Explodes | None = None) -> list[Face]:
         """Replace each die (in the order given) with a new one; the old ones stay, not kept."""
+        replaced = list(dice)
+        for old in replaced:
+            check_explodes(old.sides, explodes)
         drawn: list[Face] = []
-        for old in list(dice):
+        for old in replaced:
             old.kept = False
             new = self._draw(old.sides, label=old.label, reroll_of=old.index)
             drawn.append(new)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 
 DOMAIN = b"chronicle-dice-v1"
 SEED_BYTES = 32
 MAX_CLIENT_SEED_BYTES = 256
-WORD = 4  # bytes per candidate: big-endian unsigned 32-bit
 SPACE = 1 << 32
+_WORDS = struct.Struct(">8I")  # a 32-byte block as eight big-endian uint32 candidates, in order
 
 
 def new_seed() -> bytes:
@@ -23,17 +24,19 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def message_prefix(client_seed: str, nonce: int) -> bytes:
+    """DOMAIN ‖ len(client) u32 ‖ client ‖ nonce u64: the part of every block's message fixed per roll."""
+    client = client_seed.encode("utf-8")
+    return DOMAIN + len(client).to_bytes(4, "big") + client + nonce.to_bytes(8, "big")
+
+
 def derive_block(seed: bytes, client_seed: str, nonce: int, counter: int) -> bytes:
     """HMAC-SHA256(key=seed, msg=DOMAIN ‖ len(client) u32 ‖ client ‖ nonce u64 ‖ counter u64)."""
-    client = client_seed.encode("utf-8")
-    message = (
-        DOMAIN
-        + len(client).to_bytes(4, "big")
-        + client
-        + nonce.to_bytes(8, "big")
-        + counter.to_bytes(8, "big")
-    )
-    return hmac.new(seed, message, hashlib.sha256).digest()
+    return _block(seed, message_prefix(client_seed, nonce), counter)
+
+
+def _block(seed: bytes, prefix: bytes, counter: int) -> bytes:
+    return hmac.digest(seed, prefix + counter.to_bytes(8, "big"), "sha256")
 
 
 class FairSource:
@@ -49,23 +52,26 @@ class FairSource:
         self.seed = seed
         self.client_seed = client_seed
         self.nonce = nonce
-        self.counter = 0
-        self._block = b""
+        self.counter = 0  # the next block to derive
+        self._prefix = message_prefix(client_seed, nonce)
+        self._words: tuple[int, ...] = ()
         self._offset = 0
 
     def _word(self) -> int:
-        if self._offset == len(self._block):
-            self._block = derive_block(self.seed, self.client_seed, self.nonce, self.counter)
+        if self._offset == len(self._words):
+            # The prefix is built once per roll: this is the hot path.
+            self._words = _WORDS.unpack(_block(self.seed, self._prefix, self.counter))
             self.counter += 1
             self._offset = 0
-        word = int.from_bytes(self._block[self._offset : self._offset + WORD], "big")
-        self._offset += WORD
+        word = self._words[self._offset]
+        self._offset += 1
         return word
 
     def die(self, sides: int) -> int:
         """A face 1..sides; words at or above the largest multiple of `sides` are rejected (no bias)."""
-        if sides < 1:
-            raise ValueError("a die has at least one side")
+        if not 1 <= sides <= SPACE:
+            # Above 2**32 no word is below the limit (it would be 0) and the loop would never end.
+            raise ValueError(f"a die has 1 to {SPACE} sides")
         limit = SPACE - SPACE % sides
         while True:
             word = self._word()

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, TypeVar, overload
 from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
 
+from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 
 SIDES = ("hero", "villain", "opponent", "minion", "other")
@@ -66,6 +67,10 @@ class Ruleset(ABC):
     resource_specs: ClassVar[tuple[StatSpec, ...]]
     field_rules: ClassVar[Mapping[str, str]] = {}
     """Top-level sheet field -> the rule its schema constraints come from, for schema errors."""
+    checks: ClassVar[dict[str, Check]] = {}
+    """Check name -> the check (a roll of this system), e.g. ``"trait"``."""
+    follow_ups: ClassVar[dict[str, FollowUp]] = {}
+    """Follow-up name -> a second roll linked to a first, e.g. ``"resolve_reroll"``."""
 
     # -- parsing ---------------------------------------------------------------------------
 
@@ -147,6 +152,8 @@ class Ruleset(ABC):
             ],
             "example_derived": self.derived_stats(sheet, settings),
             "example_resources": self.resources(sheet, settings),
+            "checks": [check.describe() for check in self.checks.values()],
+            "follow_ups": [follow_up.describe() for follow_up in self.follow_ups.values()],
         }
 
     # -- helpers for subclasses ------------------------------------------------------------
@@ -242,18 +249,144 @@ def _invalid(prefix: str, problems: list[Problem]) -> InvalidInput:
     )
 
 
+# -- checks ----------------------------------------------------------------------------------
+
+
+class RequestModel(BaseModel):
+    """Base of every check and follow-up request: unknown keys are typos; ``"3"`` is no number."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """What a check (or a follow-up) came to.
+
+    ``score`` is the ordinal the odds are about: a higher score is a better result for the roller.
+    ``success`` is None where the check has no notion of success (e.g. initiative).
+    """
+
+    result: dict[str, Any]
+    score: int
+    success: bool | None
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact chances for the same request: of success, and of a score at least this outcome's."""
+
+    success: float | None
+    at_least: float
+
+
+def parse_request(model: type[ModelT], raw: Any, prefix: str) -> ModelT:
+    """Validate ``raw`` against ``model``; every problem is reported with a ``<prefix>.`` path."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise _invalid(prefix, _schema_problems(exc, strip_tag=False)) from None
+
+
+class Check(ABC):
+    """One kind of roll of a system. Checks never touch randomness: they only call the Roller."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    rules: ClassVar[tuple[str, ...]]
+    Request: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    def example(self) -> dict[str, Any]:
+        """A valid request against the ruleset's example sheet."""
+
+    def parse(self, raw: Mapping[str, Any]) -> BaseModel:
+        """The request model; ``InvalidInput(field="check.<path>")`` on errors."""
+        return parse_request(self.Request, raw, "check")
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        """Resources spent by the request itself (names from ``resource_specs``), e.g. Resolve
+        bought before the roll."""
+        return {}
+
+    @abstractmethod
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        """Draw the dice from ``roller`` and read them. ``sheet`` None is a GM's raw roll: the
+        request must then carry explicit numbers."""
+
+    @abstractmethod
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        """Exact odds for ``request``; ``at_least`` reads only ``outcome.score``."""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "rules": list(self.rules),
+            "request_schema": self.Request.model_json_schema(),
+            "example": self.example(),
+        }
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A second roll linked to a first, e.g. Resolve dice added after seeing the roll (WCBH-20b).
+
+    ``apply(original request, the original roll's faces (fresh copies; apply may mark them not
+    kept), follow-up request, sheet, settings, roller for the new dice)`` returns the combined
+    outcome. ``allowed(original request, original outcome)`` is None or the reason it is refused.
+    ``odds`` takes the same arguments as ``apply`` with the combined outcome in place of the roller.
+    """
+
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    Request: type[BaseModel]
+    cost: Callable[[BaseModel], dict[str, int]]
+    apply: Callable[
+        [BaseModel, list[Face], BaseModel, BaseModel | None, BaseModel, Roller], CheckOutcome
+    ]
+    allowed: Callable[[BaseModel, CheckOutcome], str | None]
+    odds: Callable[..., Odds] | None = None
+
+    def parse(self, raw: Mapping[str, Any]) -> BaseModel:
+        """The request model; ``InvalidInput(field="follow_up.<path>")`` on errors."""
+        return parse_request(self.Request, raw, "follow_up")
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "rules": list(self.rules),
+            "request_schema": self.Request.model_json_schema(),
+        }
+
+
 __all__ = [
     "MAX_ITEMS",
     "REFRESHES",
     "SIDES",
+    "Check",
+    "CheckOutcome",
+    "FollowUp",
     "Name",
+    "Odds",
     "Problem",
+    "RequestModel",
     "Ruleset",
     "SheetModel",
     "StatSpec",
     "Text",
     "form_of",
     "kind_of",
+    "parse_request",
     "resource",
     "unwrap",
 ]

@@ -147,7 +147,7 @@ def test_a_game_issue_ends_once() -> None:
 
 
 def a_scene() -> Scene:
-    return given(Scene.open(uuid4(), uuid4(), uuid4(), "The vault"))
+    return given(Scene.open(uuid4(), uuid4(), uuid4(), "The vault", "c0" * 32, "sealed-0"))
 
 
 def test_advancing_a_page_counts_up_from_one() -> None:
@@ -160,13 +160,51 @@ def test_advancing_a_page_counts_up_from_one() -> None:
 
 def test_a_closed_scene_advances_no_page_and_closes_once() -> None:
     scene = a_scene()
-    scene.close()
+    scene.close("ab" * 32)
     scene = given(scene)
     with pytest.raises(Conflict):
         scene.advance_page()
     with pytest.raises(Conflict):
-        scene.close()
+        scene.close("ab" * 32)
     assert new_events(scene) == []
+
+
+def test_rolls_in_a_scene_take_consecutive_nonces() -> None:
+    scene = a_scene()
+    first, second = uuid4(), uuid4()
+    assert scene.take_nonce(first)[0] == 0
+    assert scene.take_nonce(second)[0] == 1
+    assert new_events(scene) == [
+        ("RollMade", {"roll_id": first, "epoch": 0, "nonce": 0}),
+        ("RollMade", {"roll_id": second, "epoch": 0, "nonce": 1}),
+    ]
+
+
+def test_a_closed_scene_takes_no_roll() -> None:
+    scene = a_scene()
+    scene.close("ab" * 32)
+    scene = given(scene)
+    with pytest.raises(Conflict) as error:
+        scene.take_nonce(uuid4())
+    assert error.value.code == "scene_closed"
+
+
+def test_closing_reveals_the_seed_and_forgets_the_sealed_copy() -> None:
+    scene = a_scene()
+    scene.close("ab" * 32)
+    [(name, payload)] = new_events(scene)
+    assert (name, payload) == ("Closed", {"revealed_seed": "ab" * 32})
+    assert (scene.epoch.revealed_seed, scene.epoch.sealed_seed) == ("ab" * 32, None)
+
+
+def test_rotating_reveals_the_old_seed_and_restarts_nonces_under_the_new_one() -> None:
+    scene = a_scene()
+    scene.take_nonce(uuid4())
+    scene.rotate_seed("ab" * 32, "c1" * 32, "sealed-1")
+    scene = given(scene)
+    assert [e.revealed_seed for e in scene.epochs] == ["ab" * 32, None]
+    nonce, epoch = scene.take_nonce(uuid4())
+    assert (nonce, epoch.number, epoch.commitment) == (0, 1, "c1" * 32)
 
 
 @pytest.mark.parametrize("side", ["hero", "villain", "opponent", "minion", "other"])
@@ -180,6 +218,18 @@ def test_a_character_with_an_unknown_side_is_refused() -> None:
     with pytest.raises(InvalidInput) as error:
         Character.create(uuid4(), "Nova", "sidekick", None, {})
     assert error.value.field == "side"
+
+
+def test_spending_a_resource_is_recorded_and_never_goes_below_zero() -> None:
+    character = given(Character.create(uuid4(), "Nova", "hero", None, {}, {"resolve": 2}))
+    character.spend({"resolve": 2}, reason="reroll")
+    assert new_events(character) == [
+        ("ResourceSpent", {"resource": "resolve", "amount": 2, "reason": "reroll"})
+    ]
+    with pytest.raises(Conflict) as error:
+        character.spend({"resolve": 1}, reason="again")
+    assert error.value.details == {"resource": "resolve", "have": 0, "needed": 1}
+    assert new_events(character) == []
 
 
 def test_a_sheet_change_is_an_event() -> None:

@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.main import create_app
-from domain.application import command
 from api.settings import Settings
+from domain.application import command
 from tests.api.support import Table, bearer, ok
 
 

@@ -70,7 +70,9 @@ def test_a_character_answers_with_its_sheet_derived_stats_and_resources(table: T
     assert character["sheet"] == normalised.model_dump(mode="json")  # stored with defaults filled in
     described = table.get(f"/v1/rulesets/{table.ruleset}")
     assert character["derived"] == described["example_derived"]
+    levels = {name: spec.pop("current") for name, spec in character["resources"].items()}
     assert character["resources"] == described["example_resources"]
+    assert levels == {name: spec["start"] for name, spec in described["example_resources"].items()}
 
 
 def test_a_sheet_change_is_validated_and_versioned(table: Table) -> None:

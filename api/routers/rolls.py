@@ -1,0 +1,147 @@
+"""Rolls: fair, verifiable, tamper-evident (docs/fair-dice.md); the audit, the export and the luck report."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.errors import ERROR_RESPONSES
+from api.schemas import (
+    FollowUpCreate,
+    LuckReport,
+    RollCreate,
+    RollPublic,
+    ScenePublic,
+    Verification,
+    roll_public,
+    scene_public,
+)
+from domain.aggregates import Campaign, Character, Roll
+from domain.application import Chronicle, Outcome
+from domain.export import campaign_entries, jsonl
+from domain.luck import RollLuck, report
+
+router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
+
+
+def _presenter(app: Chronicle):  # type: ignore[no-untyped-def]
+    def present(outcome: Outcome) -> RollPublic:
+        roll = outcome.aggregate
+        assert isinstance(roll, Roll)
+        return roll_public(roll, app.repository.get(roll.scene_id))
+
+    return present
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/rolls", status_code=201, response_model=RollPublic, operation_id="roll"
+)
+def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
+    a player for its own characters)."""
+    return commands.run(
+        app.roll,
+        scene_id,
+        body.check,
+        body.request,
+        body.character_id,
+        body.client_seed,
+        present=_presenter(app),
+        status_code=201,
+    )
+
+
+@router.get("/v1/rolls/{roll_id}", response_model=RollPublic, operation_id="get_roll")
+def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    roll = app.get(actor, Roll, roll_id)
+    return respond(roll_public(roll, app.repository.get(roll.scene_id)))
+
+
+@router.post(
+    "/v1/rolls/{roll_id}/follow-ups",
+    status_code=201,
+    response_model=RollPublic,
+    operation_id="follow_up_roll",
+)
+def follow_up(roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save."""
+    return commands.run(
+        app.follow_up,
+        roll_id,
+        body.follow_up,
+        body.request,
+        body.client_seed,
+        present=_presenter(app),
+        status_code=201,
+    )
+
+
+@router.get(
+    "/v1/rolls/{roll_id}/verification", response_model=Verification, operation_id="verify_roll"
+)
+def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
+    """Is the campaign's roll chain intact, and (once the seed is revealed) do the faces recompute?"""
+    return Verification.model_validate(app.verify_roll(actor, roll_id))
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/seed/rotate", response_model=ScenePublic, operation_id="rotate_seed"
+)
+def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """Reveal the scene's current seed and commit to a new one (GM)."""
+
+    def present(outcome: Outcome) -> ScenePublic:
+        return scene_public(outcome.aggregate)  # type: ignore[arg-type]
+
+    return commands.run(app.rotate_seed, scene_id, present=present)
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/export",
+    operation_id="export_campaign",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"}},
+)
+def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse:
+    """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`)."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    entries = list(campaign_entries(app, campaign.id))  # read fully first: errors become 4xx, not half a file
+    return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
+
+
+def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckReport:
+    _, rolls = app.campaign_rolls(campaign_id)
+    values = []
+    for roll in rolls:
+        if roll is None:
+            continue
+        if character_id is not None and roll.record.get("character_id") != str(character_id):
+            continue
+        odds: dict[str, Any] = roll.odds
+        if odds.get("at_least") is None or odds.get("above") is None:
+            continue
+        values.append(RollLuck(odds["at_least"], odds["above"], roll.record["hash"]))
+    return LuckReport.model_validate(report(values))
+
+
+@router.get(
+    "/v1/characters/{character_id}/luck", response_model=LuckReport, operation_id="character_luck"
+)
+def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
+    """Are this character's dice cursed? Its rolls against their exact distributions."""
+    character = app.get(actor, Character, character_id)
+    return _luck(app, character.campaign_id, character.id)
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/luck", response_model=LuckReport, operation_id="campaign_luck"
+)
+def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
+    campaign = app.get(actor, Campaign, campaign_id)
+    return _luck(app, campaign.id, None)
+
+

@@ -1,0 +1,79 @@
+"""Roll: one tamper-evident roll record; RollChain: the hash chain of a campaign's roll records."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.audit import GENESIS_HASH, record_hash
+
+
+class Roll(Aggregate):
+    """Recorded once, never changed: every face, the result and the proof (docs/fair-dice.md)."""
+
+    @event("Recorded")
+    def __init__(
+        self,
+        id: UUID,
+        campaign_id: UUID,
+        record: dict[str, Any],
+        score: int,
+        success: bool | None,
+        odds: dict[str, float | None],
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.record = record
+        # Derived from the record and the ruleset (so not hashed), kept for the API and the luck report.
+        self.score = score
+        self.success = success
+        self.odds = odds
+
+    @classmethod
+    def record_roll(
+        cls,
+        record: dict[str, Any],
+        *,
+        score: int,
+        success: bool | None,
+        odds: dict[str, float | None],
+    ) -> Roll:
+        return cls(
+            id=UUID(record["roll_id"]),
+            campaign_id=UUID(record["campaign_id"]),
+            record=record,
+            score=score,
+            success=success,
+            odds=odds,
+        )
+
+    @property
+    def scene_id(self) -> UUID:
+        return UUID(self.record["scene_id"])
+
+
+class RollChain(Aggregate):
+    """The head of a campaign's chain: every roll takes the next sequence number and links its hash."""
+
+    @staticmethod
+    def create_id(campaign_id: UUID) -> UUID:  # type: ignore[override]
+        return uuid5(NAMESPACE_URL, f"chronicle:roll-chain:{campaign_id}")
+
+    @event("Started")
+    def __init__(self, campaign_id: UUID) -> None:
+        self.campaign_id = campaign_id
+        self.length = 0
+        self.head = GENESIS_HASH
+
+    def link(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Give the record its place in the chain and its hash; the record is complete afterwards."""
+        record = {**record, "sequence": self.length, "prev_hash": self.head}
+        record["hash"] = record_hash(record)
+        self._linked(self.length, UUID(record["roll_id"]), record["hash"])
+        return record
+
+    @event("Linked")
+    def _linked(self, sequence: int, roll_id: UUID, hash: str) -> None:
+        self.length = sequence + 1
+        self.head = hash

@@ -1,0 +1,75 @@
+"""A campaign's log as plain JSON entries, with secrets left out (for export, history and audit)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.aggregates import IdempotencyRecord
+
+if TYPE_CHECKING:
+    from domain.application import Chronicle
+
+# Never leave the store: sealed seeds (unrevealed until their scene closes) and token hashes.
+SECRET_FIELDS = frozenset({"sealed_seed", "new_sealed_seed", "token_hash", "gm_token_hash"})
+PAGE = 500
+ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def entry(position: int, event: Any) -> dict[str, Any]:
+    payload = {
+        k: _plain(v)
+        for k, v in event.__dict__.items()
+        if k not in ENVELOPE and k not in SECRET_FIELDS
+    }
+    return {
+        "position": position,
+        "type": type(event).__qualname__,
+        "originator_id": str(event.originator_id),
+        "originator_version": event.originator_version,
+        "timestamp": event.timestamp.isoformat(),
+        "payload": payload,
+    }
+
+
+def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, Any]]:
+    """Every event of the campaign's aggregates, in log order (a scan of the whole log, for now)."""
+    members: set[UUID] = {campaign_id}
+    start = 1
+    while True:
+        notifications = app.recorder.select_notifications(start=start, limit=PAGE)
+        for notification in notifications:
+            event = app.mapper.to_domain_event(notification)
+            originator = event.originator_id
+            if originator not in members:
+                if getattr(event, "campaign_id", None) != campaign_id:
+                    continue
+                members.add(originator)
+            if isinstance(event, (IdempotencyRecord.Event,)):
+                continue
+            yield entry(notification.id, event)
+        if len(notifications) < PAGE:
+            return
+        start = notifications[-1].id + 1
+
+
+def jsonl(entries: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+    for item in entries:
+        yield json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+

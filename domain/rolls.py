@@ -1,0 +1,293 @@
+"""Rolls: commit–reveal seeds per scene, fair rolls of the rulesets' checks, follow-ups, and the audit."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError
+from pydantic import BaseModel
+
+from domain.aggregates import Character, Roll, RollChain, Scene
+from domain.audit import Link, Problem, Report, check_chain, recompute
+from domain.commands import Actor, CommandContext, Outcome, command
+from domain.dice import FairSource, Roller, commitment, new_seed
+from domain.dice.roller import Face
+from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets.base import CheckOutcome, parse_request
+
+if TYPE_CHECKING:
+    from domain.application import Chronicle
+
+MAX_CLIENT_SEED = 128
+
+
+class RollCommands:
+    """Mixed into the Chronicle application: everything about dice."""
+
+    # ---- seeds -------------------------------------------------------------------------------
+
+    def _new_sealed_seed(self: Chronicle) -> tuple[str, str]:
+        seed = new_seed()
+        return commitment(seed), self.sealer.seal(seed.hex())
+
+    def _reveal(self: Chronicle, scene: Scene) -> str:
+        sealed = scene.epoch.sealed_seed
+        assert sealed is not None, "an open scene's current seed is sealed"
+        return self.sealer.unseal(sealed)
+
+    @command
+    def rotate_seed(self: Chronicle, ctx: CommandContext, scene_id: UUID) -> Outcome:
+        """Reveal the scene's seed now and commit to a new one (the GM's choice, mid-scene)."""
+        actor = self._gm(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        scene.rotate_seed(self._reveal(scene), *self._new_sealed_seed())
+        return self._commit(ctx, scene)
+
+    # ---- rolls -------------------------------------------------------------------------------
+
+    @command
+    def roll(
+        self: Chronicle,
+        ctx: CommandContext,
+        scene_id: UUID,
+        check_name: str,
+        request: Mapping[str, Any],
+        character_id: UUID | None = None,
+        client_seed: str | None = None,
+    ) -> Outcome:
+        actor = self._member(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
+        check = rules.checks.get(check_name)
+        if check is None:
+            raise InvalidInput(
+                f"{rules.name} has no check {check_name!r}; it has: {', '.join(rules.checks)}",
+                field="check",
+            )
+        settings = rules.parse_settings(campaign.settings)
+        character, sheet = self._roller_character(actor, rules, settings, character_id)
+        parsed = parse_request(check.Request, request, "request")
+        costs = check.cost(parsed)
+        roll_id = uuid4()
+        client_seed = _client_seed(client_seed)
+        nonce, epoch = scene.take_nonce(roll_id)  # 409 in a closed scene
+        roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
+        outcome = check.roll(parsed, sheet, settings, roller)
+        odds = check.odds(parsed, sheet, settings, outcome)
+        above = check.odds(parsed, sheet, settings, _next(outcome)).at_least
+        touched: list[Any] = [scene]
+        if costs and any(costs.values()):
+            if character is None:
+                raise InvalidInput("a roll that spends resources needs a character", field="character_id")
+            character.spend(costs, reason=f"roll {roll_id}")
+            touched.append(character)
+        record = {
+            "campaign_id": str(campaign.id),
+            "scene_id": str(scene.id),
+            "roll_id": str(roll_id),
+            "nonce": nonce,
+            "commitment": epoch.commitment,
+            "client_seed": client_seed,
+            "character_id": str(character.id) if character else None,
+            "side": character.side if character else None,
+            "rolled_by": str(actor.member_id),
+            "ruleset": campaign.ruleset,
+            "settings": campaign.settings,
+            "sheet": character.sheet if character else None,
+            "check": check_name,
+            "follow_up": None,
+            "request": parsed.model_dump(mode="json"),
+            "faces": [f.to_json() for f in roller.faces],
+            "result": outcome.result,
+            "follow_up_of": None,
+        }
+        return self._record_roll(ctx, campaign.id, record, outcome, odds.success, odds.at_least, above, touched)
+
+    @command
+    def follow_up(
+        self: Chronicle,
+        ctx: CommandContext,
+        roll_id: UUID,
+        name: str,
+        request: Mapping[str, Any],
+        client_seed: str | None = None,
+    ) -> Outcome:
+        """A second roll linked to a first (Resolve dice, rerolls…); its cost is spent in the same save."""
+        actor = self._member(ctx)
+        original = self.get(actor, Roll, roll_id)
+        if original.record.get("follow_up") is not None:
+            raise Conflict("follow-ups apply to the original roll, not to a follow-up", code="follow_up_of_follow_up")
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
+        follow = rules.follow_ups.get(name)
+        if follow is None:
+            raise InvalidInput(
+                f"{rules.name} has no follow-up {name!r}; it has: {', '.join(rules.follow_ups) or 'none'}",
+                field="follow_up",
+            )
+        scene = self._target(ctx, actor, Scene, original.scene_id)
+        settings = rules.parse_settings(campaign.settings)
+        character_id = original.record.get("character_id")
+        character, sheet = self._roller_character(
+            actor, rules, settings, UUID(character_id) if character_id else None
+        )
+        check = rules.checks[original.record["check"]]
+        original_request = check.parse(original.record["request"])
+        first = CheckOutcome(original.record["result"], original.score, original.success)
+        reason = follow.allowed(original_request, first)
+        if reason is not None:
+            raise Conflict(reason, code="follow_up_refused", rule=",".join(follow.rules) or None)
+        parsed = parse_request(follow.Request, request, "request")
+        costs = {k: v for k, v in follow.cost(parsed).items() if v}
+        touched: list[Any] = [scene]
+        if costs:
+            if character is None:
+                raise Conflict("a raw roll has no character to pay for a follow-up", code="no_character")
+            character.spend(costs, reason=f"{name} on roll {roll_id}")
+            touched.append(character)
+        new_id = uuid4()
+        client_seed = _client_seed(client_seed)
+        nonce, epoch = scene.take_nonce(new_id)
+        roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
+        faces = [Face(**f) for f in original.record["faces"]]
+        outcome = follow.apply(original_request, faces, parsed, sheet, settings, roller)
+        success = at_least = above = None
+        if follow.odds is not None:
+            odds = follow.odds(original_request, faces, parsed, sheet, settings, outcome)
+            success, at_least = odds.success, odds.at_least
+        record = {
+            **{k: original.record[k] for k in ("campaign_id", "scene_id", "ruleset", "check")},
+            "roll_id": str(new_id),
+            "nonce": nonce,
+            "commitment": epoch.commitment,
+            "client_seed": client_seed,
+            "character_id": original.record.get("character_id"),
+            "side": original.record.get("side"),
+            "rolled_by": str(actor.member_id),
+            "settings": campaign.settings,
+            "sheet": character.sheet if character else None,
+            "follow_up": name,
+            "request": parsed.model_dump(mode="json"),
+            "faces": [f.to_json() for f in roller.faces],
+            "result": outcome.result,
+            "follow_up_of": str(original.id),
+            "costs": costs,
+        }
+        return self._record_roll(ctx, campaign.id, record, outcome, success, at_least, above, touched)
+
+    def _record_roll(
+        self: Chronicle,
+        ctx: CommandContext,
+        campaign_id: UUID,
+        record: dict[str, Any],
+        outcome: CheckOutcome,
+        success: float | None,
+        at_least: float | None,
+        above: float | None,
+        touched: list[Any],
+    ) -> Outcome:
+        chain = self._chain(campaign_id)
+        record = chain.link(record)
+        roll = Roll.record_roll(
+            record,
+            score=outcome.score,
+            success=outcome.success,
+            odds={"success": success, "at_least": at_least, "above": above},
+        )
+        return self._commit(ctx, roll, chain, *touched)
+
+    def _chain(self: Chronicle, campaign_id: UUID) -> RollChain:
+        try:
+            chain = self.repository.get(RollChain.create_id(campaign_id))
+        except AggregateNotFoundError:
+            return RollChain(campaign_id=campaign_id)
+        assert isinstance(chain, RollChain)
+        return chain
+
+    def _roller_character(
+        self: Chronicle,
+        actor: Actor,
+        rules: Ruleset,
+        settings: BaseModel,
+        character_id: UUID | None,
+    ) -> tuple[Character | None, BaseModel | None]:
+        if character_id is None:
+            if not actor.is_gm:
+                raise Forbidden("only the GM rolls without a character (a raw pool)", field="character_id")
+            return None, None
+        try:
+            character = self.get(actor, Character, character_id)
+        except NotFound:
+            raise InvalidInput("character_id names no character of this campaign", field="character_id") from None
+        self._check_may_act_for(actor, character)
+        return character, rules.parse_sheet(character.sheet, settings, side=character.side)
+
+    # ---- audit -------------------------------------------------------------------------------
+
+    def revealed_seed(self: Chronicle, scene: Scene, commitment_hex: str) -> str | None:
+        for epoch in scene.epochs:
+            if epoch.commitment == commitment_hex:
+                return epoch.revealed_seed
+        return None
+
+    def chain_links(self: Chronicle, campaign_id: UUID) -> tuple[list[Link], list[int]]:
+        """The chain's own account of its rolls, read event by event (never from a snapshot)."""
+        links: list[Link] = []
+        versions: list[int] = []
+        for event in self.events.get(RollChain.create_id(campaign_id)):
+            versions.append(event.originator_version)
+            if type(event).__name__ == "Linked":
+                links.append(Link(event.sequence, str(event.roll_id), event.hash))  # type: ignore[attr-defined]
+        return links, versions
+
+    def campaign_rolls(self: Chronicle, campaign_id: UUID) -> tuple[list[Link], list[Roll | None]]:
+        links, _ = self.chain_links(campaign_id)
+        rolls: list[Roll | None] = []
+        for link in links:
+            try:
+                roll = self.repository.get(UUID(link.roll_id))
+            except AggregateNotFoundError:
+                roll = None
+            rolls.append(roll if isinstance(roll, Roll) else None)
+        return links, rolls
+
+    def verify_roll(self: Chronicle, actor: Actor, roll_id: UUID) -> dict[str, Any]:
+        roll = self.get(actor, Roll, roll_id)
+        links, versions = self.chain_links(actor.campaign_id)
+        report = Report(rolls=len(links))
+        if versions != list(range(1, len(versions) + 1)):
+            report.problems.append(
+                Problem("missing", "entries of the campaign's roll chain are missing or out of order")
+            )
+        _, rolls = self.campaign_rolls(actor.campaign_id)
+        report.problems.extend(check_chain([r.record if r else None for r in rolls], links))
+        scene = self.repository.get(roll.scene_id)
+        seed = self.revealed_seed(scene, roll.record.get("commitment", ""))
+        recomputed: dict[str, Any] = {"revealed": seed is not None, "match": None, "problems": []}
+        if seed is not None:
+            original = None
+            if roll.record.get("follow_up_of"):
+                original = self.repository.get(UUID(roll.record["follow_up_of"])).record
+            problems = recompute(roll.record, seed, original)
+            recomputed.update(match=not problems, problems=[p.__dict__ for p in problems])
+        return {"roll_id": str(roll.id), "chain": report.to_json(), "recomputed": recomputed}
+
+
+def _client_seed(value: str | None) -> str:
+    if value is None:
+        return secrets.token_hex(16)
+    if not 1 <= len(value) <= MAX_CLIENT_SEED or not value.isprintable():
+        raise InvalidInput(
+            f"client_seed must be 1 to {MAX_CLIENT_SEED} printable characters", field="client_seed"
+        )
+    return value
+
+
+def _next(outcome: CheckOutcome) -> CheckOutcome:
+    """The same outcome one step better: its at_least is P(score > this score), for the luck report."""
+    return CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
