@@ -17,7 +17,7 @@ DICE_PER_ROLL = 4
 SEED = bytes(range(32))
 
 
-def best_rate(faces: int, run: Callable[[], None], repeats: int = 3) -> float:
+def best_rate(faces: int, run: Callable[[], None], repeats: int = 5) -> float:
     """Faces per second of the fastest of `repeats` runs (the least disturbed by the rest of the box)."""
     best = float("inf")
     for _ in range(repeats):

@@ -47,6 +47,10 @@ def limit(sides: int) -> int:
     return SPACE - SPACE % sides
 
 
+def rejected(candidates: tuple[int, ...], sides: int) -> list[str]:
+    return [str(i) for i, word in enumerate(candidates) if word >= limit(sides)]
+
+
 def first_rejection(seed: bytes, client: str, sides: int) -> int:
     """The first nonce whose first block holds a word that a die of `sides` rejects."""
     nonce = 0
@@ -177,15 +181,22 @@ def main() -> None:
     for seed, client, nonce, sides, count in FACE_CASES:
         name = "A" if seed == SEED_A else "B"
         shown = ", ".join(str(f) for f in faces(seed, client, nonce, sides, count))
-        out.append(f"| {name} | `{client}` | {nonce} | {sides} | {count} | {shown} |")
-    out.append("")
+        shown_client = f"`{client}`" if client else "(empty)"
+        out.append(f"| {name} | {shown_client} | {nonce} | {sides} | {count} | {shown} |")
+    out += [
+        "",
+        "Rows with the same seed, client seed and nonce read the same words: a d2 face is",
+        "(d6 face − 1) mod 2 + 1, a d4 face is (d12 face − 1) mod 4 + 1, and the big die shows word + 1",
+        "but skips the words it rejects.",
+        "",
+    ]
 
     big = 3_000_000_000
     out += [f"### Rejection at source level: seed B, client seed `bob`, nonce 12, 6d{big}", ""]
     out += [f"- limit for d{big} = {limit(big)}"]
-    out += [
-        f"- words of block 0 = {', '.join(str(w) for w in words(derive_block(SEED_B, 'bob', 12, 0)))}"
-    ]
+    big_words = words(derive_block(SEED_B, "bob", 12, 0))
+    out += [f"- words of block 0 = {', '.join(str(w) for w in big_words)}"]
+    out += [f"- rejected: words {', '.join(rejected(big_words, big))} of block 0"]
     shown = ", ".join(str(f) for f in faces(SEED_B, "bob", 12, big, 6))
     out += [f"- faces = {shown}", ""]
 
@@ -194,6 +205,7 @@ def main() -> None:
     out += [f"### Rejection: seed A, client seed `{REJECTION_CLIENT}`, nonce {nonce}, 8d1000", ""]
     out += [f"- limit for d1000 = {limit(1000)}", f"- block 0 = `{block.hex()}`"]
     out += [f"- words of block 0 = {', '.join(str(w) for w in words(block))}"]
+    out += [f"- rejected: word {', '.join(rejected(words(block), 1000))} of block 0"]
     out += [f"- block 1 = `{derive_block(SEED_A, REJECTION_CLIENT, nonce, 1).hex()}`"]
     out += [
         f"- first word of block 1 = {words(derive_block(SEED_A, REJECTION_CLIENT, nonce, 1))[0]}"
@@ -206,13 +218,16 @@ def main() -> None:
         f"### Explosion: seed A, client seed `{EXPLOSION_CLIENT}`, nonce {nonce}, 3d6 exploding on 6",
         "",
     ]
+    out += ["Each base die's whole chain comes before the next base die's chain.", ""]
     out += face_rows(drawn) + [""]
 
     nonce, roller = first_double_reroll(SEED_A, REROLL_CLIENT)
+    out += [f"### Reroll: seed A, client seed `{REROLL_CLIENT}`, nonce {nonce}, 4d6", ""]
     out += [
-        f"### Reroll: seed A, client seed `{REROLL_CLIENT}`, nonce {nonce}, 4d6, the 1s and 2s rerolled"
+        "The dice showing 1 or 2 are rerolled highest index first: rerolls follow the order given.",
+        "",
     ]
-    out += ["in descending index order", ""] + face_rows(roller.faces) + [""]
+    out += face_rows(roller.faces) + [""]
 
     out += ["### Hash chain", ""]
     for record in chain_example():

@@ -24,6 +24,7 @@ HASHED_FIELDS = (
     "client_seed",
     "character_id",
     "side",
+    "rolled_by",
     "ruleset",
     "settings",
     "sheet",
@@ -33,6 +34,7 @@ HASHED_FIELDS = (
     "faces",
     "result",
     "follow_up_of",
+    "costs",
     "prev_hash",
 )
 

@@ -246,18 +246,18 @@ class RollCommands:
         return links, versions
 
     def campaign_rolls(self: Chronicle, campaign_id: UUID) -> tuple[list[Link], list[Roll | None]]:
+        """Every roll record the chain links, read from the store itself (not the aggregate cache)."""
         links, _ = self.chain_links(campaign_id)
         rolls: list[Roll | None] = []
         for link in links:
-            try:
-                roll = self.repository.get(UUID(link.roll_id))
-            except AggregateNotFoundError:
-                roll = None
+            roll: Any = None
+            for event in self.events.get(UUID(link.roll_id)):
+                roll = event.mutate(roll)
             rolls.append(roll if isinstance(roll, Roll) else None)
         return links, rolls
 
     def verify_roll(self: Chronicle, actor: Actor, roll_id: UUID) -> dict[str, Any]:
-        roll = self.get(actor, Roll, roll_id)
+        self.get(actor, Roll, roll_id)  # 404 unless it is a roll of the actor's campaign
         links, versions = self.chain_links(actor.campaign_id)
         report = Report(rolls=len(links))
         if versions != list(range(1, len(versions) + 1)):
@@ -266,6 +266,10 @@ class RollCommands:
             )
         _, rolls = self.campaign_rolls(actor.campaign_id)
         report.problems.extend(check_chain([r.record if r else None for r in rolls], links))
+        roll = next((r for r in rolls if r is not None and r.id == roll_id), None)
+        if roll is None:
+            recomputed = {"revealed": False, "match": None, "problems": []}
+            return {"roll_id": str(roll_id), "chain": report.to_json(), "recomputed": recomputed}
         scene = self.repository.get(roll.scene_id)
         seed = self.revealed_seed(scene, roll.record.get("commitment", ""))
         recomputed: dict[str, Any] = {"revealed": seed is not None, "match": None, "problems": []}

@@ -7,7 +7,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from domain.rulesets.base import Problem, Ruleset, StatSpec, form_of, resource
+from domain.rulesets.base import (
+    Check,
+    FollowUp,
+    Problem,
+    Ruleset,
+    StatSpec,
+    form_of,
+    resource,
+)
+from domain.rulesets.classd.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.classd.sheet import (
     ClassdSettings,
     ClassdSheet,
@@ -66,6 +75,8 @@ class ClassdRuleset(Ruleset):
         "will": "CD-1",
         "rank": "CD-17",
     }
+    checks: ClassVar[dict[str, Check]] = CHECKS
+    follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, ClassdSheet)

@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from domain.rulesets.base import Problem, Ruleset, StatSpec, form_of, resource
+from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
+from domain.rulesets.nimble.checks import CHECKS
 from domain.rulesets.nimble.sheet import (
     NimbleHero,
     NimbleMonster,
@@ -88,6 +89,7 @@ class NimbleRuleset(Ruleset):
         "attacks": "NB-9",
         "count": "NB-4",
     }
+    checks: ClassVar[dict[str, Check]] = CHECKS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, NimbleHero, NimbleMonster)

@@ -7,7 +7,17 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from domain.rulesets.base import MAX_ITEMS, Problem, Ruleset, StatSpec, form_of, resource
+from domain.rulesets.base import (
+    MAX_ITEMS,
+    Check,
+    FollowUp,
+    Problem,
+    Ruleset,
+    StatSpec,
+    form_of,
+    resource,
+)
+from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.wcbh.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -68,6 +78,8 @@ class WcbhRuleset(Ruleset):
         "threat": "WCBH-3",
         "kind": "WCBH-3",
     }
+    checks: ClassVar[dict[str, Check]] = CHECKS
+    follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, WcbhCharacter, WcbhMinion)

@@ -1,0 +1,292 @@
+"""Nimble checks: an attack with its Primary die (NB-9..NB-11) and the Initiative roll to starting
+actions (NB-1, NB-2)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from domain.dice.odds import initiative_actions, nimble_attack, nimble_initiative
+from domain.dice.roller import Face, Roller
+from domain.errors import InvalidInput
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from domain.rulesets.nimble.attack_dice import AttackDice, parse_attack_dice
+from domain.rulesets.nimble.sheet import NimbleHero, NimbleMonster, initiative_bonus
+
+MAX_STEPS = 10
+D20 = 20
+
+
+def keep(faces: list[Face], edge: int, kept: int, roller: Roller) -> list[Face]:
+    """NB-11: each step of advantage drops the lowest die, of disadvantage the highest; equal
+    faces drop the leftmost first. Returns the kept dice in the order rolled."""
+    ranked = sorted(faces, key=lambda f: (f.face if edge >= 0 else -f.face, f.index))
+    roller.drop(ranked[: len(faces) - kept])
+    return [f for f in faces if f.kept]
+
+
+class Steps(RequestModel):
+    advantage: int = Field(0, ge=0, le=MAX_STEPS, description="Steps of advantage (NB-11).")
+    disadvantage: int = Field(
+        0,
+        ge=0,
+        le=MAX_STEPS,
+        description="Steps of disadvantage; each cancels one step of advantage (NB-11).",
+    )
+
+
+# -- attack ------------------------------------------------------------------------------------
+
+
+class AttackRequest(Steps):
+    """An attack: its dice, the Primary die, advantage and hasty attacks."""
+
+    attack: Name | None = Field(
+        None,
+        description="An attack on the sheet (by name, ignoring case); omit with `dice` for raw.",
+        examples=["Greataxe"],
+    )
+    dice: str | None = Field(
+        None,
+        max_length=100,
+        description="Explicit attack dice for a GM's raw roll, e.g. '2d6+3' (NB-9); not with "
+        "`attack`.",
+    )
+    primary_die: bool | None = Field(
+        None,
+        description="Raw rolls only (default true): whether the leftmost die is a Primary die "
+        "(NB-9, NB-14).",
+    )
+    area: bool | None = Field(
+        None,
+        description="Raw rolls only (default false): an area attack cannot miss or crit (NB-11).",
+    )
+    attack_number: int = Field(
+        1,
+        ge=1,
+        le=MAX_STEPS,
+        description="Which attack of the turn this is: every attack after the first is hasty, "
+        "one more step of disadvantage each (NB-10).",
+    )
+    purpose: Text = Field("", description="What the roll is for.")
+
+    @property
+    def edge(self) -> int:
+        """NB-10/NB-11: advantage minus disadvantage, hasty attacks included."""
+        return self.advantage - self.disadvantage - (self.attack_number - 1)
+
+
+class AttackCheck(Check):
+    name: ClassVar[str] = "attack"
+    description: ClassVar[str] = (
+        "Roll the attack dice; damage is the total. The leftmost kept die of the first term is "
+        "the Primary die: 1 misses, its maximum crits and rolls again (and again). Advantage "
+        "(disadvantage) adds a die of that type and drops the lowest (highest). Score: damage, "
+        "0 on a miss."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-9", "NB-10", "NB-11")
+    Request: ClassVar[type[BaseModel]] = AttackRequest
+
+    def example(self) -> dict[str, Any]:
+        return {"attack": "Greataxe", "advantage": 1, "purpose": "Cleave the goblin"}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _attack(request)
+        name, dice, primary = attack_of(req, sheet)
+        drawn: list[Face] = []
+        first: list[Face] = []
+        crit_chain: list[Face] = []
+        if dice.dice:
+            term = dice.dice[0]
+            drawn = roller.roll(term.faces, term.count + abs(req.edge), label="attack")
+            first = keep(drawn, req.edge, term.count, roller)
+            for other in dice.dice[1:]:
+                drawn += roller.roll(other.faces, other.count, label="attack")
+            lead = first[0]
+            if primary and lead.face == term.faces:
+                # NB-9: a crit rolls the Primary die again and adds it, again on every maximum.
+                crit_chain = roller.explode(lead, lambda face: face == term.faces)
+        kept = [f for f in drawn + crit_chain if f.kept]
+        return evaluate(req, name, dice, primary, kept, first, crit_chain)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _attack(request)
+        _, dice, primary = attack_of(req, sheet)
+        terms = tuple((t.count, t.faces) for t in dice.dice)
+        attack = nimble_attack(terms, dice.modifier, req.edge, primary)
+        return Odds(attack.hit, attack.damage.at_least(outcome.score))
+
+
+def attack_of(req: AttackRequest, sheet: BaseModel | None) -> tuple[str | None, AttackDice, bool]:
+    """The attack's name, dice, and whether it has a Primary die that can miss and crit."""
+    if req.dice is not None:
+        if req.attack is not None:
+            raise InvalidInput("give an attack or dice, not both", field="check.dice")
+        try:
+            dice = parse_attack_dice(req.dice)
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field="check.dice", rule="NB-9") from None
+        has_primary = req.primary_die is not False and not req.area
+        return None, dice, has_primary and bool(dice.dice)
+    if req.primary_die is not None or req.area is not None:
+        field = "check.primary_die" if req.primary_die is not None else "check.area"
+        raise InvalidInput("primary_die and area come from the sheet's attack", field=field)
+    if req.attack is None:
+        raise InvalidInput("name the attack, or give dice", field="check.attack")
+    if sheet is None:
+        raise InvalidInput("a roll without a character needs explicit dice", field="check.attack")
+    attacks = form_of(sheet, NimbleHero, NimbleMonster).attacks
+    for attack in attacks:
+        if attack.name.casefold() == req.attack.casefold():
+            dice = parse_attack_dice(attack.dice)
+            # NB-11/NB-14: area attacks and dice without a Primary die cannot miss or crit.
+            return attack.name, dice, attack.primary_die and not attack.area and bool(dice.dice)
+    raise InvalidInput(
+        f"the sheet has no attack {req.attack!r}",
+        field="check.attack",
+        details={"known": [a.name for a in attacks]},
+    )
+
+
+def evaluate(
+    req: AttackRequest,
+    name: str | None,
+    dice: AttackDice,
+    primary: bool,
+    kept: list[Face],
+    first: list[Face],
+    crit_chain: list[Face],
+) -> CheckOutcome:
+    lead = first[0] if primary and first else None
+    miss = lead is not None and lead.face == 1
+    critical = lead is not None and lead.face == lead.sides
+    rolled = sum(f.face for f in kept)
+    # Ruling: damage never goes below 0 (a 1d4-3 hit deals 0, not -2).
+    damage = 0 if miss else max(0, rolled + dice.modifier)
+    result = {
+        "attack": name,
+        "dice": req.dice if name is None else None,
+        "edge": req.edge,
+        "primary_die": f"d{lead.sides}" if lead else None,
+        "primary_face": lead.face if lead else None,
+        "rolled": rolled,
+        "modifier": dice.modifier,
+        "crit_dice": len(crit_chain),
+        "total": damage,
+        "damage": damage,
+        "outcome": "miss" if miss else "critical" if critical else "hit",
+        "critical": critical,
+        "miss": miss,
+        "success": not miss,
+    }
+    return CheckOutcome(result, damage, not miss)
+
+
+def _attack(request: BaseModel) -> AttackRequest:
+    if not isinstance(request, AttackRequest):
+        raise TypeError(f"expected AttackRequest, got {type(request).__name__}")
+    return request
+
+
+# -- initiative --------------------------------------------------------------------------------
+
+
+class InitiativeRequest(Steps):
+    """Roll Initiative: 1d20 + the Initiative bonus (NB-1), with advantage or disadvantage when
+    the GM grants it for surprise (NB-2)."""
+
+    bonus: int | None = Field(
+        None,
+        ge=-10,
+        le=30,
+        description="Explicit Initiative bonus for a GM's raw roll; with a hero sheet, omit it "
+        "to use the sheet's bonus (DEX by default).",
+    )
+
+
+class InitiativeCheck(Check):
+    name: ClassVar[str] = "initiative"
+    description: ClassVar[str] = (
+        "Roll 1d20 + Initiative bonus: a total below 10 starts with 1 action, 10-19 with 2, 20+ "
+        "or a natural 20 with 3. Score: starting actions; no success."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-1", "NB-2", "NB-11")
+    Request: ClassVar[type[BaseModel]] = InitiativeRequest
+
+    def example(self) -> dict[str, Any]:
+        return {}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _initiative(request)
+        bonus = initiative_of(req, sheet)
+        edge = req.advantage - req.disadvantage
+        rolled = roller.roll(D20, 1 + abs(edge), label="initiative")
+        natural = keep(rolled, edge, 1, roller)[0].face
+        total = natural + bonus
+        actions = initiative_actions(natural, total)
+        result = {
+            "natural": natural,
+            "bonus": bonus,
+            "total": total,
+            "edge": edge,
+            "actions": actions,
+            "outcome": f"{actions}_actions" if actions > 1 else "1_action",
+            "critical": natural == D20,
+        }
+        return CheckOutcome(result, actions, None)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _initiative(request)
+        edge = req.advantage - req.disadvantage
+        actions = nimble_initiative(initiative_of(req, sheet), edge)
+        return Odds(None, actions.at_least(outcome.score))
+
+
+def initiative_of(req: InitiativeRequest, sheet: BaseModel | None) -> int:
+    if req.bonus is not None:
+        return req.bonus
+    if sheet is None:
+        raise InvalidInput("a roll without a character needs an explicit bonus", field="check.bonus")
+    hero = form_of(sheet, NimbleHero, NimbleMonster)
+    if isinstance(hero, NimbleMonster):
+        raise InvalidInput(
+            "monsters do not roll Initiative: they act after the heroes (NB-3)",
+            field="check.bonus",
+            rule="NB-3",
+        )
+    return initiative_bonus(hero)
+
+
+def _initiative(request: BaseModel) -> InitiativeRequest:
+    if not isinstance(request, InitiativeRequest):
+        raise TypeError(f"expected InitiativeRequest, got {type(request).__name__}")
+    return request
+
+
+CHECKS: dict[str, Check] = {c.name: c for c in (AttackCheck(), InitiativeCheck())}
+
+__all__ = [
+    "CHECKS",
+    "AttackCheck",
+    "AttackRequest",
+    "InitiativeCheck",
+    "InitiativeRequest",
+    "keep",
+]

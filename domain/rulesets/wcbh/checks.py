@@ -1,0 +1,375 @@
+"""We Can Be Heroes checks: a trait's d6 pool against a difficulty (WCBH-7..9, WCBH-13) and the
+Resolve follow-ups (WCBH-20b, WCBH-20c)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from domain.dice.odds import wcbh_pool
+from domain.dice.roller import Explodes, Face, Roller
+from domain.errors import InvalidInput
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    FollowUp,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+)
+from domain.rulesets.wcbh.sheet import WcbhCharacter, WcbhMinion, WcbhSettings
+
+SIDES = 6
+DICE_PER_RESOLVE = 1
+DICE_PER_RESOLVE_DECISIVE = 3  # WCBH-13
+MAX_POOL = 100
+
+DIFFICULTY_NAMES = (
+    (0, "Easy"),
+    (1, "Average"),
+    (2, "Hard"),
+    (3, "Daunting"),
+    (4, "Brutal"),
+    (5, "Inhuman"),
+    (6, "Superhuman"),
+    (9, "Legendary"),
+    (12, "Epic"),
+)
+"""WCBH-8: the lowest difficulty of each name."""
+
+OUTCOMES = {
+    # WCBH-9: (key, narrator, embellishment) by net band: <= -2, -1..0, 1..2, >= 3.
+    "player": (
+        ("opponent_narrates", "opponent", None),
+        ("opponent_narrates_hero_embellishes", "opponent", "hero"),
+        ("hero_narrates_opponent_embellishes", "hero", "opponent"),
+        ("hero_narrates", "hero", None),
+    ),
+    "gm": (
+        ("total_failure", "gm", None),
+        ("failure_with_positive_detail", "gm", None),
+        ("success_with_problem", "gm", None),
+        ("success", "gm", None),
+    ),
+}
+
+
+def face_successes(face: int) -> int:
+    """WCBH-7: each 2 or 4 is one success, each 6 two; 1, 3 and 5 none."""
+    return 2 if face == 6 else 1 if face in (2, 4) else 0
+
+
+def difficulty_name(difficulty: int) -> str:
+    """WCBH-8: 0 Easy ... 6-8 Superhuman, 9-11 Legendary, 12+ Epic."""
+    return [name for low, name in DIFFICULTY_NAMES if difficulty >= low][-1]
+
+
+def band(net: int) -> int:
+    """WCBH-9: the row of the outcome tables: <= -2, -1 or 0, 1 or 2, >= 3."""
+    return 0 if net <= -2 else 1 if net <= 0 else 2 if net <= 2 else 3
+
+
+def _explodes(decisive_moment: bool) -> Explodes | None:
+    # WCBH-13: in a Decisive Moment every 6 rolls one more die, and that one may explode too.
+    return (lambda face: face == SIDES) if decisive_moment else None
+
+
+def resolve_dice(resolve: int, decisive_moment: bool) -> int:
+    """WCBH-20b: one die per Resolve; WCBH-13: three in a Decisive Moment."""
+    return resolve * (DICE_PER_RESOLVE_DECISIVE if decisive_moment else DICE_PER_RESOLVE)
+
+
+class TraitRequest(RequestModel):
+    """A trait check: the trait's rank in d6 (plus modifiers) against a difficulty."""
+
+    trait: Name | None = Field(
+        None,
+        description="Ability, Talent or Power on the sheet (looked up in that order, ignoring "
+        "case). Omit for a minion (its threat rank) or with `pool` for a raw roll.",
+        examples=["Agility"],
+    )
+    pool: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_POOL,
+        description="Explicit rank (dice) for a GM's raw roll without a character; not with "
+        "`trait`.",
+    )
+    difficulty: int = Field(
+        0,
+        ge=0,
+        le=MAX_POOL,
+        description="Subtracted from the successes (WCBH-8): 0 Easy, 1 Average, 2 Hard, "
+        "3 Daunting, 4 Brutal, 5 Inhuman, 6-8 Superhuman, 9-11 Legendary, 12+ Epic. For an "
+        "attack, the defence roll's successes (WCBH-31).",
+    )
+    modifier: int = Field(
+        0,
+        ge=-MAX_POOL,
+        le=MAX_POOL,
+        description="Dice added or taken away: weapon dice (WCBH-28), help (WCBH-10), contest "
+        "wins (WCBH-12), extra actions (-2 each, WCBH-25), situation (WCBH-30)...",
+    )
+    resolve: int = Field(
+        0,
+        ge=0,
+        le=MAX_POOL,
+        description="Resolve spent before the roll for extra dice: 1 die each, 3 in a Decisive "
+        "Moment (WCBH-20b, WCBH-13).",
+    )
+    decisive_moment: bool = Field(
+        False, description="A declared Decisive Moment: every 6 explodes (WCBH-13)."
+    )
+    purpose: Text = Field("", description="What the roll is for.")
+
+
+class TraitCheck(Check):
+    name: ClassVar[str] = "trait"
+    description: ClassVar[str] = (
+        "Roll d6 equal to a trait's rank (+ modifier dice, + Resolve dice): 2 and 4 are one "
+        "success, 6 two; net = successes - difficulty decides who narrates. Score: successes."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("WCBH-7", "WCBH-8", "WCBH-9", "WCBH-13", "WCBH-20b")
+    Request: ClassVar[type[BaseModel]] = TraitRequest
+
+    def example(self) -> dict[str, Any]:
+        return {"trait": "Agility", "difficulty": 2, "purpose": "Leap across the rooftops"}
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return {"resolve": _request(request).resolve}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _request(request)
+        trait, rank = trait_rank(req, sheet)
+        explodes = _explodes(req.decisive_moment)
+        faces = roller.roll(SIDES, base_dice(rank, req.modifier), explodes=explodes, label="trait")
+        extra = resolve_dice(req.resolve, req.decisive_moment)
+        faces += roller.roll(SIDES, extra, explodes=explodes, label="resolve")
+        return evaluate(req, trait, rank, faces, settings)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _request(request)
+        _, rank = trait_rank(req, sheet)
+        dice = base_dice(rank, req.modifier) + resolve_dice(req.resolve, req.decisive_moment)
+        successes = wcbh_pool(dice, req.decisive_moment)
+        return Odds(successes.at_least(req.difficulty + 1), successes.at_least(outcome.score))
+
+
+def base_dice(rank: int, modifier: int) -> int:
+    """Ruling: a pool that modifiers take to 0 or below rolls no dice (0 successes); Resolve
+    dice still add to it, before or after the roll alike."""
+    return max(0, rank + modifier)
+
+
+def trait_rank(req: TraitRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
+    """The trait's name and rank from the sheet, or the explicit pool of a raw roll."""
+    if req.pool is not None:
+        if req.trait is not None:
+            raise InvalidInput("give a trait or a pool, not both", field="check.pool")
+        return None, req.pool
+    if sheet is None:
+        field = "check.trait" if req.trait is not None else "check.pool"
+        raise InvalidInput("a roll without a character needs an explicit pool", field=field)
+    character = form_of(sheet, WcbhCharacter, WcbhMinion)
+    if isinstance(character, WcbhMinion):
+        if req.trait not in (None, "threat"):
+            raise InvalidInput(
+                "a minion rolls only its threat rank (WCBH-3)", field="check.trait", rule="WCBH-3"
+            )
+        return "threat", character.threat
+    if req.trait is None:
+        raise InvalidInput("name the trait to roll", field="check.trait")
+    return req.trait, _lookup(character, req.trait)
+
+
+def _lookup(character: WcbhCharacter, trait: str) -> int:
+    wanted = trait.casefold()
+    ranked: list[tuple[str, int | None]] = [
+        *character.abilities.ranks().items(),
+        *character.talents.items(),
+        *((name, power.rank) for name, power in character.powers.items()),
+    ]
+    for name, rank in ranked:
+        if name.casefold() == wanted:
+            if rank is None:
+                raise InvalidInput(
+                    f"the power {name!r} has no rank to roll", field="check.trait", rule="WCBH-3"
+                )
+            return rank
+    raise InvalidInput(
+        f"the sheet has no Ability, Talent or Power {trait!r}",
+        field="check.trait",
+        details={"known": [name for name, rank in ranked if rank is not None]},
+    )
+
+
+def evaluate(
+    req: TraitRequest,
+    trait: str | None,
+    rank: int,
+    faces: list[Face],
+    settings: BaseModel,
+) -> CheckOutcome:
+    """Read the kept dice: successes (WCBH-7), net and its name (WCBH-8), the band (WCBH-9)."""
+    kept = [f for f in faces if f.kept]
+    successes = sum(face_successes(f.face) for f in kept)
+    net = successes - req.difficulty
+    table = settings.narration_table if isinstance(settings, WcbhSettings) else "player"
+    key, narrator, embellishment = OUTCOMES[table][band(net)]
+    result = {
+        "trait": trait,
+        "rank": rank,
+        "dice": sum(1 for f in kept if f.exploded_from is None),
+        "exploded": sum(1 for f in kept if f.exploded_from is not None),
+        "successes": successes,
+        "difficulty": req.difficulty,
+        "difficulty_name": difficulty_name(req.difficulty),
+        "net": net,
+        "outcome": key,
+        "narrator": narrator,
+        "embellishment": embellishment,
+        "decisive_moment": req.decisive_moment,
+        "success": net >= 1,
+    }
+    return CheckOutcome(result, successes, net >= 1)
+
+
+def _request(request: BaseModel) -> TraitRequest:
+    if not isinstance(request, TraitRequest):
+        raise TypeError(f"expected TraitRequest, got {type(request).__name__}")
+    return request
+
+
+# -- follow-ups --------------------------------------------------------------------------------
+
+
+class ResolveDiceRequest(RequestModel):
+    """Resolve spent after seeing the roll for more dice (WCBH-20b)."""
+
+    resolve: int = Field(
+        ge=1, le=MAX_POOL, description="Resolve spent: 1 die each, 3 in a Decisive Moment."
+    )
+
+
+class ResolveRerollRequest(RequestModel):
+    """1 Resolve rerolls every die of the roll, Resolve dice included (WCBH-20c)."""
+
+
+def _apply_resolve_dice(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    roller: Roller,
+) -> CheckOutcome:
+    req = _request(original)
+    assert isinstance(request, ResolveDiceRequest)
+    trait, rank = trait_rank(req, sheet)
+    dice = resolve_dice(request.resolve, req.decisive_moment)
+    added = roller.roll(SIDES, dice, explodes=_explodes(req.decisive_moment), label="resolve")
+    return evaluate(req, trait, rank, faces + added, settings)
+
+
+def _odds_resolve_dice(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    outcome: CheckOutcome,
+) -> Odds:
+    """Given the roll already seen: the chance the added dice bring success / this many."""
+    req = _request(original)
+    assert isinstance(request, ResolveDiceRequest)
+    before = sum(face_successes(f.face) for f in faces if f.kept)
+    added = wcbh_pool(resolve_dice(request.resolve, req.decisive_moment), req.decisive_moment)
+    return Odds(
+        added.at_least(req.difficulty + 1 - before), added.at_least(outcome.score - before)
+    )
+
+
+def _apply_resolve_reroll(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    roller: Roller,
+) -> CheckOutcome:
+    req = _request(original)
+    trait, rank = trait_rank(req, sheet)
+    # Explosion dice belong to the die that set them off: they go with it, and the new die
+    # sets off its own chain in a Decisive Moment.
+    rolled = [f for f in faces if f.kept and f.exploded_from is None]
+    for face in faces:
+        if face.exploded_from is not None:
+            face.kept = False
+    new = roller.reroll(rolled, explodes=_explodes(req.decisive_moment))
+    return evaluate(req, trait, rank, faces + new, settings)
+
+
+def _odds_resolve_reroll(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    outcome: CheckOutcome,
+) -> Odds:
+    req = _request(original)
+    pool = wcbh_pool(outcome.result["dice"], req.decisive_moment)
+    return Odds(pool.at_least(req.difficulty + 1), pool.at_least(outcome.score))
+
+
+RESOLVE_DICE = FollowUp(
+    name="resolve_dice",
+    description="Spend Resolve after seeing the roll: +1 die each (3 in a Decisive Moment, "
+    "exploding 6s); the result counts every kept die. Odds are given the roll already seen.",
+    rules=("WCBH-20b", "WCBH-13"),
+    Request=ResolveDiceRequest,
+    cost=lambda request: {"resolve": getattr(request, "resolve", 0)},
+    apply=_apply_resolve_dice,
+    allowed=lambda original, outcome: None,
+    odds=_odds_resolve_dice,
+)
+
+RESOLVE_REROLL = FollowUp(
+    name="resolve_reroll",
+    description="Spend 1 Resolve to reroll every die of the roll, Resolve dice included; "
+    "explosion dice go with the die that set them off. Odds are those of a fresh pool.",
+    rules=("WCBH-20c", "WCBH-13"),
+    Request=ResolveRerollRequest,
+    cost=lambda request: {"resolve": 1},
+    apply=_apply_resolve_reroll,
+    allowed=lambda original, outcome: None,
+    odds=_odds_resolve_reroll,
+)
+
+CHECKS: dict[str, Check] = {TraitCheck.name: TraitCheck()}
+FOLLOW_UPS: dict[str, FollowUp] = {f.name: f for f in (RESOLVE_DICE, RESOLVE_REROLL)}
+
+__all__ = [
+    "CHECKS",
+    "FOLLOW_UPS",
+    "RESOLVE_DICE",
+    "RESOLVE_REROLL",
+    "ResolveDiceRequest",
+    "ResolveRerollRequest",
+    "TraitCheck",
+    "TraitRequest",
+    "band",
+    "difficulty_name",
+    "face_successes",
+]
