@@ -88,50 +88,62 @@ def first_double_reroll(seed: bytes, client: str) -> tuple[int, Roller]:
         nonce += 1
 
 
+HASHED_FIELDS = (
+    "campaign_id", "scene_id", "roll_id", "sequence", "nonce", "commitment", "client_seed",
+    "character_id", "side", "rolled_by", "ruleset", "settings", "sheet", "check", "follow_up",
+    "request", "faces", "result", "follow_up_of", "costs", "prev_hash",
+)  # fmt: skip
+
+
 def canonical(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
-    )
+    content = {name: record.get(name) for name in HASHED_FIELDS}
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def chain_example() -> list[dict[str, Any]]:
-    """Two roll records of one campaign, hash-chained; the values are illustrative, the rule is not."""
-    seed_commitment = commitment(SEED_A)
+    """A roll and its follow-up in one campaign, hash-chained; the values are illustrative, the rule is not."""
     first = Roller(FairSource(SEED_A, "alice", 0))
-    first.roll(20, 1, label="base")
+    first.roll(6, 3, label="trait")
     second = Roller(FairSource(SEED_A, "alice", 1))
-    second.roll(6, 2, label="damage")
+    second.roll(6, 1, label="resolve")
+    common = {
+        "campaign_id": "7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a",
+        "scene_id": "1b2c3d4e-0000-4000-8000-00000000000a",
+        "commitment": commitment(SEED_A),
+        "client_seed": "alice",
+        "character_id": "5e6f7a8b-0000-4000-8000-0000000000c1",
+        "side": "hero",
+        "rolled_by": "9a8b7c6d-0000-4000-8000-0000000000f1",
+        "ruleset": "wcbh",
+        "settings": None,
+        "sheet": {"name": "Zoë", "abilities": {"Agility": 3}},
+        "check": "trait",
+    }
     records: list[dict[str, Any]] = [
         {
-            "campaign_id": "7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a",
-            "scene_id": "1b2c3d4e-0000-4000-8000-00000000000a",
+            **common,
             "roll_id": "0d9e8f7a-0000-4000-8000-000000000001",
             "sequence": 0,
             "nonce": 0,
-            "commitment": seed_commitment,
-            "client_seed": "alice",
-            "character_id": "5e6f7a8b-0000-4000-8000-0000000000c1",
-            "check": "attack",
-            "request": {"dice": "1d20", "reason": "Ambush at the café"},
+            "follow_up": None,
+            "request": {"trait": "Agility", "difficulty": 2, "reason": "Ambush at the café"},
             "faces": [f.to_json() for f in first.faces],
-            "result": {"total": sum(f.face for f in first.kept())},
+            "result": {"successes": sum(1 for f in first.kept() if f.face >= 5)},
             "follow_up_of": None,
+            "costs": {},
             "prev_hash": ZERO_HASH,
         },
         {
-            "campaign_id": "7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a",
-            "scene_id": "1b2c3d4e-0000-4000-8000-00000000000a",
+            **common,
             "roll_id": "0d9e8f7a-0000-4000-8000-000000000002",
             "sequence": 1,
             "nonce": 1,
-            "commitment": seed_commitment,
-            "client_seed": "alice",
-            "character_id": "5e6f7a8b-0000-4000-8000-0000000000c1",
-            "check": "damage",
-            "request": {"dice": "2d6"},
+            "follow_up": "resolve_dice",
+            "request": {"resolve": 1},
             "faces": [f.to_json() for f in second.faces],
-            "result": {"total": sum(f.face for f in second.kept())},
+            "result": {"successes": sum(1 for f in second.kept() if f.face >= 5)},
             "follow_up_of": "0d9e8f7a-0000-4000-8000-000000000001",
+            "costs": {"resolve": 1},
             "prev_hash": "",
         },
     ]

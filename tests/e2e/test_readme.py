@@ -21,9 +21,14 @@ WALKTHROUGH = re.compile(r"<!-- walkthrough:start -->\n```bash\n(.*?)```\n<!-- w
 def test_the_readme_walkthrough_works_as_written(settings: Settings) -> None:
     script = WALKTHROUGH.search(README.read_text())
     assert script is not None, "README lost its walk-through markers"
+    # The walk-through calls .venv/bin/chronicle, as a newcomer's checkout has it.
+    workdir = settings.data_dir / "newcomer"
+    (workdir / ".venv" / "bin").mkdir(parents=True)
+    (workdir / ".venv" / "bin" / "chronicle").symlink_to(Path(sys.executable).parent / "chronicle")
     with running_server(settings) as server:
         result = subprocess.run(
             ["bash", "-euo", "pipefail", "-c", script.group(1)],
+            cwd=workdir,
             env={**os.environ, "BASE": server.url},
             capture_output=True,
             text=True,
@@ -33,6 +38,8 @@ def test_the_readme_walkthrough_works_as_written(settings: Settings) -> None:
         assert result.returncode == 0, result.stderr + result.stdout
         assert result.stdout.splitlines()[-2:] == ["409", "403"]
         assert '"status":"ok"' in result.stdout.splitlines()[0]
+        assert '"recomputed":{"revealed":true,"match":true' in result.stdout
+        assert "OK: the chain is intact" in result.stdout
 
 
 def test_the_run_command_serves_health_on_sqlite_in_an_empty_directory(tmp_path: Path) -> None:

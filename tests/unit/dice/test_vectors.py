@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from domain import audit
 from domain.dice import FairSource, Roller, commitment, derive_block
 from domain.dice.source import message_prefix
 from tests.unit.dice.reference_verifier import exploding_pool, recompute_faces
@@ -76,28 +77,38 @@ REROLL = [
 
 RECORD_0 = (
     '{"campaign_id":"7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a",'
-    '"character_id":"5e6f7a8b-0000-4000-8000-0000000000c1","check":"attack","client_seed":"alice",'
+    '"character_id":"5e6f7a8b-0000-4000-8000-0000000000c1","check":"trait",'
+    '"client_seed":"alice",'
     '"commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",'
-    '"faces":[{"exploded_from":null,"face":5,"index":0,"kept":true,"label":"base","reroll_of":null,'
-    '"sides":20}],"follow_up_of":null,"nonce":0,'
+    '"costs":{},"faces":[{"exploded_from":null,"face":1,"index":0,"kept":true,"label":"trait",'
+    '"reroll_of":null,"sides":6},{"exploded_from":null,"face":6,"index":1,"kept":true,'
+    '"label":"trait","reroll_of":null,"sides":6},{"exploded_from":null,"face":3,"index":2,'
+    '"kept":true,"label":"trait","reroll_of":null,"sides":6}],"follow_up":null,'
+    '"follow_up_of":null,"nonce":0,'
     '"prev_hash":"0000000000000000000000000000000000000000000000000000000000000000",'
-    '"request":{"dice":"1d20","reason":"Ambush at the café"},"result":{"total":5},'
-    '"roll_id":"0d9e8f7a-0000-4000-8000-000000000001",'
-    '"scene_id":"1b2c3d4e-0000-4000-8000-00000000000a","sequence":0}'
+    '"request":{"difficulty":2,"reason":"Ambush at the café","trait":"Agility"},'
+    '"result":{"successes":1},"roll_id":"0d9e8f7a-0000-4000-8000-000000000001",'
+    '"rolled_by":"9a8b7c6d-0000-4000-8000-0000000000f1","ruleset":"wcbh",'
+    '"scene_id":"1b2c3d4e-0000-4000-8000-00000000000a","sequence":0,"settings":null,'
+    '"sheet":{"abilities":{"Agility":3},"name":"Zoë"},"side":"hero"}'
 )
-RECORD_0_HASH = "85bf4ea6eef55cc5e78378afd13bbd9c84f7debc9fc7a825e4471ee22a38c5d2"
+RECORD_0_HASH = "6c90ae7f7342927d20dcb5472d584d92fe5e57e0ee5776716dc6c64dd375c1d1"
 RECORD_1 = (
     '{"campaign_id":"7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a",'
-    '"character_id":"5e6f7a8b-0000-4000-8000-0000000000c1","check":"damage","client_seed":"alice",'
+    '"character_id":"5e6f7a8b-0000-4000-8000-0000000000c1","check":"trait",'
+    '"client_seed":"alice",'
     '"commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",'
-    '"faces":[{"exploded_from":null,"face":5,"index":0,"kept":true,"label":"damage","reroll_of":null,'
-    '"sides":6},{"exploded_from":null,"face":1,"index":1,"kept":true,"label":"damage",'
-    '"reroll_of":null,"sides":6}],"follow_up_of":"0d9e8f7a-0000-4000-8000-000000000001","nonce":1,'
-    '"prev_hash":"85bf4ea6eef55cc5e78378afd13bbd9c84f7debc9fc7a825e4471ee22a38c5d2",'
-    '"request":{"dice":"2d6"},"result":{"total":6},"roll_id":"0d9e8f7a-0000-4000-8000-000000000002",'
-    '"scene_id":"1b2c3d4e-0000-4000-8000-00000000000a","sequence":1}'
+    '"costs":{"resolve":1},"faces":[{"exploded_from":null,"face":5,"index":0,"kept":true,'
+    '"label":"resolve","reroll_of":null,"sides":6}],"follow_up":"resolve_dice",'
+    '"follow_up_of":"0d9e8f7a-0000-4000-8000-000000000001","nonce":1,'
+    '"prev_hash":"6c90ae7f7342927d20dcb5472d584d92fe5e57e0ee5776716dc6c64dd375c1d1",'
+    '"request":{"resolve":1},"result":{"successes":1},'
+    '"roll_id":"0d9e8f7a-0000-4000-8000-000000000002",'
+    '"rolled_by":"9a8b7c6d-0000-4000-8000-0000000000f1","ruleset":"wcbh",'
+    '"scene_id":"1b2c3d4e-0000-4000-8000-00000000000a","sequence":1,"settings":null,'
+    '"sheet":{"abilities":{"Agility":3},"name":"Zoë"},"side":"hero"}'
 )
-RECORD_1_HASH = "f1879f832415f8467d34f871691d15ca33373c0db0a82a1e3a5240e63d324c45"
+RECORD_1_HASH = "9c6f9925920c61668d37b03e49c11c199e0cad2dbc883890a1da5d5ebebc9d10"
 
 
 def words_of(block: bytes) -> list[int]:
@@ -182,6 +193,13 @@ def test_rerolls_are_drawn_in_the_order_given() -> None:
     assert recompute_faces(SEED_A, "reroll", 1, [6] * 6) == [face for _, face, _, _ in REROLL]
 
 
+HASHED_FIELDS = {
+    "campaign_id", "scene_id", "roll_id", "sequence", "nonce", "commitment", "client_seed",
+    "character_id", "side", "rolled_by", "ruleset", "settings", "sheet", "check", "follow_up",
+    "request", "faces", "result", "follow_up_of", "costs", "prev_hash",
+}  # fmt: skip
+
+
 def canonical(record: dict[str, object]) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -192,8 +210,24 @@ def canonical(record: dict[str, object]) -> bytes:
 def test_the_documented_records_are_canonical_and_hash_as_shown(
     content: str, expected: str
 ) -> None:
-    assert canonical(json.loads(content)) == content.encode("utf-8")
+    record = json.loads(content)
+
+    assert set(record) == HASHED_FIELDS
+    assert canonical(record) == content.encode("utf-8")
     assert hashlib.sha256(content.encode("utf-8")).hexdigest() == expected
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"), [(RECORD_0, RECORD_0_HASH), (RECORD_1, RECORD_1_HASH)]
+)
+def test_the_service_hashes_the_documented_fields_the_documented_way(
+    content: str, expected: str
+) -> None:
+    record = {**json.loads(content), "hash": expected, "not_hashed": "anything"}
+
+    assert set(audit.HASHED_FIELDS) == HASHED_FIELDS
+    assert audit.canonical(record) == content.encode("utf-8")
+    assert audit.record_hash(record) == expected
 
 
 def test_the_documented_records_chain_and_carry_real_faces() -> None:
@@ -201,5 +235,5 @@ def test_the_documented_records_chain_and_carry_real_faces() -> None:
 
     assert (first["sequence"], first["prev_hash"]) == (0, "0" * 64)
     assert (second["sequence"], second["prev_hash"]) == (1, RECORD_0_HASH)
-    assert [f["face"] for f in first["faces"]] == FACES[2][-1][:1]
-    assert [f["face"] for f in second["faces"]] == recompute_faces(SEED_A, "alice", 1, [6, 6])
+    assert [f["face"] for f in first["faces"]] == recompute_faces(SEED_A, "alice", 0, [6, 6, 6])
+    assert [f["face"] for f in second["faces"]] == recompute_faces(SEED_A, "alice", 1, [6])

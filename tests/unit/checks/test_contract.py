@@ -1,0 +1,111 @@
+"""Every ruleset's checks and follow-ups keep the contract the roll service codes against."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from domain.dice import FairSource, Roller
+from domain.dice.roller import Face
+from domain.rulesets import RULESETS, Ruleset
+from domain.rulesets.base import Check, CheckOutcome
+
+ALL = pytest.mark.parametrize("ruleset", list(RULESETS.values()), ids=list(RULESETS))
+NONCES = range(12)
+
+
+def fair(nonce: int) -> Roller:
+    return Roller(FairSource(bytes(32), "client", nonce))
+
+
+def example_checks() -> list[tuple[Ruleset, Check]]:
+    return [(r, c) for r in RULESETS.values() for c in r.checks.values()]
+
+
+CHECKS = pytest.mark.parametrize(
+    ("ruleset", "check"), example_checks(), ids=[f"{r.id}-{c.name}" for r, c in example_checks()]
+)
+
+
+def test_every_ruleset_has_at_least_one_check() -> None:
+    assert all(r.checks for r in RULESETS.values())
+
+
+@ALL
+def test_describe_lists_the_checks_and_follow_ups_as_json(ruleset: Ruleset) -> None:
+    described = json.loads(json.dumps(ruleset.describe()))
+    assert [c["name"] for c in described["checks"]] == list(ruleset.checks)
+    assert [f["name"] for f in described["follow_ups"]] == list(ruleset.follow_ups)
+    for entry in described["checks"]:
+        assert set(entry) == {"name", "description", "rules", "request_schema", "example"}
+        assert entry["rules"]
+    for entry in described["follow_ups"]:
+        assert set(entry) == {"name", "description", "rules", "request_schema"}
+
+
+@CHECKS
+def test_the_example_rolls_with_the_example_sheet_and_default_settings(
+    ruleset: Ruleset, check: Check
+) -> None:
+    settings = ruleset.parse_settings(None)
+    sheet = ruleset.parse_sheet(ruleset.example_sheet(), settings, side="hero")
+    request = check.parse(check.example())
+    for nonce in NONCES:
+        outcome = check.roll(request, sheet, settings, fair(nonce))
+        assert json.loads(json.dumps(outcome.result)) == outcome.result
+        odds = check.odds(request, sheet, settings, outcome)
+        assert 0.0 < odds.at_least <= 1.0 + 1e-12
+        assert (odds.success is None) == (outcome.success is None)
+        if odds.success is not None:
+            assert 0.0 <= odds.success <= 1.0 + 1e-12
+        better = CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
+        assert check.odds(request, sheet, settings, better).at_least <= odds.at_least
+
+
+@CHECKS
+def test_a_request_survives_its_json_dump_and_replays_to_the_same_roll(
+    ruleset: Ruleset, check: Check
+) -> None:
+    settings = ruleset.parse_settings(None)
+    sheet = ruleset.parse_sheet(ruleset.example_sheet(), settings, side="hero")
+    request = check.parse(check.example())
+    again = check.parse(json.loads(json.dumps(request.model_dump(mode="json"))))
+    first, second = fair(7), fair(7)
+    assert check.roll(request, sheet, settings, first) == check.roll(again, sheet, settings, second)
+    assert [f.to_json() for f in first.faces] == [f.to_json() for f in second.faces]
+
+
+@CHECKS
+def test_costs_name_the_rulesets_resources(ruleset: Ruleset, check: Check) -> None:
+    names = {s.name for s in ruleset.resource_specs}
+    assert set(check.cost(check.parse(check.example()))) <= names
+    for follow_up in ruleset.follow_ups.values():
+        minimal = {"resolve": 1} if "resolve" in follow_up.Request.model_fields else {}
+        assert set(follow_up.cost(follow_up.parse(minimal))) <= names
+
+
+@ALL
+def test_follow_ups_apply_to_allowed_example_rolls(ruleset: Ruleset) -> None:
+    settings = ruleset.parse_settings(None)
+    sheet = ruleset.parse_sheet(ruleset.example_sheet(), settings, side="hero")
+    check = next(iter(ruleset.checks.values()))
+    request = check.parse(check.example())
+    for follow_up in ruleset.follow_ups.values():
+        raw = {"resolve": 1} if "resolve" in follow_up.Request.model_fields else {}
+        applied = 0
+        for nonce in NONCES:
+            first = fair(nonce)
+            outcome = check.roll(request, sheet, settings, first)
+            if follow_up.allowed(request, outcome) is not None:
+                continue
+            faces = [Face(**f.to_json()) for f in copy.deepcopy(first.faces)]  # type: ignore[arg-type]
+            parsed = follow_up.parse(raw)
+            combined = follow_up.apply(request, faces, parsed, sheet, settings, fair(100 + nonce))
+            assert json.loads(json.dumps(combined.result)) == combined.result
+            if follow_up.odds is not None:
+                odds = follow_up.odds(request, faces, parsed, sheet, settings, combined)
+                assert 0.0 <= odds.at_least <= 1.0 + 1e-12
+            applied += 1
+        assert applied, f"{follow_up.name} never applied to the example roll"
