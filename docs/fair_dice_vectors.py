@@ -6,6 +6,7 @@ Run `python docs/fair_dice_vectors.py`; tests/unit/dice/test_vectors.py pins the
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import struct
 from typing import Any
@@ -52,9 +53,13 @@ def rejected(candidates: tuple[int, ...], sides: int) -> list[str]:
 
 
 def first_rejection(seed: bytes, client: str, sides: int) -> int:
-    """The first nonce whose first block holds a word that a die of `sides` rejects."""
+    """The first nonce whose first block (counter 0) holds a word that a die of `sides` rejects."""
+    fixed = message_prefix(client, 0)[:-8]  # the search varies only the nonce: ~500,000 of them
+    top = limit(sides)
     nonce = 0
-    while max(words(derive_block(seed, client, nonce, 0))) < limit(sides):
+    while (
+        max(words(hmac.digest(seed, fixed + nonce.to_bytes(8, "big") + bytes(8), "sha256"))) < top
+    ):
         nonce += 1
     return nonce
 
@@ -171,7 +176,8 @@ def _or_dash(value: int | None) -> str:
 def main() -> None:
     out: list[str] = []
     out += ["### Seeds", "", f"- seed A = `{SEED_A.hex()}` (bytes 0x00..0x1f)"]
-    out += [f"- seed B = `{SEED_B.hex()}`", f"- commitment(seed A) = `{commitment(SEED_A)}`"]
+    out += [f"- seed B = `{SEED_B.hex()}` (SHA-256 of the ASCII `chronicle fair dice vector B`)"]
+    out += [f"- commitment(seed A) = `{commitment(SEED_A)}`"]
     out += [f"- commitment(seed B) = `{commitment(SEED_B)}`", ""]
 
     message = message_prefix("alice", 0) + (0).to_bytes(8, "big")
@@ -242,6 +248,10 @@ def main() -> None:
     out += face_rows(roller.faces) + [""]
 
     out += ["### Hash chain", ""]
+    out += [
+        "A roll and its follow-up in one campaign (the values are illustrative; the encoding is not).",
+        "",
+    ]
     for record in chain_example():
         out += [f"Record {record['sequence']} canonical content:", "", "```json"]
         out += [canonical(record).decode("utf-8"), "```", ""]

@@ -14,6 +14,7 @@ from domain.aggregates import Character, Roll, RollChain, Scene
 from domain.audit import Link, Problem, Report, check_chain, recompute
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.dice import FairSource, Roller, commitment, new_seed
+from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.dice.roller import Face
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
@@ -285,9 +286,15 @@ class RollCommands:
 def _client_seed(value: str | None) -> str:
     if value is None:
         return secrets.token_hex(16)
-    if not 1 <= len(value) <= MAX_CLIENT_SEED or not value.isprintable():
+    if (
+        not 1 <= len(value) <= MAX_CLIENT_SEED
+        or len(value.encode("utf-8")) > MAX_CLIENT_SEED_BYTES
+        or not value.isprintable()
+    ):
         raise InvalidInput(
-            f"client_seed must be 1 to {MAX_CLIENT_SEED} printable characters", field="client_seed"
+            f"client_seed must be 1 to {MAX_CLIENT_SEED} printable characters "
+            f"(at most {MAX_CLIENT_SEED_BYTES} bytes of UTF-8)",
+            field="client_seed",
         )
     return value
 

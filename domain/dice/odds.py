@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-import icepool
+import icepool  # type: ignore[import-untyped]  # icepool ships no type hints
+import numpy as np
 
 TRUNCATION = 1e-13
 """Upper bound on the probability mass lost by cutting explosion chains (the contract asks 1e-12)."""
@@ -127,9 +128,7 @@ def classd_kept(edge: int) -> tuple[tuple[tuple[int, int], float], ...]:
     kept = pool.highest(2) if edge >= 0 else pool.lowest(2)
     die = kept.expand()
     denominator = die.denominator()
-    return tuple(
-        ((int(pair[0]), int(pair[1])), q / denominator) for pair, q in sorted(die.items())
-    )
+    return tuple(((int(pair[0]), int(pair[1])), q / denominator) for pair, q in sorted(die.items()))
 
 
 def classd_critical(low: int, high: int) -> str | None:
@@ -198,19 +197,16 @@ def nimble_initiative(bonus: int, edge: int) -> Distribution:
 MISS, HIT, CRIT = 0, 1, 2
 
 
-@lru_cache(maxsize=256)
-def _uniform_sum(sides: int, dice: int) -> tuple[float, ...]:
-    """P(sum = k) for k = 0 .. sides x dice of ``dice`` dice uniform on 1..sides (index k)."""
+@lru_cache(maxsize=1024)
+def _uniform_sum(sides: int, dice: int) -> np.ndarray:
+    """P(sum = k) at index k = 0 .. sides x dice of ``dice`` dice uniform on 1..sides."""
     if dice == 0:
-        return (1.0,)
-    previous = _uniform_sum(sides, dice - 1)
-    out = [0.0] * (len(previous) + sides)
-    share = 1.0 / sides
-    for total, p in enumerate(previous):
-        if p:
-            for face in range(1, sides + 1):
-                out[total + face] += p * share
-    return tuple(out)
+        return np.ones(1)
+    one = np.full(sides + 1, 1.0 / sides)
+    one[0] = 0.0
+    out = np.convolve(_uniform_sum(sides, dice - 1), one)
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -218,30 +214,30 @@ def primary_joint(sides: int, count: int, edge: int) -> dict[tuple[int, int], fl
     """P(kept sum, MISS/HIT/CRIT) of ``count`` dice of ``sides`` rolled with ``edge`` steps of
     advantage (> 0) or disadvantage (< 0): |edge| extra dice, the lowest (or highest) dropped, ties
     dropping the leftmost; the Primary die is the leftmost kept die (NB-9, NB-11)."""
+    joint = _drop_lowest_joint(sides, count, abs(edge))
     if edge >= 0:
-        return _drop_lowest_joint(sides, count, edge)
-    mirrored = _drop_lowest_joint(sides, count, -edge)
+        return {(total, kind): float(joint[kind][total]) for kind, total in _nonzero(joint)}
     # Reading face f as sides + 1 - f turns "drop the highest" into "drop the lowest", keeps the
     # dice's positions (so ties still drop the leftmost), and swaps the faces 1 and max.
     swap = {MISS: CRIT, CRIT: MISS, HIT: HIT}
     return {
-        (count * (sides + 1) - total, swap[kind]): p for (total, kind), p in mirrored.items()
+        (count * (sides + 1) - total, swap[kind]): float(joint[kind][total])
+        for kind, total in _nonzero(joint)
     }
 
 
-def _drop_lowest_joint(sides: int, count: int, drop: int) -> dict[tuple[int, int], float]:
-    """Order statistics by the lowest kept value t: `below` dice under t and `j` dice showing t
-    are dropped; the kept dice are the other t's and `above` dice uniform on t+1..sides. Given the
-    multiset every order is equally likely, so the Primary die (leftmost kept) shows t when the
-    first j+1 dice of value >= t in roll order are t's, else it is a uniform pick of the above
-    dice."""
+def _nonzero(joint: np.ndarray) -> list[tuple[int, int]]:
+    return [(int(kind), int(total)) for kind, total in zip(*np.nonzero(joint), strict=True)]
+
+
+def _drop_lowest_joint(sides: int, count: int, drop: int) -> np.ndarray:
+    """Order statistics by the lowest kept value t: `below` dice under t and `dropped_t` dice
+    showing t are dropped; the kept dice are the other t's and `above` dice uniform on
+    t+1..sides. Given the multiset every order is equally likely, so the Primary die (leftmost
+    kept) shows t when the first dropped_t + 1 dice of value >= t in roll order are t's, else it
+    is a uniform pick of the above dice. Returns P[kind, kept sum]."""
     rolled = count + drop
-    joint: dict[tuple[int, int], float] = {}
-
-    def add(total: int, kind: int, p: float) -> None:
-        if p:
-            joint[total, kind] = joint.get((total, kind), 0.0) + p
-
+    joint = np.zeros((3, count * sides + 1))
     for t in range(1, sides + 1):
         span = sides - t
         kind_t = MISS if t == 1 else CRIT if t == sides else HIT
@@ -263,18 +259,16 @@ def _drop_lowest_joint(sides: int, count: int, drop: int) -> dict[tuple[int, int
                     continue
                 base = (at_t - dropped_t) * t + above * t
                 p_t = math.comb(at_t, dropped_t + 1) / math.comb(rest, dropped_t + 1)
-                spread = _uniform_sum(span, above) if span else (1.0,)
-                for u, q in enumerate(spread):
-                    add(base + u, kind_t, config * p_t * q)
+                spread = _uniform_sum(span, above) if span else np.ones(1)
+                window = slice(base, base + len(spread))
+                joint[kind_t, window] += config * p_t * spread
                 if not above:
                     continue
-                others = _uniform_sum(span, above - 1)
-                crit = [0.0] * len(spread)
-                for u, q in enumerate(others):
-                    crit[u + span] = q / span
-                for u, q in enumerate(spread):
-                    add(base + u, CRIT, config * (1 - p_t) * crit[u])
-                    add(base + u, HIT, config * (1 - p_t) * (q - crit[u]))
+                # The Primary die is one of the above dice, showing the maximum 1 time in span.
+                crit = np.zeros(len(spread))
+                crit[span:] = _uniform_sum(span, above - 1) / span
+                joint[CRIT, window] += config * (1 - p_t) * crit
+                joint[HIT, window] += config * (1 - p_t) * (spread - crit)
     return joint
 
 
@@ -288,21 +282,15 @@ def _explosion(sides: int) -> Distribution:
 @lru_cache(maxsize=256)
 def _dice_sum(terms: tuple[tuple[int, int], ...]) -> Distribution:
     """Sum of dice terms (count, sides)."""
-    total: icepool.Die[int] = icepool.Die([0])
+    total = np.ones(1)
     for count, sides in terms:
-        total = total + count @ icepool.Die(range(1, sides + 1))
-    return Distribution.of_die(total)
+        total = np.convolve(total, _uniform_sum(sides, count))
+    return Distribution.of({int(k): float(total[k]) for k in np.nonzero(total)[0]})
 
 
 def _convolve(a: Distribution, b: Distribution) -> dict[int, float]:
-    out: dict[int, float] = {}
-    for i, p in enumerate(a.probs):
-        if p:
-            for j, q in enumerate(b.probs):
-                if q:
-                    k = a.low + b.low + i + j
-                    out[k] = out.get(k, 0.0) + p * q
-    return out
+    out = np.convolve(np.asarray(a.probs), np.asarray(b.probs))
+    return {a.low + b.low + int(i): float(out[i]) for i in np.nonzero(out)[0]}
 
 
 @dataclass(frozen=True)

@@ -113,6 +113,8 @@ def test_an_unknown_check_and_a_bad_request_are_refused_naming_the_field(dice: D
     assert bad.status_code == 422 and bad.json()["error"]["field"].startswith("request")
     long_seed = dice.attempt(client_seed="x" * 500)
     assert long_seed.status_code == 422 and long_seed.json()["error"]["field"] == "client_seed"
+    wide_seed = dice.attempt(client_seed="🎲" * 100)  # 100 characters, 400 bytes of UTF-8
+    assert wide_seed.status_code == 422 and wide_seed.json()["error"]["field"] == "client_seed"
     assert dice.table.position() == before
 
 

@@ -42,8 +42,11 @@ class StatRequest(RequestModel):
         description="Explicit stat for a GM's raw roll without a character; not with `stat`.",
     )
     difficulty: int | None = Field(
-        None, ge=0, le=50, description="An explicit difficulty (CD-2). Give exactly one of "
-        "`difficulty`, `difficulty_name`, `target_stat`."
+        None,
+        ge=0,
+        le=50,
+        description="An explicit difficulty (CD-2). Give exactly one of "
+        "`difficulty`, `difficulty_name`, `target_stat`.",
     )
     difficulty_name: DifficultyName | None = Field(
         None,

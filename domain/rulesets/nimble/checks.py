@@ -263,7 +263,9 @@ def initiative_of(req: InitiativeRequest, sheet: BaseModel | None) -> int:
     if req.bonus is not None:
         return req.bonus
     if sheet is None:
-        raise InvalidInput("a roll without a character needs an explicit bonus", field="check.bonus")
+        raise InvalidInput(
+            "a roll without a character needs an explicit bonus", field="check.bonus"
+        )
     hero = form_of(sheet, NimbleHero, NimbleMonster)
     if isinstance(hero, NimbleMonster):
         raise InvalidInput(

@@ -69,8 +69,7 @@ class PoolRequest(RequestModel):
         None,
         ge=0,
         le=4,
-        description="Explicit weapon damage bonus (1-4, NW-11) for a raw roll; not with "
-        "`weapon`.",
+        description="Explicit weapon damage bonus (1-4, NW-11) for a raw roll; not with `weapon`.",
     )
     target_armor: int = Field(
         0, ge=0, le=MAX_POOL, description="The target's ARM or DUR, subtracted from damage (NW-11)."

@@ -295,9 +295,7 @@ def _odds_resolve_dice(
     assert isinstance(request, ResolveDiceRequest)
     before = sum(face_successes(f.face) for f in faces if f.kept)
     added = wcbh_pool(resolve_dice(request.resolve, req.decisive_moment), req.decisive_moment)
-    return Odds(
-        added.at_least(req.difficulty + 1 - before), added.at_least(outcome.score - before)
-    )
+    return Odds(added.at_least(req.difficulty + 1 - before), added.at_least(outcome.score - before))
 
 
 def _apply_resolve_reroll(

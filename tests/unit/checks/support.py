@@ -31,7 +31,9 @@ def scripted(*faces: int) -> Roller:
 
 
 def sheet_and_settings(
-    ruleset_id: str, sheet: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+    ruleset_id: str,
+    sheet: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
     side: str = "hero",
 ) -> tuple[BaseModel, BaseModel]:
     rules = RULESETS[ruleset_id]

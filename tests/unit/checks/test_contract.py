@@ -95,7 +95,9 @@ def test_follow_ups_apply_to_allowed_example_rolls(ruleset: Ruleset) -> None:
     for follow_up in ruleset.follow_ups.values():
         raw = {"resolve": 1} if "resolve" in follow_up.Request.model_fields else {}
         applied = 0
-        for nonce in NONCES:
+        for nonce in range(500):  # Class D's example rarely fails: look further for a failure
+            if applied == 3:
+                break
             first = fair(nonce)
             outcome = check.roll(request, sheet, settings, first)
             if follow_up.allowed(request, outcome) is not None:

@@ -65,8 +65,9 @@ def test_hasty_attacks_get_a_growing_step_of_disadvantage_nb_10() -> None:
 
 def test_advantage_adds_a_die_and_drops_the_lowest_nb_11() -> None:
     roller = scripted(1, 5)
-    outcome = ATTACK.roll(ATTACK.parse({"attack": "Javelin", "advantage": 1}), SHEET, SETTINGS,
-                          roller)
+    outcome = ATTACK.roll(
+        ATTACK.parse({"attack": "Javelin", "advantage": 1}), SHEET, SETTINGS, roller
+    )
     assert [f.kept for f in roller.faces] == [False, True]
     assert (outcome.result["primary_face"], outcome.result["miss"]) == (5, False)
     assert outcome.result["damage"] == 7
@@ -88,7 +89,9 @@ def test_equal_faces_drop_the_leftmost_first_nb_11() -> None:
 def test_advantage_and_disadvantage_cancel_step_for_step_nb_11() -> None:
     roller = scripted(5)
     outcome = ATTACK.roll(
-        ATTACK.parse({"attack": "Javelin", "advantage": 2, "disadvantage": 2}), SHEET, SETTINGS,
+        ATTACK.parse({"attack": "Javelin", "advantage": 2, "disadvantage": 2}),
+        SHEET,
+        SETTINGS,
         roller,
     )
     assert len(roller.faces) == 1
@@ -126,8 +129,7 @@ def test_bad_raw_dice_are_invalid_input_nb_9() -> None:
 def test_initiative_total_gives_the_starting_actions_nb_1(
     natural: int, bonus: int, actions: int
 ) -> None:
-    outcome = INITIATIVE.roll(INITIATIVE.parse({"bonus": bonus}), None, SETTINGS,
-                              scripted(natural))
+    outcome = INITIATIVE.roll(INITIATIVE.parse({"bonus": bonus}), None, SETTINGS, scripted(natural))
     assert (outcome.result["actions"], outcome.score, outcome.success) == (actions, actions, None)
 
 
@@ -138,8 +140,9 @@ def test_initiative_uses_the_sheets_bonus_nb_1() -> None:
 
 def test_initiative_with_advantage_keeps_the_higher_d20_nb_2() -> None:
     roller = scripted(3, 20)
-    outcome = INITIATIVE.roll(INITIATIVE.parse({"bonus": 0, "advantage": 1}), None, SETTINGS,
-                              roller)
+    outcome = INITIATIVE.roll(
+        INITIATIVE.parse({"bonus": 0, "advantage": 1}), None, SETTINGS, roller
+    )
     assert (outcome.result["natural"], outcome.score) == (20, 3)
 
 
@@ -152,9 +155,7 @@ def test_initiative_odds_are_exact_nb_1() -> None:
 
 
 def test_monsters_do_not_roll_initiative_nb_3() -> None:
-    monster, settings = sheet_and_settings(
-        "nimble", {"kind": "monster", "hp": 10}, side="opponent"
-    )
+    monster, settings = sheet_and_settings("nimble", {"kind": "monster", "hp": 10}, side="opponent")
     with pytest.raises(InvalidInput) as caught:
         INITIATIVE.roll(INITIATIVE.parse({}), monster, settings, scripted(10))
     assert caught.value.rule == "NB-3"

@@ -47,11 +47,9 @@ def test_the_sheets_weapon_class_gives_the_damage_bonus_nw_11() -> None:
 def test_weapons_add_nothing_on_a_miss_and_armour_is_subtracted_nw_11() -> None:
     miss = roll({"pool": 1, "kind": "ranged", "damage_bonus": 4}, 7, sheet=None)
     assert miss.result["damage"] == 0
-    hit = roll({"pool": 2, "kind": "melee", "damage_bonus": 1, "target_armor": 3}, 8, 9,
-               sheet=None)
+    hit = roll({"pool": 2, "kind": "melee", "damage_bonus": 1, "target_armor": 3}, 8, 9, sheet=None)
     assert hit.result["damage"] == 0  # 2 + 1 - 3
-    hit = roll({"pool": 2, "kind": "melee", "damage_bonus": 3, "target_armor": 2}, 8, 9,
-               sheet=None)
+    hit = roll({"pool": 2, "kind": "melee", "damage_bonus": 3, "target_armor": 2}, 8, 9, sheet=None)
     assert hit.result["damage"] == 3
 
 

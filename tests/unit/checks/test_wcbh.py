@@ -48,8 +48,17 @@ def test_net_is_successes_minus_difficulty_with_its_name_wcbh_8() -> None:
 
 @pytest.mark.parametrize(
     ("difficulty", "name"),
-    [(0, "Easy"), (1, "Average"), (5, "Inhuman"), (6, "Superhuman"), (8, "Superhuman"),
-     (9, "Legendary"), (11, "Legendary"), (12, "Epic"), (40, "Epic")],
+    [
+        (0, "Easy"),
+        (1, "Average"),
+        (5, "Inhuman"),
+        (6, "Superhuman"),
+        (8, "Superhuman"),
+        (9, "Legendary"),
+        (11, "Legendary"),
+        (12, "Epic"),
+        (40, "Epic"),
+    ],
 )
 def test_difficulty_names_follow_the_scale_wcbh_8(difficulty: int, name: str) -> None:
     assert roll({"pool": 1, "difficulty": difficulty}, 1).result["difficulty_name"] == name
@@ -78,8 +87,12 @@ def test_outcome_bands_of_the_player_table_wcbh_9(
 
 @pytest.mark.parametrize(
     ("faces", "outcome"),
-    [((1, 1, 1), "total_failure"), ((6, 1, 1), "failure_with_positive_detail"),
-     ((6, 2, 1), "success_with_problem"), ((6, 6, 2), "success")],
+    [
+        ((1, 1, 1), "total_failure"),
+        ((6, 1, 1), "failure_with_positive_detail"),
+        ((6, 2, 1), "success_with_problem"),
+        ((6, 6, 2), "success"),
+    ],
 )
 def test_outcome_bands_of_the_gm_table_wcbh_9(faces: tuple[int, ...], outcome: str) -> None:
     settings = RULES.parse_settings({"narration_table": "gm"})
@@ -90,9 +103,7 @@ def test_outcome_bands_of_the_gm_table_wcbh_9(faces: tuple[int, ...], outcome: s
 def test_every_six_explodes_in_a_decisive_moment_and_chains_wcbh_13() -> None:
     # 6 -> 6 -> 3 chain on the first die; 4 on the second: 2 + 2 + 0 + 1 = 5 successes.
     roller = scripted(6, 4, 6, 3)
-    outcome = TRAIT.roll(
-        TRAIT.parse({"pool": 2, "decisive_moment": True}), None, SETTINGS, roller
-    )
+    outcome = TRAIT.roll(TRAIT.parse({"pool": 2, "decisive_moment": True}), None, SETTINGS, roller)
     assert [f.face for f in roller.faces] == [6, 4, 6, 3]
     assert [f.exploded_from for f in roller.faces] == [None, None, 0, 2]
     assert outcome.result["successes"] == 5
@@ -126,16 +137,18 @@ def test_resolve_gives_three_dice_in_a_decisive_moment_wcbh_13() -> None:
 
 def test_a_pool_modified_to_zero_or_less_rolls_no_dice_ruling() -> None:
     roller = scripted()
-    outcome = TRAIT.roll(TRAIT.parse({"pool": 2, "modifier": -4, "difficulty": 1}), None,
-                         SETTINGS, roller)
+    outcome = TRAIT.roll(
+        TRAIT.parse({"pool": 2, "modifier": -4, "difficulty": 1}), None, SETTINGS, roller
+    )
     assert roller.faces == []
     assert (outcome.result["successes"], outcome.result["net"]) == (0, -1)
 
 
 def test_resolve_dice_still_add_to_a_pool_below_zero_ruling() -> None:
     roller = scripted(6)
-    outcome = TRAIT.roll(TRAIT.parse({"pool": 2, "modifier": -4, "resolve": 1}), None,
-                         SETTINGS, roller)
+    outcome = TRAIT.roll(
+        TRAIT.parse({"pool": 2, "modifier": -4, "resolve": 1}), None, SETTINGS, roller
+    )
     assert outcome.result["successes"] == 2
 
 
@@ -190,7 +203,9 @@ def test_resolve_dice_add_after_seeing_the_roll_wcbh_20b() -> None:
     assert follow.cost(extra) == {"resolve": 2}
 
 
-def test_resolve_dice_after_the_roll_are_three_each_and_explode_in_a_decisive_moment_wcbh_13() -> None:
+def test_resolve_dice_after_the_roll_are_three_each_and_explode_in_a_decisive_moment_wcbh_13() -> (
+    None
+):
     follow = RULES.follow_ups["resolve_dice"]
     request = TRAIT.parse({"pool": 1, "decisive_moment": True})
     first = scripted(1)

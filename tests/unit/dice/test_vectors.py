@@ -5,9 +5,13 @@ The values are copied from the output of docs/fair_dice_vectors.py; the referenc
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import importlib.util
+import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +20,7 @@ from domain.dice import FairSource, Roller, commitment, derive_block
 from domain.dice.source import message_prefix
 from tests.unit.dice.reference_verifier import exploding_pool, recompute_faces
 
+DOCS = Path(__file__).resolve().parents[3] / "docs"
 SEED_A = bytes.fromhex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
 SEED_B = bytes.fromhex("2f5af99f5d02fd69cbbdf9606db99e9d5f9f867a44e12db3cdf56c898df753dd")
 SEEDS = {"A": SEED_A, "B": SEED_B}
@@ -237,3 +242,18 @@ def test_the_documented_records_chain_and_carry_real_faces() -> None:
     assert (second["sequence"], second["prev_hash"]) == (1, RECORD_0_HASH)
     assert [f["face"] for f in first["faces"]] == recompute_faces(SEED_A, "alice", 0, [6, 6, 6])
     assert [f["face"] for f in second["faces"]] == recompute_faces(SEED_A, "alice", 1, [6])
+
+
+def test_the_document_shows_what_the_vector_script_prints() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "fair_dice_vectors", DOCS / "fair_dice_vectors.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    printed = io.StringIO()
+
+    with contextlib.redirect_stdout(printed):
+        script.main()
+
+    assert (DOCS / "fair-dice.md").read_text(encoding="utf-8").endswith(printed.getvalue())

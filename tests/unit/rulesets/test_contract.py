@@ -24,6 +24,8 @@ DESCRIBE_KEYS = {
     "resources",
     "example_derived",
     "example_resources",
+    "checks",
+    "follow_ups",
 }
 
 
