@@ -256,3 +256,29 @@ def test_an_unrevealed_seed_appears_in_no_response_and_no_log_line(
     # once revealed, it is there for everyone
     dice.close()
     assert table.get(f"/v1/scenes/{dice.scene}")["seeds"][0]["revealed_seed"] == secret
+
+
+@pytest.mark.parametrize("ruleset", ["wcbh", "classd", "nimble", "nwod-micro"])
+def test_every_check_of_every_ruleset_rolls_and_recomputes_once_revealed(
+    client: TestClient, ruleset: str
+) -> None:
+    table = Table(client, ruleset)
+    hero = table.character(table.player)
+    scene = table.scene()
+    checks = table.get(f"/v1/rulesets/{ruleset}")["checks"]
+    assert checks, f"{ruleset} lists no checks"
+    rolls = [
+        table.post(
+            f"/v1/scenes/{scene}/rolls",
+            {"check": check["name"], "request": check["example"], "character_id": hero},
+            table.player,
+        )
+        for check in checks
+    ]
+    for roll in rolls:
+        assert roll["faces"] and roll["result"]
+        assert roll["odds"]["at_least"] is not None and 0 < roll["odds"]["at_least"] <= 1
+    table.post(f"/v1/scenes/{scene}/close", status=200)
+    for roll in rolls:
+        verification = table.get(f"/v1/rolls/{roll['id']}/verification")
+        assert verification["recomputed"] == {"revealed": True, "match": True, "problems": []}
