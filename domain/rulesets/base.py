@@ -300,8 +300,8 @@ class Check(ABC):
         """A valid request against the ruleset's example sheet."""
 
     def parse(self, raw: Mapping[str, Any]) -> BaseModel:
-        """The request model; ``InvalidInput(field="check.<path>")`` on errors."""
-        return parse_request(self.Request, raw, "check")
+        """The request model; ``InvalidInput(field="request.<path>")`` on errors."""
+        return parse_request(self.Request, raw, "request")
 
     def cost(self, request: BaseModel) -> dict[str, int]:
         """Resources spent by the request itself (names from ``resource_specs``), e.g. Resolve

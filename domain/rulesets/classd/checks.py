@@ -123,13 +123,13 @@ def keep(faces: list[Face], edge: int, roller: Roller) -> None:
 def stat_value(req: StatRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
     if req.stat_value is not None:
         if req.stat is not None:
-            raise InvalidInput("give a stat or a stat_value, not both", field="check.stat_value")
+            raise InvalidInput("give a stat or a stat_value, not both", field="request.stat_value")
         return None, req.stat_value
     if req.stat is None:
-        raise InvalidInput("name the stat to roll, or give a stat_value", field="check.stat")
+        raise InvalidInput("name the stat to roll, or give a stat_value", field="request.stat")
     if sheet is None:
         raise InvalidInput(
-            "a roll without a character needs an explicit stat_value", field="check.stat"
+            "a roll without a character needs an explicit stat_value", field="request.stat"
         )
     return req.stat, getattr(form_of(sheet, ClassdSheet), req.stat)
 
@@ -143,7 +143,7 @@ def difficulty_of(req: StatRequest) -> int:
     if len(given) != 1:
         raise InvalidInput(
             "give exactly one of difficulty, difficulty_name, target_stat",
-            field=f"check.{given[1] if given else 'difficulty'}",
+            field=f"request.{given[1] if given else 'difficulty'}",
             rule="CD-2",
         )
     if req.difficulty_name is not None:

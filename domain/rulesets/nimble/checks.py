@@ -130,20 +130,20 @@ def attack_of(req: AttackRequest, sheet: BaseModel | None) -> tuple[str | None, 
     """The attack's name, dice, and whether it has a Primary die that can miss and crit."""
     if req.dice is not None:
         if req.attack is not None:
-            raise InvalidInput("give an attack or dice, not both", field="check.dice")
+            raise InvalidInput("give an attack or dice, not both", field="request.dice")
         try:
             dice = parse_attack_dice(req.dice)
         except ValueError as exc:
-            raise InvalidInput(str(exc), field="check.dice", rule="NB-9") from None
+            raise InvalidInput(str(exc), field="request.dice", rule="NB-9") from None
         has_primary = req.primary_die is not False and not req.area
         return None, dice, has_primary and bool(dice.dice)
     if req.primary_die is not None or req.area is not None:
         field = "check.primary_die" if req.primary_die is not None else "check.area"
         raise InvalidInput("primary_die and area come from the sheet's attack", field=field)
     if req.attack is None:
-        raise InvalidInput("name the attack, or give dice", field="check.attack")
+        raise InvalidInput("name the attack, or give dice", field="request.attack")
     if sheet is None:
-        raise InvalidInput("a roll without a character needs explicit dice", field="check.attack")
+        raise InvalidInput("a roll without a character needs explicit dice", field="request.attack")
     attacks = form_of(sheet, NimbleHero, NimbleMonster).attacks
     for attack in attacks:
         if attack.name.casefold() == req.attack.casefold():
@@ -152,7 +152,7 @@ def attack_of(req: AttackRequest, sheet: BaseModel | None) -> tuple[str | None, 
             return attack.name, dice, attack.primary_die and not attack.area and bool(dice.dice)
     raise InvalidInput(
         f"the sheet has no attack {req.attack!r}",
-        field="check.attack",
+        field="request.attack",
         details={"known": [a.name for a in attacks]},
     )
 
@@ -264,13 +264,13 @@ def initiative_of(req: InitiativeRequest, sheet: BaseModel | None) -> int:
         return req.bonus
     if sheet is None:
         raise InvalidInput(
-            "a roll without a character needs an explicit bonus", field="check.bonus"
+            "a roll without a character needs an explicit bonus", field="request.bonus"
         )
     hero = form_of(sheet, NimbleHero, NimbleMonster)
     if isinstance(hero, NimbleMonster):
         raise InvalidInput(
             "monsters do not roll Initiative: they act after the heroes (NB-3)",
-            field="check.bonus",
+            field="request.bonus",
             rule="NB-3",
         )
     return initiative_bonus(hero)

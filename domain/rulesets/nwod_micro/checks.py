@@ -141,7 +141,7 @@ def pool_size(req: PoolRequest, affinity: int) -> int:
     if req.kind != "melee" and req.target_defense is not None:
         raise InvalidInput(
             "Defense is subtracted only from melee attacks (NW-6, NW-10)",
-            field="check.target_defense",
+            field="request.target_defense",
             rule="NW-10",
         )
     return affinity + req.modifier - defense + DICE_PER_WILL_POWER * req.will_power
@@ -150,13 +150,13 @@ def pool_size(req: PoolRequest, affinity: int) -> int:
 def affinity_value(req: PoolRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
     if req.pool is not None:
         if req.affinity is not None:
-            raise InvalidInput("give an affinity or a pool, not both", field="check.pool")
+            raise InvalidInput("give an affinity or a pool, not both", field="request.pool")
         return None, req.pool
     if req.affinity is None:
-        raise InvalidInput("name the Affinity to roll, or give a pool", field="check.affinity")
+        raise InvalidInput("name the Affinity to roll, or give a pool", field="request.affinity")
     if sheet is None:
         raise InvalidInput(
-            "a roll without a character needs an explicit pool", field="check.affinity"
+            "a roll without a character needs an explicit pool", field="request.affinity"
         )
     return req.affinity, getattr(form_of(sheet, NwodSheet).affinities, req.affinity)
 
@@ -166,15 +166,15 @@ def damage_bonus(req: PoolRequest, sheet: BaseModel | None) -> int | None:
     if req.weapon is None and req.damage_bonus is None:
         return None
     if req.kind == "universal":
-        field = "check.weapon" if req.weapon is not None else "check.damage_bonus"
+        field = "request.weapon" if req.weapon is not None else "request.damage_bonus"
         raise InvalidInput("weapons add damage only to melee and ranged attacks", field=field)
     if req.damage_bonus is not None:
         if req.weapon is not None:
-            raise InvalidInput("give a weapon or a damage_bonus, not both", field="check.weapon")
+            raise InvalidInput("give a weapon or a damage_bonus, not both", field="request.weapon")
         return req.damage_bonus
     if sheet is None:
         raise InvalidInput(
-            "a roll without a character needs an explicit damage_bonus", field="check.weapon"
+            "a roll without a character needs an explicit damage_bonus", field="request.weapon"
         )
     weapons = form_of(sheet, NwodSheet).weapons
     for weapon in weapons:
@@ -182,7 +182,7 @@ def damage_bonus(req: PoolRequest, sheet: BaseModel | None) -> int | None:
             return DAMAGE_BONUS[weapon.damage_class]
     raise InvalidInput(
         f"the sheet has no weapon {req.weapon!r}",
-        field="check.weapon",
+        field="request.weapon",
         details={"known": [w.name for w in weapons]},
     )
 

@@ -176,20 +176,20 @@ def trait_rank(req: TraitRequest, sheet: BaseModel | None) -> tuple[str | None, 
     """The trait's name and rank from the sheet, or the explicit pool of a raw roll."""
     if req.pool is not None:
         if req.trait is not None:
-            raise InvalidInput("give a trait or a pool, not both", field="check.pool")
+            raise InvalidInput("give a trait or a pool, not both", field="request.pool")
         return None, req.pool
     if sheet is None:
-        field = "check.trait" if req.trait is not None else "check.pool"
+        field = "request.trait" if req.trait is not None else "request.pool"
         raise InvalidInput("a roll without a character needs an explicit pool", field=field)
     character = form_of(sheet, WcbhCharacter, WcbhMinion)
     if isinstance(character, WcbhMinion):
         if req.trait not in (None, "threat"):
             raise InvalidInput(
-                "a minion rolls only its threat rank (WCBH-3)", field="check.trait", rule="WCBH-3"
+                "a minion rolls only its threat rank (WCBH-3)", field="request.trait", rule="WCBH-3"
             )
         return "threat", character.threat
     if req.trait is None:
-        raise InvalidInput("name the trait to roll", field="check.trait")
+        raise InvalidInput("name the trait to roll", field="request.trait")
     return req.trait, _lookup(character, req.trait)
 
 
@@ -204,12 +204,12 @@ def _lookup(character: WcbhCharacter, trait: str) -> int:
         if name.casefold() == wanted:
             if rank is None:
                 raise InvalidInput(
-                    f"the power {name!r} has no rank to roll", field="check.trait", rule="WCBH-3"
+                    f"the power {name!r} has no rank to roll", field="request.trait", rule="WCBH-3"
                 )
             return rank
     raise InvalidInput(
         f"the sheet has no Ability, Talent or Power {trait!r}",
-        field="check.trait",
+        field="request.trait",
         details={"known": [name for name, rank in ranked if rank is not None]},
     )
 

@@ -67,10 +67,10 @@ def test_acting_on_someone_is_five_plus_their_stat_cd_4() -> None:
 def test_exactly_one_difficulty_is_required_cd_2() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"stat": "might", "difficulty": 8, "target_stat": 2})
-    assert caught.value.field == "check.target_stat"
+    assert caught.value.field == "request.target_stat"
     with pytest.raises(InvalidInput) as caught:
         roll({"stat": "might"})
-    assert caught.value.field == "check.difficulty"
+    assert caught.value.field == "request.difficulty"
 
 
 def test_advantage_adds_a_die_and_keeps_the_best_two_cd_5() -> None:
@@ -113,7 +113,7 @@ def test_criticals_are_judged_on_the_two_kept_dice_cd_5() -> None:
 def test_a_raw_roll_needs_a_stat_value() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"stat": "might", "difficulty": 8}, sheet=None)
-    assert caught.value.field == "check.stat"
+    assert caught.value.field == "request.stat"
 
 
 def test_will_reroll_is_allowed_only_for_ordinary_failures_cd_6() -> None:

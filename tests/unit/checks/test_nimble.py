@@ -113,13 +113,13 @@ def test_damage_never_goes_below_zero_ruling() -> None:
 def test_an_attack_the_sheet_lacks_is_invalid_input() -> None:
     with pytest.raises(InvalidInput) as caught:
         attack({"attack": "Bow"})
-    assert caught.value.field == "check.attack"
+    assert caught.value.field == "request.attack"
 
 
 def test_bad_raw_dice_are_invalid_input_nb_9() -> None:
     with pytest.raises(InvalidInput) as caught:
         attack({"dice": "2d6-1d4"}, sheet=None)
-    assert caught.value.field == "check.dice"
+    assert caught.value.field == "request.dice"
 
 
 @pytest.mark.parametrize(

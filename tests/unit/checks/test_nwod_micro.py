@@ -102,7 +102,7 @@ def test_melee_against_too_much_defense_is_a_chance_roll_nw_6() -> None:
 def test_defense_is_not_subtracted_from_ranged_attacks_nw_6() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"affinity": "VIO", "kind": "ranged", "target_defense": 2})
-    assert caught.value.field == "check.target_defense"
+    assert caught.value.field == "request.target_defense"
 
 
 def test_each_will_power_point_adds_three_dice_and_is_its_cost_nw_9() -> None:
@@ -123,19 +123,19 @@ def test_will_power_dice_lift_a_pool_out_of_a_chance_roll_ruling_nw_9() -> None:
 def test_a_raw_roll_needs_an_explicit_pool() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"affinity": "VIO"}, sheet=None)
-    assert caught.value.field == "check.affinity"
+    assert caught.value.field == "request.affinity"
 
 
 def test_weapons_only_apply_to_attacks_nw_11() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"affinity": "VIO", "weapon": "Knife"})
-    assert caught.value.field == "check.weapon"
+    assert caught.value.field == "request.weapon"
 
 
 def test_a_weapon_the_sheet_lacks_is_invalid_input() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"affinity": "VIO", "kind": "melee", "weapon": "Railgun"})
-    assert caught.value.field == "check.weapon"
+    assert caught.value.field == "request.weapon"
 
 
 def test_odds_of_one_die_are_three_in_ten_nw_4() -> None:

@@ -155,20 +155,20 @@ def test_resolve_dice_still_add_to_a_pool_below_zero_ruling() -> None:
 def test_a_raw_roll_needs_a_pool_not_a_trait() -> None:
     with pytest.raises(InvalidInput) as caught:
         TRAIT.roll(TRAIT.parse({"trait": "Agility"}), None, SETTINGS, scripted())
-    assert caught.value.field == "check.trait"
+    assert caught.value.field == "request.trait"
 
 
 def test_a_trait_the_sheet_lacks_is_invalid_input() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"trait": "Telekinesis"})
-    assert caught.value.field == "check.trait"
+    assert caught.value.field == "request.trait"
     assert "Agility" in caught.value.details["known"]
 
 
 def test_trait_and_pool_together_are_refused() -> None:
     with pytest.raises(InvalidInput) as caught:
         roll({"trait": "Agility", "pool": 3})
-    assert caught.value.field == "check.pool"
+    assert caught.value.field == "request.pool"
 
 
 def test_a_minion_rolls_its_threat_rank_wcbh_3() -> None:
@@ -180,7 +180,7 @@ def test_a_minion_rolls_its_threat_rank_wcbh_3() -> None:
 def test_unknown_request_keys_are_invalid_input_on_the_check_path() -> None:
     with pytest.raises(InvalidInput) as caught:
         TRAIT.parse({"pool": 2, "dice": 3})
-    assert caught.value.field == "check.dice"
+    assert caught.value.field == "request.dice"
 
 
 # -- follow-ups --------------------------------------------------------------------------------
