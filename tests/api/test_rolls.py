@@ -187,8 +187,9 @@ def test_an_export_verifies_offline_and_a_tampered_export_fails_naming_the_recor
     assert missing.returncode == 1 and "MISSING: sequence 2" in missing.stdout
 
 
-def _tampered(settings: Settings, change: Any) -> dict[str, Any]:
-    """Roll three times, close, change the store behind the service, restart, verify the first roll."""
+def _tampered(settings: Settings, change: Any, tmp_path: Path) -> tuple[dict[str, Any], str]:
+    """Roll three times, close, change the store behind the service, restart; then ask both the
+    verification endpoint (about the first roll) and `chronicle verify` on a fresh export."""
     with TestClient(create_app(settings)) as client:
         dice = Dice(Table(client))
         rolls = [dice.roll() for _ in range(3)]
@@ -196,27 +197,53 @@ def _tampered(settings: Settings, change: Any) -> dict[str, Any]:
         gm = dice.table.gm
     change([r["id"] for r in rolls])
     with TestClient(create_app(settings)) as client:
-        return ok(client.get(f"/v1/rolls/{rolls[0]['id']}/verification", headers=bearer(gm)))
+        report = ok(client.get(f"/v1/rolls/{rolls[0]['id']}/verification", headers=bearer(gm)))
+        export = client.get(f"/v1/campaigns/{dice.table.campaign_id}/export", headers=bearer(gm))
+    (tmp_path / "export.jsonl").write_bytes(export.content)
+    offline = _verify_cli(tmp_path / "export.jsonl")
+    assert offline.returncode == 1, offline.stdout
+    return report, offline.stdout
 
 
-def test_editing_a_stored_roll_s_faces_is_detected(settings: Settings) -> None:
+def test_editing_a_stored_roll_s_faces_is_detected(settings: Settings, tmp_path: Path) -> None:
     def change(ids: list[str]) -> None:
-        tamper.edit_record(settings, ids[1], lambda r: r["faces"][0].update(face=r["faces"][0]["face"] % 6 + 1))
+        tamper.edit_record(
+            settings, ids[1], lambda r: r["faces"][0].update(face=r["faces"][0]["face"] % 6 + 1)
+        )
 
-    report = _tampered(settings, change)
+    report, offline = _tampered(settings, change, tmp_path)
     assert report["chain"]["intact"] is False
     assert ("tampered", 1) in [(p["kind"], p["sequence"]) for p in report["chain"]["problems"]]
+    assert "TAMPERED: sequence 1" in offline
 
 
-def test_deleting_a_stored_roll_is_detected(settings: Settings) -> None:
-    report = _tampered(settings, lambda ids: tamper.delete_roll(settings, ids[1]))
+def test_deleting_a_stored_roll_is_detected(settings: Settings, tmp_path: Path) -> None:
+    report, offline = _tampered(settings, lambda ids: tamper.delete_roll(settings, ids[1]), tmp_path)
     assert ("missing", 1) in [(p["kind"], p["sequence"]) for p in report["chain"]["problems"]]
+    assert "MISSING: sequence 1" in offline
 
 
-def test_swapping_two_stored_rolls_is_detected(settings: Settings) -> None:
-    report = _tampered(settings, lambda ids: tamper.swap_rolls(settings, ids[1], ids[2]))
+def test_swapping_two_stored_rolls_is_detected(settings: Settings, tmp_path: Path) -> None:
+    report, offline = _tampered(
+        settings, lambda ids: tamper.swap_rolls(settings, ids[1], ids[2]), tmp_path
+    )
     kinds = {(p["kind"], p["sequence"]) for p in report["chain"]["problems"]}
     assert ("misordered", 1) in kinds and ("misordered", 2) in kinds
+    assert "MISORDERED: sequence 1" in offline
+
+
+def test_an_unrevealed_seed_survives_a_restart(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        dice = Dice(Table(client))
+        before = dice.roll()
+    with TestClient(create_app(settings)) as client:
+        dice.table.client = client
+        after = dice.roll()
+        assert (after["nonce"], after["proof"]["commitment"]) == (1, before["proof"]["commitment"])
+        dice.close()
+        for roll in (before, after):
+            verification = dice.table.get(f"/v1/rolls/{roll['id']}/verification")
+            assert verification["recomputed"]["match"] is True
 
 
 def test_an_unrevealed_seed_appears_in_no_response_and_no_log_line(
