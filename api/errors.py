@@ -134,7 +134,8 @@ def install(app: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
             exc.status_code, "http_error"
         )
-        return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+        headers = dict(exc.headers) if exc.headers else None
+        return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     def _unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from api.main import create_app  # noqa: E402
-from tests.api.support import Table  # noqa: E402
-from tests.api.test_rolls import Dice  # noqa: E402
-from tests.conftest import store_settings  # noqa: E402
+from api.main import create_app
+from tests.api.support import Table
+from tests.api.test_rolls import Dice
+from tests.conftest import store_settings
 
 
 class Tick(Aggregate):
@@ -30,18 +30,21 @@ class Tick(Aggregate):
 
 
 def measure(backend: str, rolls: int) -> tuple[float, float]:
-    with tempfile.TemporaryDirectory() as data_dir, store_settings(backend, Path(data_dir)) as settings:
-        with TestClient(create_app(settings)) as client:
-            dice = Dice(Table(client))
-            app = client.app.state.chronicle  # type: ignore[attr-defined]
-            started = time.perf_counter()
-            for _ in range(rolls):
-                dice.roll()
-            api_rate = rolls / (time.perf_counter() - started)
-            started = time.perf_counter()
-            for _ in range(rolls):
-                app.save(Tick())
-            save_rate = rolls / (time.perf_counter() - started)
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        store_settings(backend, Path(data_dir)) as settings,
+        TestClient(create_app(settings)) as client,
+    ):
+        dice = Dice(Table(client))
+        app = client.app.state.chronicle  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        for _ in range(rolls):
+            dice.roll()
+        api_rate = rolls / (time.perf_counter() - started)
+        started = time.perf_counter()
+        for _ in range(rolls):
+            app.save(Tick())
+        save_rate = rolls / (time.perf_counter() - started)
     return api_rate, save_rate
 
 

@@ -188,12 +188,12 @@ def recompute(
             Problem("unverifiable", f"roll {roll_id} could not be replayed: {exc}", sequence, roll_id)
         ]
     problems = []
-    faces = [f.to_json() for f in roller.faces]
-    if faces != record.get("faces"):
+    drawn = [f.to_json() for f in roller.faces]
+    if drawn != record.get("faces"):
         problems.append(
             Problem(
                 "faces_mismatch",
-                f"roll {roll_id}: the seed gives faces {[f['face'] for f in faces]}, the record says "
+                f"roll {roll_id}: the seed gives faces {[f['face'] for f in drawn]}, the record says "
                 f"{[f.get('face') for f in record.get('faces') or []]}",
                 sequence=sequence,
                 roll_id=roll_id,

@@ -16,9 +16,10 @@ from eventsourcing.persistence import IntegrityError
 from domain.errors import Conflict, VersionConflict
 
 if TYPE_CHECKING:
-    from domain.application import Chronicle
+    from domain.service import Service
 
 A = TypeVar("A", bound=Aggregate)
+S = TypeVar("S", bound="Service")
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -71,12 +72,12 @@ class Outcome:
 
 
 def command(
-    fn: Callable[Concatenate[Chronicle, CommandContext, P], Outcome],
-) -> Callable[Concatenate[Chronicle, CommandContext, P], Outcome]:
+    fn: Callable[Concatenate[S, CommandContext, P], Outcome],
+) -> Callable[Concatenate[S, CommandContext, P], Outcome]:
     """Run a verb on fresh state, retrying version clashes unless the caller named a version."""
 
     @functools.wraps(fn)
-    def run(self: Chronicle, ctx: CommandContext, *args: P.args, **kwargs: P.kwargs) -> Outcome:
+    def run(self: S, ctx: CommandContext, *args: P.args, **kwargs: P.kwargs) -> Outcome:
         with self._in_flight(ctx.idempotency):
             for attempt in range(self.attempts):
                 if attempt:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
@@ -14,34 +14,32 @@ from domain.aggregates import Character, Roll, RollChain, Scene
 from domain.audit import Link, Problem, Report, check_chain, recompute
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.dice import FairSource, Roller, commitment, new_seed
-from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.dice.roller import Face
+from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import CheckOutcome, parse_request
-
-if TYPE_CHECKING:
-    from domain.application import Chronicle
+from domain.service import Service
 
 MAX_CLIENT_SEED = 128
 
 
-class RollCommands:
+class RollCommands(Service):
     """Mixed into the Chronicle application: everything about dice."""
 
     # ---- seeds -------------------------------------------------------------------------------
 
-    def _new_sealed_seed(self: Chronicle) -> tuple[str, str]:
+    def _new_sealed_seed(self) -> tuple[str, str]:
         seed = new_seed()
         return commitment(seed), self.sealer.seal(seed.hex())
 
-    def _reveal(self: Chronicle, scene: Scene) -> str:
+    def _reveal(self, scene: Scene) -> str:
         sealed = scene.epoch.sealed_seed
         assert sealed is not None, "an open scene's current seed is sealed"
         return self.sealer.unseal(sealed)
 
     @command
-    def rotate_seed(self: Chronicle, ctx: CommandContext, scene_id: UUID) -> Outcome:
+    def rotate_seed(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         """Reveal the scene's seed now and commit to a new one (the GM's choice, mid-scene)."""
         actor = self._gm(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
@@ -52,7 +50,7 @@ class RollCommands:
 
     @command
     def roll(
-        self: Chronicle,
+        self,
         ctx: CommandContext,
         scene_id: UUID,
         check_name: str,
@@ -111,7 +109,7 @@ class RollCommands:
 
     @command
     def follow_up(
-        self: Chronicle,
+        self,
         ctx: CommandContext,
         roll_id: UUID,
         name: str,
@@ -182,7 +180,7 @@ class RollCommands:
         return self._record_roll(ctx, campaign.id, record, outcome, success, at_least, above, touched)
 
     def _record_roll(
-        self: Chronicle,
+        self,
         ctx: CommandContext,
         campaign_id: UUID,
         record: dict[str, Any],
@@ -202,16 +200,16 @@ class RollCommands:
         )
         return self._commit(ctx, roll, chain, *touched)
 
-    def _chain(self: Chronicle, campaign_id: UUID) -> RollChain:
+    def _chain(self, campaign_id: UUID) -> RollChain:
         try:
-            chain = self.repository.get(RollChain.create_id(campaign_id))
+            chain: RollChain = self.repository.get(RollChain.create_id(campaign_id))
         except AggregateNotFoundError:
             return RollChain(campaign_id=campaign_id)
         assert isinstance(chain, RollChain)
         return chain
 
     def _roller_character(
-        self: Chronicle,
+        self,
         actor: Actor,
         rules: Ruleset,
         settings: BaseModel,
@@ -230,13 +228,13 @@ class RollCommands:
 
     # ---- audit -------------------------------------------------------------------------------
 
-    def revealed_seed(self: Chronicle, scene: Scene, commitment_hex: str) -> str | None:
+    def revealed_seed(self, scene: Scene, commitment_hex: str) -> str | None:
         for epoch in scene.epochs:
             if epoch.commitment == commitment_hex:
                 return epoch.revealed_seed
         return None
 
-    def chain_links(self: Chronicle, campaign_id: UUID) -> tuple[list[Link], list[int]]:
+    def chain_links(self, campaign_id: UUID) -> tuple[list[Link], list[int]]:
         """The chain's own account of its rolls, read event by event (never from a snapshot)."""
         links: list[Link] = []
         versions: list[int] = []
@@ -246,18 +244,18 @@ class RollCommands:
                 links.append(Link(event.sequence, str(event.roll_id), event.hash))  # type: ignore[attr-defined]
         return links, versions
 
-    def campaign_rolls(self: Chronicle, campaign_id: UUID) -> tuple[list[Link], list[Roll | None]]:
+    def campaign_rolls(self, campaign_id: UUID) -> tuple[list[Link], list[Roll | None]]:
         """Every roll record the chain links, read from the store itself (not the aggregate cache)."""
         links, _ = self.chain_links(campaign_id)
         rolls: list[Roll | None] = []
         for link in links:
             roll: Any = None
             for event in self.events.get(UUID(link.roll_id)):
-                roll = event.mutate(roll)
+                roll = event.mutate(roll)  # type: ignore[attr-defined]
             rolls.append(roll if isinstance(roll, Roll) else None)
         return links, rolls
 
-    def verify_roll(self: Chronicle, actor: Actor, roll_id: UUID) -> dict[str, Any]:
+    def verify_roll(self, actor: Actor, roll_id: UUID) -> dict[str, Any]:
         self.get(actor, Roll, roll_id)  # 404 unless it is a roll of the actor's campaign
         links, versions = self.chain_links(actor.campaign_id)
         report = Report(rolls=len(links))
@@ -268,14 +266,14 @@ class RollCommands:
         _, rolls = self.campaign_rolls(actor.campaign_id)
         report.problems.extend(check_chain([r.record if r else None for r in rolls], links))
         roll = next((r for r in rolls if r is not None and r.id == roll_id), None)
+        recomputed: dict[str, Any] = {"revealed": False, "match": None, "problems": []}
         if roll is None:
-            recomputed = {"revealed": False, "match": None, "problems": []}
             return {"roll_id": str(roll_id), "chain": report.to_json(), "recomputed": recomputed}
-        scene = self.repository.get(roll.scene_id)
+        scene: Scene = self.repository.get(roll.scene_id)
         seed = self.revealed_seed(scene, roll.record.get("commitment", ""))
-        recomputed: dict[str, Any] = {"revealed": seed is not None, "match": None, "problems": []}
+        recomputed["revealed"] = seed is not None
         if seed is not None:
-            original = None
+            original: dict[str, Any] | None = None
             if roll.record.get("follow_up_of"):
                 original = self.repository.get(UUID(roll.record["follow_up_of"])).record
             problems = recompute(roll.record, seed, original)

@@ -28,7 +28,7 @@ def create_campaign(body: CampaignCreate, app: AppDep, commands: AnonymousComman
     """Create a campaign; needs no token. The answer carries the GM's token, shown once."""
 
     def present(outcome: Outcome) -> CampaignCreated:
-        public = campaign_public(outcome.aggregate)
+        public = campaign_public(outcome.aggregate)  # type: ignore[arg-type]
         return CampaignCreated(**public.model_dump(), **outcome.revealed)
 
     return commands.run(
@@ -59,13 +59,13 @@ def add_member(
     """The GM adds a player or an observer; the answer carries its token, shown once."""
 
     def present(outcome: Outcome) -> MemberCreated:
-        campaign = outcome.aggregate
+        campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
         member = campaign.members[outcome.revealed["member_id"]]
         return MemberCreated(
             id=member.id,
             campaign_id=campaign.id,
             name=member.name,
-            role=member.role,
+            role=member.role,  # type: ignore[arg-type]
             token=outcome.revealed["token"],
             version=campaign.version,
         )

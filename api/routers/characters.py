@@ -18,7 +18,7 @@ router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 
 def _presenter(app: Chronicle, campaign_id: UUID):  # type: ignore[no-untyped-def]
     def present(outcome: Outcome) -> CharacterPublic:
-        campaign = app.repository.get(campaign_id)
+        campaign: Campaign = app.repository.get(campaign_id)
         return character_public(outcome.aggregate, campaign)  # type: ignore[arg-type]
 
     return present

@@ -1,0 +1,204 @@
+"""The base of the Chronicle application: authentication, scoped reads, permissions and atomic commits."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+
+from domain.aggregates import Campaign, Character, IdempotencyRecord
+from domain.commands import (
+    DEFAULT_ATTEMPTS,
+    Actor,
+    CommandContext,
+    IdempotencyRequest,
+    Outcome,
+    StoredResponse,
+)
+from domain.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Unauthenticated,
+    VersionConflict,
+)
+from domain.rulesets import get_ruleset
+from domain.secrets import Sealer, parse_token, token_matches
+
+A = TypeVar("A", bound=Aggregate)
+
+
+class Service(Application):
+    """All aggregates of all campaigns live in one application (one event store, one notification log)."""
+
+    name = "Chronicle"
+
+    env: ClassVar[dict[str, str]] = {
+        "AGGREGATE_CACHE_MAXSIZE": "2000",
+        "AGGREGATE_CACHE_FASTFORWARD": "y",
+    }
+
+    def __init__(
+        self, env: Mapping[str, str] | None = None, *, sealer: Sealer, attempts: int = DEFAULT_ATTEMPTS
+    ) -> None:
+        super().__init__(env)
+        self.sealer = sealer
+        self.attempts = attempts
+        self._in_flight_keys: set[tuple[str, str]] = set()
+        self._in_flight_lock = threading.Lock()
+
+    # ---- authentication and reads -------------------------------------------------------------
+
+    def authenticate(self, token: str | None) -> Actor:
+        if not token:
+            raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
+        parts = parse_token(token)
+        if parts is None:
+            raise Unauthenticated("the bearer token is malformed")
+        try:
+            campaign: Aggregate = self.repository.get(parts.campaign_id)
+        except AggregateNotFoundError:
+            raise Unauthenticated("the bearer token matches no campaign") from None
+        member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
+        if member is None or not token_matches(token, member.token_hash):
+            raise Unauthenticated("the bearer token matches no member of its campaign")
+        return Actor(campaign.id, member.id, member.role)
+
+    def get(self, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
+        """Load an aggregate of the actor's campaign; anything else is 404 (not even 403)."""
+        label = cls.__name__.lower()
+        try:
+            aggregate: Aggregate = self.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"{label} {aggregate_id} not found") from None
+        campaign_id = aggregate.id if isinstance(aggregate, Campaign) else getattr(
+            aggregate, "campaign_id", None
+        )
+        if not isinstance(aggregate, cls) or campaign_id != actor.campaign_id:
+            raise NotFound(f"{label} {aggregate_id} not found")
+        return aggregate
+
+    def campaign_of(self, actor: Actor) -> Campaign:
+        return self.get(actor, Campaign, actor.campaign_id)
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _validated_sheet(self, campaign: Campaign, sheet: Any, side: str) -> dict[str, Any]:
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        return rules.parse_sheet(sheet, settings, side=side).model_dump(mode="json")
+
+    @staticmethod
+    def _starting_resources(campaign: Campaign, sheet: dict[str, Any], side: str) -> dict[str, int]:
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        parsed = rules.parse_sheet(sheet, settings, side=side)
+        return {name: int(spec["start"]) for name, spec in rules.resources(parsed, settings).items()}
+
+    def _member(self, ctx: CommandContext) -> Actor:
+        if ctx.actor is None:
+            raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
+        return ctx.actor
+
+    def _gm(self, ctx: CommandContext) -> Actor:
+        actor = self._member(ctx)
+        if not actor.is_gm:
+            raise Forbidden(f"only the GM may do this; your role is {actor.role}")
+        return actor
+
+    @staticmethod
+    def _check_may_act_for(actor: Actor, character: Character) -> None:
+        if actor.is_gm:
+            return
+        if actor.role != "player" or character.owner_member_id != actor.member_id:
+            raise Forbidden("a player may act only for characters it owns")
+
+    def _target(self, ctx: CommandContext, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
+        """Load the aggregate the command is addressed to and check If-Match against it."""
+        aggregate = self.get(actor, cls, aggregate_id)
+        ctx.target_id = aggregate.id
+        if ctx.expected_version is not None and ctx.expected_version != aggregate.version:
+            raise VersionConflict(
+                f"If-Match names version {ctx.expected_version}; the current version is "
+                f"{aggregate.version}",
+                current_version=aggregate.version,
+                field="If-Match",
+            )
+        return aggregate
+
+    def _commit(
+        self,
+        ctx: CommandContext,
+        aggregate: Aggregate,
+        *others: Aggregate,
+        revealed: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """Save every touched aggregate (and the idempotency record) in one atomic save."""
+        outcome = Outcome(aggregate=aggregate, revealed=revealed or {})
+        record = None
+        if ctx.idempotency is not None:
+            status_code, body = ctx.idempotency.render(outcome)
+            record = IdempotencyRecord(
+                scope=ctx.idempotency.scope,
+                key=ctx.idempotency.key,
+                request_hash=ctx.idempotency.request_hash,
+                status_code=status_code,
+                body={"sealed": self.sealer.seal(json.dumps(body))},
+            )
+        recordings = self.save(aggregate, *others, record)
+        outcome.position = max(r.notification.id for r in recordings)
+        if record is not None:
+            record.note_position(outcome.position)
+            self.save(record)
+        return outcome
+
+    def _stored_response(self, request: IdempotencyRequest) -> StoredResponse | None:
+        record_id = IdempotencyRecord.create_id(request.scope, request.key)
+        try:
+            record: IdempotencyRecord = self.repository.get(record_id)
+        except AggregateNotFoundError:
+            return None
+        if record.request_hash != request.request_hash:
+            raise InvalidInput(
+                "this Idempotency-Key was used with a different request",
+                field="Idempotency-Key",
+                code="idempotency_key_reused",
+            )
+        body = json.loads(self.sealer.unseal(record.body["sealed"]))
+        # A crash between the command's save and noting its position leaves only a lower bound.
+        body["position"] = record.position or self.recorder.max_notification_id() or 0
+        return StoredResponse(record.status_code, body)
+
+    def _in_flight(self, request: IdempotencyRequest | None) -> _InFlight:
+        return _InFlight(self, request)
+
+
+class _InFlight:
+    """Refuses a duplicate that arrives while the first request with its key is still running."""
+
+    def __init__(self, app: Service, request: IdempotencyRequest | None) -> None:
+        self.app = app
+        self.key = None if request is None else (request.scope, request.key)
+
+    def __enter__(self) -> None:
+        if self.key is None:
+            return
+        with self.app._in_flight_lock:
+            if self.key in self.app._in_flight_keys:
+                raise Conflict(
+                    "a request with this Idempotency-Key is still in flight; retry later",
+                    field="Idempotency-Key",
+                    code="idempotency_in_flight",
+                )
+            self.app._in_flight_keys.add(self.key)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.key is not None:
+            with self.app._in_flight_lock:
+                self.app._in_flight_keys.discard(self.key)
