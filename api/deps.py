@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
@@ -20,7 +20,8 @@ from domain.application import (
     IdempotencyRequest,
     Outcome,
 )
-from domain.errors import InvalidInput
+from domain.errors import InvalidInput, NotCaughtUp
+from projections.runner import ViewReader
 
 IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
 MAX_IDEMPOTENCY_KEY = 200
@@ -31,6 +32,34 @@ def get_app(request: Request) -> Chronicle:
 
 
 AppDep = Annotated[Chronicle, Depends(get_app)]
+
+
+def get_views(
+    request: Request,
+    min_position: Annotated[
+        int | None,
+        Query(ge=0, description="Wait (up to 2 s) until the views have applied this log position"),
+    ] = None,
+) -> ViewReader:
+    views: ViewReader = request.app.state.views
+    if min_position is not None and min_position > views.position():
+        head = request.app.state.chronicle.recorder.max_notification_id() or 0
+        if min_position > head:
+            raise InvalidInput(
+                f"min_position {min_position} is beyond the end of the log ({head})",
+                field="min_position",
+            )
+    if not views.wait(min_position):
+        raise NotCaughtUp(
+            f"the views have not reached position {min_position} yet (they are at {views.position()})",
+            field="min_position",
+        )
+    return views
+
+
+ViewsDep = Annotated[ViewReader, Depends(get_views)]
+# Every query accepts min_position: resources answer from the event store, history from the views.
+WAIT = [Depends(get_views)]
 
 
 _bearer_scheme = HTTPBearer(

@@ -16,6 +16,7 @@ from domain.errors import (
     DomainError,
     Forbidden,
     InvalidInput,
+    NotCaughtUp,
     NotFound,
     Unauthenticated,
     VersionConflict,
@@ -29,6 +30,7 @@ STATUS = {
     NotFound: 404,
     Conflict: 409,
     InvalidInput: 422,
+    NotCaughtUp: 503,
 }
 
 
@@ -57,6 +59,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         409: "The current state refuses it (with the current version on version conflicts)",
         413: "Body too large",
         422: "Invalid input; `field` names it",
+        503: "The views have not reached `min_position` yet: retry after Retry-After seconds",
     }.items()
 }
 
@@ -102,6 +105,8 @@ def install(app: FastAPI) -> None:
     def _domain(_: Request, exc: DomainError) -> JSONResponse:
         current = exc.current_version if isinstance(exc, VersionConflict) else None
         headers = {"ETag": f'"{current}"'} if current is not None else None
+        if isinstance(exc, NotCaughtUp):
+            headers = {"Retry-After": "1"}
         return error_response(
             _status_of(exc),
             exc.code,

@@ -9,15 +9,16 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import errors
-from api.routers import campaigns, characters, meta, missions, play, rolls
+from api.routers import campaigns, characters, history, meta, missions, play, rolls
 from api.settings import Settings
 from domain.application import Chronicle
 from domain.secrets import Sealer
+from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 
 
 def build_application(settings: Settings) -> Chronicle:
     return Chronicle(
-        settings.eventsourcing_env(),
+        views_env(settings.eventsourcing_env()),
         sealer=Sealer(settings.key_bytes()),
         attempts=settings.command_attempts,
     )
@@ -30,9 +31,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.chronicle = build_application(settings)
+        env = settings.eventsourcing_env()
+        # Open (and create) the views before any runner starts, so they never race to create them.
+        app.state.views = ViewReader(open_view_store(views_env(env)))
+        supervisor = Supervisor(env).start() if settings.projections == "embedded" else None
         try:
             yield
         finally:
+            if supervisor is not None:
+                supervisor.stop()
+            app.state.views.store.datastore.close()
             app.state.chronicle.close()
 
     app = FastAPI(
@@ -42,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app)
-    for module in (meta, campaigns, characters, play, missions, rolls):
+    for module in (meta, campaigns, characters, play, missions, rolls, history):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     return app

@@ -111,6 +111,10 @@ class CharacterPublic(Written):
     resources: dict[str, dict[str, Any]] = Field(
         description="Resources with max, start, refresh and the current level."
     )
+    status: str = Field(default="active", description="active, or as the ruleset's rules change it")
+    conditions: list[dict[str, Any]] = Field(
+        default_factory=list, description="Conditions and effects with their remaining duration"
+    )
 
 
 def character_public(character: Character, campaign: Campaign) -> CharacterPublic:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlsplit
 
 from pydantic import Field, field_validator
@@ -34,6 +35,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     command_attempts: int = Field(default=10, ge=1, le=50)
     postgres_pool_size: int = Field(default=10, ge=2)
+    projections: Literal["embedded", "external"] = Field(
+        default="embedded",
+        description="embedded: `chronicle serve` runs the view runner itself; external: `chronicle "
+        "project` workers do (the PostgreSQL deployment).",
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -62,6 +62,12 @@ class VersionConflict(Conflict):
         self.current_version = current_version
 
 
+class NotCaughtUp(DomainError):
+    """The views have not applied the asked-for log position yet (HTTP 503 with Retry-After)."""
+
+    code = "not_caught_up"
+
+
 class Unauthenticated(DomainError):
     """No bearer token, or one that matches no member (HTTP 401)."""
 

@@ -45,13 +45,24 @@ class Service(Application):
     }
 
     def __init__(
-        self, env: Mapping[str, str] | None = None, *, sealer: Sealer, attempts: int = DEFAULT_ATTEMPTS
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        sealer: Sealer | None = None,
+        attempts: int = DEFAULT_ATTEMPTS,
     ) -> None:
         super().__init__(env)
-        self.sealer = sealer
+        self._sealer = sealer
         self.attempts = attempts
         self._in_flight_keys: set[tuple[str, str]] = set()
         self._in_flight_lock = threading.Lock()
+
+    @property
+    def sealer(self) -> Sealer:
+        """Only the command side holds the server key; projection runners read the log without it."""
+        if self._sealer is None:
+            raise RuntimeError("this application was built without the server key")
+        return self._sealer
 
     # ---- authentication and reads -------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import ActorDep, AnonymousCommandsDep, AppDep, CommandsDep, respond
+from api.deps import WAIT, ActorDep, AnonymousCommandsDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     CampaignCreate,
@@ -24,7 +24,9 @@ router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_R
 
 
 @router.post("", status_code=201, response_model=CampaignCreated, operation_id="create_campaign")
-def create_campaign(body: CampaignCreate, app: AppDep, commands: AnonymousCommandsDep) -> JSONResponse:
+def create_campaign(
+    body: CampaignCreate, app: AppDep, commands: AnonymousCommandsDep
+) -> JSONResponse:
     """Create a campaign; needs no token. The answer carries the GM's token, shown once."""
 
     def present(outcome: Outcome) -> CampaignCreated:
@@ -42,7 +44,12 @@ def create_campaign(body: CampaignCreate, app: AppDep, commands: AnonymousComman
     )
 
 
-@router.get("/{campaign_id}", response_model=CampaignPublic, operation_id="get_campaign")
+@router.get(
+    dependencies=WAIT,
+    path="/{campaign_id}",
+    response_model=CampaignPublic,
+    operation_id="get_campaign",
+)
 def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(campaign_public(app.get(actor, Campaign, campaign_id)))
 

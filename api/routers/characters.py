@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.deps import WAIT, ActorDep, AppDep, CommandsDep, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CharacterCreate, CharacterPublic, SheetReplace, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome
+from domain.errors import InvalidInput, NotFound
+from projections.views import iso
 
 router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 
@@ -47,11 +51,41 @@ def create_character(
 
 
 @router.get(
-    "/v1/characters/{character_id}", response_model=CharacterPublic, operation_id="get_character"
+    dependencies=WAIT,
+    path="/v1/characters/{character_id}",
+    response_model=CharacterPublic,
+    operation_id="get_character",
 )
-def get_character(character_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+def get_character(
+    character_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    at_position: Annotated[
+        int | None, Query(ge=0, description="The character as it was at this log position")
+    ] = None,
+    as_of: Annotated[
+        datetime | None, Query(description="The character as it was at this time (ISO 8601)")
+    ] = None,
+) -> JSONResponse:
+    """The character now, or as it was at a log position or a moment (from the views)."""
     character = app.get(actor, Character, character_id)
-    return respond(character_public(character, app.get(actor, Campaign, character.campaign_id)))
+    if at_position is None and as_of is None:
+        return respond(character_public(character, app.get(actor, Campaign, character.campaign_id)))
+    if as_of is not None and as_of.tzinfo is None:
+        raise InvalidInput("as_of needs a time zone, e.g. 2026-11-29T20:00:00Z", field="as_of")
+    doc = views.store.version_at(
+        "character",
+        str(character.id),
+        position=at_position,
+        at=iso(as_of) if as_of is not None else None,
+    )
+    if doc is None:
+        raise NotFound(
+            "the character did not exist yet then",
+            field="at_position" if at_position is not None else "as_of",
+        )
+    return respond(CharacterPublic.model_validate(doc))
 
 
 @router.put(

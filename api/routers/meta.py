@@ -24,7 +24,10 @@ def health(app: AppDep) -> Health:
 
 
 @router.get(
-    "/v1/rulesets", response_model=list[RulesetSummary], tags=["rulesets"], operation_id="list_rulesets"
+    "/v1/rulesets",
+    response_model=list[RulesetSummary],
+    tags=["rulesets"],
+    operation_id="list_rulesets",
 )
 def list_rulesets() -> list[RulesetSummary]:
     return [RulesetSummary(id=r.id, name=r.name) for r in RULESETS.values()]  # type: ignore[arg-type]
@@ -39,5 +42,7 @@ def list_rulesets() -> list[RulesetSummary]:
 def describe_ruleset(ruleset_id: str) -> RulesetPublic:
     """Sheet schema, an example sheet, derived stats and resources of one ruleset."""
     if ruleset_id not in RULESETS:
-        raise NotFound(f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}", field="ruleset_id")
+        raise NotFound(
+            f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}", field="ruleset_id"
+        )
     return RulesetPublic.model_validate(get_ruleset(ruleset_id).describe())

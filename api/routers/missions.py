@@ -7,7 +7,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import MissionCreate, MissionEnd, MissionPublic, mission_public
 from domain.aggregates import Mission
@@ -40,12 +40,19 @@ def create_mission(
     )
 
 
-@router.get("/v1/missions/{mission_id}", response_model=MissionPublic, operation_id="get_mission")
+@router.get(
+    dependencies=WAIT,
+    path="/v1/missions/{mission_id}",
+    response_model=MissionPublic,
+    operation_id="get_mission",
+)
 def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(mission_public(app.get(actor, Mission, mission_id)))
 
 
-@router.post("/v1/missions/{mission_id}/end", response_model=MissionPublic, operation_id="end_mission")
+@router.post(
+    "/v1/missions/{mission_id}/end", response_model=MissionPublic, operation_id="end_mission"
+)
 def end_mission(
     mission_id: UUID, body: MissionEnd, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:

@@ -7,7 +7,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     IssueCreate,
@@ -50,7 +50,12 @@ def start_story(
     return commands.run(app.start_story, campaign_id, body.title, present=_story, status_code=201)
 
 
-@router.get("/v1/stories/{story_id}", response_model=StoryPublic, operation_id="get_story")
+@router.get(
+    dependencies=WAIT,
+    path="/v1/stories/{story_id}",
+    response_model=StoryPublic,
+    operation_id="get_story",
+)
 def get_story(story_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(story_public(app.get(actor, Story, story_id)))
 
@@ -69,12 +74,19 @@ def complete_story(story_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRe
     response_model=IssuePublic,
     operation_id="start_issue",
 )
-def start_issue(story_id: UUID, body: IssueCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def start_issue(
+    story_id: UUID, body: IssueCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
     """Start a game Issue (a session of play); only one runs per story."""
     return commands.run(app.start_issue, story_id, body.title, present=_issue, status_code=201)
 
 
-@router.get("/v1/issues/{issue_id}", response_model=IssuePublic, operation_id="get_issue")
+@router.get(
+    dependencies=WAIT,
+    path="/v1/issues/{issue_id}",
+    response_model=IssuePublic,
+    operation_id="get_issue",
+)
 def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(issue_public(app.get(actor, Issue, issue_id)))
 
@@ -91,12 +103,19 @@ def end_issue(issue_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRespons
     response_model=ScenePublic,
     operation_id="open_scene",
 )
-def open_scene(issue_id: UUID, body: SceneCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def open_scene(
+    issue_id: UUID, body: SceneCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
     """Open a scene; only in a running game Issue."""
     return commands.run(app.open_scene, issue_id, body.title, present=_scene, status_code=201)
 
 
-@router.get("/v1/scenes/{scene_id}", response_model=ScenePublic, operation_id="get_scene")
+@router.get(
+    dependencies=WAIT,
+    path="/v1/scenes/{scene_id}",
+    response_model=ScenePublic,
+    operation_id="get_scene",
+)
 def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(scene_public(app.get(actor, Scene, scene_id)))
 

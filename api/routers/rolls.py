@@ -8,7 +8,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import ActorDep, AppDep, CommandsDep, respond
+from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     FollowUpCreate,
@@ -55,7 +55,12 @@ def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -
     )
 
 
-@router.get("/v1/rolls/{roll_id}", response_model=RollPublic, operation_id="get_roll")
+@router.get(
+    dependencies=WAIT,
+    path="/v1/rolls/{roll_id}",
+    response_model=RollPublic,
+    operation_id="get_roll",
+)
 def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     roll = app.get(actor, Roll, roll_id)
     return respond(roll_public(roll, app.repository.get(roll.scene_id)))
@@ -67,7 +72,9 @@ def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     response_model=RollPublic,
     operation_id="follow_up_roll",
 )
-def follow_up(roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def follow_up(
+    roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
     """A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save."""
     return commands.run(
         app.follow_up,
@@ -81,7 +88,10 @@ def follow_up(roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: Comman
 
 
 @router.get(
-    "/v1/rolls/{roll_id}/verification", response_model=Verification, operation_id="verify_roll"
+    dependencies=WAIT,
+    path="/v1/rolls/{roll_id}/verification",
+    response_model=Verification,
+    operation_id="verify_roll",
 )
 def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
     """Is the campaign's roll chain intact, and (once the seed is revealed) do the faces recompute?"""
@@ -101,7 +111,8 @@ def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRespo
 
 
 @router.get(
-    "/v1/campaigns/{campaign_id}/export",
+    dependencies=WAIT,
+    path="/v1/campaigns/{campaign_id}/export",
     operation_id="export_campaign",
     response_class=StreamingResponse,
     responses={200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"}},
@@ -109,7 +120,9 @@ def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRespo
 def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse:
     """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`)."""
     campaign = app.get(actor, Campaign, campaign_id)
-    entries = list(campaign_entries(app, campaign.id))  # read fully first: errors become 4xx, not half a file
+    entries = list(
+        campaign_entries(app, campaign.id)
+    )  # read fully first: errors become 4xx, not half a file
     return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
 
 
@@ -129,7 +142,10 @@ def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckR
 
 
 @router.get(
-    "/v1/characters/{character_id}/luck", response_model=LuckReport, operation_id="character_luck"
+    dependencies=WAIT,
+    path="/v1/characters/{character_id}/luck",
+    response_model=LuckReport,
+    operation_id="character_luck",
 )
 def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
     """Are this character's dice cursed? Its rolls against their exact distributions."""
@@ -138,10 +154,11 @@ def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckRepo
 
 
 @router.get(
-    "/v1/campaigns/{campaign_id}/luck", response_model=LuckReport, operation_id="campaign_luck"
+    dependencies=WAIT,
+    path="/v1/campaigns/{campaign_id}/luck",
+    response_model=LuckReport,
+    operation_id="campaign_luck",
 )
 def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
     campaign = app.get(actor, Campaign, campaign_id)
     return _luck(app, campaign.id, None)
-
-

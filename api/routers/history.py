@@ -1,0 +1,85 @@
+"""History from the views: the campaign's log page by page, and replays of scenes, game Issues, stories."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from api.deps import ActorDep, AppDep, ViewsDep
+from api.errors import ERROR_RESPONSES
+from domain.aggregates import Campaign, Issue, Scene, Story
+
+router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
+
+
+class LogEntry(BaseModel):
+    position: int = Field(description="Log position; gaps are normal")
+    type: str = Field(description="Aggregate.Event, e.g. Scene.PageAdvanced (see docs/events.md)")
+    originator_id: str
+    originator_version: int
+    timestamp: str
+    actor: str | None = Field(description="The member whose command wrote it")
+    payload: dict[str, Any] = Field(description="The event's fields, secrets left out")
+
+
+class LogPage(BaseModel):
+    items: list[LogEntry]
+    next_after: int | None = Field(description="Pass as `after` for the next page; null at the end")
+
+
+class Step(BaseModel):
+    position: int
+    at: str
+    type: str
+    actor: str | None
+    text: str = Field(description="What happened, for people")
+    changes: dict[str, list[Any]] = Field(description="field → [before, after]")
+
+
+class Replay(BaseModel):
+    id: UUID
+    steps: list[Step]
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/events", response_model=LogPage, operation_id="campaign_events"
+)
+def events(
+    campaign_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: Annotated[int, Query(ge=0, description="Only entries after this position")] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> LogPage:
+    """The campaign's log in order, paged; follow `next_after`."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    items = views.store.log(str(campaign.id), after=after, limit=limit)
+    return LogPage(
+        items=[LogEntry.model_validate(i) for i in items],
+        next_after=items[-1]["position"] if len(items) == limit else None,
+    )
+
+
+@router.get("/v1/scenes/{scene_id}/replay", response_model=Replay, operation_id="replay_scene")
+def replay_scene(scene_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
+    """The scene step by step: what happened and what changed."""
+    scene = app.get(actor, Scene, scene_id)
+    return Replay(id=scene.id, steps=views.store.timeline("scene_id", str(scene.id)))  # type: ignore[arg-type]
+
+
+@router.get("/v1/issues/{issue_id}/replay", response_model=Replay, operation_id="replay_issue")
+def replay_issue(issue_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
+    """The game Issue step by step, its scenes included."""
+    issue = app.get(actor, Issue, issue_id)
+    return Replay(id=issue.id, steps=views.store.timeline("issue_id", str(issue.id)))  # type: ignore[arg-type]
+
+
+@router.get("/v1/stories/{story_id}/replay", response_model=Replay, operation_id="replay_story")
+def replay_story(story_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
+    """The story step by step, its game Issues and scenes included."""
+    story = app.get(actor, Story, story_id)
+    return Replay(id=story.id, steps=views.store.timeline("story_id", str(story.id)))  # type: ignore[arg-type]

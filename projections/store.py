@@ -1,0 +1,229 @@
+"""The view store: read-model tables written with their tracking row in one transaction (exactly once).
+
+One schema, two implementations (SQLite and PostgreSQL) that differ only in the recorder they extend and
+the parameter style. Documents are JSON: `view_docs` holds the current view of each resource,
+`view_versions` every version of it (time travel), `view_log` the campaign's log entries (history,
+export, stream) and `view_timeline` the human-readable steps (replay).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.sql import SQL
+
+TABLES = ("view_docs", "view_versions", "view_log", "view_timeline")
+
+CREATE = [
+    "CREATE TABLE IF NOT EXISTS view_docs (kind TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT NOT NULL, "
+    "ref TEXT, position BIGINT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id))",
+    "CREATE INDEX IF NOT EXISTS view_docs_campaign ON view_docs (campaign_id, kind, position)",
+    "CREATE TABLE IF NOT EXISTS view_versions (kind TEXT NOT NULL, id TEXT NOT NULL, position BIGINT NOT NULL, "
+    "at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id, position))",
+    "CREATE TABLE IF NOT EXISTS view_log (position BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL, "
+    "entry TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS view_log_campaign ON view_log (campaign_id, position)",
+    "CREATE TABLE IF NOT EXISTS view_timeline (position BIGINT NOT NULL, n INTEGER NOT NULL, "
+    "campaign_id TEXT NOT NULL, story_id TEXT, issue_id TEXT, scene_id TEXT, step TEXT NOT NULL, "
+    "PRIMARY KEY (position, n))",
+    "CREATE INDEX IF NOT EXISTS view_timeline_scene ON view_timeline (scene_id, position)",
+    "CREATE INDEX IF NOT EXISTS view_timeline_issue ON view_timeline (issue_id, position)",
+    "CREATE INDEX IF NOT EXISTS view_timeline_story ON view_timeline (story_id, position)",
+]
+
+
+@dataclass
+class Doc:
+    kind: str
+    id: str
+    campaign_id: str
+    doc: dict[str, Any]
+    ref: str | None = None
+
+
+@dataclass
+class Changes:
+    """Everything one event changes in the views; written with its tracking row, all or nothing."""
+
+    docs: list[Doc] = field(default_factory=list)
+    log: dict[str, Any] | None = None
+    campaign_id: str | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    scopes: dict[str, str | None] = field(default_factory=dict)
+    at: str = ""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class ViewStore(TrackingRecorder):
+    """Queries and writes shared by both backends (``%s`` placeholders, rows as mappings)."""
+
+    placeholder = "%s"
+    _tracking_table: str
+    # The name under which the views track their position in the Chronicle application's log.
+    application_name = "Chronicle"
+
+    @contextmanager
+    def _tx(self, *, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:  # type: ignore[attr-defined]
+            yield cursor
+
+    def _sql(self, statement: str) -> str:
+        return statement if self.placeholder == "%s" else statement.replace("%s", "?")
+
+    def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._tx(commit=False) as cursor:
+            cursor.execute(self._sql(statement), tuple(params))
+            return list(cursor.fetchall())
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def apply(self, changes: Changes, tracking: Tracking) -> None:
+        with self._tx(commit=True) as cursor:
+            for doc in changes.docs:
+                text = _dumps(doc.doc)
+                cursor.execute(
+                    self._sql(
+                        "INSERT INTO view_docs (kind, id, campaign_id, ref, position, doc) "
+                        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (kind, id) DO UPDATE SET "
+                        "campaign_id = excluded.campaign_id, ref = excluded.ref, "
+                        "position = excluded.position, doc = excluded.doc"
+                    ),
+                    (doc.kind, doc.id, doc.campaign_id, doc.ref, tracking.notification_id, text),
+                )
+                cursor.execute(
+                    self._sql(
+                        "INSERT INTO view_versions (kind, id, position, at, doc) "
+                        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (kind, id, position) DO UPDATE "
+                        "SET at = excluded.at, doc = excluded.doc"
+                    ),
+                    (doc.kind, doc.id, tracking.notification_id, changes.at, text),
+                )
+            if changes.log is not None and changes.campaign_id is not None:
+                cursor.execute(
+                    self._sql(
+                        "INSERT INTO view_log (position, campaign_id, entry) VALUES (%s, %s, %s)"
+                    ),
+                    (tracking.notification_id, changes.campaign_id, _dumps(changes.log)),
+                )
+            for n, step in enumerate(changes.steps):
+                cursor.execute(
+                    self._sql(
+                        "INSERT INTO view_timeline (position, n, campaign_id, story_id, issue_id, "
+                        "scene_id, step) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+                    ),
+                    (
+                        tracking.notification_id,
+                        n,
+                        changes.campaign_id,
+                        changes.scopes.get("story_id"),
+                        changes.scopes.get("issue_id"),
+                        changes.scopes.get("scene_id"),
+                        _dumps(step),
+                    ),
+                )
+            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    def clear(self) -> None:
+        """Forget every view and the tracking position: the next run rebuilds from the start."""
+        with self._tx(commit=True) as cursor:
+            for table in TABLES:
+                cursor.execute(f"DELETE FROM {table}")
+            cursor.execute(
+                self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
+                (self.application_name,),
+            )
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def doc(self, kind: str, doc_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT doc FROM view_docs WHERE kind = %s AND id = %s", (kind, doc_id))
+        return json.loads(rows[0]["doc"]) if rows else None
+
+    def docs(self, kind: str, campaign_id: str, ref: str | None = None) -> list[dict[str, Any]]:
+        statement = "SELECT doc FROM view_docs WHERE kind = %s AND campaign_id = %s"
+        params: list[Any] = [kind, campaign_id]
+        if ref is not None:
+            statement += " AND ref = %s"
+            params.append(ref)
+        return [json.loads(r["doc"]) for r in self._rows(statement + " ORDER BY position", params)]
+
+    def version_at(
+        self, kind: str, doc_id: str, *, position: int | None = None, at: str | None = None
+    ) -> dict[str, Any] | None:
+        statement = "SELECT doc FROM view_versions WHERE kind = %s AND id = %s"
+        params: list[Any] = [kind, doc_id]
+        if position is not None:
+            statement += " AND position <= %s"
+            params.append(position)
+        if at is not None:
+            statement += " AND at <= %s"
+            params.append(at)
+        rows = self._rows(statement + " ORDER BY position DESC LIMIT 1", params)
+        return json.loads(rows[0]["doc"]) if rows else None
+
+    def log(
+        self, campaign_id: str, after: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        statement = (
+            "SELECT entry FROM view_log WHERE campaign_id = %s AND position > %s ORDER BY position"
+        )
+        params: list[Any] = [campaign_id, after]
+        if limit is not None:
+            statement += " LIMIT %s"
+            params.append(limit)
+        return [json.loads(r["entry"]) for r in self._rows(statement, params)]
+
+    def timeline(self, scope: str, scope_id: str) -> list[dict[str, Any]]:
+        assert scope in ("scene_id", "issue_id", "story_id")
+        rows = self._rows(
+            f"SELECT step FROM view_timeline WHERE {scope} = %s ORDER BY position, n", (scope_id,)
+        )
+        return [json.loads(r["step"]) for r in rows]
+
+    def dump(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every view table, in a stable order (to compare two builds)."""
+        keys = {
+            "view_docs": "kind, id",
+            "view_versions": "kind, id, position",
+            "view_log": "position",
+            "view_timeline": "position, n",
+        }
+        return {
+            table: [
+                tuple(dict(r).values())
+                for r in self._rows(f"SELECT * FROM {table} ORDER BY {order}")
+            ]
+            for table, order in keys.items()
+        }
+
+
+class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
+    placeholder = "?"
+    _tracking_table = "tracking"
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *CREATE]
+
+
+class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.sql_create_statements.extend(SQL(statement) for statement in CREATE)  # type: ignore[arg-type]
+
+    @property
+    def _tracking_table(self) -> str:
+        return f'"{self.datastore.schema}"."{self.tracking_table_name}"'
+
+
+def view_store_class(persistence_module: str) -> type[ViewStore]:
+    return PostgresViewStore if persistence_module.endswith("postgres") else SQLiteViewStore

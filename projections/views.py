@@ -1,0 +1,405 @@
+"""The Views projection: turns each event of the log into view rows, steps and a log entry."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import singledispatchmethod
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+
+from domain.export import entry
+from domain.rulesets import get_ruleset
+from projections.store import Changes, Doc, ViewStore
+
+Handler = Callable[["Translation"], None]
+
+
+class Views(Projection[ViewStore]):
+    """All read models of all campaigns, kept by one runner with one tracking position."""
+
+    name = "views"
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.apply(translate(self.view, domain_event, tracking.notification_id), tracking)
+
+
+class Translation:
+    """What one event changes: the documents it touches, its log entry and its timeline steps."""
+
+    def __init__(self, view: ViewStore, event: Any, position: int) -> None:
+        self.view = view
+        self.event = event
+        self.position = position
+        self.aggregate, self.name = type(event).__qualname__.split(".", 1)
+        self.id = str(event.originator_id)
+        self.changes = Changes(at=iso(event.timestamp))
+        self._loaded: dict[tuple[str, str], dict[str, Any] | None] = {}
+
+    def load(self, kind: str, doc_id: str) -> dict[str, Any]:
+        key = (kind, doc_id)
+        if key not in self._loaded:
+            self._loaded[key] = self.view.doc(kind, doc_id)
+        found = self._loaded[key]
+        if found is None:
+            raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
+        return copy.deepcopy(found)
+
+    def save(self, kind: str, doc: dict[str, Any], ref: str | None = None) -> None:
+        doc["version"] = (
+            self.event.originator_version if doc["id"] == self.id else doc.get("version")
+        )
+        self._loaded[(kind, doc["id"])] = doc
+        self.changes.docs = [d for d in self.changes.docs if (d.kind, d.id) != (kind, doc["id"])]
+        self.changes.docs.append(Doc(kind, doc["id"], doc["campaign_id"], doc, ref))
+
+    def step(
+        self, text: str, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None
+    ) -> None:
+        self.changes.steps.append(
+            {
+                "position": self.position,
+                "at": self.changes.at,
+                "type": f"{self.aggregate}.{self.name}",
+                "actor": getattr(self.event, "actor", None),
+                "text": text,
+                "changes": diff(before or {}, after or {}),
+            }
+        )
+
+
+def iso(moment: datetime) -> str:
+    """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
+    skip = {"version"}
+    return {
+        key: [before.get(key), after.get(key)]
+        for key in sorted(set(before) | set(after))
+        if key not in skip and before.get(key) != after.get(key)
+    }
+
+
+def translate(view: ViewStore, event: Any, position: int) -> Changes:
+    t = Translation(view, event, position)
+    handler = HANDLERS.get(t.aggregate)
+    if handler is None:  # idempotency records and anything without a campaign
+        return t.changes
+    handler(t)
+    if t.changes.campaign_id is not None:
+        log = entry(position, event)
+        log["actor"] = log["payload"].pop("actor", None)
+        t.changes.log = log
+    return t.changes
+
+
+# ---- campaigns ---------------------------------------------------------------------------------
+
+
+def campaign(t: Translation) -> None:
+    e = t.event
+    if t.name == "Created":
+        doc = {
+            "id": t.id,
+            "campaign_id": t.id,
+            "name": e.name,
+            "ruleset": e.ruleset,
+            "settings": e.settings,
+            "members": [{"id": str(e.gm_member_id), "name": e.gm_name, "role": "gm"}],
+        }
+        t.save("campaign", doc)
+        t.step(f"Campaign “{e.name}” created ({get_ruleset(e.ruleset).name})", None, doc)
+    elif t.name == "MemberJoined":
+        before = t.load("campaign", t.id)
+        doc = copy.deepcopy(before)
+        doc["members"].append({"id": str(e.member_id), "name": e.name, "role": e.role})
+        t.save("campaign", doc)
+        t.step(f"{e.name} joined as {e.role}", before, doc)
+    t.changes.campaign_id = t.id
+
+
+# ---- characters --------------------------------------------------------------------------------
+
+
+def _derived(t: Translation, doc: dict[str, Any]) -> None:
+    campaign_doc = t.load("campaign", doc["campaign_id"])
+    rules = get_ruleset(campaign_doc["ruleset"])
+    settings = rules.parse_settings(campaign_doc["settings"])
+    sheet = rules.parse_sheet(doc["sheet"], settings, side=doc["side"])
+    doc["derived"] = rules.derived_stats(sheet, settings)
+    levels = {name: spec["current"] for name, spec in doc.get("resources", {}).items()}
+    doc["resources"] = {
+        name: {**spec, "current": levels.get(name, spec["start"])}
+        for name, spec in rules.resources(sheet, settings).items()
+    }
+
+
+def character(t: Translation) -> None:
+    e = t.event
+    if t.name == "Created":
+        before: dict[str, Any] = {}
+        doc = {
+            "id": t.id,
+            "campaign_id": str(e.campaign_id),
+            "name": e.name,
+            "side": e.side,
+            "owner_member_id": str(e.owner_member_id) if e.owner_member_id else None,
+            "sheet": e.sheet,
+            "status": "active",
+            "conditions": [],
+        }
+        _derived(t, doc)
+        for name, level in (getattr(e, "resources", None) or {}).items():
+            if name in doc["resources"]:
+                doc["resources"][name]["current"] = level
+        text = f"{e.name} ({e.side}) joined the campaign"
+    else:
+        before = t.load("character", t.id)
+        doc = copy.deepcopy(before)
+        if t.name == "SheetChanged":
+            doc["sheet"] = e.sheet
+            _derived(t, doc)
+            text = f"{doc['name']}'s sheet changed"
+        elif t.name == "ResourceSpent":
+            spec = doc["resources"].setdefault(
+                e.resource, {"max": None, "start": 0, "refresh": None, "current": 0}
+            )
+            spec["current"] = spec["current"] - e.amount
+            text = f"{doc['name']} spent {e.amount} {e.resource} ({e.reason})"
+        else:
+            text = f"{doc['name']}: {t.name}"
+    t.save("character", doc)
+    t.changes.campaign_id = doc["campaign_id"]
+    t.step(text, before, doc)
+
+
+# ---- stories, game Issues, scenes ----------------------------------------------------------------
+
+
+def story(t: Translation) -> None:
+    e = t.event
+    if t.name == "Started":
+        before: dict[str, Any] = {}
+        doc = {
+            "id": t.id,
+            "campaign_id": str(e.campaign_id),
+            "title": e.title,
+            "status": "running",
+            "running_issue_id": None,
+            "issue_ids": [],
+            "once_per_story_uses": {},
+        }
+        text: str | None = f"Story “{e.title}” started"
+    else:
+        before = t.load("story", t.id)
+        doc = copy.deepcopy(before)
+        text = None  # game Issue bookkeeping: the game Issue's own events tell it
+        if t.name == "GameIssueBegan":
+            doc["running_issue_id"] = str(e.issue_id)
+            doc["issue_ids"].append(str(e.issue_id))
+        elif t.name == "GameIssueFinished":
+            doc["running_issue_id"] = None
+        elif t.name == "Completed":
+            doc["status"] = "completed"
+            text = f"Story “{doc['title']}” completed"
+    t.save("story", doc)
+    t.changes.campaign_id = doc["campaign_id"]
+    t.changes.scopes = {"story_id": doc["id"]}
+    if text:
+        t.step(text, before, doc)
+
+
+def issue(t: Translation) -> None:
+    e = t.event
+    if t.name == "Started":
+        before: dict[str, Any] = {}
+        doc = {
+            "id": t.id,
+            "campaign_id": str(e.campaign_id),
+            "story_id": str(e.story_id),
+            "title": e.title,
+            "number": e.number,
+            "status": "running",
+            "scene_ids": [],
+            "open_scene_ids": [],
+            "refreshed": [],  # what refreshed at its start (the rulesets fill it in later issues)
+        }
+        text: str | None = f"Game Issue #{e.number} “{e.title}” started"
+    else:
+        before = t.load("issue", t.id)
+        doc = copy.deepcopy(before)
+        text = None
+        if t.name == "SceneAdded":
+            doc["scene_ids"].append(str(e.scene_id))
+            doc["open_scene_ids"].append(str(e.scene_id))
+        elif t.name == "SceneFinished":
+            doc["open_scene_ids"].remove(str(e.scene_id))
+        elif t.name == "Ended":
+            doc["status"] = "ended"
+            doc["open_scene_ids"] = []
+            text = f"Game Issue #{doc['number']} “{doc['title']}” ended"
+    t.save("issue", doc)
+    t.changes.campaign_id = doc["campaign_id"]
+    t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}
+    if text:
+        t.step(text, before, doc)
+
+
+def scene(t: Translation) -> None:
+    e = t.event
+    if t.name == "Opened":
+        before: dict[str, Any] = {}
+        doc = {
+            "id": t.id,
+            "campaign_id": str(e.campaign_id),
+            "story_id": str(e.story_id),
+            "issue_id": str(e.issue_id),
+            "title": e.title,
+            "status": "open",
+            "page": 1,
+            "seeds": [
+                {"number": 0, "commitment": e.seed_commitment, "revealed_seed": None, "rolls": 0}
+            ],
+            "participants": [],
+            "rolls": [],
+            "order_of_action": None,
+            "once_per_scene_uses": {},
+        }
+        text = f"Scene “{e.title}” opened (seed commitment {e.seed_commitment[:12]}…)"
+    else:
+        before = t.load("scene", t.id)
+        doc = copy.deepcopy(before)
+        if t.name == "PageAdvanced":
+            doc["page"] = e.page
+            text = f"Page {e.page} of “{doc['title']}”"
+        elif t.name == "RollMade":
+            doc["seeds"][e.epoch]["rolls"] = e.nonce + 1
+            text = ""
+        elif t.name == "SeedRotated":
+            doc["seeds"][-1]["revealed_seed"] = e.revealed_seed
+            doc["seeds"].append(
+                {
+                    "number": len(doc["seeds"]),
+                    "commitment": e.new_commitment,
+                    "revealed_seed": None,
+                    "rolls": 0,
+                }
+            )
+            text = f"The GM rotated the dice seed of “{doc['title']}” (old seed revealed)"
+        elif t.name == "Closed":
+            doc["status"] = "closed"
+            doc["seeds"][-1]["revealed_seed"] = e.revealed_seed
+            text = f"Scene “{doc['title']}” closed; its dice seed is revealed"
+        else:
+            text = f"“{doc['title']}”: {t.name}"
+    t.save("scene", doc)
+    t.changes.campaign_id = doc["campaign_id"]
+    t.changes.scopes = {
+        "story_id": doc["story_id"],
+        "issue_id": doc["issue_id"],
+        "scene_id": doc["id"],
+    }
+    if text:
+        t.step(text, before, doc)
+
+
+# ---- missions ----------------------------------------------------------------------------------
+
+
+def mission(t: Translation) -> None:
+    e = t.event
+    if t.name == "Created":
+        before: dict[str, Any] = {}
+        doc = {
+            "id": t.id,
+            "campaign_id": str(e.campaign_id),
+            "title": e.title,
+            "scene_id": str(e.scene_id) if e.scene_id else None,
+            "story_id": str(e.story_id) if e.story_id else None,
+            "status": "active",
+            "outcome": None,
+            "counters": {},
+        }
+        text = f"Mission “{e.title}” begins"
+    else:
+        before = t.load("mission", t.id)
+        doc = copy.deepcopy(before)
+        if t.name == "Ended":
+            doc["status"], doc["outcome"] = "ended", e.outcome
+            text = f"Mission “{doc['title']}” ended: {e.outcome.replace('_', ' ')}"
+        else:
+            text = f"Mission “{doc['title']}”: {t.name}"
+    t.save("mission", doc)
+    t.changes.campaign_id = doc["campaign_id"]
+    t.changes.scopes = {"story_id": doc["story_id"], "scene_id": doc["scene_id"]}
+    t.step(text, before, doc)
+
+
+# ---- rolls -------------------------------------------------------------------------------------
+
+
+def _describe_roll(record: dict[str, Any], who: str) -> str:
+    result = record["result"]
+    what = record.get("follow_up") or record["check"]
+    detail = ", ".join(
+        f"{k} {v}" for k, v in result.items() if isinstance(v, (int, str, bool)) and v is not None
+    )
+    return f"{who} rolled {what}: {detail}"
+
+
+def roll(t: Translation) -> None:
+    e = t.event
+    record = e.record
+    doc = {
+        "id": t.id,
+        "campaign_id": record["campaign_id"],
+        "scene_id": record["scene_id"],
+        "sequence": record["sequence"],
+        "record": record,
+        "score": e.score,
+        "success": e.success,
+        "odds": e.odds,
+    }
+    t.save("roll", doc, ref=record.get("character_id"))
+    scene_before = t.load("scene", record["scene_id"])
+    scene_doc = copy.deepcopy(scene_before)
+    scene_doc["rolls"].append(t.id)
+    if record.get("character_id") and record["character_id"] not in scene_doc["participants"]:
+        scene_doc["participants"].append(record["character_id"])
+    t.save("scene", scene_doc)
+    who = "The GM"
+    if record.get("character_id"):
+        who = t.load("character", record["character_id"])["name"]
+    t.changes.campaign_id = record["campaign_id"]
+    t.changes.scopes = {
+        "story_id": scene_doc["story_id"],
+        "issue_id": scene_doc["issue_id"],
+        "scene_id": scene_doc["id"],
+    }
+    t.step(_describe_roll(record, who), {}, {"result": record["result"], "faces": record["faces"]})
+
+
+def roll_chain(t: Translation) -> None:
+    if t.name == "Started":
+        t.save("chain", {"id": t.id, "campaign_id": str(t.event.campaign_id)})
+        t.changes.campaign_id = str(t.event.campaign_id)
+    else:
+        t.changes.campaign_id = t.load("chain", t.id)["campaign_id"]
+
+
+HANDLERS: dict[str, Handler] = {
+    "Campaign": campaign,
+    "Character": character,
+    "Story": story,
+    "Issue": issue,
+    "Scene": scene,
+    "Mission": mission,
+    "Roll": roll,
+    "RollChain": roll_chain,
+}
