@@ -1,4 +1,4 @@
-"""The `chronicle` command: serve the API, verify an export offline."""
+"""The `chronicle` command: serve the API, run projection workers, rebuild views, replay, verify."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from uuid import UUID
 
 from pydantic import ValidationError
 
@@ -60,21 +61,81 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.intact else 1
 
 
+def _project(args: argparse.Namespace) -> int:
+    """A projection worker: keeps the views up to date until SIGTERM/SIGINT (restarting on errors)."""
+    import signal
+    import threading
+
+    from projections.runner import Supervisor, open_view_store, views_env
+
+    settings = _settings(args)
+    env = settings.eventsourcing_env()
+    open_view_store(views_env(env)).datastore.close()  # create the view tables once, up front
+    supervisor = Supervisor(env).start()
+    done = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: done.set())
+    print("chronicle project: keeping the views up to date", flush=True)
+    done.wait()
+    supervisor.stop()
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from projections.runner import rebuild
+
+    position = rebuild(_settings(args).eventsourcing_env())
+    print(f"rebuilt every view up to log position {position}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Print a scene's story from the views (no service needed)."""
+    from projections.runner import open_view_store, views_env
+
+    store = open_view_store(views_env(_settings(args).eventsourcing_env()))
+    scene = store.doc("scene", str(args.scene_id))
+    if scene is None:
+        print(f"chronicle: no scene {args.scene_id} in the views", file=sys.stderr)
+        return 1
+    print(f"Scene “{scene['title']}” ({scene['status']}, page {scene['page']})")
+    for step in store.timeline("scene_id", str(args.scene_id)):
+        print(f"  #{step['position']:<6} {step['at'][:19].replace('T', ' ')}  {step['text']}")
+    return 0
+
+
+def _store_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, help="SQLite file and key live here (CHRONICLE_DATA_DIR)")
+    parser.add_argument(
+        "--database-url", help="postgresql://user[:password]@host[:port]/dbname (CHRONICLE_DATABASE_URL)"
+    )
+    parser.set_defaults(host=None, port=None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chronicle", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the HTTP API (uvicorn)")
     serve.add_argument("--host", help="interface to bind (CHRONICLE_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (CHRONICLE_PORT, default 8000)")
-    serve.add_argument("--data-dir", type=Path, help="SQLite file and key live here (CHRONICLE_DATA_DIR)")
-    serve.add_argument(
-        "--database-url", help="postgresql://user[:password]@host[:port]/dbname (CHRONICLE_DATABASE_URL)"
-    )
+    _store_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(func=_serve)
     verify = sub.add_parser("verify", help="check an export (JSON Lines) offline; exit 1 on any problem")
     verify.add_argument("file", type=Path, help="the file from GET /v1/campaigns/{id}/export")
     verify.set_defaults(func=_verify)
+    project = sub.add_parser("project", help="run a projection worker (the views) until stopped")
+    _store_flags(project)
+    project.set_defaults(func=_project)
+    projections = sub.add_parser("projections", help="manage the views")
+    projections_sub = projections.add_subparsers(dest="action", required=True)
+    rebuild = projections_sub.add_parser("rebuild", help="rebuild every view from the whole log")
+    _store_flags(rebuild)
+    rebuild.set_defaults(func=_rebuild)
+    replay = sub.add_parser("replay", help="print a scene's story in the terminal")
+    replay.add_argument("scene_id", type=UUID)
+    _store_flags(replay)
+    replay.set_defaults(func=_replay)
     return parser
 
 
