@@ -347,10 +347,11 @@ def mission(t: Translation) -> None:
 def _describe_roll(record: dict[str, Any], who: str) -> str:
     result = record["result"]
     what = record.get("follow_up") or record["check"]
-    detail = ", ".join(
-        f"{k} {v}" for k, v in result.items() if isinstance(v, (int, str, bool)) and v is not None
-    )
-    return f"{who} rolled {what}: {detail}"
+    subject = result.get("trait") or result.get("stat") or result.get("affinity")
+    shown = ("total", "successes", "damage", "net", "outcome", "critical", "hit")
+    detail = ", ".join(f"{k} {result[k]}" for k in shown if result.get(k) not in (None, ""))
+    faces = " ".join(str(f["face"]) for f in record["faces"] if f["kept"])
+    return f"{who} rolled {what}{f' ({subject})' if subject else ''} [{faces}]: {detail}"
 
 
 def roll(t: Translation) -> None:
