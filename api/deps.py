@@ -58,8 +58,6 @@ def get_views(
 
 
 ViewsDep = Annotated[ViewReader, Depends(get_views)]
-# Every query accepts min_position: resources answer from the event store, history from the views.
-WAIT = [Depends(get_views)]
 
 
 _bearer_scheme = HTTPBearer(
@@ -79,6 +77,14 @@ def get_actor(app: AppDep, token: Annotated[str | None, Depends(bearer)]) -> Act
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
+
+
+def _authenticated_wait(actor: ActorDep, views: ViewsDep) -> None:
+    """Authenticate first (401 before any wait), then honour min_position."""
+
+
+# Every query accepts min_position: resources answer from the event store, history from the views.
+WAIT = [Depends(_authenticated_wait)]
 
 
 def etag(version: int) -> dict[str, str]:

@@ -162,12 +162,24 @@ class Service(Application):
                 status_code=status_code,
                 body={"sealed": self.sealer.seal(json.dumps(body))},
             )
-        recordings = self.save(aggregate, *others, record)
+        recordings = self.save(*self._signed(ctx, aggregate, *others, record))
         outcome.position = max(r.notification.id for r in recordings)
         if record is not None:
             record.note_position(outcome.position)
             self.save(record)
         return outcome
+
+    @staticmethod
+    def _signed(ctx: CommandContext, *aggregates: Aggregate | None) -> list[Any]:
+        """The pending events of the aggregates, each marked with the member whose command wrote it.
+
+        `actor` is stored with the event's state; eventsourcing restores it as an attribute and the
+        aggregates' own mutators ignore it (they take only their parameters)."""
+        actor = str(ctx.actor.member_id) if ctx.actor is not None else None
+        events = [e for a in aggregates if a is not None for e in a.collect_events()]
+        for event in events:
+            object.__setattr__(event, "actor", actor)
+        return events
 
     def _stored_response(self, request: IdempotencyRequest) -> StoredResponse | None:
         record_id = IdempotencyRecord.create_id(request.scope, request.key)

@@ -338,6 +338,11 @@ def mission(t: Translation) -> None:
     t.save("mission", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["story_id"], "scene_id": doc["scene_id"]}
+    if doc["scene_id"]:
+        # A scene's mission is part of that scene's game Issue and story: their replays tell it too.
+        scene_doc = t.load("scene", doc["scene_id"])
+        t.changes.scopes["story_id"] = doc["story_id"] or scene_doc["story_id"]
+        t.changes.scopes["issue_id"] = scene_doc["issue_id"]
     t.step(text, before, doc)
 
 

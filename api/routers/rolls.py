@@ -118,7 +118,9 @@ def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRespo
     responses={200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"}},
 )
 def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse:
-    """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`)."""
+    """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`).
+
+    Read from the event store itself, not from the views: an audit must see what is stored now."""
     campaign = app.get(actor, Campaign, campaign_id)
     entries = list(
         campaign_entries(app, campaign.id)

@@ -154,3 +154,10 @@ def test_a_player_cannot_create_a_character_for_another_player(table: Table) -> 
 def test_a_player_s_character_defaults_to_its_own(table: Table) -> None:
     character_id = table.character(table.player)
     assert table.get(f"/v1/characters/{character_id}")["owner_member_id"] == table.player_id
+
+
+def test_authentication_comes_before_waiting_for_min_position(table: Table) -> None:
+    story_id = table.story()
+    position = table.position()
+    response = table.client.get(f"/v1/stories/{story_id}?min_position={position}")
+    assert response.status_code == 401
