@@ -18,6 +18,13 @@ def test_every_chronicle_variable_in_the_deployment_is_a_real_setting() -> None:
     assert names - {"DB_PASSWORD"} <= fields
 
 
+def test_the_deployment_runs_projection_workers_and_tells_the_api_not_to() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert 'command: ["chronicle", "project"]' in text
+    assert "CHRONICLE_PROJECTIONS: external" in text
+    assert Settings(projections="external").projections == "external"
+
+
 def test_the_deployment_database_url_is_one_the_service_accepts() -> None:
     text = (ROOT / "docker-compose.yml").read_text()
     url = re.search(r"CHRONICLE_DATABASE_URL: (\S+)", text)
