@@ -104,6 +104,7 @@ class RollCommands(Service):
             "faces": [f.to_json() for f in roller.faces],
             "result": outcome.result,
             "follow_up_of": None,
+            "costs": {k: v for k, v in costs.items() if v},
         }
         return self._record_roll(ctx, campaign.id, record, outcome, odds.success, odds.at_least, above, touched)
 
