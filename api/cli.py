@@ -70,7 +70,7 @@ def _project(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     env = settings.eventsourcing_env()
-    open_view_store(views_env(env)).datastore.close()  # create the view tables once, up front
+    open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

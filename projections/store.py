@@ -22,21 +22,32 @@ from psycopg.sql import SQL
 TABLES = ("view_docs", "view_versions", "view_log", "view_timeline")
 
 CREATE = [
-    "CREATE TABLE IF NOT EXISTS view_docs (kind TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT NOT NULL, "
-    "ref TEXT, position BIGINT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id))",
+    (
+        "CREATE TABLE IF NOT EXISTS view_docs (kind TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT NOT NULL, "
+        "ref TEXT, position BIGINT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id))"
+    ),
     "CREATE INDEX IF NOT EXISTS view_docs_campaign ON view_docs (campaign_id, kind, position)",
-    "CREATE TABLE IF NOT EXISTS view_versions (kind TEXT NOT NULL, id TEXT NOT NULL, position BIGINT NOT NULL, "
-    "at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id, position))",
-    "CREATE TABLE IF NOT EXISTS view_log (position BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL, "
-    "entry TEXT NOT NULL)",
+    (
+        "CREATE TABLE IF NOT EXISTS view_versions (kind TEXT NOT NULL, id TEXT NOT NULL, position BIGINT NOT NULL, "
+        "at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id, position))"
+    ),
+    (
+        "CREATE TABLE IF NOT EXISTS view_log (position BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL, "
+        "entry TEXT NOT NULL)"
+    ),
     "CREATE INDEX IF NOT EXISTS view_log_campaign ON view_log (campaign_id, position)",
-    "CREATE TABLE IF NOT EXISTS view_timeline (position BIGINT NOT NULL, n INTEGER NOT NULL, "
-    "campaign_id TEXT NOT NULL, story_id TEXT, issue_id TEXT, scene_id TEXT, step TEXT NOT NULL, "
-    "PRIMARY KEY (position, n))",
+    (
+        "CREATE TABLE IF NOT EXISTS view_timeline (position BIGINT NOT NULL, n INTEGER NOT NULL, "
+        "campaign_id TEXT NOT NULL, story_id TEXT, issue_id TEXT, scene_id TEXT, step TEXT NOT NULL, "
+        "PRIMARY KEY (position, n))"
+    ),
     "CREATE INDEX IF NOT EXISTS view_timeline_scene ON view_timeline (scene_id, position)",
     "CREATE INDEX IF NOT EXISTS view_timeline_issue ON view_timeline (issue_id, position)",
     "CREATE INDEX IF NOT EXISTS view_timeline_story ON view_timeline (story_id, position)",
 ]
+
+
+DOC_QUERY = "SELECT doc FROM view_docs WHERE kind = %s AND id = %s"
 
 
 @dataclass
@@ -87,8 +98,20 @@ class ViewStore(TrackingRecorder):
 
     # ---- writing ---------------------------------------------------------------------------
 
-    def apply(self, changes: Changes, tracking: Tracking) -> None:
+    @contextmanager
+    def transaction(self) -> Iterator[ViewTransaction]:
+        """One event's reads of the documents it changes and all its writes, its tracking row
+        included, in one write transaction: applied exactly once, or not at all."""
         with self._tx(commit=True) as cursor:
+            yield ViewTransaction(self, cursor)
+
+    @contextmanager
+    def _batch(self, cursor: Any) -> Iterator[None]:
+        """Around an event's writes: a backend may batch them and relax their durability."""
+        yield
+
+    def _write(self, cursor: Any, changes: Changes, tracking: Tracking) -> None:
+        with self._batch(cursor):
             for doc in changes.docs:
                 text = _dumps(doc.doc)
                 cursor.execute(
@@ -146,7 +169,7 @@ class ViewStore(TrackingRecorder):
     # ---- reading ---------------------------------------------------------------------------
 
     def doc(self, kind: str, doc_id: str) -> dict[str, Any] | None:
-        rows = self._rows("SELECT doc FROM view_docs WHERE kind = %s AND id = %s", (kind, doc_id))
+        rows = self._rows(DOC_QUERY, (kind, doc_id))
         return json.loads(rows[0]["doc"]) if rows else None
 
     def docs(self, kind: str, campaign_id: str, ref: str | None = None) -> list[dict[str, Any]]:
@@ -207,9 +230,38 @@ class ViewStore(TrackingRecorder):
         }
 
 
+class ViewTransaction:
+    """The views inside one event's write transaction: what the event reads, then what it writes."""
+
+    def __init__(self, store: ViewStore, cursor: Any) -> None:
+        self.store = store
+        self.cursor = cursor
+
+    def doc(self, kind: str, doc_id: str) -> dict[str, Any] | None:
+        self.cursor.execute(self.store._sql(DOC_QUERY), (kind, doc_id))
+        rows = self.cursor.fetchall()
+        return json.loads(rows[0]["doc"]) if rows else None
+
+    def apply(self, changes: Changes, tracking: Tracking) -> None:
+        self.store._write(self.cursor, changes, tracking)
+
+
+# Views are derived data: a crash may lose their last commits (never half of one, the tracking row
+# commits with the rows), and the runner applies those events again. So the views' own commits
+# do not wait for the disk; the event store's always do.
+
+
 class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
     placeholder = "?"
     _tracking_table = "tracking"
+
+    @contextmanager
+    def _tx(self, *, commit: bool) -> Iterator[Any]:
+        with self.datastore.get_connection(commit=commit) as connection:
+            if commit:  # WAL and synchronous=NORMAL: no fsync per commit; set outside transactions
+                connection.cursor().execute("PRAGMA synchronous=NORMAL")
+            with connection.transaction(commit=commit) as cursor:
+                yield cursor
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *CREATE]
@@ -218,11 +270,16 @@ class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
 class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.sql_create_statements.extend(SQL(statement) for statement in CREATE)  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(statement) for statement in CREATE)  # type: ignore[misc]
+        self._tracking_table = f'"{self.datastore.schema}"."{self.tracking_table_name}"'
 
-    @property
-    def _tracking_table(self) -> str:
-        return f'"{self.datastore.schema}"."{self.tracking_table_name}"'
+    @contextmanager
+    def _batch(self, cursor: Any) -> Iterator[None]:
+        # One round trip for all of an event's writes (the tracking insert's fetch syncs the
+        # pipeline, so a clash still raises before the commit).
+        with cursor.connection.pipeline():
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            yield
 
 
 def view_store_class(persistence_module: str) -> type[ViewStore]:

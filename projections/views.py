@@ -13,7 +13,7 @@ from eventsourcing.projection import Projection
 
 from domain.export import entry
 from domain.rulesets import get_ruleset
-from projections.store import Changes, Doc, ViewStore
+from projections.store import Changes, Doc, ViewStore, ViewTransaction
 
 Handler = Callable[["Translation"], None]
 
@@ -25,13 +25,14 @@ class Views(Projection[ViewStore]):
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        self.view.apply(translate(self.view, domain_event, tracking.notification_id), tracking)
+        with self.view.transaction() as tx:
+            tx.apply(translate(tx, domain_event, tracking.notification_id), tracking)
 
 
 class Translation:
     """What one event changes: the documents it touches, its log entry and its timeline steps."""
 
-    def __init__(self, view: ViewStore, event: Any, position: int) -> None:
+    def __init__(self, view: ViewTransaction, event: Any, position: int) -> None:
         self.view = view
         self.event = event
         self.position = position
@@ -86,7 +87,7 @@ def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
     }
 
 
-def translate(view: ViewStore, event: Any, position: int) -> Changes:
+def translate(view: ViewTransaction, event: Any, position: int) -> Changes:
     t = Translation(view, event, position)
     handler = HANDLERS.get(t.aggregate)
     if handler is None:  # idempotency records and anything without a campaign

@@ -125,7 +125,7 @@ def dump_of(env: Mapping[str, str]) -> Dump:
     try:
         return store.dump()
     finally:
-        store.datastore.close()
+        store.datastore.close()  # type: ignore[attr-defined]
 
 
 def assert_same_views(left: Dump, right: Dump) -> None:
@@ -192,8 +192,8 @@ def write_log(app: Chronicle, commands: int, pages_per_scene: int = 20) -> int:
     story_id = app.start_story(gm, campaign_id, "Long").aggregate.id
     issue_id = app.start_issue(gm, story_id, "Many scenes").aggregate.id
     position = 0
-    scene_id = None
-    for n in range(commands):
+    scene_id = app.open_scene(gm, issue_id, "Scene 0").aggregate.id
+    for n in range(1, commands):
         if n % pages_per_scene == 0:
             outcome = app.open_scene(gm, issue_id, f"Scene {n // pages_per_scene}")
             scene_id = outcome.aggregate.id

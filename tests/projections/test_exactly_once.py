@@ -43,7 +43,7 @@ def test_a_runner_stopped_half_way_and_a_new_one_apply_every_event_exactly_once(
     settings: Settings, app: Chronicle
 ) -> None:
     env = settings.eventsourcing_env()
-    head = write_log(app, 300)
+    head = write_log(app, 400)
     store = open_view_store(views_env(env))
     reader = ViewReader(store)
 
@@ -64,7 +64,7 @@ def test_a_runner_stopped_half_way_and_a_new_one_apply_every_event_exactly_once(
     assert view_log_positions(store) == event_store_positions(env)
     positions = [row[0] for row in resumed["view_log"]]
     assert len(positions) == len(set(positions))
-    store.datastore.close()
+    store.datastore.close()  # type: ignore[attr-defined]
     rebuild(env, timeout=60)
     assert_same_views(dump_of(env), resumed)
 
@@ -118,6 +118,6 @@ def test_a_killed_listen_connection_restarts_the_runner_and_loses_no_event(
         app.close()
     assert supervisor.restarts == 1
     assert view_log_positions(store) == event_store_positions(env)
-    store.datastore.close()
+    store.datastore.close()  # type: ignore[attr-defined]
     rebuild(env, timeout=60)
     assert_same_views(dump_of(env), running)

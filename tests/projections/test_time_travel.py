@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.schemas import character_public
 from api.settings import Settings
+from domain.aggregates import Campaign, Character
 from domain.application import Chronicle
 from tests.api.support import bearer
 from tests.projections.support import Played, caught_up, play
@@ -35,8 +36,8 @@ def comparable(character: dict[str, Any]) -> dict[str, Any]:
 
 
 def replayed(app: Chronicle, played: Played, version: int) -> dict[str, Any]:
-    character = app.repository.get(UUID(played.hero), version=version)
-    campaign = app.repository.get(UUID(played.table.campaign_id))
+    character: Character = app.repository.get(UUID(played.hero), version=version)
+    campaign: Campaign = app.repository.get(UUID(played.table.campaign_id))
     return comparable(character_public(character, campaign).model_dump(mode="json"))
 
 
