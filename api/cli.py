@@ -31,7 +31,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     where = settings.database_url and "PostgreSQL" or f"SQLite in {settings.data_dir.resolve()}"
     print(f"Chronicle on http://{settings.host}:{settings.port} (store: {where})", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=args.log_level)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=10,  # a backstop: open streams end on shutdown by themselves
+    )
     return 0
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
@@ -24,6 +26,8 @@ from domain.errors import InvalidInput
 from projections.runner import ViewReader
 
 log = logging.getLogger("chronicle.stream")
+# ASCII digits only, and not too many: int() refuses other digits and very long numbers.
+POSITION = re.compile(r"[0-9]{1,18}")
 
 router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
 
@@ -49,11 +53,18 @@ def server_exiting() -> bool:
     return bool(getattr(server, "should_exit", False))
 
 
+@dataclass(frozen=True)
+class Read:
+    entries: list[dict[str, Any]]
+    complete_to: int
+
+
 class Head:
     """One watcher per app over the views' position, shared by every open stream.
 
     Streams query the log only when the position moves, so N idle streams cost one cheap query per
-    POLL_SECONDS, not N. The watcher runs only while a stream is open.
+    POLL_SECONDS, not N; and streams of one campaign waiting at the same position share one query.
+    The watcher runs only while a stream is open.
     """
 
     def __init__(self, views: ViewReader) -> None:
@@ -62,6 +73,7 @@ class Head:
         self.streams = 0
         self._moved = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._reads: dict[tuple[str, int], asyncio.Future[Read]] = {}
 
     def open(self) -> None:
         self.streams += 1
@@ -82,13 +94,30 @@ class Head:
             return False
         return self.position > position
 
+    async def read(self, campaign_id: str, after: int) -> Read:
+        """The campaign's entries after `after`, and a position the answer is complete up to."""
+        key = (campaign_id, after)
+        pending = self._reads.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._read(campaign_id, after))
+            self._reads[key] = pending
+            pending.add_done_callback(lambda _: self._reads.pop(key, None))
+        return await asyncio.shield(pending)  # one reader leaving must not cancel the others' read
+
+    async def _read(self, campaign_id: str, after: int) -> Read:
+        # The position is taken before the query: all it covers is committed, so the query sees it.
+        complete_to = self.position
+        entries = await to_thread.run_sync(partial(self.views.store.log, campaign_id, after, BATCH))
+        return Read(entries, complete_to)
+
     async def _watch(self) -> None:
         while self.streams > 0:
             try:
                 position = await to_thread.run_sync(self.views.position)
-            except Exception:  # a database blip must not end every stream: the next poll retries
+            except Exception:  # a database blip must not end every stream: retry a little later
                 log.exception("reading the views' position failed")
-                position = self.position
+                await asyncio.sleep(1)
+                continue
             if position != self.position:
                 self.position = position
                 self._moved.set()
@@ -109,7 +138,7 @@ def _head(request: Request) -> Head:
 def _resume_from(app: Chronicle, after: int, last_event_id: str | None) -> int:
     """Last-Event-ID wins over `after`: EventSource keeps the first URL but sends the newest id."""
     if last_event_id is not None and last_event_id.strip():
-        if not last_event_id.strip().isdigit():
+        if not POSITION.fullmatch(last_event_id.strip()):
             raise InvalidInput("Last-Event-ID must be a log position", field="Last-Event-ID")
         start, field = int(last_event_id), "Last-Event-ID"
     else:
@@ -135,16 +164,14 @@ async def _events(
     heartbeat: float,
 ) -> AsyncIterator[str]:
     head = _head(request)
-    store = request.app.state.views.store
     head.open()
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         last, sent = after, 0
         beat = time.monotonic() + heartbeat
         while True:
-            seen = head.position  # read before the query, so nothing applied after it is missed
-            entries = await to_thread.run_sync(partial(store.log, campaign_id, last, BATCH))
-            for entry in entries:
+            read = await head.read(campaign_id, last)
+            for entry in read.entries:
                 last = entry["position"]
                 if readable(entry, actor):
                     yield _event(entry)
@@ -152,11 +179,11 @@ async def _events(
                     if sent == limit:
                         return
                     beat = time.monotonic() + heartbeat
-            if len(entries) == BATCH:
+            if len(read.entries) == BATCH:
                 continue
-            # Everything up to `seen` (and `last`) is sent: query again only once the views move on.
+            # Everything up to there is sent: query again only once the views move on.
             while not await head.moved_beyond(
-                max(seen, last) + 1000, min(CHECK_SECONDS, beat - time.monotonic())
+                max(read.complete_to, last), min(CHECK_SECONDS, beat - time.monotonic())
             ):
                 if await request.is_disconnected() or server_exiting():
                     return
