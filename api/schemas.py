@@ -96,6 +96,18 @@ class CharacterCreate(Strict):
     sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
 
 
+class ResourceChange(Strict):
+    resource: str = Field(min_length=1, max_length=60, description="e.g. resolve")
+    change: int = Field(ge=-1000, le=1000, description="+n awards, -n takes away; never below 0")
+    reason: str = Field(min_length=1, max_length=200, description="Why (WCBH-18 lists the reasons)")
+
+
+class PoolChange(Strict):
+    pool: str = Field(min_length=1, max_length=60, description="e.g. adversity")
+    change: int = Field(ge=-1000, le=1000, description="+n gains, -n spends; never below 0")
+    reason: str = Field(min_length=1, max_length=200)
+
+
 class SheetReplace(Strict):
     sheet: dict[str, Any]
 
@@ -180,6 +192,7 @@ class IssuePublic(Written):
     status: Literal["running", "ended"]
     scene_ids: list[UUID]
     open_scene_ids: list[UUID]
+    pools: dict[str, int] = Field(description="The GM's pools of this game Issue, e.g. adversity (WCBH-21)")
 
 
 def issue_public(issue: Issue) -> IssuePublic:
@@ -192,6 +205,7 @@ def issue_public(issue: Issue) -> IssuePublic:
         status=issue.status,  # type: ignore[arg-type]
         scene_ids=list(issue.scene_ids),
         open_scene_ids=list(issue.open_scene_ids),
+        pools=dict(issue.pools),
         version=issue.version,
     )
 

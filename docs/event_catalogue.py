@@ -141,6 +141,18 @@ def play(s: Session) -> tuple[str, list[str]]:
     issue = s.call("POST", f"/v1/stories/{story}/issues", gm, {"title": "Issue #1"})["id"]
     scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Rooftops"})["id"]
     s.call("POST", f"/v1/scenes/{scene}/pages", gm, **{"If-Match": '"1"'})
+    s.call(
+        "POST",
+        f"/v1/characters/{hero}/resources",
+        gm,
+        {"resource": "resolve", "change": 1, "reason": "followed her convictions at a cost"},
+    )
+    s.call(
+        "POST",
+        f"/v1/issues/{issue}/pools",
+        gm,
+        {"pool": "adversity", "change": -1, "reason": "the alarm goes off"},
+    )
 
     roll = s.call(
         "POST",

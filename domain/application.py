@@ -15,7 +15,7 @@ from domain.commands import (
     StoredResponse,
     command,
 )
-from domain.errors import Forbidden, InvalidInput, NotFound
+from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import hash_token, mint_token
@@ -90,7 +90,8 @@ class Chronicle(RollCommands):
         character = Character.create(
             campaign.id, name, side, owner_member_id, valid, self._starting_resources(campaign, valid, side)
         )
-        return self._commit(ctx, character)
+        campaign.enrol(character.id)
+        return self._commit(ctx, character, campaign)
 
     @command
     def change_sheet(self, ctx: CommandContext, character_id: UUID, sheet: Any) -> Outcome:
@@ -100,6 +101,28 @@ class Chronicle(RollCommands):
         campaign = self.campaign_of(actor)
         character.change_sheet(self._validated_sheet(campaign, sheet, character.side))
         return self._commit(ctx, character)
+
+    @command
+    def adjust_resource(
+        self, ctx: CommandContext, character_id: UUID, resource: str, change: int, reason: str
+    ) -> Outcome:
+        """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18)."""
+        actor = self._gm(ctx)
+        character = self._target(ctx, actor, Character, character_id)
+        character.adjust(resource, change, reason)
+        return self._commit(ctx, character)
+
+    @command
+    def change_pool(
+        self, ctx: CommandContext, issue_id: UUID, pool: str, change: int, reason: str
+    ) -> Outcome:
+        """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
+        actor = self._gm(ctx)
+        issue = self._target(ctx, actor, Issue, issue_id)
+        if issue.ended:
+            raise Conflict("the game Issue has ended", code="issue_ended")
+        issue.change_pool(pool, change, reason)
+        return self._commit(ctx, issue)
 
     @command
     def start_story(self, ctx: CommandContext, campaign_id: UUID, title: str) -> Outcome:
@@ -118,9 +141,32 @@ class Chronicle(RollCommands):
     def start_issue(self, ctx: CommandContext, story_id: UUID, title: str) -> Outcome:
         actor = self._gm(ctx)
         story = self._target(ctx, actor, Story, story_id)
-        issue = Issue.start(story.campaign_id, story.id, title, number=len(story.issue_ids) + 1)
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        characters = [self.get(actor, Character, c) for c in campaign.character_ids]
+        heroes = sum(1 for c in characters if c.side == "hero")
+        issue = Issue.start(
+            story.campaign_id,
+            story.id,
+            title,
+            number=len(story.issue_ids) + 1,
+            pools=rules.issue_pools(heroes, settings),
+        )
         story.begin_issue(issue.id)
-        return self._commit(ctx, issue, story)
+        refreshed = []
+        for character in characters:
+            # WCBH-17 and the like: what refreshes "per game Issue" goes back to its start level.
+            sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+            levels = {
+                name: int(spec["start"])
+                for name, spec in rules.resources(sheet, settings).items()
+                if spec["refresh"] == "issue"
+            }
+            if levels:
+                character.refresh(levels, "issue", issue.id)
+                refreshed.append(character)
+        return self._commit(ctx, issue, story, *refreshed)
 
     @command
     def end_issue(self, ctx: CommandContext, issue_id: UUID) -> Outcome:

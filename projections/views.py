@@ -122,6 +122,10 @@ def campaign(t: Translation) -> None:
         doc["members"].append({"id": str(e.member_id), "name": e.name, "role": e.role})
         t.save("campaign", doc)
         t.step(f"{e.name} joined as {e.role}", before, doc)
+    elif t.name == "CharacterEnrolled":
+        doc = t.load("campaign", t.id)
+        doc.setdefault("character_ids", []).append(str(e.character_id))
+        t.save("campaign", doc)
     t.changes.campaign_id = t.id
 
 
@@ -173,6 +177,22 @@ def character(t: Translation) -> None:
             )
             spec["current"] = spec["current"] - e.amount
             text = f"{doc['name']} spent {e.amount} {e.resource} ({e.reason})"
+        elif t.name == "ResourceAdjusted":
+            doc["resources"][e.resource]["current"] += e.change
+            verb = "gained" if e.change > 0 else "lost"
+            text = f"{doc['name']} {verb} {abs(e.change)} {e.resource} ({e.reason})"
+        elif t.name == "ResourcesRefreshed":
+            for name, level in e.levels.items():
+                doc["resources"][name]["current"] = level
+            levels = ", ".join(f"{name} {level}" for name, level in e.levels.items())
+            text = f"{doc['name']}: {levels} restored (new game {e.boundary})"
+            if e.boundary == "issue":
+                issue_doc = t.load("issue", str(e.boundary_id))
+                issue_doc["refreshed"].append(
+                    {"character_id": t.id, "name": doc["name"], "levels": e.levels}
+                )
+                t.save("issue", issue_doc)
+                t.changes.scopes = {"story_id": issue_doc["story_id"], "issue_id": issue_doc["id"]}
         else:
             text = f"{doc['name']}: {t.name}"
     t.save("character", doc)
@@ -229,7 +249,8 @@ def issue(t: Translation) -> None:
             "status": "running",
             "scene_ids": [],
             "open_scene_ids": [],
-            "refreshed": [],  # what refreshed at its start (the rulesets fill it in later issues)
+            "refreshed": [],  # what refreshed at its start: characters' resources (WCBH-17)
+            "pools": dict(getattr(e, "pools", None) or {}),  # the GM's pools, e.g. adversity (WCBH-21)
         }
         text: str | None = f"Game Issue #{e.number} “{e.title}” started"
     else:
@@ -245,6 +266,10 @@ def issue(t: Translation) -> None:
             doc["status"] = "ended"
             doc["open_scene_ids"] = []
             text = f"Game Issue #{doc['number']} “{doc['title']}” ended"
+        elif t.name == "PoolChanged":
+            doc["pools"][e.pool] += e.change
+            verb = "gained" if e.change > 0 else "spent"
+            text = f"The GM {verb} {abs(e.change)} {e.pool} ({e.reason}); {doc['pools'][e.pool]} left"
     t.save("issue", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}

@@ -11,7 +11,13 @@ from fastapi.responses import JSONResponse
 
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import CharacterCreate, CharacterPublic, SheetReplace, character_public
+from api.schemas import (
+    CharacterCreate,
+    CharacterPublic,
+    ResourceChange,
+    SheetReplace,
+    character_public,
+)
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome
 from domain.errors import InvalidInput, NotFound
@@ -86,6 +92,25 @@ def get_character(
             field="at_position" if at_position is not None else "as_of",
         )
     return respond(CharacterPublic.model_validate(doc))
+
+
+@router.post(
+    "/v1/characters/{character_id}/resources",
+    response_model=CharacterPublic,
+    operation_id="adjust_character_resource",
+)
+def adjust_resource(
+    character_id: UUID, body: ResourceChange, app: AppDep, actor: ActorDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM awards or takes a resource with a reason (Resolve awards, WCBH-18)."""
+    return commands.run(
+        app.adjust_resource,
+        character_id,
+        body.resource,
+        body.change,
+        body.reason,
+        present=_presenter(app, actor.campaign_id),
+    )
 
 
 @router.put(

@@ -12,6 +12,7 @@ from api.errors import ERROR_RESPONSES
 from api.schemas import (
     IssueCreate,
     IssuePublic,
+    PoolChange,
     SceneCreate,
     ScenePublic,
     StoryCreate,
@@ -89,6 +90,12 @@ def start_issue(
 )
 def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(issue_public(app.get(actor, Issue, issue_id)))
+
+
+@router.post("/v1/issues/{issue_id}/pools", response_model=IssuePublic, operation_id="change_issue_pool")
+def change_pool(issue_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
+    return commands.run(app.change_pool, issue_id, body.pool, body.change, body.reason, present=_issue)
 
 
 @router.post("/v1/issues/{issue_id}/end", response_model=IssuePublic, operation_id="end_issue")

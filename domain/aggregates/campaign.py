@@ -40,6 +40,7 @@ class Campaign(Aggregate):
         self.ruleset = ruleset
         self.settings = settings
         self.members: dict[UUID, Member] = {}
+        self.character_ids: list[UUID] = []
         self._add_member(gm_member_id, gm_name, "gm", gm_token_hash)
 
     @classmethod
@@ -86,6 +87,14 @@ class Campaign(Aggregate):
     @event("MemberJoined")
     def _member_joined(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
         self._add_member(member_id, name, role, token_hash)
+
+    def enrol(self, character_id: UUID) -> None:
+        """Note a new character, so that refreshes (a new game Issue…) reach every character."""
+        self._character_enrolled(character_id)
+
+    @event("CharacterEnrolled")
+    def _character_enrolled(self, character_id: UUID) -> None:
+        self.character_ids.append(character_id)
 
     def _add_member(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
         self.members[member_id] = Member(member_id, name, role, token_hash)

@@ -75,6 +75,35 @@ class Character(Aggregate):
             if amount:
                 self._spent(name, amount, reason)
 
+    def refresh(self, levels: dict[str, int], boundary: str, boundary_id: UUID) -> None:
+        """Restore resources at a boundary of play (a new game Issue restores Resolve, WCBH-17)."""
+        self._refreshed(levels, boundary, boundary_id)
+
+    @event("ResourcesRefreshed")
+    def _refreshed(self, levels: dict[str, int], boundary: str, boundary_id: UUID) -> None:
+        self.resources.update(levels)
+
+    def adjust(self, resource: str, change: int, reason: str) -> None:
+        """A GM's award or correction (Resolve awards, WCBH-18); never below zero."""
+        if resource not in self.resources:
+            raise InvalidInput(
+                f"{self.name} has no resource {resource!r}; it has: {', '.join(self.resources) or 'none'}",
+                field="resource",
+            )
+        if change == 0:
+            raise InvalidInput("change must not be 0", field="change")
+        if self.resources[resource] + change < 0:
+            raise Conflict(
+                f"{self.name} has {self.resources[resource]} {resource}; it cannot lose {-change}",
+                code="not_enough_" + resource,
+                details={"resource": resource, "have": self.resources[resource], "needed": -change},
+            )
+        self._adjusted(resource, change, reason)
+
+    @event("ResourceAdjusted")
+    def _adjusted(self, resource: str, change: int, reason: str) -> None:
+        self.resources[resource] += change
+
     @event("ResourceSpent")
     def _spent(self, resource: str, amount: int, reason: str) -> None:
         self.resources[resource] = self.resources.get(resource, 0) - amount

@@ -7,25 +7,67 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import clean_title
-from domain.errors import Conflict
+from domain.errors import Conflict, InvalidInput
 
 
 class Issue(Aggregate):
     @event("Started")
-    def __init__(self, campaign_id: UUID, story_id: UUID, title: str, number: int) -> None:
+    def __init__(
+        self,
+        campaign_id: UUID,
+        story_id: UUID,
+        title: str,
+        number: int,
+        pools: dict[str, int] | None = None,
+    ) -> None:
         self.campaign_id = campaign_id
         self.story_id = story_id
         self.title = title
         self.number = number
+        # The GM's pools for this game Issue, e.g. WCBH Adversity (WCBH-21).
+        self.pools: dict[str, int] = dict(pools or {})
         self.ended = False
         self.open_scene_ids: list[UUID] = []
         self.scene_ids: list[UUID] = []
 
     @classmethod
-    def start(cls, campaign_id: UUID, story_id: UUID, title: str, number: int) -> Issue:
+    def start(
+        cls,
+        campaign_id: UUID,
+        story_id: UUID,
+        title: str,
+        number: int,
+        pools: dict[str, int] | None = None,
+    ) -> Issue:
         return cls(
-            campaign_id=campaign_id, story_id=story_id, title=clean_title(title, "title"), number=number
+            campaign_id=campaign_id,
+            story_id=story_id,
+            title=clean_title(title, "title"),
+            number=number,
+            pools=pools or {},
         )
+
+    def change_pool(self, pool: str, change: int, reason: str) -> None:
+        """The GM gains or spends from a pool of this game Issue; never below zero (WCBH-21)."""
+        if pool not in self.pools:
+            raise InvalidInput(
+                f"this game Issue has no pool {pool!r}; it has: {', '.join(self.pools) or 'none'}",
+                field="pool",
+            )
+        if change == 0:
+            raise InvalidInput("change must not be 0", field="change")
+        if self.pools[pool] + change < 0:
+            raise Conflict(
+                f"the {pool} pool has {self.pools[pool]}; it cannot lose {-change}",
+                code="not_enough_" + pool,
+                rule="WCBH-21",
+                details={"pool": pool, "have": self.pools[pool], "needed": -change},
+            )
+        self._pool_changed(pool, change, reason)
+
+    @event("PoolChanged")
+    def _pool_changed(self, pool: str, change: int, reason: str) -> None:
+        self.pools[pool] += change
 
     @property
     def status(self) -> str:

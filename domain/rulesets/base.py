@@ -130,6 +130,10 @@ class Ruleset(ABC):
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
 
+    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
+        """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
+        return {}
+
     def describe(self) -> dict[str, Any]:
         """Everything a front end needs to render and fill in sheets of this system (JSON-able)."""
         settings = self.parse_settings(self.example_settings())

@@ -115,6 +115,10 @@ class WcbhRuleset(Ruleset):
             "starting_resolve": starting_resolve(sheet, limit),
         }
 
+    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
+        """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes."""
+        return {"adversity": heroes}
+
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
         derived = self.derived_stats(sheet, settings)
         minion = isinstance(form_of(sheet, WcbhCharacter, WcbhMinion), WcbhMinion)
