@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from domain.application import (
@@ -27,23 +28,20 @@ IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
 MAX_IDEMPOTENCY_KEY = 200
 
 
-def get_app(request: Request) -> Chronicle:
+# Dependencies that do no I/O are `async def`: FastAPI runs sync ones in its thread pool, and each hop
+# costs more than the dependency itself.
+
+
+async def get_app(request: Request) -> Chronicle:
     return request.app.state.chronicle  # type: ignore[no-any-return]
 
 
 AppDep = Annotated[Chronicle, Depends(get_app)]
 
 
-def get_views(
-    request: Request,
-    min_position: Annotated[
-        int | None,
-        Query(ge=0, description="Wait (up to 2 s) until the views have applied this log position"),
-    ] = None,
-) -> ViewReader:
-    views: ViewReader = request.app.state.views
-    if min_position is not None and min_position > views.position():
-        head = request.app.state.chronicle.recorder.max_notification_id() or 0
+def _caught_up(views: ViewReader, app: Chronicle, min_position: int) -> None:
+    if min_position > views.position():
+        head = app.recorder.max_notification_id() or 0
         if min_position > head:
             raise InvalidInput(
                 f"min_position {min_position} is beyond the end of the log ({head})",
@@ -54,6 +52,18 @@ def get_views(
             f"the views have not reached position {min_position} yet (they are at {views.position()})",
             field="min_position",
         )
+
+
+async def get_views(
+    request: Request,
+    min_position: Annotated[
+        int | None,
+        Query(ge=0, description="Wait (up to 2 s) until the views have applied this log position"),
+    ] = None,
+) -> ViewReader:
+    views: ViewReader = request.app.state.views
+    if min_position is not None:
+        await run_in_threadpool(_caught_up, views, request.app.state.chronicle, min_position)
     return views
 
 
@@ -66,7 +76,7 @@ _bearer_scheme = HTTPBearer(
 )
 
 
-def bearer(
+async def bearer(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer_scheme)],
 ) -> str | None:
     return credentials.credentials if credentials is not None else None
@@ -79,7 +89,7 @@ def get_actor(app: AppDep, token: Annotated[str | None, Depends(bearer)]) -> Act
 ActorDep = Annotated[Actor, Depends(get_actor)]
 
 
-def _authenticated_wait(actor: ActorDep, views: ViewsDep) -> None:
+async def _authenticated_wait(actor: ActorDep, views: ViewsDep) -> None:
     """Authenticate first (401 before any wait), then honour min_position."""
 
 
@@ -193,7 +203,7 @@ async def _commands(
     )
 
 
-def _member_commands(actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]) -> Commands:
+async def _member_commands(actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]) -> Commands:
     commands.actor = actor
     return commands
 

@@ -29,6 +29,7 @@ def running_server(settings: Settings) -> Iterator[Server]:
     env.pop("CHRONICLE_DATABASE_URL", None)
     if settings.database_url:
         env["CHRONICLE_DATABASE_URL"] = settings.database_url
+    env["CHRONICLE_PROJECTIONS"] = settings.projections
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
         env=env,
