@@ -163,6 +163,9 @@ class StoryPublic(Written):
     status: Literal["running", "completed"]
     running_issue_id: UUID | None
     issue_ids: list[UUID]
+    once_per_story_uses: dict[str, list[UUID]] = Field(
+        description="Limited uses made in this story, e.g. decisive_moment → characters (WCBH-15)"
+    )
 
 
 def story_public(story: Story) -> StoryPublic:
@@ -173,6 +176,7 @@ def story_public(story: Story) -> StoryPublic:
         status=story.status,  # type: ignore[arg-type]
         running_issue_id=story.running_issue_id,
         issue_ids=list(story.issue_ids),
+        once_per_story_uses={k: list(v) for k, v in story.uses.items()},
         version=story.version,
     )
 
@@ -230,6 +234,9 @@ class ScenePublic(Written):
     status: Literal["open", "closed"]
     page: int = Field(description="The current page (round), from 1.")
     seeds: list[SeedEpochPublic] = Field(description="The dice seeds of the scene (docs/fair-dice.md)")
+    once_per_scene_uses: dict[str, list[UUID]] = Field(
+        description="Limited uses made in this scene, e.g. decisive_moment → characters (WCBH-15)"
+    )
 
 
 def scene_public(scene: Scene) -> ScenePublic:
@@ -250,6 +257,7 @@ def scene_public(scene: Scene) -> ScenePublic:
             )
             for e in scene.epochs
         ],
+        once_per_scene_uses={k: list(v) for k, v in scene.uses.items()},
         version=scene.version,
     )
 

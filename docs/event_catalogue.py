@@ -171,6 +171,16 @@ def play(s: Session) -> tuple[str, list[str]]:
         player,
         {"follow_up": "resolve_dice", "request": {"resolve": 1}, "client_seed": "more luck"},
     )
+    s.call(
+        "POST",
+        f"/v1/scenes/{scene}/rolls",
+        player,
+        {
+            "check": "trait",
+            "request": {"trait": "Agility", "difficulty": 3, "decisive_moment": True},
+            "character_id": hero,
+        },
+    )
     s.call("POST", f"/v1/scenes/{scene}/seed/rotate", gm)
     s.call("POST", f"/v1/scenes/{scene}/close", gm)
 

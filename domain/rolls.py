@@ -10,7 +10,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError
 from pydantic import BaseModel
 
-from domain.aggregates import Character, Roll, RollChain, Scene
+from domain.aggregates import Character, Roll, RollChain, Scene, Story
 from domain.audit import Link, Problem, Report, check_chain, recompute
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.dice import FairSource, Roller, commitment, new_seed
@@ -18,7 +18,7 @@ from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
-from domain.rulesets.base import CheckOutcome, parse_request
+from domain.rulesets.base import CheckOutcome, Once, parse_request
 from domain.service import Service
 
 MAX_CLIENT_SEED = 128
@@ -80,6 +80,8 @@ class RollCommands(Service):
         odds = check.odds(parsed, sheet, settings, outcome)
         above = check.odds(parsed, sheet, settings, _next(outcome)).at_least
         touched: list[Any] = [scene]
+        if character is not None:
+            touched.extend(self._use_limits(actor, check.once(parsed, character.side), scene, character))
         if costs and any(costs.values()):
             if character is None:
                 raise InvalidInput("a roll that spends resources needs a character", field="character_id")
@@ -200,6 +202,20 @@ class RollCommands(Service):
             odds={"success": success, "at_least": at_least, "above": above},
         )
         return self._commit(ctx, roll, chain, *touched)
+
+    def _use_limits(
+        self, actor: Actor, limits: list[Once], scene: Scene, character: Character
+    ) -> list[Any]:
+        """Record the limited uses a roll makes (e.g. WCBH-15), refusing the roll if one is spent."""
+        touched: list[Any] = []
+        for limit in limits:
+            if limit.scope == "scene":
+                scene.use_once(limit.key, character.id, limit.rule, exclusive=limit.exclusive)
+            else:
+                story = self.get(actor, Story, scene.story_id)
+                story.use_once(limit.key, character.id, limit.rule)
+                touched.append(story)
+        return touched
 
     def _chain(self, campaign_id: UUID) -> RollChain:
         try:

@@ -229,6 +229,8 @@ def story(t: Translation) -> None:
         elif t.name == "Completed":
             doc["status"] = "completed"
             text = f"Story “{doc['title']}” completed"
+        elif t.name == "OnceUsed":
+            doc["once_per_story_uses"].setdefault(e.key, []).append(str(e.character_id))
     t.save("story", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["id"]}
@@ -304,6 +306,9 @@ def scene(t: Translation) -> None:
         if t.name == "PageAdvanced":
             doc["page"] = e.page
             text = f"Page {e.page} of “{doc['title']}”"
+        elif t.name == "OnceUsed":
+            doc["once_per_scene_uses"].setdefault(e.key, []).append(str(e.character_id))
+            text = f"A {e.key.replace('_', ' ')} is declared in “{doc['title']}”"
         elif t.name == "RollMade":
             doc["seeds"][e.epoch]["rolls"] = e.nonce + 1
             text = ""

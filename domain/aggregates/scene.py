@@ -44,6 +44,7 @@ class Scene(Aggregate):
         self.page = 1
         self.closed = False
         self.epochs = [SeedEpoch(0, seed_commitment, sealed_seed)]
+        self.uses: dict[str, list[UUID]] = {}  # once-per-scene uses: key → characters
 
     @classmethod
     def open(
@@ -92,6 +93,22 @@ class Scene(Aggregate):
     @event("RollMade")
     def _roll_made(self, roll_id: UUID, epoch: int, nonce: int) -> None:
         self.epochs[epoch].rolls = nonce + 1
+
+    def use_once(self, key: str, character_id: UUID, rule: str, *, exclusive: bool) -> None:
+        """A use limited per scene: once per character, or (exclusive) one character per scene."""
+        users = self.uses.get(key, [])
+        if character_id in users or (exclusive and users):
+            raise Conflict(
+                f"the {key.replace('_', ' ')} of this scene is already used",
+                code="once_per_scene",
+                rule=rule,
+                details={"use": key, "used_by": [str(u) for u in users]},
+            )
+        self._used_once(key, character_id)
+
+    @event("OnceUsed")
+    def _used_once(self, key: str, character_id: UUID) -> None:
+        self.uses.setdefault(key, []).append(character_id)
 
     def rotate_seed(self, revealed_seed: str, new_commitment: str, new_sealed_seed: str) -> None:
         """Reveal the current seed and commit to a new one (the GM may do this mid-scene)."""

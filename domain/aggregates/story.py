@@ -18,6 +18,7 @@ class Story(Aggregate):
         self.completed = False
         self.running_issue_id: UUID | None = None
         self.issue_ids: list[UUID] = []
+        self.uses: dict[str, list[UUID]] = {}  # once-per-story uses: key → characters
 
     @classmethod
     def start(cls, campaign_id: UUID, title: str) -> Story:
@@ -50,6 +51,21 @@ class Story(Aggregate):
     @event("GameIssueFinished")
     def _issue_finished(self, issue_id: UUID) -> None:
         self.running_issue_id = None
+
+    def use_once(self, key: str, character_id: UUID, rule: str) -> None:
+        """A use each character may make once per story (a Decisive Moment, WCBH-15)."""
+        if character_id in self.uses.get(key, []):
+            raise Conflict(
+                f"this character has already used its {key.replace('_', ' ')} in this story",
+                code="once_per_story",
+                rule=rule,
+                details={"use": key},
+            )
+        self._used_once(key, character_id)
+
+    @event("OnceUsed")
+    def _used_once(self, key: str, character_id: UUID) -> None:
+        self.uses.setdefault(key, []).append(character_id)
 
     def complete(self) -> None:
         self._check_running()

@@ -291,6 +291,16 @@ def parse_request(model: type[ModelT], raw: Any, prefix: str) -> ModelT:
         raise _invalid(prefix, _schema_problems(exc, strip_tag=False)) from None
 
 
+@dataclass(frozen=True)
+class Once:
+    """A use that a roll makes and that is limited: once per character per story, once per scene…"""
+
+    scope: str  # "story" or "scene"
+    key: str  # e.g. "decisive_moment"
+    rule: str  # the rule id that limits it
+    exclusive: bool = False  # True: only one character per scope, not one use per character
+
+
 class Check(ABC):
     """One kind of roll of a system. Checks never touch randomness: they only call the Roller."""
 
@@ -306,6 +316,10 @@ class Check(ABC):
     def parse(self, raw: Mapping[str, Any]) -> BaseModel:
         """The request model; ``InvalidInput(field="request.<path>")`` on errors."""
         return parse_request(self.Request, raw, "request")
+
+    def once(self, request: BaseModel, side: str) -> list[Once]:
+        """The limited uses this request makes (none unless the ruleset says so)."""
+        return []
 
     def cost(self, request: BaseModel) -> dict[str, int]:
         """Resources spent by the request itself (names from ``resource_specs``), e.g. Resolve
@@ -382,6 +396,7 @@ __all__ = [
     "FollowUp",
     "Name",
     "Odds",
+    "Once",
     "Problem",
     "RequestModel",
     "Ruleset",

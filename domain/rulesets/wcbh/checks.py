@@ -16,6 +16,7 @@ from domain.rulesets.base import (
     FollowUp,
     Name,
     Odds,
+    Once,
     RequestModel,
     Text,
     form_of,
@@ -137,6 +138,16 @@ class TraitCheck(Check):
 
     def example(self) -> dict[str, Any]:
         return {"trait": "Agility", "difficulty": 2, "purpose": "Leap across the rooftops"}
+
+    def once(self, request: BaseModel, side: str) -> list[Once]:
+        """WCBH-15: a Decisive Moment once per character per story, and one hero's per scene (the
+        source says one *hero* per scene; the digest says one character)."""
+        if not _request(request).decisive_moment:
+            return []
+        limits = [Once("story", "decisive_moment", "WCBH-15")]
+        if side == "hero":
+            limits.append(Once("scene", "decisive_moment", "WCBH-15", exclusive=True))
+        return limits
 
     def cost(self, request: BaseModel) -> dict[str, int]:
         return {"resolve": _request(request).resolve}
