@@ -214,6 +214,14 @@ def issue_public(issue: Issue) -> IssuePublic:
     )
 
 
+class CombatantsJoin(Strict):
+    character_ids: list[UUID] = Field(min_length=1, max_length=100)
+
+
+class ActFirst(Strict):
+    character_id: UUID
+
+
 class SceneCreate(Strict):
     title: str = Title
 
@@ -237,9 +245,16 @@ class ScenePublic(Written):
     once_per_scene_uses: dict[str, list[UUID]] = Field(
         description="Limited uses made in this scene, e.g. decisive_moment → characters (WCBH-15)"
     )
+    combatants: list[UUID] = Field(description="The characters in the scene's fight")
+    acting_first: list[UUID] = Field(description="Who spent Resolve to act first (WCBH-24)")
+    order_of_action: list[list[UUID]] | None = Field(
+        default=None,
+        description="Groups in acting order (a group acts simultaneously), WCBH-22..24; null "
+        "without combatants or in rulesets without a fixed order",
+    )
 
 
-def scene_public(scene: Scene) -> ScenePublic:
+def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePublic:
     return ScenePublic(
         id=scene.id,
         campaign_id=scene.campaign_id,
@@ -258,6 +273,9 @@ def scene_public(scene: Scene) -> ScenePublic:
             for e in scene.epochs
         ],
         once_per_scene_uses={k: list(v) for k, v in scene.uses.items()},
+        combatants=list(scene.combatants),
+        acting_first=list(scene.acting_first),
+        order_of_action=order,
         version=scene.version,
     )
 

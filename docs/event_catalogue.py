@@ -181,6 +181,8 @@ def play(s: Session) -> tuple[str, list[str]]:
             "character_id": hero,
         },
     )
+    s.call("POST", f"/v1/scenes/{scene}/combatants", gm, {"character_ids": [hero]})
+    s.call("POST", f"/v1/scenes/{scene}/act-first", player, {"character_id": hero})
     s.call("POST", f"/v1/scenes/{scene}/seed/rotate", gm)
     s.call("POST", f"/v1/scenes/{scene}/close", gm)
 

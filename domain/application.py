@@ -125,6 +125,47 @@ class Chronicle(RollCommands):
         return self._commit(ctx, issue)
 
     @command
+    def join_fight(self, ctx: CommandContext, scene_id: UUID, character_ids: list[UUID]) -> Outcome:
+        """The GM puts characters into the scene's fight (WCBH-22)."""
+        actor = self._gm(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        for character_id in character_ids:
+            try:
+                self.get(actor, Character, character_id)
+            except NotFound:
+                raise InvalidInput(
+                    f"character {character_id} is not in this campaign", field="character_ids"
+                ) from None
+        scene.join_fight(character_ids)
+        return self._commit(ctx, scene)
+
+    @command
+    def act_first(self, ctx: CommandContext, scene_id: UUID, character_id: UUID) -> Outcome:
+        """WCBH-24 (and WCBH-20d): 1 Resolve, and the character acts first every page from now on."""
+        actor = self._member(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        character = self.get(actor, Character, character_id)
+        self._check_may_act_for(actor, character)
+        scene.act_first(character.id)
+        character.spend({"resolve": 1}, reason=f"act first in scene {scene.id} (WCBH-24)")
+        return self._commit(ctx, scene, character)
+
+    def order_of_action(self, actor: Actor, scene: Scene) -> list[list[UUID]] | None:
+        """The scene's order of action, as the campaign's ruleset defines it (None if none)."""
+        if not scene.combatants:
+            return None
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        fighters = []
+        for character_id in scene.combatants:
+            character = self.get(actor, Character, character_id)
+            sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+            fighters.append((str(character.id), character.side, sheet))
+        order = rules.order_of_action(fighters, {str(c) for c in scene.acting_first}, settings)
+        return None if order is None else [[UUID(c) for c in group] for group in order]
+
+    @command
     def start_story(self, ctx: CommandContext, campaign_id: UUID, title: str) -> Outcome:
         actor = self._gm(ctx)
         campaign = self._target(ctx, actor, Campaign, campaign_id)

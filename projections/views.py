@@ -252,7 +252,9 @@ def issue(t: Translation) -> None:
             "scene_ids": [],
             "open_scene_ids": [],
             "refreshed": [],  # what refreshed at its start: characters' resources (WCBH-17)
-            "pools": dict(getattr(e, "pools", None) or {}),  # the GM's pools, e.g. adversity (WCBH-21)
+            "pools": dict(
+                getattr(e, "pools", None) or {}
+            ),  # the GM's pools, e.g. adversity (WCBH-21)
         }
         text: str | None = f"Game Issue #{e.number} “{e.title}” started"
     else:
@@ -271,7 +273,9 @@ def issue(t: Translation) -> None:
         elif t.name == "PoolChanged":
             doc["pools"][e.pool] += e.change
             verb = "gained" if e.change > 0 else "spent"
-            text = f"The GM {verb} {abs(e.change)} {e.pool} ({e.reason}); {doc['pools'][e.pool]} left"
+            text = (
+                f"The GM {verb} {abs(e.change)} {e.pool} ({e.reason}); {doc['pools'][e.pool]} left"
+            )
     t.save("issue", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}
@@ -306,6 +310,15 @@ def scene(t: Translation) -> None:
         if t.name == "PageAdvanced":
             doc["page"] = e.page
             text = f"Page {e.page} of “{doc['title']}”"
+        elif t.name in ("CombatantsJoined", "ActsFirst"):
+            if t.name == "CombatantsJoined":
+                doc.setdefault("combatants", []).extend(str(c) for c in e.character_ids)
+                text = f"{len(e.character_ids)} join the fight in “{doc['title']}”"
+            else:
+                doc.setdefault("acting_first", []).append(str(e.character_id))
+                name = t.load("character", str(e.character_id))["name"]
+                text = f"{name} spends Resolve to act first from now on"
+            doc["order_of_action"] = _order(t, doc)
         elif t.name == "OnceUsed":
             doc["once_per_scene_uses"].setdefault(e.key, []).append(str(e.character_id))
             text = f"A {e.key.replace('_', ' ')} is declared in “{doc['title']}”"
@@ -338,6 +351,18 @@ def scene(t: Translation) -> None:
     }
     if text:
         t.step(text, before, doc)
+
+
+def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
+    campaign_doc = t.load("campaign", scene_doc["campaign_id"])
+    rules = get_ruleset(campaign_doc["ruleset"])
+    settings = rules.parse_settings(campaign_doc["settings"])
+    fighters = []
+    for character_id in scene_doc.get("combatants", []):
+        character = t.load("character", character_id)
+        sheet = rules.parse_sheet(character["sheet"], settings, side=character["side"])
+        fighters.append((character_id, character["side"], sheet))
+    return rules.order_of_action(fighters, set(scene_doc.get("acting_first", [])), settings)
 
 
 # ---- missions ----------------------------------------------------------------------------------

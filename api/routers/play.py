@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from uuid import UUID
 
 from fastapi import APIRouter
@@ -10,6 +11,8 @@ from fastapi.responses import JSONResponse
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
+    ActFirst,
+    CombatantsJoin,
     IssueCreate,
     IssuePublic,
     PoolChange,
@@ -22,7 +25,8 @@ from api.schemas import (
     story_public,
 )
 from domain.aggregates import Issue, Scene, Story
-from domain.application import Outcome
+from domain.application import Chronicle, Outcome
+from domain.commands import Actor
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
 
@@ -35,8 +39,13 @@ def _issue(outcome: Outcome) -> IssuePublic:
     return issue_public(outcome.aggregate)  # type: ignore[arg-type]
 
 
-def _scene(outcome: Outcome) -> ScenePublic:
-    return scene_public(outcome.aggregate)  # type: ignore[arg-type]
+def _scene(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], ScenePublic]:
+    def present(outcome: Outcome) -> ScenePublic:
+        scene: Scene = outcome.aggregate  # type: ignore[assignment]
+        order = app.order_of_action(actor, scene) if actor is not None else None
+        return scene_public(scene, order)
+
+    return present
 
 
 @router.post(
@@ -92,10 +101,16 @@ def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(issue_public(app.get(actor, Issue, issue_id)))
 
 
-@router.post("/v1/issues/{issue_id}/pools", response_model=IssuePublic, operation_id="change_issue_pool")
-def change_pool(issue_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep) -> JSONResponse:
+@router.post(
+    "/v1/issues/{issue_id}/pools", response_model=IssuePublic, operation_id="change_issue_pool"
+)
+def change_pool(
+    issue_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
     """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
-    return commands.run(app.change_pool, issue_id, body.pool, body.change, body.reason, present=_issue)
+    return commands.run(
+        app.change_pool, issue_id, body.pool, body.change, body.reason, present=_issue
+    )
 
 
 @router.post("/v1/issues/{issue_id}/end", response_model=IssuePublic, operation_id="end_issue")
@@ -114,7 +129,9 @@ def open_scene(
     issue_id: UUID, body: SceneCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """Open a scene; only in a running game Issue."""
-    return commands.run(app.open_scene, issue_id, body.title, present=_scene, status_code=201)
+    return commands.run(
+        app.open_scene, issue_id, body.title, present=_scene(app, commands.actor), status_code=201
+    )
 
 
 @router.get(
@@ -124,15 +141,38 @@ def open_scene(
     operation_id="get_scene",
 )
 def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(scene_public(app.get(actor, Scene, scene_id)))
+    scene = app.get(actor, Scene, scene_id)
+    return respond(scene_public(scene, app.order_of_action(actor, scene)))
 
 
 @router.post("/v1/scenes/{scene_id}/pages", response_model=ScenePublic, operation_id="advance_page")
 def advance_page(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """Advance to the next page (round)."""
-    return commands.run(app.advance_page, scene_id, present=_scene)
+    return commands.run(app.advance_page, scene_id, present=_scene(app, commands.actor))
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/combatants", response_model=ScenePublic, operation_id="join_fight"
+)
+def join_fight(
+    scene_id: UUID, body: CombatantsJoin, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM puts characters into the scene's fight; the scene then shows its order of action."""
+    return commands.run(
+        app.join_fight, scene_id, body.character_ids, present=_scene(app, commands.actor)
+    )
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/act-first", response_model=ScenePublic, operation_id="act_first"
+)
+def act_first(scene_id: UUID, body: ActFirst, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """1 Resolve: the character acts first every page from now on (WCBH-24)."""
+    return commands.run(
+        app.act_first, scene_id, body.character_id, present=_scene(app, commands.actor)
+    )
 
 
 @router.post("/v1/scenes/{scene_id}/close", response_model=ScenePublic, operation_id="close_scene")
 def close_scene(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
-    return commands.run(app.close_scene, scene_id, present=_scene)
+    return commands.run(app.close_scene, scene_id, present=_scene(app, commands.actor))

@@ -20,7 +20,7 @@ from api.schemas import (
     roll_public,
     scene_public,
 )
-from domain.aggregates import Campaign, Character, Roll
+from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.application import Chronicle, Outcome
 from domain.export import campaign_entries, jsonl
 from domain.luck import RollLuck, report
@@ -105,7 +105,9 @@ def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONRespo
     """Reveal the scene's current seed and commit to a new one (GM)."""
 
     def present(outcome: Outcome) -> ScenePublic:
-        return scene_public(outcome.aggregate)  # type: ignore[arg-type]
+        scene: Scene = outcome.aggregate  # type: ignore[assignment]
+        actor = commands.actor
+        return scene_public(scene, app.order_of_action(actor, scene) if actor else None)
 
     return commands.run(app.rotate_seed, scene_id, present=present)
 

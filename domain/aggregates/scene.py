@@ -12,7 +12,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import clean_title
-from domain.errors import Conflict
+from domain.errors import Conflict, InvalidInput
 
 
 @dataclass
@@ -45,6 +45,8 @@ class Scene(Aggregate):
         self.closed = False
         self.epochs = [SeedEpoch(0, seed_commitment, sealed_seed)]
         self.uses: dict[str, list[UUID]] = {}  # once-per-scene uses: key → characters
+        self.combatants: list[UUID] = []  # who takes part in the fight (order of action, WCBH-22)
+        self.acting_first: list[UUID] = []  # who spent Resolve to act first (WCBH-24)
 
     @classmethod
     def open(
@@ -109,6 +111,34 @@ class Scene(Aggregate):
     @event("OnceUsed")
     def _used_once(self, key: str, character_id: UUID) -> None:
         self.uses.setdefault(key, []).append(character_id)
+
+    def join_fight(self, character_ids: list[UUID]) -> None:
+        """Characters join the fight of this scene (the order of action covers them, WCBH-22)."""
+        self._check_open()
+        new = [c for c in dict.fromkeys(character_ids) if c not in self.combatants]
+        if new:
+            self._combatants_joined(new)
+
+    @event("CombatantsJoined")
+    def _combatants_joined(self, character_ids: list[UUID]) -> None:
+        self.combatants.extend(character_ids)
+
+    def act_first(self, character_id: UUID) -> None:
+        """WCBH-24: from now on the character acts first every page (its Resolve is spent with it)."""
+        self._check_open()
+        if character_id not in self.combatants:
+            raise InvalidInput(
+                "only a character in the fight can act first; add it to the combatants",
+                field="character_id",
+                rule="WCBH-24",
+            )
+        if character_id in self.acting_first:
+            raise Conflict("the character already acts first in this scene", code="acts_first", rule="WCBH-24")
+        self._acted_first(character_id)
+
+    @event("ActsFirst")
+    def _acted_first(self, character_id: UUID) -> None:
+        self.acting_first.append(character_id)
 
     def rotate_seed(self, revealed_seed: str, new_commitment: str, new_sealed_seed: str) -> None:
         """Reveal the current seed and commit to a new one (the GM may do this mid-scene)."""

@@ -130,6 +130,16 @@ class Ruleset(ABC):
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
 
+    def order_of_action(
+        self,
+        combatants: list[tuple[str, str, BaseModel]],
+        acting_first: set[str],
+        settings: BaseModel,
+    ) -> list[list[str]] | None:
+        """Groups of character ids in acting order, for (id, side, sheet) combatants; None if the
+        ruleset has no fixed order."""
+        return None
+
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
         return {}

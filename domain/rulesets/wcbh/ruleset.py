@@ -18,6 +18,7 @@ from domain.rulesets.base import (
     resource,
 )
 from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
+from domain.rulesets.wcbh.initiative import Combatant, order_of_action
 from domain.rulesets.wcbh.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -114,6 +115,20 @@ class WcbhRuleset(Ruleset):
             "edge": edge(sheet),
             "starting_resolve": starting_resolve(sheet, limit),
         }
+
+    def order_of_action(
+        self,
+        combatants: list[tuple[str, str, BaseModel]],
+        acting_first: set[str],
+        settings: BaseModel,
+    ) -> list[list[str]] | None:
+        """WCBH-22..24: by Edge, ties by side, minions last, act-first characters before everyone."""
+        fighters = [
+            Combatant(cid, side, self.derived_stats(sheet, settings)["edge"], cid in acting_first)
+            for cid, side, sheet in combatants
+        ]
+        variant = getattr(settings, "act_first_variant", "act_first")
+        return [list(group) for group in order_of_action(fighters, variant=variant)]
 
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes."""
