@@ -127,7 +127,7 @@ class WcbhRuleset(Ruleset):
             Combatant(cid, side, self.derived_stats(sheet, settings)["edge"], cid in acting_first)
             for cid, side, sheet in combatants
         ]
-        variant = getattr(settings, "act_first_variant", "act_first")
+        variant = form_of(settings, WcbhSettings).act_first_variant
         return [list(group) for group in order_of_action(fighters, variant=variant)]
 
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
