@@ -63,7 +63,9 @@ def _verify(args: argparse.Namespace) -> int:
     for problem in report.problems:
         where = f"sequence {problem.sequence}: " if problem.sequence is not None else ""
         print(f"{problem.kind.upper()}: {where}{problem.message}")
-    print("OK: the chain is intact and every revealed roll recomputes" if report.intact else "FAILED")
+    print(
+        "OK: the chain is intact and every revealed roll recomputes" if report.intact else "FAILED"
+    )
     return 0 if report.intact else 1
 
 
@@ -111,9 +113,12 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _store_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, help="SQLite file and key live here (CHRONICLE_DATA_DIR)")
     parser.add_argument(
-        "--database-url", help="postgresql://user[:password]@host[:port]/dbname (CHRONICLE_DATABASE_URL)"
+        "--data-dir", type=Path, help="SQLite file and key live here (CHRONICLE_DATA_DIR)"
+    )
+    parser.add_argument(
+        "--database-url",
+        help="postgresql://user[:password]@host[:port]/dbname (CHRONICLE_DATABASE_URL)",
     )
     parser.set_defaults(host=None, port=None)
 
@@ -127,7 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     _store_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(func=_serve)
-    verify = sub.add_parser("verify", help="check an export (JSON Lines) offline; exit 1 on any problem")
+    verify = sub.add_parser(
+        "verify", help="check an export (JSON Lines) offline; exit 1 on any problem"
+    )
     verify.add_argument("file", type=Path, help="the file from GET /v1/campaigns/{id}/export")
     verify.set_defaults(func=_verify)
     project = sub.add_parser("project", help="run a projection worker (the views) until stopped")

@@ -203,7 +203,9 @@ async def _commands(
     )
 
 
-async def _member_commands(actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]) -> Commands:
+async def _member_commands(
+    actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]
+) -> Commands:
     commands.actor = actor
     return commands
 

@@ -121,13 +121,20 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [
-            {"field": _field_of(tuple(e.get("loc", ()))), "message": e.get("msg", ""), "type": e.get("type")}
+            {
+                "field": _field_of(tuple(e.get("loc", ()))),
+                "message": e.get("msg", ""),
+                "type": e.get("type"),
+            }
             for e in exc.errors()
         ]
         first = errors[0] if errors else {"field": None, "message": "invalid request"}
         if any(e["type"] == "json_invalid" for e in errors):
             return error_response(
-                400, "malformed_json", f"the body is not valid JSON: {first['message']}", field="body"
+                400,
+                "malformed_json",
+                f"the body is not valid JSON: {first['message']}",
+                field="body",
             )
         message = f"{first['field'] or 'request'}: {first['message']}"
         return error_response(

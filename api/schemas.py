@@ -25,7 +25,8 @@ class Strict(BaseModel):
 class Written(BaseModel):
     version: int = Field(description="The resource's version; send it back in If-Match.")
     position: int | None = Field(
-        default=None, description="Log position this command was written at (command responses only)."
+        default=None,
+        description="Log position this command was written at (command responses only).",
     )
 
 
@@ -79,7 +80,9 @@ def campaign_public(campaign: Campaign) -> CampaignPublic:
         name=campaign.name,
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
-        members=[MemberPublic(id=m.id, name=m.name, role=m.role) for m in campaign.members.values()],  # type: ignore[arg-type]
+        members=[
+            MemberPublic(id=m.id, name=m.name, role=m.role) for m in campaign.members.values()
+        ],  # type: ignore[arg-type]
         version=campaign.version,
     )
 
@@ -91,7 +94,8 @@ class CharacterCreate(Strict):
     name: str = Title
     side: Side
     owner_member_id: UUID | None = Field(
-        default=None, description="A player of the campaign; omitted: the GM (or, for a player, itself)."
+        default=None,
+        description="A player of the campaign; omitted: the GM (or, for a player, itself).",
     )
     sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
 
@@ -145,6 +149,7 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
             name: {**spec, "current": character.resources.get(name, spec["start"])}
             for name, spec in rules.resources(sheet, settings).items()
         },
+        status=character.status,
         version=character.version,
     )
 
@@ -196,7 +201,9 @@ class IssuePublic(Written):
     status: Literal["running", "ended"]
     scene_ids: list[UUID]
     open_scene_ids: list[UUID]
-    pools: dict[str, int] = Field(description="The GM's pools of this game Issue, e.g. adversity (WCBH-21)")
+    pools: dict[str, int] = Field(
+        description="The GM's pools of this game Issue, e.g. adversity (WCBH-21)"
+    )
 
 
 def issue_public(issue: Issue) -> IssuePublic:
@@ -227,7 +234,9 @@ class SceneCreate(Strict):
 
 
 class SeedEpochPublic(BaseModel):
-    number: int = Field(description="0 for the seed committed when the scene opened, then 1, 2… per rotation")
+    number: int = Field(
+        description="0 for the seed committed when the scene opened, then 1, 2… per rotation"
+    )
     commitment: str = Field(description="SHA-256 (hex) of the secret seed, shown before any roll")
     revealed_seed: str | None = Field(description="The seed (hex) once revealed; null while secret")
     rolls: int = Field(description="Rolls made with this seed; the next roll's nonce")
@@ -241,7 +250,9 @@ class ScenePublic(Written):
     title: str
     status: Literal["open", "closed"]
     page: int = Field(description="The current page (round), from 1.")
-    seeds: list[SeedEpochPublic] = Field(description="The dice seeds of the scene (docs/fair-dice.md)")
+    seeds: list[SeedEpochPublic] = Field(
+        description="The dice seeds of the scene (docs/fair-dice.md)"
+    )
     once_per_scene_uses: dict[str, list[UUID]] = Field(
         description="Limited uses made in this scene, e.g. decisive_moment → characters (WCBH-15)"
     )
@@ -284,7 +295,9 @@ def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePu
 
 
 class RollCreate(Strict):
-    check: str = Field(min_length=1, max_length=60, description="A check of the ruleset (see its `checks`)")
+    check: str = Field(
+        min_length=1, max_length=60, description="A check of the ruleset (see its `checks`)"
+    )
     request: dict[str, Any] = Field(
         default_factory=dict, description="The check's request (its `request_schema`)"
     )
@@ -297,6 +310,22 @@ class RollCreate(Strict):
         max_length=128,
         description="Your own contribution to the randomness; generated when omitted",
     )
+
+
+class AttackCreate(Strict):
+    attacker_id: UUID
+    target_id: UUID
+    trait: str = Field(min_length=1, max_length=80, description="The attacking trait (WCBH-28)")
+    weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice")
+    modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
+    defences: list[str] = Field(
+        default_factory=lambda: ["Agility"],
+        max_length=10,
+        description="Active defences the target may use (its Stamina is always there, WCBH-28/29)",
+    )
+    lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
+    purpose: str | None = Field(default=None, max_length=200)
+    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
 
 
 class FollowUpCreate(Strict):
@@ -317,7 +346,9 @@ class FacePublic(BaseModel):
 
 class OddsPublic(BaseModel):
     success: float | None = Field(description="Chance of success as the ruleset defines it, exact")
-    at_least: float | None = Field(description="Chance that the same check gives a result this good or better")
+    at_least: float | None = Field(
+        description="Chance that the same check gives a result this good or better"
+    )
 
 
 class Proof(BaseModel):
@@ -349,7 +380,9 @@ class RollPublic(Written):
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:
     record = roll.record
-    seed = next((e.revealed_seed for e in scene.epochs if e.commitment == record["commitment"]), None)
+    seed = next(
+        (e.revealed_seed for e in scene.epochs if e.commitment == record["commitment"]), None
+    )
     return RollPublic(
         id=roll.id,
         campaign_id=roll.campaign_id,
@@ -392,7 +425,9 @@ class ChainReport(BaseModel):
 
 
 class Recomputed(BaseModel):
-    revealed: bool = Field(description="Is the roll's seed revealed yet? Only then can faces be recomputed")
+    revealed: bool = Field(
+        description="Is the roll's seed revealed yet? Only then can faces be recomputed"
+    )
     match: bool | None = Field(description="Do the recomputed faces and result match the record?")
     problems: list[ProblemPublic]
 

@@ -181,6 +181,23 @@ def play(s: Session) -> tuple[str, list[str]]:
             "character_id": hero,
         },
     )
+    # Dice decide whether an attack hits: attack fresh minions until one is hit (bounded; each
+    # attack of 8 dice against a threat of 1 hits far more often than not).
+    for n in range(20):
+        goon = s.call(
+            "POST",
+            f"/v1/campaigns/{campaign_id}/characters",
+            gm,
+            {"name": f"Goon {n + 1}", "side": "minion", "sheet": {"kind": "minion", "threat": 1}},
+        )["id"]
+        hit = s.call(
+            "POST",
+            f"/v1/scenes/{scene}/attacks",
+            player,
+            {"attacker_id": hero, "target_id": goon, "trait": "Lightning Bolt"},
+        )
+        if hit["result"]["defeated"]:
+            break
     s.call("POST", f"/v1/scenes/{scene}/combatants", gm, {"character_ids": [hero]})
     s.call("POST", f"/v1/scenes/{scene}/act-first", player, {"character_id": hero})
     s.call("POST", f"/v1/scenes/{scene}/seed/rotate", gm)

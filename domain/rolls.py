@@ -10,7 +10,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError
 from pydantic import BaseModel
 
-from domain.aggregates import Character, Roll, RollChain, Scene, Story
+from domain.aggregates import Campaign, Character, Roll, RollChain, Scene, Story
 from domain.audit import Link, Problem, Report, check_chain, recompute
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.dice import FairSource, Roller, commitment, new_seed
@@ -19,6 +19,7 @@ from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import CheckOutcome, Once, parse_request
+from domain.rulesets.wcbh.attack import AttackCheck, attack_request
 from domain.service import Service
 
 MAX_CLIENT_SEED = 128
@@ -62,6 +63,26 @@ class RollCommands(Service):
         scene = self._target(ctx, actor, Scene, scene_id)
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        character, _ = self._roller_character(actor, rules, settings, character_id)
+        _, touched = self._roll_check(
+            actor, scene, campaign, check_name, request, character, client_seed
+        )
+        return self._commit(ctx, *touched)
+
+    def _roll_check(
+        self,
+        actor: Actor,
+        scene: Scene,
+        campaign: Campaign,
+        check_name: str,
+        request: Mapping[str, Any],
+        character: Character | None,
+        client_seed: str | None,
+    ) -> tuple[CheckOutcome, list[Any]]:
+        """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
+        roll spends; returns the outcome and the aggregates to save (the roll first)."""
+        rules = get_ruleset(campaign.ruleset)
         check = rules.checks.get(check_name)
         if check is None:
             raise InvalidInput(
@@ -69,7 +90,9 @@ class RollCommands(Service):
                 field="check",
             )
         settings = rules.parse_settings(campaign.settings)
-        character, sheet = self._roller_character(actor, rules, settings, character_id)
+        sheet = None
+        if character is not None:
+            sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
         parsed = parse_request(check.Request, request, "request")
         costs = check.cost(parsed)
         roll_id = uuid4()
@@ -81,10 +104,14 @@ class RollCommands(Service):
         above = check.odds(parsed, sheet, settings, _next(outcome)).at_least
         touched: list[Any] = [scene]
         if character is not None:
-            touched.extend(self._use_limits(actor, check.once(parsed, character.side), scene, character))
+            touched.extend(
+                self._use_limits(actor, check.once(parsed, character.side), scene, character)
+            )
         if costs and any(costs.values()):
             if character is None:
-                raise InvalidInput("a roll that spends resources needs a character", field="character_id")
+                raise InvalidInput(
+                    "a roll that spends resources needs a character", field="character_id"
+                )
             character.spend(costs, reason=f"roll {roll_id}")
             touched.append(character)
         record = {
@@ -108,7 +135,73 @@ class RollCommands(Service):
             "follow_up_of": None,
             "costs": {k: v for k, v in costs.items() if v},
         }
-        return self._record_roll(ctx, campaign.id, record, outcome, odds.success, odds.at_least, above, touched)
+        return outcome, self._linked_roll(
+            campaign.id, record, outcome, odds.success, odds.at_least, above, touched
+        )
+
+    @command
+    def attack(
+        self,
+        ctx: CommandContext,
+        scene_id: UUID,
+        attacker_id: UUID,
+        target_id: UUID,
+        trait: str,
+        *,
+        weapon: int = 0,
+        modifier: int = 0,
+        active_defences: tuple[str, ...] = ("Agility",),
+        lethal: bool = True,
+        purpose: str | None = None,
+        client_seed: str | None = None,
+    ) -> Outcome:
+        """WCBH-25, 28..31, 33: one attack of one character on another, rolled as one fair roll (both
+        pools), the target's Health lowered and its defeat recorded in the same save."""
+        actor = self._member(ctx)
+        scene = self._target(ctx, actor, Scene, scene_id)
+        campaign = self.campaign_of(actor)
+        if campaign.ruleset != "wcbh":
+            raise InvalidInput(
+                "attacks follow the We Can Be Heroes rules; this campaign plays "
+                f"{get_ruleset(campaign.ruleset).name}",
+                field="scene_id",
+            )
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        attacker, attacker_sheet = self._roller_character(actor, rules, settings, attacker_id)
+        assert attacker is not None and attacker_sheet is not None
+        try:
+            target = self.get(actor, Character, target_id)
+        except NotFound:
+            raise InvalidInput(
+                "target_id names no character of this campaign", field="target_id"
+            ) from None
+        if target.id == attacker.id:
+            raise InvalidInput("a character does not attack itself", field="target_id")
+        if target.status == "defeated":
+            raise Conflict(
+                f"{target.name} is already defeated", code="target_defeated", rule="WCBH-31"
+            )
+        scene.record_attack(attacker.id, target.id)  # WCBH-25
+        request = attack_request(
+            attacker_sheet,
+            rules.parse_sheet(target.sheet, settings, side=target.side),
+            trait=trait,
+            target_health=target.resources.get("health", 0),
+            weapon=weapon,
+            modifier=modifier,
+            active_defences=active_defences,
+            lethal=lethal,
+            purpose=purpose,
+        )
+        outcome, touched = self._roll_check(
+            actor, scene, campaign, AttackCheck.name, request, attacker, client_seed
+        )
+        result = outcome.result
+        if result["damage"] or result["defeated"]:
+            target.take_hit(result["health"], result["defeated"], touched[0].id)
+            touched.append(target)
+        return self._commit(ctx, *touched)
 
     @command
     def follow_up(
@@ -123,7 +216,10 @@ class RollCommands(Service):
         actor = self._member(ctx)
         original = self.get(actor, Roll, roll_id)
         if original.record.get("follow_up") is not None:
-            raise Conflict("follow-ups apply to the original roll, not to a follow-up", code="follow_up_of_follow_up")
+            raise Conflict(
+                "follow-ups apply to the original roll, not to a follow-up",
+                code="follow_up_of_follow_up",
+            )
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         follow = rules.follow_ups.get(name)
@@ -149,7 +245,9 @@ class RollCommands(Service):
         touched: list[Any] = [scene]
         if costs:
             if character is None:
-                raise Conflict("a raw roll has no character to pay for a follow-up", code="no_character")
+                raise Conflict(
+                    "a raw roll has no character to pay for a follow-up", code="no_character"
+                )
             character.spend(costs, reason=f"{name} on roll {roll_id}")
             touched.append(character)
         new_id = uuid4()
@@ -180,11 +278,12 @@ class RollCommands(Service):
             "follow_up_of": str(original.id),
             "costs": costs,
         }
-        return self._record_roll(ctx, campaign.id, record, outcome, success, at_least, above, touched)
+        return self._commit(
+            ctx, *self._linked_roll(campaign.id, record, outcome, success, at_least, above, touched)
+        )
 
-    def _record_roll(
+    def _linked_roll(
         self,
-        ctx: CommandContext,
         campaign_id: UUID,
         record: dict[str, Any],
         outcome: CheckOutcome,
@@ -201,7 +300,7 @@ class RollCommands(Service):
             success=outcome.success,
             odds={"success": success, "at_least": at_least, "above": above},
         )
-        return self._commit(ctx, roll, chain, *touched)
+        return [roll, chain, *touched]
 
     def _use_limits(
         self, actor: Actor, limits: list[Once], scene: Scene, character: Character
@@ -234,12 +333,16 @@ class RollCommands(Service):
     ) -> tuple[Character | None, BaseModel | None]:
         if character_id is None:
             if not actor.is_gm:
-                raise Forbidden("only the GM rolls without a character (a raw pool)", field="character_id")
+                raise Forbidden(
+                    "only the GM rolls without a character (a raw pool)", field="character_id"
+                )
             return None, None
         try:
             character = self.get(actor, Character, character_id)
         except NotFound:
-            raise InvalidInput("character_id names no character of this campaign", field="character_id") from None
+            raise InvalidInput(
+                "character_id names no character of this campaign", field="character_id"
+            ) from None
         self._check_may_act_for(actor, character)
         return character, rules.parse_sheet(character.sheet, settings, side=character.side)
 
@@ -278,7 +381,9 @@ class RollCommands(Service):
         report = Report(rolls=len(links))
         if versions != list(range(1, len(versions) + 1)):
             report.problems.append(
-                Problem("missing", "entries of the campaign's roll chain are missing or out of order")
+                Problem(
+                    "missing", "entries of the campaign's roll chain are missing or out of order"
+                )
             )
         _, rolls = self.campaign_rolls(actor.campaign_id)
         report.problems.extend(check_chain([r.record if r else None for r in rolls], links))

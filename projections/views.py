@@ -177,6 +177,11 @@ def character(t: Translation) -> None:
             )
             spec["current"] = spec["current"] - e.amount
             text = f"{doc['name']} spent {e.amount} {e.resource} ({e.reason})"
+        elif t.name == "Hit":
+            doc["resources"]["health"]["current"] = e.health
+            if e.defeated:
+                doc["status"] = "defeated"
+            text = f"{doc['name']} is hit: Health {e.health}" + (", defeated" if e.defeated else "")
         elif t.name == "ResourceAdjusted":
             doc["resources"][e.resource]["current"] += e.change
             verb = "gained" if e.change > 0 else "lost"
@@ -319,6 +324,8 @@ def scene(t: Translation) -> None:
                 name = t.load("character", str(e.character_id))["name"]
                 text = f"{name} spends Resolve to act first from now on"
             doc["order_of_action"] = _order(t, doc)
+        elif t.name == "AttackMade":
+            text = ""  # the attack's roll tells it
         elif t.name == "OnceUsed":
             doc["once_per_scene_uses"].setdefault(e.key, []).append(str(e.character_id))
             text = f"A {e.key.replace('_', ' ')} is declared in “{doc['title']}”"

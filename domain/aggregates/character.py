@@ -30,6 +30,7 @@ class Character(Aggregate):
         self.owner_member_id = owner_member_id
         self.sheet = sheet
         self.resources: dict[str, int] = dict(resources or {})
+        self.status = "active"
 
     @classmethod
     def create(
@@ -103,6 +104,16 @@ class Character(Aggregate):
     @event("ResourceAdjusted")
     def _adjusted(self, resource: str, change: int, reason: str) -> None:
         self.resources[resource] += change
+
+    def take_hit(self, health: int, defeated: bool, roll_id: UUID) -> None:
+        """WCBH-31/33: an attack left the character at `health`; at 0 it is defeated."""
+        self._hit(health, defeated, roll_id)
+
+    @event("Hit")
+    def _hit(self, health: int, defeated: bool, roll_id: UUID) -> None:
+        self.resources["health"] = health
+        if defeated:
+            self.status = "defeated"
 
     @event("ResourceSpent")
     def _spent(self, resource: str, amount: int, reason: str) -> None:

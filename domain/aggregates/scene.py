@@ -45,6 +45,7 @@ class Scene(Aggregate):
         self.closed = False
         self.epochs = [SeedEpoch(0, seed_commitment, sealed_seed)]
         self.uses: dict[str, list[UUID]] = {}  # once-per-scene uses: key → characters
+        self.page_attacks: list[tuple[UUID, UUID]] = []  # (attacker, target) in the current page
         self.combatants: list[UUID] = []  # who takes part in the fight (order of action, WCBH-22)
         self.acting_first: list[UUID] = []  # who spent Resolve to act first (WCBH-24)
 
@@ -83,6 +84,23 @@ class Scene(Aggregate):
     @event("PageAdvanced")
     def _page_advanced(self, page: int) -> None:
         self.page = page
+        self.page_attacks = []
+
+    def record_attack(self, attacker_id: UUID, target_id: UUID) -> None:
+        """WCBH-25: the same target cannot be attacked twice by one character in one page."""
+        self._check_open()
+        if (attacker_id, target_id) in self.page_attacks:
+            raise Conflict(
+                "this character has already attacked that target in this page",
+                code="target_already_attacked",
+                rule="WCBH-25",
+                details={"page": self.page},
+            )
+        self._attacked(attacker_id, target_id, self.page)
+
+    @event("AttackMade")
+    def _attacked(self, attacker_id: UUID, target_id: UUID, page: int) -> None:
+        self.page_attacks.append((attacker_id, target_id))
 
     def take_nonce(self, roll_id: UUID) -> tuple[int, SeedEpoch]:
         """The next nonce of the current seed; a roll needs an open scene."""

@@ -17,6 +17,7 @@ from domain.rulesets.base import (
     form_of,
     resource,
 )
+from domain.rulesets.wcbh.attack import AttackCheck
 from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.wcbh.initiative import Combatant, order_of_action
 from domain.rulesets.wcbh.sheet import (
@@ -79,7 +80,7 @@ class WcbhRuleset(Ruleset):
         "threat": "WCBH-3",
         "kind": "WCBH-3",
     }
-    checks: ClassVar[dict[str, Check]] = CHECKS
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, AttackCheck.name: AttackCheck()}
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
