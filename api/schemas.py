@@ -81,8 +81,9 @@ def campaign_public(campaign: Campaign) -> CampaignPublic:
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
         members=[
-            MemberPublic(id=m.id, name=m.name, role=m.role) for m in campaign.members.values()
-        ],  # type: ignore[arg-type]
+            MemberPublic(id=m.id, name=m.name, role=m.role)  # type: ignore[arg-type]
+            for m in campaign.members.values()
+        ],
         version=campaign.version,
     )
 

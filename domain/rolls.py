@@ -291,7 +291,7 @@ class RollCommands(Service):
         at_least: float | None,
         above: float | None,
         touched: list[Any],
-    ) -> Outcome:
+    ) -> list[Any]:
         chain = self._chain(campaign_id)
         record = chain.link(record)
         roll = Roll.record_roll(

@@ -158,7 +158,7 @@ def attack_request(
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
     passive Stamina and the active defences it has among `active_defences`; a minion defends with
     its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
-    _, rank = trait_rank(TraitRequest(trait=trait), attacker)
+    _, rank = trait_rank(TraitRequest.model_validate({"trait": trait}), attacker)
     target_form = unwrap(target)
     if isinstance(target_form, WcbhMinion):
         defences = [{"name": "threat", "rank": target_form.threat, "active": False}]
@@ -166,13 +166,13 @@ def attack_request(
         defences = [
             {
                 "name": "Stamina",
-                "rank": trait_rank(TraitRequest(trait="Stamina"), target)[1],
+                "rank": trait_rank(TraitRequest.model_validate({"trait": "Stamina"}), target)[1],
                 "active": False,
             }
         ]
         for name in active_defences:
             try:
-                _, defence_rank = trait_rank(TraitRequest(trait=name), target)
+                _, defence_rank = trait_rank(TraitRequest.model_validate({"trait": name}), target)
             except InvalidInput:
                 raise InvalidInput(
                     f"the target has no trait {name!r} to defend with",
