@@ -151,6 +151,7 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
             for name, spec in rules.resources(sheet, settings).items()
         },
         status=character.status,
+        conditions=[{"name": name, **effect} for name, effect in character.effects.items()],
         version=character.version,
     )
 
@@ -325,6 +326,12 @@ class AttackCreate(Strict):
         description="Active defences the target may use (its Stamina is always there, WCBH-28/29)",
     )
     lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
+    effect: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+    )
     purpose: str | None = Field(default=None, max_length=200)
     client_seed: str | None = Field(default=None, min_length=1, max_length=128)
 

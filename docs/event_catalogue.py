@@ -198,6 +198,24 @@ def play(s: Session) -> tuple[str, list[str]]:
         )
         if hit["result"]["defeated"]:
             break
+    # A special effect that lasts 2+ pages, so that a page ticks it and the scene's close ends it.
+    sturdy = {**sheet, "abilities": {**sheet["abilities"], "Stamina": 10, "Strength": 10, "Will": 10}}
+    for n in range(20):
+        villain = s.call(
+            "POST",
+            f"/v1/campaigns/{campaign_id}/characters",
+            gm,
+            {"name": f"Villain {n + 1}", "side": "villain", "sheet": sturdy},
+        )["id"]
+        stunned = s.call(
+            "POST",
+            f"/v1/scenes/{scene}/attacks",
+            player,
+            {"attacker_id": hero, "target_id": villain, "trait": "Lightning Bolt", "effect": "Stunned"},
+        )
+        if stunned["result"]["effect_pages"] >= 2:
+            break
+    s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     s.call("POST", f"/v1/scenes/{scene}/combatants", gm, {"character_ids": [hero]})
     s.call("POST", f"/v1/scenes/{scene}/act-first", player, {"character_id": hero})
     s.call("POST", f"/v1/scenes/{scene}/seed/rotate", gm)

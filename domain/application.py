@@ -20,7 +20,14 @@ from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import hash_token, mint_token
 
-__all__ = ["Actor", "Chronicle", "CommandContext", "IdempotencyRequest", "Outcome", "StoredResponse"]
+__all__ = [
+    "Actor",
+    "Chronicle",
+    "CommandContext",
+    "IdempotencyRequest",
+    "Outcome",
+    "StoredResponse",
+]
 
 
 class Chronicle(RollCommands):
@@ -88,7 +95,12 @@ class Chronicle(RollCommands):
                 owner_member_id = None  # the GM owns characters as "no owner"
         valid = self._validated_sheet(campaign, sheet, side)
         character = Character.create(
-            campaign.id, name, side, owner_member_id, valid, self._starting_resources(campaign, valid, side)
+            campaign.id,
+            name,
+            side,
+            owner_member_id,
+            valid,
+            self._starting_resources(campaign, valid, side),
         )
         campaign.enrol(character.id)
         return self._commit(ctx, character, campaign)
@@ -215,11 +227,14 @@ class Chronicle(RollCommands):
         issue = self._target(ctx, actor, Issue, issue_id)
         scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
         issue.end()
+        ended: list[Character] = []
+        seen: dict[UUID, Character] = {}
         for scene in scenes:
             scene.close(self._reveal(scene))
+            ended.extend(self._end_effects(actor, scene, seen))
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
-        return self._commit(ctx, issue, story, *scenes)
+        return self._commit(ctx, issue, story, *scenes, *ended)
 
     @command
     def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
@@ -236,7 +251,14 @@ class Chronicle(RollCommands):
         actor = self._gm(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
         scene.advance_page()
-        return self._commit(ctx, scene)
+        ticked = []
+        for character_id in scene.affected:  # WCBH-35: effects lose a page
+            character = self.get(actor, Character, character_id)
+            version = character.version
+            character.tick_effects(scene.id, scene.page)
+            if character.version != version:
+                ticked.append(character)
+        return self._commit(ctx, scene, *ticked)
 
     @command
     def close_scene(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
@@ -245,7 +267,23 @@ class Chronicle(RollCommands):
         scene.close(self._reveal(scene))
         issue = self.get(actor, Issue, scene.issue_id)
         issue.scene_closed(scene.id)
-        return self._commit(ctx, scene, issue)
+        return self._commit(ctx, scene, issue, *self._end_effects(actor, scene))
+
+    def _end_effects(
+        self, actor: Actor, scene: Scene, seen: dict[UUID, Character] | None = None
+    ) -> list[Character]:
+        """WCBH-36: closing a scene ends the effects on the characters it affected (`seen` holds
+        characters already loaded for this command, so each is saved once)."""
+        seen = {} if seen is None else seen
+        ended = []
+        for character_id in scene.affected:
+            character = seen.get(character_id) or self.get(actor, Character, character_id)
+            if character.effects:
+                character.end_scene_effects(scene.id)
+                if character_id not in seen:
+                    ended.append(character)
+                seen[character_id] = character
+        return ended
 
     @command
     def create_mission(
@@ -274,4 +312,3 @@ class Chronicle(RollCommands):
         mission = self._target(ctx, actor, Mission, mission_id)
         mission.end(outcome)
         return self._commit(ctx, mission)
-

@@ -164,14 +164,18 @@ def recompute(
         settings = rules.parse_settings(record.get("settings"))
         sheet = None
         if record.get("sheet") is not None:
-            sheet = rules.parse_sheet(record["sheet"], settings, side=str(record.get("side", "hero")))
+            sheet = rules.parse_sheet(
+                record["sheet"], settings, side=str(record.get("side", "hero"))
+            )
         roller = Roller(FairSource(seed, str(record["client_seed"]), int(record["nonce"])))
         if record.get("follow_up") is None:
             check = rules.checks[str(record["check"])]
             outcome = check.roll(check.parse(record["request"]), sheet, settings, roller)
         else:
             if original is None:
-                raise LookupError(f"the roll it follows up, {record.get('follow_up_of')}, is missing")
+                raise LookupError(
+                    f"the roll it follows up, {record.get('follow_up_of')}, is missing"
+                )
             check = rules.checks[str(original["check"])]
             follow_up = rules.follow_ups[str(record["follow_up"])]
             faces = [Face(**{k: v for k, v in f.items()}) for f in copy.deepcopy(original["faces"])]
@@ -185,7 +189,9 @@ def recompute(
             )
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         return [
-            Problem("unverifiable", f"roll {roll_id} could not be replayed: {exc}", sequence, roll_id)
+            Problem(
+                "unverifiable", f"roll {roll_id} could not be replayed: {exc}", sequence, roll_id
+            )
         ]
     problems = []
     drawn = [f.to_json() for f in roller.faces]
@@ -234,7 +240,9 @@ def verify_export(entries: Iterable[Mapping[str, Any]]) -> Report:
             records.append(payload["record"])
         elif kind == "RollChain.Linked":
             chain_versions.append(int(entry["originator_version"]))
-            links.append(Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"])))
+            links.append(
+                Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))
+            )
         elif kind == "RollChain.Started":
             chain_versions.append(int(entry["originator_version"]))
         elif kind in ("Scene.SeedRotated", "Scene.Closed"):
@@ -265,7 +273,9 @@ def verify_export(entries: Iterable[Mapping[str, Any]]) -> Report:
         seed = seeds.get(str(record.get("commitment")))
         if seed is None:
             continue
-        original = by_id.get(str(record.get("follow_up_of"))) if record.get("follow_up_of") else None
+        original = (
+            by_id.get(str(record.get("follow_up_of"))) if record.get("follow_up_of") else None
+        )
         report.problems.extend(recompute(record, seed, original))
         report.recomputed += 1
     return report

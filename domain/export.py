@@ -76,5 +76,3 @@ def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, An
 def jsonl(entries: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     for item in entries:
         yield json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-
-

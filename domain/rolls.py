@@ -153,6 +153,7 @@ class RollCommands(Service):
         active_defences: tuple[str, ...] = ("Agility",),
         lethal: bool = True,
         purpose: str | None = None,
+        effect: str | None = None,
         client_seed: str | None = None,
     ) -> Outcome:
         """WCBH-25, 28..31, 33: one attack of one character on another, rolled as one fair roll (both
@@ -193,12 +194,18 @@ class RollCommands(Service):
             active_defences=active_defences,
             lethal=lethal,
             purpose=purpose,
+            effect=effect,
+            effect_pages_before=target.effects.get(effect, {}).get("pages", 0) if effect else 0,
         )
         outcome, touched = self._roll_check(
             actor, scene, campaign, AttackCheck.name, request, attacker, client_seed
         )
         result = outcome.result
-        if result["damage"] or result["defeated"]:
+        if effect is not None:
+            if result["effect_pages"]:
+                target.apply_effect(effect, result["effect_pages"], result["whole_scene"], scene.id)
+                touched.append(target)
+        elif result["damage"] or result["defeated"]:
             target.take_hit(result["health"], result["defeated"], touched[0].id)
             touched.append(target)
         return self._commit(ctx, *touched)

@@ -53,7 +53,9 @@ class Sealer:
 
     def seal(self, plaintext: str) -> str:
         nonce = secrets.token_bytes(12)
-        return base64.b64encode(nonce + self._aead.encrypt(nonce, plaintext.encode(), None)).decode()
+        return base64.b64encode(
+            nonce + self._aead.encrypt(nonce, plaintext.encode(), None)
+        ).decode()
 
     def unseal(self, sealed: str) -> str:
         raw = base64.b64decode(sealed)

@@ -88,8 +88,10 @@ class Service(Application):
             aggregate: Aggregate = self.repository.get(aggregate_id)
         except AggregateNotFoundError:
             raise NotFound(f"{label} {aggregate_id} not found") from None
-        campaign_id = aggregate.id if isinstance(aggregate, Campaign) else getattr(
-            aggregate, "campaign_id", None
+        campaign_id = (
+            aggregate.id
+            if isinstance(aggregate, Campaign)
+            else getattr(aggregate, "campaign_id", None)
         )
         if not isinstance(aggregate, cls) or campaign_id != actor.campaign_id:
             raise NotFound(f"{label} {aggregate_id} not found")
@@ -110,7 +112,9 @@ class Service(Application):
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         parsed = rules.parse_sheet(sheet, settings, side=side)
-        return {name: int(spec["start"]) for name, spec in rules.resources(parsed, settings).items()}
+        return {
+            name: int(spec["start"]) for name, spec in rules.resources(parsed, settings).items()
+        }
 
     def _member(self, ctx: CommandContext) -> Actor:
         if ctx.actor is None:

@@ -177,6 +177,24 @@ def character(t: Translation) -> None:
             )
             spec["current"] = spec["current"] - e.amount
             text = f"{doc['name']} spent {e.amount} {e.resource} ({e.reason})"
+        elif t.name in ("EffectApplied", "EffectsTicked", "EffectsEnded"):
+            if t.name == "EffectApplied":
+                effects = {c["name"]: c for c in doc["conditions"]}
+                effects[e.name] = {"name": e.name, "pages": e.pages, "whole_scene": e.whole_scene}
+                doc["conditions"] = list(effects.values())
+                if e.whole_scene:
+                    doc["status"] = "defeated"
+                text = f"{doc['name']}: {e.name} for {e.pages} page(s)" + (
+                    ", defeated until the scene ends" if e.whole_scene else ""
+                )
+            elif t.name == "EffectsTicked":
+                doc["conditions"] = [{"name": n, **v} for n, v in e.effects.items()]
+                text = f"{doc['name']}'s effects tick down"
+            else:
+                doc["conditions"] = []
+                if doc["status"] == "defeated" and doc["resources"]["health"]["current"] > 0:
+                    doc["status"] = "active"
+                text = f"{doc['name']}'s effects end with the scene"
         elif t.name == "Hit":
             doc["resources"]["health"]["current"] = e.health
             if e.defeated:

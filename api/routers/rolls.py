@@ -76,6 +76,7 @@ def attack(scene_id: UUID, body: AttackCreate, app: AppDep, commands: CommandsDe
         active_defences=tuple(body.defences),
         lethal=body.lethal,
         purpose=body.purpose,
+        effect=body.effect,
         client_seed=body.client_seed,
         present=_presenter(app),
         status_code=201,

@@ -73,7 +73,9 @@ class Campaign(Aggregate):
         try:
             return self.members[member_id]
         except KeyError:
-            raise NotFound(f"member {member_id} is not in this campaign", field="member_id") from None
+            raise NotFound(
+                f"member {member_id} is not in this campaign", field="member_id"
+            ) from None
 
     def join(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
         if role not in JOINABLE_ROLES:

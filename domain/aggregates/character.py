@@ -31,6 +31,8 @@ class Character(Aggregate):
         self.sheet = sheet
         self.resources: dict[str, int] = dict(resources or {})
         self.status = "active"
+        # Special effects (WCBH-35..38): name → {"pages", "whole_scene"}; they end with their scene.
+        self.effects: dict[str, dict[str, Any]] = {}
 
     @classmethod
     def create(
@@ -114,6 +116,41 @@ class Character(Aggregate):
         self.resources["health"] = health
         if defeated:
             self.status = "defeated"
+
+    def apply_effect(self, name: str, pages: int, whole_scene: bool, scene_id: UUID) -> None:
+        """WCBH-35/36: the effect's pages (added up); defeated by it for the rest of the scene."""
+        self._effect_applied(name, pages, whole_scene, scene_id)
+
+    @event("EffectApplied")
+    def _effect_applied(self, name: str, pages: int, whole_scene: bool, scene_id: UUID) -> None:
+        self.effects[name] = {"pages": pages, "whole_scene": whole_scene}
+        if whole_scene:
+            self.status = "defeated"
+
+    def tick_effects(self, scene_id: UUID, page: int) -> None:
+        """WCBH-35: a new page takes one page off each page-counted effect; at 0 it ends."""
+        left = {
+            name: effect if effect["whole_scene"] else {**effect, "pages": effect["pages"] - 1}
+            for name, effect in self.effects.items()
+        }
+        left = {n: e for n, e in left.items() if e["whole_scene"] or e["pages"] > 0}
+        if left != self.effects:
+            self._effects_ticked(left, scene_id, page)
+
+    @event("EffectsTicked")
+    def _effects_ticked(self, effects: dict[str, Any], scene_id: UUID, page: int) -> None:
+        self.effects = effects
+
+    def end_scene_effects(self, scene_id: UUID) -> None:
+        """WCBH-36: effects end with their scene; a character defeated only by an effect is back."""
+        if self.effects:
+            self._effects_ended(scene_id)
+
+    @event("EffectsEnded")
+    def _effects_ended(self, scene_id: UUID) -> None:
+        self.effects = {}
+        if self.status == "defeated" and self.resources.get("health", 1) > 0:
+            self.status = "active"
 
     @event("ResourceSpent")
     def _spent(self, resource: str, amount: int, reason: str) -> None:

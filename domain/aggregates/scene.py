@@ -46,6 +46,9 @@ class Scene(Aggregate):
         self.epochs = [SeedEpoch(0, seed_commitment, sealed_seed)]
         self.uses: dict[str, list[UUID]] = {}  # once-per-scene uses: key → characters
         self.page_attacks: list[tuple[UUID, UUID]] = []  # (attacker, target) in the current page
+        self.affected: list[
+            UUID
+        ] = []  # characters attacked here: their effects tick with the pages
         self.combatants: list[UUID] = []  # who takes part in the fight (order of action, WCBH-22)
         self.acting_first: list[UUID] = []  # who spent Resolve to act first (WCBH-24)
 
@@ -101,6 +104,8 @@ class Scene(Aggregate):
     @event("AttackMade")
     def _attacked(self, attacker_id: UUID, target_id: UUID, page: int) -> None:
         self.page_attacks.append((attacker_id, target_id))
+        if target_id not in self.affected:
+            self.affected.append(target_id)
 
     def take_nonce(self, roll_id: UUID) -> tuple[int, SeedEpoch]:
         """The next nonce of the current seed; a roll needs an open scene."""
@@ -151,7 +156,9 @@ class Scene(Aggregate):
                 rule="WCBH-24",
             )
         if character_id in self.acting_first:
-            raise Conflict("the character already acts first in this scene", code="acts_first", rule="WCBH-24")
+            raise Conflict(
+                "the character already acts first in this scene", code="acts_first", rule="WCBH-24"
+            )
         self._acted_first(character_id)
 
     @event("ActsFirst")

@@ -75,7 +75,9 @@ class Roller:
         check_sides(sides)
         if len(self.faces) >= self.max_dice:
             raise DiceLimitError(
-                f"a roll draws at most {self.max_dice} dice", field="pool", details={"limit": self.max_dice}
+                f"a roll draws at most {self.max_dice} dice",
+                field="pool",
+                details={"limit": self.max_dice},
             )
         face = Face(
             len(self.faces),
@@ -105,7 +107,9 @@ class Roller:
             raise DiceLimitError("a pool cannot have fewer than 0 dice", field="pool")
         if len(self.faces) + count > self.max_dice:
             raise DiceLimitError(
-                f"a roll draws at most {self.max_dice} dice", field="pool", details={"limit": self.max_dice}
+                f"a roll draws at most {self.max_dice} dice",
+                field="pool",
+                details={"limit": self.max_dice},
             )
         check_explodes(sides, explodes)
         base = [self._draw(sides, label=label) for _ in range(count)]

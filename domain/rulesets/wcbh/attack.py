@@ -17,6 +17,7 @@ from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, unwrap
 from domain.rulesets.wcbh.checks import TraitRequest, base_dice, trait_rank
 from domain.rulesets.wcbh.combat import Defence, best_defence, roll_attack
+from domain.rulesets.wcbh.effects import Effect, add_effect
 from domain.rulesets.wcbh.sheet import WcbhMinion
 
 
@@ -37,6 +38,13 @@ class AttackRequest(RequestModel):
     lethal: bool = Field(default=True, description="Lethal: passive Stamina counts half (WCBH-29)")
     minion: bool = Field(
         default=False, description="A minion target falls to one net success (WCBH-33)"
+    )
+    effect: Name | None = Field(
+        default=None,
+        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+    )
+    effect_pages_before: int = Field(
+        default=0, ge=0, le=1000, description="Pages of the same effect the target still has"
     )
     purpose: Text | None = None
 
@@ -114,6 +122,27 @@ class AttackCheck(Check):
             lethal=req.lethal,
             minion=req.minion,
         )
+        if req.effect is not None:
+            # WCBH-35/36: durations add up; at least the remaining Health defeats for the scene.
+            current = (
+                Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
+            )
+            effect = add_effect(current, req.effect, done.hit.net, req.target_health)
+            result = {
+                "attack_successes": done.attack.successes,
+                "defence": done.defence_used.name,
+                "defence_rank": done.defence_used.rank,
+                "defence_successes": done.defence.successes,
+                "net": done.hit.net,
+                "damage": 0,
+                "health": req.target_health,
+                "effect": req.effect,
+                "effect_pages": effect.pages if effect else 0,
+                "whole_scene": bool(effect and effect.whole_scene),
+                "defeated": bool(effect and effect.whole_scene),
+                "success": done.hit.net >= 1,
+            }
+            return CheckOutcome(result, done.hit.net, done.hit.net >= 1)
         result = {
             "attack_successes": done.attack.successes,
             "defence": done.defence_used.name,
@@ -154,6 +183,8 @@ def attack_request(
     active_defences: tuple[str, ...] = ("Agility",),
     lethal: bool = True,
     purpose: str | None = None,
+    effect: str | None = None,
+    effect_pages_before: int = 0,
 ) -> dict[str, Any]:
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
     passive Stamina and the active defences it has among `active_defences`; a minion defends with
@@ -189,4 +220,6 @@ def attack_request(
         "lethal": lethal,
         "minion": isinstance(target_form, WcbhMinion),
         "purpose": purpose,
+        "effect": effect,
+        "effect_pages_before": effect_pages_before,
     }

@@ -1,0 +1,67 @@
+"""Special effects (WCBH-35, WCBH-36): durations from net successes, ticking pages, scene ends."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tests.api.support import Table, bearer
+from tests.api.test_attacks import make, sturdy
+
+
+def stun(table: Table, scene: str, attacker: str, target: str) -> dict[str, Any]:
+    body = {
+        "attacker_id": attacker,
+        "target_id": target,
+        "trait": "Lightning Bolt",
+        "effect": "Stunned",
+    }
+    response = table.client.post(
+        f"/v1/scenes/{scene}/attacks", json=body, headers=bearer(table.player)
+    )
+    assert response.status_code == 201, response.text
+    return response.json()["result"]  # type: ignore[no-any-return]
+
+
+def test_an_effect_lasts_a_page_per_two_net_successes_and_ticks_with_pages_wcbh_35(
+    table: Table,
+) -> None:
+    nova = make(table, "Nova", "hero", table.example_sheet, table.player)
+    scene = table.scene()
+    for n in range(15):  # dice decide: find a villain stunned for 2+ pages (bounded)
+        villain = make(table, f"Villain {n}", "villain", sturdy(table))
+        result = stun(table, scene, nova, villain)
+        assert result["damage"] == 0 and result["health"] == 10  # an effect instead of damage
+        assert result["effect_pages"] == (math.ceil(result["net"] / 2) if result["net"] > 0 else 0)
+        if result["effect_pages"] >= 2:
+            break
+    else:
+        raise AssertionError("no attack of 8 dice stunned for 2 pages in 15 tries")
+    pages = result["effect_pages"]
+    conditions = table.get(f"/v1/characters/{villain}")["conditions"]
+    assert conditions == [{"name": "Stunned", "pages": pages, "whole_scene": pages >= 10}]
+    table.post(f"/v1/scenes/{scene}/pages", status=200)
+    after = table.get(f"/v1/characters/{villain}")["conditions"]
+    assert after == [{"name": "Stunned", "pages": pages - 1, "whole_scene": False}]
+
+
+def test_an_effect_as_long_as_the_health_left_defeats_until_the_scene_ends_wcbh_36(
+    table: Table,
+) -> None:
+    nova = make(table, "Nova", "hero", table.example_sheet, table.player)
+    scene = table.scene()
+    for n in range(15):  # a minion has Health 1: any effect at all defeats it for the scene
+        goon = make(table, f"Goon {n}", "minion", {"kind": "minion", "threat": 1})
+        result = stun(table, scene, nova, goon)
+        if result["effect_pages"]:
+            break
+    else:
+        raise AssertionError("no attack of 8 dice landed on a threat-1 minion in 15 tries")
+    assert result["whole_scene"] and result["defeated"]
+    goon_view = table.get(f"/v1/characters/{goon}")
+    assert goon_view["status"] == "defeated" and goon_view["conditions"][0]["whole_scene"] is True
+    table.post(f"/v1/scenes/{scene}/pages", status=200)  # scene-long effects do not tick
+    assert table.get(f"/v1/characters/{goon}")["conditions"][0]["whole_scene"] is True
+    table.post(f"/v1/scenes/{scene}/close", status=200)
+    ended = table.get(f"/v1/characters/{goon}")
+    assert ended["conditions"] == [] and ended["status"] == "active"
