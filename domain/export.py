@@ -43,6 +43,7 @@ def entry(position: int, event: Any) -> dict[str, Any]:
         "originator_id": str(event.originator_id),
         "originator_version": event.originator_version,
         "timestamp": event.timestamp.isoformat(),
+        "actor": payload.pop("actor", None),  # the member whose command wrote it
         "payload": payload,
     }
 
@@ -65,9 +66,7 @@ def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, An
                 members.add(originator)
             if isinstance(event, (IdempotencyRecord.Event,)):
                 continue
-            item = entry(notification.id, event)
-            item["actor"] = item["payload"].pop("actor", None)
-            yield item
+            yield entry(notification.id, event)
         if len(notifications) < PAGE:
             return
         start = notifications[-1].id + 1

@@ -18,8 +18,7 @@ from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
-from domain.rulesets.base import CheckOutcome, Once, parse_request
-from domain.rulesets.wcbh.attack import AttackCheck, attack_request
+from domain.rulesets.base import ATTACK_CHECK, CheckOutcome, Once, parse_request
 from domain.service import Service
 
 MAX_CLIENT_SEED = 128
@@ -161,12 +160,6 @@ class RollCommands(Service):
         actor = self._member(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
         campaign = self.campaign_of(actor)
-        if campaign.ruleset != "wcbh":
-            raise InvalidInput(
-                "attacks follow the We Can Be Heroes rules; this campaign plays "
-                f"{get_ruleset(campaign.ruleset).name}",
-                field="scene_id",
-            )
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         attacker, attacker_sheet = self._roller_character(actor, rules, settings, attacker_id)
@@ -184,7 +177,7 @@ class RollCommands(Service):
                 f"{target.name} is already defeated", code="target_defeated", rule="WCBH-31"
             )
         scene.record_attack(attacker.id, target.id)  # WCBH-25
-        request = attack_request(
+        request = rules.attack_request(
             attacker_sheet,
             rules.parse_sheet(target.sheet, settings, side=target.side),
             trait=trait,
@@ -197,8 +190,10 @@ class RollCommands(Service):
             effect=effect,
             effect_pages_before=target.effects.get(effect, {}).get("pages", 0) if effect else 0,
         )
+        if request is None:
+            raise InvalidInput(f"{rules.name} has no attack command (yet)", field="scene_id")
         outcome, touched = self._roll_check(
-            actor, scene, campaign, AttackCheck.name, request, attacker, client_seed
+            actor, scene, campaign, ATTACK_CHECK, request, attacker, client_seed
         )
         result = outcome.result
         if effect is not None:

@@ -172,14 +172,6 @@ class ViewStore(TrackingRecorder):
         rows = self._rows(DOC_QUERY, (kind, doc_id))
         return json.loads(rows[0]["doc"]) if rows else None
 
-    def docs(self, kind: str, campaign_id: str, ref: str | None = None) -> list[dict[str, Any]]:
-        statement = "SELECT doc FROM view_docs WHERE kind = %s AND campaign_id = %s"
-        params: list[Any] = [kind, campaign_id]
-        if ref is not None:
-            statement += " AND ref = %s"
-            params.append(ref)
-        return [json.loads(r["doc"]) for r in self._rows(statement + " ORDER BY position", params)]
-
     def version_at(
         self, kind: str, doc_id: str, *, position: int | None = None, at: str | None = None
     ) -> dict[str, Any] | None:

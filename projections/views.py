@@ -94,9 +94,7 @@ def translate(view: ViewTransaction, event: Any, position: int) -> Changes:
         return t.changes
     handler(t)
     if t.changes.campaign_id is not None:
-        log = entry(position, event)
-        log["actor"] = log["payload"].pop("actor", None)
-        t.changes.log = log
+        t.changes.log = entry(position, event)
     return t.changes
 
 

@@ -7,8 +7,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.aggregates._checks import clean_title
-from domain.errors import Conflict, InvalidInput
+from domain.aggregates._checks import check_change, clean_title, not_enough
+from domain.errors import InvalidInput
 
 SIDES = ("hero", "villain", "opponent", "minion", "other")
 
@@ -69,11 +69,7 @@ class Character(Aggregate):
             if amount < 0:
                 raise InvalidInput(f"cannot spend a negative amount of {name}", field=name)
             if amount > have:
-                raise Conflict(
-                    f"{self.name} has {have} {name}, not the {amount} this needs",
-                    code="not_enough_" + name,
-                    details={"resource": name, "have": have, "needed": amount},
-                )
+                raise not_enough(self.name, "resource", name, have, amount)
         for name, amount in costs.items():
             if amount:
                 self._spent(name, amount, reason)
@@ -88,19 +84,7 @@ class Character(Aggregate):
 
     def adjust(self, resource: str, change: int, reason: str) -> None:
         """A GM's award or correction (Resolve awards, WCBH-18); never below zero."""
-        if resource not in self.resources:
-            raise InvalidInput(
-                f"{self.name} has no resource {resource!r}; it has: {', '.join(self.resources) or 'none'}",
-                field="resource",
-            )
-        if change == 0:
-            raise InvalidInput("change must not be 0", field="change")
-        if self.resources[resource] + change < 0:
-            raise Conflict(
-                f"{self.name} has {self.resources[resource]} {resource}; it cannot lose {-change}",
-                code="not_enough_" + resource,
-                details={"resource": resource, "have": self.resources[resource], "needed": -change},
-            )
+        check_change(self.resources, resource, change, owner=self.name, kind="resource")
         self._adjusted(resource, change, reason)
 
     @event("ResourceAdjusted")

@@ -6,8 +6,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.aggregates._checks import clean_title
-from domain.errors import Conflict, InvalidInput
+from domain.aggregates._checks import check_change, clean_title
+from domain.errors import Conflict
 
 
 class Issue(Aggregate):
@@ -49,20 +49,7 @@ class Issue(Aggregate):
 
     def change_pool(self, pool: str, change: int, reason: str) -> None:
         """The GM gains or spends from a pool of this game Issue; never below zero (WCBH-21)."""
-        if pool not in self.pools:
-            raise InvalidInput(
-                f"this game Issue has no pool {pool!r}; it has: {', '.join(self.pools) or 'none'}",
-                field="pool",
-            )
-        if change == 0:
-            raise InvalidInput("change must not be 0", field="change")
-        if self.pools[pool] + change < 0:
-            raise Conflict(
-                f"the {pool} pool has {self.pools[pool]}; it cannot lose {-change}",
-                code="not_enough_" + pool,
-                rule="WCBH-21",
-                details={"pool": pool, "have": self.pools[pool], "needed": -change},
-            )
+        check_change(self.pools, pool, change, owner="this game Issue", kind="pool", rule="WCBH-21")
         self._pool_changed(pool, change, reason)
 
     @event("PoolChanged")

@@ -140,6 +140,13 @@ class Ruleset(ABC):
         ruleset has no fixed order."""
         return None
 
+    def attack_request(
+        self, attacker: BaseModel, target: BaseModel, **options: Any
+    ) -> dict[str, Any] | None:
+        """The request of the ruleset's `attack` check, resolved from both sheets; None where the
+        ruleset has no attack command."""
+        return None
+
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
         return {}
@@ -311,6 +318,10 @@ class Once:
     exclusive: bool = False  # True: only one character per scope, not one use per character
 
 
+ATTACK_CHECK = "attack"
+"""The name of the check that `POST /v1/scenes/{id}/attacks` rolls (see Ruleset.attack_request)."""
+
+
 class Check(ABC):
     """One kind of roll of a system. Checks never touch randomness: they only call the Roller."""
 
@@ -398,6 +409,7 @@ class FollowUp:
 
 
 __all__ = [
+    "ATTACK_CHECK",
     "MAX_ITEMS",
     "REFRESHES",
     "SIDES",

@@ -14,7 +14,16 @@ from pydantic import BaseModel, Field
 from domain.dice.odds import wcbh_pool
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, unwrap
+from domain.rulesets.base import (
+    ATTACK_CHECK,
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    unwrap,
+)
 from domain.rulesets.wcbh.checks import TraitRequest, base_dice, trait_rank
 from domain.rulesets.wcbh.combat import Defence, best_defence, roll_attack
 from domain.rulesets.wcbh.effects import Effect, add_effect
@@ -88,7 +97,7 @@ def _p_net_at_least(attack_dice: int, defence_dice: int, k: int) -> float:
 
 
 class AttackCheck(Check):
-    name = "attack"
+    name = ATTACK_CHECK
     description = (
         "An attack: the attacking trait (+ weapon and situational dice) against the target's best "
         "defence; damage = net successes, defeat at 0 Health, a minion falls to one net success."

@@ -17,7 +17,7 @@ from domain.rulesets.base import (
     form_of,
     resource,
 )
-from domain.rulesets.wcbh.attack import AttackCheck
+from domain.rulesets.wcbh.attack import AttackCheck, attack_request
 from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.wcbh.initiative import Combatant, order_of_action
 from domain.rulesets.wcbh.sheet import (
@@ -130,6 +130,12 @@ class WcbhRuleset(Ruleset):
         ]
         variant = form_of(settings, WcbhSettings).act_first_variant
         return [list(group) for group in order_of_action(fighters, variant=variant)]
+
+    def attack_request(
+        self, attacker: BaseModel, target: BaseModel, **options: Any
+    ) -> dict[str, Any] | None:
+        """WCBH-28..33, 35: see domain/rulesets/wcbh/attack.py."""
+        return attack_request(attacker, target, **options)
 
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes."""
