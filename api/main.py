@@ -9,7 +9,19 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import errors
-from api.routers import campaigns, characters, history, meta, missions, play, rolls, stream
+from api.routers import (
+    campaigns,
+    characters,
+    fight,
+    history,
+    meta,
+    missions,
+    play,
+    resolve,
+    rolls,
+    scene_play,
+    stream,
+)
 from api.settings import Settings
 from domain.application import Chronicle
 from domain.secrets import Sealer
@@ -50,7 +62,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app)
-    for module in (meta, campaigns, characters, play, missions, rolls, history, stream):
+    for module in (
+        meta,
+        campaigns,
+        characters,
+        play,
+        resolve,
+        scene_play,
+        fight,
+        missions,
+        rolls,
+        history,
+        stream,
+    ):
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     return app

@@ -16,9 +16,13 @@ from domain.commands import (
     command,
 )
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
-from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import hash_token, mint_token
+from domain.verbs.base import Loaded
+from domain.verbs.fight import FightCommands
+from domain.verbs.missions import MissionCommands
+from domain.verbs.resolve import ResolveCommands
+from domain.verbs.scene_play import ScenePlayCommands
 
 __all__ = [
     "Actor",
@@ -30,8 +34,12 @@ __all__ = [
 ]
 
 
-class Chronicle(RollCommands):
-    """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions."""
+class Chronicle(FightCommands, ScenePlayCommands, ResolveCommands, MissionCommands):
+    """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
+
+    The verbs of each area of play live in their own mixin (domain/verbs/); the lifecycle verbs here
+    call the boundary hooks of `domain.verbs.base.Hooks` so that each area adds what changes at a page,
+    a scene or a game Issue boundary to the same atomic save."""
 
     # ---- commands ----------------------------------------------------------------------------
 
@@ -207,7 +215,6 @@ class Chronicle(RollCommands):
             pools=rules.issue_pools(heroes, settings),
         )
         story.begin_issue(issue.id)
-        refreshed = []
         for character in characters:
             # WCBH-17 and the like: what refreshes "per game Issue" goes back to its start level.
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
@@ -218,8 +225,9 @@ class Chronicle(RollCommands):
             }
             if levels:
                 character.refresh(levels, "issue", issue.id)
-                refreshed.append(character)
-        return self._commit(ctx, issue, story, *refreshed)
+        loaded = Loaded({c.id: c for c in characters})
+        self._issue_started(actor, issue, story, loaded)
+        return self._commit(ctx, issue, story, *loaded.touched(issue, story))
 
     @command
     def end_issue(self, ctx: CommandContext, issue_id: UUID) -> Outcome:
@@ -227,14 +235,15 @@ class Chronicle(RollCommands):
         issue = self._target(ctx, actor, Issue, issue_id)
         scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
         issue.end()
-        ended: list[Character] = []
-        seen: dict[UUID, Character] = {}
+        loaded = Loaded()
         for scene in scenes:
             scene.close(self._reveal(scene))
-            ended.extend(self._end_effects(actor, scene, seen))
+            self._end_effects(actor, scene, loaded)
+            self._scene_closed(actor, scene, issue, loaded)
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
-        return self._commit(ctx, issue, story, *scenes, *ended)
+        self._issue_ended(actor, issue, story, loaded)
+        return self._commit(ctx, issue, story, *scenes, *loaded.touched(issue, story, *scenes))
 
     @command
     def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
@@ -244,21 +253,20 @@ class Chronicle(RollCommands):
             issue.campaign_id, issue.story_id, issue.id, title, *self._new_sealed_seed()
         )
         issue.add_scene(scene.id)
-        return self._commit(ctx, scene, issue)
+        loaded = Loaded()
+        self._scene_opened(actor, scene, issue, loaded)
+        return self._commit(ctx, scene, issue, *loaded.touched(scene, issue))
 
     @command
     def advance_page(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         actor = self._gm(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
         scene.advance_page()
-        ticked = []
+        loaded = Loaded()
         for character_id in scene.affected:  # WCBH-35: effects lose a page
-            character = self.get(actor, Character, character_id)
-            version = character.version
-            character.tick_effects(scene.id, scene.page)
-            if character.version != version:
-                ticked.append(character)
-        return self._commit(ctx, scene, *ticked)
+            loaded.character(self, actor, character_id).tick_effects(scene.id, scene.page)
+        self._page_advanced(actor, scene, loaded)
+        return self._commit(ctx, scene, *loaded.touched(scene))
 
     @command
     def close_scene(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
@@ -267,23 +275,17 @@ class Chronicle(RollCommands):
         scene.close(self._reveal(scene))
         issue = self.get(actor, Issue, scene.issue_id)
         issue.scene_closed(scene.id)
-        return self._commit(ctx, scene, issue, *self._end_effects(actor, scene))
+        loaded = Loaded()
+        self._end_effects(actor, scene, loaded)
+        self._scene_closed(actor, scene, issue, loaded)
+        return self._commit(ctx, scene, issue, *loaded.touched(scene, issue))
 
-    def _end_effects(
-        self, actor: Actor, scene: Scene, seen: dict[UUID, Character] | None = None
-    ) -> list[Character]:
-        """WCBH-36: closing a scene ends the effects on the characters it affected (`seen` holds
-        characters already loaded for this command, so each is saved once)."""
-        seen = {} if seen is None else seen
-        ended = []
+    def _end_effects(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
+        """WCBH-36: closing a scene ends the effects on the characters it affected."""
         for character_id in scene.affected:
-            character = seen.get(character_id) or self.get(actor, Character, character_id)
+            character = loaded.character(self, actor, character_id)
             if character.effects:
                 character.end_scene_effects(scene.id)
-                if character_id not in seen:
-                    ended.append(character)
-                seen[character_id] = character
-        return ended
 
     @command
     def create_mission(
