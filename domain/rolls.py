@@ -201,7 +201,9 @@ class RollCommands(Service):
                 target.apply_effect(effect, result["effect_pages"], result["whole_scene"], scene.id)
                 touched.append(target)
         elif result["damage"] or result["defeated"]:
-            target.take_hit(result["health"], result["defeated"], touched[0].id)
+            target.take_hit(
+                result["health"], result["defeated"], touched[0].id, scene.id, scene.page
+            )
             touched.append(target)
         return self._commit(ctx, *touched)
 

@@ -33,6 +33,8 @@ class Character(Aggregate):
         self.status = "active"
         # Special effects (WCBH-35..38): name → {"pages", "whole_scene"}; they end with their scene.
         self.effects: dict[str, dict[str, Any]] = {}
+        # Where and when damage last defeated the character (WCBH-31; back in the fight, WCBH-39).
+        self.defeated_at: dict[str, Any] | None = None
 
     @classmethod
     def create(
@@ -91,15 +93,31 @@ class Character(Aggregate):
     def _adjusted(self, resource: str, change: int, reason: str) -> None:
         self.resources[resource] += change
 
-    def take_hit(self, health: int, defeated: bool, roll_id: UUID) -> None:
-        """WCBH-31/33: an attack left the character at `health`; at 0 it is defeated."""
-        self._hit(health, defeated, roll_id)
+    def take_hit(
+        self,
+        health: int,
+        defeated: bool,
+        roll_id: UUID,
+        scene_id: UUID | None = None,
+        page: int | None = None,
+    ) -> None:
+        """WCBH-31/33: an attack left the character at `health`; at 0 it is defeated (in `scene_id`
+        on `page`: back in the fight is possible on the next page, WCBH-39)."""
+        self._hit(health, defeated, roll_id, scene_id, page)
 
     @event("Hit")
-    def _hit(self, health: int, defeated: bool, roll_id: UUID) -> None:
+    def _hit(
+        self,
+        health: int,
+        defeated: bool,
+        roll_id: UUID,
+        scene_id: UUID | None = None,
+        page: int | None = None,
+    ) -> None:
         self.resources["health"] = health
         if defeated:
             self.status = "defeated"
+            self.defeated_at = {"scene_id": scene_id, "page": page}
 
     def apply_effect(self, name: str, pages: int, whole_scene: bool, scene_id: UUID) -> None:
         """WCBH-35/36: the effect's pages (added up); defeated by it for the rest of the scene."""
