@@ -12,6 +12,7 @@ from api import errors
 from api.routers import (
     campaigns,
     characters,
+    classd,
     fight,
     history,
     meta,
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resolve,
         scene_play,
         fight,
+        classd,
         missions,
         rolls,
         history,

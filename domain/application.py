@@ -19,6 +19,7 @@ from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.secrets import hash_token, mint_token
 from domain.verbs.base import Loaded
+from domain.verbs.classd_fight import ClassDFightCommands
 from domain.verbs.fight import FightCommands
 from domain.verbs.missions import MissionCommands
 from domain.verbs.resolve import ResolveCommands
@@ -34,7 +35,9 @@ __all__ = [
 ]
 
 
-class Chronicle(FightCommands, ScenePlayCommands, ResolveCommands, MissionCommands):
+class Chronicle(
+    FightCommands, ScenePlayCommands, ResolveCommands, ClassDFightCommands, MissionCommands
+):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
 
     The verbs of each area of play live in their own mixin (domain/verbs/); the lifecycle verbs here
