@@ -7,13 +7,14 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.aggregates import Campaign, Character, Issue, Mission, Roll, Scene, Story
+from api.scene_play_models import ScenePlayPublic, scene_play_public
+from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
+from domain.verbs.resolve import resolve_fields
 
 Title = Field(min_length=1, max_length=200)
 RulesetId = Literal["wcbh", "classd", "nimble", "nwod-micro"]
 Side = Literal["hero", "villain", "opponent", "minion", "other"]
-Outcome = Literal["completed", "failed", "aborted", "lost_to_rivals"]
 
 assert set(RulesetId.__args__) == set(RULESETS), "RulesetId must list the registry"  # type: ignore[attr-defined]
 
@@ -132,6 +133,23 @@ class CharacterPublic(Written):
     conditions: list[dict[str, Any]] = Field(
         default_factory=list, description="Conditions and effects with their remaining duration"
     )
+    # Resolve area (docs/wcbh-resolve.md)
+    last_gasp: dict[str, Any] | None = Field(
+        default=None,
+        description="WCBH-19: the running last gasp (scene_id, page, unconscious); null if none",
+    )
+    luck_requests: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="WCBH-20e: luck asked of the GM, by request id (scene_id, detail, status)",
+    )
+    owed_ability_losses: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="WCBH-16: Ability losses owed, by Decisive Moment roll id (effort, options)",
+    )
+    lowered_abilities: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
+    )
 
 
 def character_public(character: Character, campaign: Campaign) -> CharacterPublic:
@@ -151,7 +169,9 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
             for name, spec in rules.resources(sheet, settings).items()
         },
         status=character.status,
-        conditions=[{"name": name, **effect} for name, effect in character.effects.items()],
+        conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
+        + [{"name": name, **c} for name, c in character.fight_conditions.items()],  # WCBH-40/41
+        **resolve_fields(character),  # Resolve area (WCBH-16, 19, 20e)
         version=character.version,
     )
 
@@ -206,6 +226,11 @@ class IssuePublic(Written):
     pools: dict[str, int] = Field(
         description="The GM's pools of this game Issue, e.g. adversity (WCBH-21)"
     )
+    villainous_deed: dict[str, Any] | None = Field(
+        default=None,
+        description="The main villain's once-per-game-Issue deed: villain_id, description, "
+        "scene_id (WCBH-21); null until done",
+    )
 
 
 def issue_public(issue: Issue) -> IssuePublic:
@@ -219,6 +244,7 @@ def issue_public(issue: Issue) -> IssuePublic:
         scene_ids=list(issue.scene_ids),
         open_scene_ids=list(issue.open_scene_ids),
         pools=dict(issue.pools),
+        villainous_deed=issue.villainous_deed,
         version=issue.version,
     )
 
@@ -265,6 +291,21 @@ class ScenePublic(Written):
         description="Groups in acting order (a group acts simultaneously), WCBH-22..24; null "
         "without combatants or in rulesets without a fixed order",
     )
+    # Resolve area (docs/wcbh-resolve.md)
+    pools: dict[str, int] = Field(
+        default_factory=dict,
+        description="The scene's own pools, apart from its game Issue's, e.g. adversity (WCBH-21)",
+    )
+    imitations: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Powers imitated for this scene: character_id, trait, power, rank (WCBH-20f)",
+    )
+    # Scene play (docs/wcbh-scene-play.md)
+    play: ScenePlayPublic = Field(
+        default_factory=ScenePlayPublic,
+        description="Group checks with their totals (WCBH-11), contests (WCBH-12) and chases "
+        "(WCBH-27) of the scene, with their state and history",
+    )
 
 
 def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePublic:
@@ -289,6 +330,9 @@ def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePu
         combatants=list(scene.combatants),
         acting_first=list(scene.acting_first),
         order_of_action=order,
+        pools=dict(scene.pools),
+        imitations=[dict(i) for i in scene.imitations],
+        play=scene_play_public(scene),
         version=scene.version,
     )
 
@@ -453,40 +497,7 @@ class LuckReport(BaseModel):
     verdict: str
 
 
-# ---- missions ----------------------------------------------------------------------------------
-
-
-class MissionCreate(Strict):
-    title: str = Title
-    scene_id: UUID | None = None
-    story_id: UUID | None = None
-
-
-class MissionEnd(Strict):
-    outcome: Outcome
-
-
-class MissionPublic(Written):
-    id: UUID
-    campaign_id: UUID
-    title: str
-    scene_id: UUID | None
-    story_id: UUID | None
-    status: Literal["active", "ended"]
-    outcome: Outcome | None
-
-
-def mission_public(mission: Mission) -> MissionPublic:
-    return MissionPublic(
-        id=mission.id,
-        campaign_id=mission.campaign_id,
-        title=mission.title,
-        scene_id=mission.scene_id,
-        story_id=mission.story_id,
-        status=mission.status,  # type: ignore[arg-type]
-        outcome=mission.outcome,  # type: ignore[arg-type]
-        version=mission.version,
-    )
+# Missions' schemas live in api/routers/missions.py.
 
 
 # ---- rulesets and health -----------------------------------------------------------------------

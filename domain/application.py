@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
+from domain.aggregates import Campaign, Character, Issue, Scene, Story
 from domain.commands import (
     Actor,
     CommandContext,
@@ -289,31 +289,3 @@ class Chronicle(
             character = loaded.character(self, actor, character_id)
             if character.effects:
                 character.end_scene_effects(scene.id)
-
-    @command
-    def create_mission(
-        self,
-        ctx: CommandContext,
-        campaign_id: UUID,
-        title: str,
-        scene_id: UUID | None = None,
-        story_id: UUID | None = None,
-    ) -> Outcome:
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
-        for link_id, cls, label in ((scene_id, Scene, "scene_id"), (story_id, Story, "story_id")):
-            if link_id is not None:
-                try:
-                    self.get(actor, cls, link_id)
-                except NotFound:
-                    raise InvalidInput(
-                        f"{label} names no {cls.__name__.lower()} of this campaign", field=label
-                    ) from None
-        return self._commit(ctx, Mission.create(campaign.id, title, scene_id, story_id))
-
-    @command
-    def end_mission(self, ctx: CommandContext, mission_id: UUID, outcome: str) -> Outcome:
-        actor = self._gm(ctx)
-        mission = self._target(ctx, actor, Mission, mission_id)
-        mission.end(outcome)
-        return self._commit(ctx, mission)

@@ -18,7 +18,7 @@ from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
-from domain.rulesets.base import ATTACK_CHECK, CheckOutcome, Once, parse_request
+from domain.rulesets.base import Check, CheckOutcome, Once, parse_request
 from domain.service import Service
 
 MAX_CLIENT_SEED = 128
@@ -78,9 +78,15 @@ class RollCommands(Service):
         request: Mapping[str, Any],
         character: Character | None,
         client_seed: str | None,
+        chain: RollChain | None = None,
+        *,
+        action: bool = True,
     ) -> tuple[CheckOutcome, list[Any]]:
         """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
-        roll spends; returns the outcome and the aggregates to save (the roll first)."""
+        roll spends; returns the outcome and the aggregates to save (the roll first). A command
+        that rolls several times passes the chain its earlier rolls linked to (touched[1]).
+        `action` False: a check that is no action of the page (a chase, recovery, shaking off), which
+        the extra actions of the page do not penalise (WCBH-25)."""
         rules = get_ruleset(campaign.ruleset)
         check = rules.checks.get(check_name)
         if check is None:
@@ -92,10 +98,18 @@ class RollCommands(Service):
         sheet = None
         if character is not None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+        request = self._with_page_dice(scene, campaign, check, request, character, action=action)
         parsed = parse_request(check.Request, request, "request")
         costs = check.cost(parsed)
         roll_id = uuid4()
         client_seed = _client_seed(client_seed)
+        if character is not None and character.unconscious:
+            raise Conflict(
+                f"{character.name} is unconscious until the end of the scene of its last gasp",
+                field="character_id",
+                code="unconscious",
+                rule="WCBH-19",
+            )
         nonce, epoch = scene.take_nonce(roll_id)  # 409 in a closed scene
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         outcome = check.roll(parsed, sheet, settings, roller)
@@ -106,6 +120,7 @@ class RollCommands(Service):
             touched.extend(
                 self._use_limits(actor, check.once(parsed, character.side), scene, character)
             )
+            touched.extend(self._rolled(actor, scene, parsed, character, roll_id))
         if costs and any(costs.values()):
             if character is None:
                 raise InvalidInput(
@@ -135,77 +150,24 @@ class RollCommands(Service):
             "costs": {k: v for k, v in costs.items() if v},
         }
         return outcome, self._linked_roll(
-            campaign.id, record, outcome, odds.success, odds.at_least, above, touched
+            campaign.id, record, outcome, odds.success, odds.at_least, above, touched, chain
         )
 
-    @command
-    def attack(
+    def _with_page_dice(
         self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        attacker_id: UUID,
-        target_id: UUID,
-        trait: str,
+        scene: Scene,
+        campaign: Campaign,
+        check: Check,
+        request: Mapping[str, Any],
+        character: Character | None,
         *,
-        weapon: int = 0,
-        modifier: int = 0,
-        active_defences: tuple[str, ...] = ("Agility",),
-        lethal: bool = True,
-        purpose: str | None = None,
-        effect: str | None = None,
-        client_seed: str | None = None,
-    ) -> Outcome:
-        """WCBH-25, 28..31, 33: one attack of one character on another, rolled as one fair roll (both
-        pools), the target's Health lowered and its defeat recorded in the same save."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor)
-        rules = get_ruleset(campaign.ruleset)
-        settings = rules.parse_settings(campaign.settings)
-        attacker, attacker_sheet = self._roller_character(actor, rules, settings, attacker_id)
-        assert attacker is not None and attacker_sheet is not None
-        try:
-            target = self.get(actor, Character, target_id)
-        except NotFound:
-            raise InvalidInput(
-                "target_id names no character of this campaign", field="target_id"
-            ) from None
-        if target.id == attacker.id:
-            raise InvalidInput("a character does not attack itself", field="target_id")
-        if target.status == "defeated":
-            raise Conflict(
-                f"{target.name} is already defeated", code="target_defeated", rule="WCBH-31"
-            )
-        scene.record_attack(attacker.id, target.id)  # WCBH-25
-        request = rules.attack_request(
-            attacker_sheet,
-            rules.parse_sheet(target.sheet, settings, side=target.side),
-            trait=trait,
-            target_health=target.resources.get("health", 0),
-            weapon=weapon,
-            modifier=modifier,
-            active_defences=active_defences,
-            lethal=lethal,
-            purpose=purpose,
-            effect=effect,
-            effect_pages_before=target.effects.get(effect, {}).get("pages", 0) if effect else 0,
-        )
-        if request is None:
-            raise InvalidInput(f"{rules.name} has no attack command (yet)", field="scene_id")
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, ATTACK_CHECK, request, attacker, client_seed
-        )
-        result = outcome.result
-        if effect is not None:
-            if result["effect_pages"]:
-                target.apply_effect(effect, result["effect_pages"], result["whole_scene"], scene.id)
-                touched.append(target)
-        elif result["damage"] or result["defeated"]:
-            target.take_hit(
-                result["health"], result["defeated"], touched[0].id, scene.id, scene.page
-            )
-            touched.append(target)
-        return self._commit(ctx, *touched)
+        action: bool = True,
+    ) -> Mapping[str, Any]:
+        """Hook: the request with the dice the page adds to the character's roll (WCBH-25, 41),
+        put into the request so that the record recomputes; domain/verbs/fight.py fills them."""
+        return request
+
+    # `attack` (WCBH-25, 28..31, 33, 44) lives in domain/verbs/fight.py with the fight's other verbs.
 
     @command
     def follow_up(
@@ -295,8 +257,10 @@ class RollCommands(Service):
         at_least: float | None,
         above: float | None,
         touched: list[Any],
+        chain: RollChain | None = None,
     ) -> list[Any]:
-        chain = self._chain(campaign_id)
+        if chain is None:
+            chain = self._chain(campaign_id)
         record = chain.link(record)
         roll = Roll.record_roll(
             record,
@@ -311,6 +275,12 @@ class RollCommands(Service):
     ) -> list[Any]:
         """Record the limited uses a roll makes (e.g. WCBH-15), refusing the roll if one is spent."""
         touched: list[Any] = []
+        if any(
+            limit.continues and character.id in scene.uses.get(limit.key, [])
+            for limit in limits
+            if limit.scope == "scene"
+        ):
+            return touched  # WCBH-14: the character's Decisive Moment of this scene goes on
         for limit in limits:
             if limit.scope == "scene":
                 scene.use_once(limit.key, character.id, limit.rule, exclusive=limit.exclusive)
@@ -319,6 +289,13 @@ class RollCommands(Service):
                 story.use_once(limit.key, character.id, limit.rule)
                 touched.append(story)
         return touched
+
+    def _rolled(
+        self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
+    ) -> list[Any]:
+        """Hook: what a character's roll changes besides its limits and costs (an area of play
+        overrides it, calls super() and returns the aggregates it changed; e.g. WCBH-16)."""
+        return []
 
     def _chain(self, campaign_id: UUID) -> RollChain:
         try:

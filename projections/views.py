@@ -13,6 +13,8 @@ from eventsourcing.projection import Projection
 
 from domain.export import entry
 from domain.rulesets import get_ruleset
+from domain.rulesets.classd import combat as classd_combat
+from projections import scene_play_views
 from projections.store import Changes, Doc, ViewStore, ViewTransaction
 
 Handler = Callable[["Translation"], None]
@@ -179,20 +181,34 @@ def character(t: Translation) -> None:
             if t.name == "EffectApplied":
                 effects = {c["name"]: c for c in doc["conditions"]}
                 effects[e.name] = {"name": e.name, "pages": e.pages, "whole_scene": e.whole_scene}
-                doc["conditions"] = list(effects.values())
+                # effects first, then the fight's conditions (they have a kind), as the API lists
+                doc["conditions"] = sorted(effects.values(), key=lambda c: "kind" in c)
                 if e.whole_scene:
                     doc["status"] = "defeated"
                 text = f"{doc['name']}: {e.name} for {e.pages} page(s)" + (
                     ", defeated until the scene ends" if e.whole_scene else ""
                 )
             elif t.name == "EffectsTicked":
-                doc["conditions"] = [{"name": n, **v} for n, v in e.effects.items()]
+                doc["conditions"] = [{"name": n, **v} for n, v in e.effects.items()] + [
+                    c for c in doc["conditions"] if "kind" in c
+                ]
                 text = f"{doc['name']}'s effects tick down"
             else:
-                doc["conditions"] = []
+                doc["conditions"] = [c for c in doc["conditions"] if "kind" in c]
                 if doc["status"] == "defeated" and doc["resources"]["health"]["current"] > 0:
                     doc["status"] = "active"
                 text = f"{doc['name']}'s effects end with the scene"
+        elif t.name in ("ConditionImposed", "ConditionsLifted"):  # WCBH-40, 41 (fight)
+            if t.name == "ConditionImposed":
+                kept = [c for c in doc["conditions"] if c["name"] != e.name]
+                condition = {"name": e.name, **e.condition, "scene_id": str(e.scene_id)}
+                doc["conditions"] = sorted([*kept, condition], key=lambda c: "kind" in c)
+                text = f"{doc['name']}: {e.name.replace('_', ' ')} ({e.condition.get('rule')})"
+            else:
+                doc["conditions"] = [
+                    c for c in doc["conditions"] if not ("kind" in c and c["name"] in e.names)
+                ]
+                text = f"{doc['name']}: {', '.join(e.names)} ended ({e.reason})"
         elif t.name == "Hit":
             doc["resources"]["health"]["current"] = e.health
             if e.defeated:
@@ -214,6 +230,12 @@ def character(t: Translation) -> None:
                 )
                 t.save("issue", issue_doc)
                 t.changes.scopes = {"story_id": issue_doc["story_id"], "issue_id": issue_doc["id"]}
+        elif t.name in RESOLVE_CHARACTER_EVENTS:  # Resolve area (WCBH-16, 19, 20)
+            text = _resolve_character(t, doc)
+        elif t.name == "DamageTaken":  # Class D combat (CD-11, 12, 15, 20)
+            text = _classd_damage(t, doc)
+        elif t.name in scene_play_views.CHARACTER_EVENTS:  # scene play (WCBH-34, 37..39)
+            text = scene_play_views.character_play(t, doc)
         else:
             text = f"{doc['name']}: {t.name}"
     t.save("character", doc)
@@ -297,6 +319,16 @@ def issue(t: Translation) -> None:
             text = (
                 f"The GM {verb} {abs(e.change)} {e.pool} ({e.reason}); {doc['pools'][e.pool]} left"
             )
+        elif t.name == "VillainousDeedDone":  # Resolve area (WCBH-21)
+            doc["villainous_deed"] = {
+                "villain_id": str(e.villain_id),
+                "description": e.description,
+                "scene_id": str(e.scene_id) if e.scene_id else None,
+            }
+            villain = t.load("character", str(e.villain_id))["name"]
+            text = f"{villain}'s villainous deed, unstoppable: {e.description}"
+        elif t.name in scene_play_views.ISSUE_EVENTS:  # scene play (WCBH-38)
+            text = scene_play_views.issue_play(t, doc)
     t.save("issue", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}
@@ -342,6 +374,13 @@ def scene(t: Translation) -> None:
             doc["order_of_action"] = _order(t, doc)
         elif t.name == "AttackMade":
             text = ""  # the attack's roll tells it
+        elif t.name == "PageStateSet":  # WCBH-25 (fight)
+            name = t.load("character", str(e.character_id))["name"]
+            text = f"{name}, page {e.page}: {e.change}"
+        elif t.name == "AttackFollowedUp":  # WCBH-45, 46 (fight)
+            name = t.load("character", str(e.character_id))["name"]
+            what = "knocks the target back" if e.kind == "knockback" else "redirects the attack"
+            text = f"{name} spends 1 Resolve and {what}"
         elif t.name == "OnceUsed":
             doc["once_per_scene_uses"].setdefault(e.key, []).append(str(e.character_id))
             text = f"A {e.key.replace('_', ' ')} is declared in “{doc['title']}”"
@@ -363,6 +402,12 @@ def scene(t: Translation) -> None:
             doc["status"] = "closed"
             doc["seeds"][-1]["revealed_seed"] = e.revealed_seed
             text = f"Scene “{doc['title']}” closed; its dice seed is revealed"
+        elif t.name in RESOLVE_SCENE_EVENTS:  # Resolve area (WCBH-20f, 21)
+            text = _resolve_scene(t, doc)
+        elif t.name in classd_combat.EVENT_NAMES:  # Class D combat (CD-8..20)
+            text = _classd_scene(t, doc)
+        elif t.name in scene_play_views.SCENE_EVENTS:  # scene play (WCBH-11, 12, 27)
+            text = scene_play_views.scene_play(t, doc)
         else:
             text = f"“{doc['title']}”: {t.name}"
     t.save("scene", doc)
@@ -388,11 +433,138 @@ def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
     return rules.order_of_action(fighters, set(scene_doc.get("acting_first", [])), settings)
 
 
+# ---- Resolve area: Resolve given, luck, last gasp, Ability loss, scene pools (WCBH-16..21) --------
+
+RESOLVE_CHARACTER_EVENTS = (
+    "ResolveGiven",
+    "ResolveReceived",
+    "LuckAsked",
+    "LuckDecided",
+    "LastGaspTaken",
+    "FellUnconscious",
+    "CameTo",
+    "AbilityLossOwed",
+    "AbilityLost",
+    "AbilityRestored",
+)
+RESOLVE_SCENE_EVENTS = ("PoolOpened", "PoolChanged", "PowerImitated")
+
+
+def _in_scene(t: Translation, scene_id: Any) -> None:
+    """A character's event that happens in a scene is also told in that scene's replay."""
+    scene_doc = t.load("scene", str(scene_id))
+    t.changes.scopes = {
+        "story_id": scene_doc["story_id"],
+        "issue_id": scene_doc["issue_id"],
+        "scene_id": scene_doc["id"],
+    }
+
+
+def _resolve_character(t: Translation, doc: dict[str, Any]) -> str:
+    from domain.verbs.resolve import owed_loss
+
+    e, name = t.event, doc["name"]
+    resolve = doc["resources"].setdefault(
+        "resolve", {"max": None, "start": 0, "refresh": None, "current": 0}
+    )
+    luck = doc.setdefault("luck_requests", {})
+    owed = doc.setdefault("owed_ability_losses", {})
+    lowered = doc.setdefault("lowered_abilities", [])
+    if hasattr(e, "scene_id"):
+        _in_scene(t, e.scene_id)
+    if t.name == "ResolveGiven":
+        resolve["current"] -= e.cost
+        to = t.load("character", str(e.to_character_id))["name"]
+        afar = f" from afar (flashback: {e.flashback})" if e.flashback else ""
+        return f"{name} gives {to} 1 Resolve{afar} for {e.cost}: {e.purpose} (WCBH-20a)"
+    if t.name == "ResolveReceived":
+        resolve["current"] += 1
+        giver = t.load("character", str(e.from_character_id))["name"]
+        return f"{name} receives 1 Resolve from {giver}"
+    if t.name == "LuckAsked":
+        luck[str(e.request_id)] = {
+            "scene_id": str(e.scene_id),
+            "detail": e.detail,
+            "status": "pending",
+            "note": None,
+        }
+        return f"{name} asks the GM for luck: {e.detail} (WCBH-20e)"
+    if t.name == "LuckDecided":
+        request = luck[str(e.request_id)]
+        request["status"], request["note"] = ("approved" if e.approved else "declined"), e.note
+        return f"The GM {request['status']} {name}'s luck: {request['detail']}"
+    if t.name == "LastGaspTaken":
+        resolve["current"] += 1
+        doc["last_gasp"] = {"scene_id": str(e.scene_id), "page": e.page, "unconscious": False}
+        return f"{name}'s last gasp: 1 Resolve to spend in page {e.page} (WCBH-19)"
+    if t.name == "FellUnconscious":
+        resolve["current"] -= e.forfeited
+        doc["last_gasp"] = {**doc["last_gasp"], "unconscious": True}
+        if doc["status"] == "active":
+            doc["status"] = "unconscious"
+        lost = f"; {e.forfeited} unspent Resolve is gone" if e.forfeited else ""
+        return f"{name} falls unconscious until the scene ends{lost} (WCBH-19)"
+    if t.name == "CameTo":
+        resolve["current"] -= e.forfeited
+        doc["last_gasp"] = None
+        if doc["status"] == "unconscious":
+            health = doc["resources"].get("health", {}).get("current", 1)
+            doc["status"] = "active" if health > 0 else "defeated"
+        return f"{name}'s last gasp is over with its scene"
+    if t.name == "AbilityLossOwed":
+        owed[str(e.roll_id)] = owed_loss(e.effort, e.scene_id)
+        return f"{name} owes one {e.effort} Ability rank for the Decisive Moment (WCBH-16)"
+    abilities = doc["sheet"]["abilities"]
+    if t.name == "AbilityLost":
+        owed.pop(str(e.roll_id), None)
+        if e.rank is None:
+            return f"{name}'s Ability loss is waived: every option is at rank 1 (WCBH-16)"
+        abilities[e.ability] = e.rank
+        lowered.append({"ability": e.ability, "roll_id": str(e.roll_id)})
+        _derived(t, doc)
+        if e.health is not None:
+            doc["resources"]["health"]["current"] = e.health
+        return f"{name} loses a rank of {e.ability} to the Decisive Moment: {e.rank} (WCBH-16)"
+    abilities[e.ability] = e.rank  # AbilityRestored
+    lowered.remove({"ability": e.ability, "roll_id": str(e.roll_id)})
+    _derived(t, doc)
+    return f"{name}'s {e.ability} is restored to {e.rank} ({e.reason})"
+
+
+def _resolve_scene(t: Translation, doc: dict[str, Any]) -> str:
+    e, pools = t.event, doc.setdefault("pools", {})
+    if t.name == "PoolOpened":
+        pools[e.pool] = e.amount
+        return f"“{doc['title']}” gets its own {e.pool} pool: {e.amount} ({e.reason})"
+    if t.name == "PoolChanged":
+        pools[e.pool] += e.change
+        verb = "gained" if e.change > 0 else "spent"
+        return (
+            f"The GM {verb} {abs(e.change)} {e.pool} of “{doc['title']}”'s own pool "
+            f"({e.reason}); {pools[e.pool]} left"
+        )
+    imitation = {
+        "character_id": str(e.character_id),
+        "trait": e.trait,
+        "power": e.power,
+        "rank": e.rank,
+        "purpose": e.purpose,
+        "page": e.page,
+    }
+    doc.setdefault("imitations", []).append(imitation)
+    who = t.load("character", str(e.character_id))["name"]
+    return f"{who}'s {e.trait} imitates {e.power} at rank {e.rank} for this scene (WCBH-20f)"
+
+
 # ---- missions ----------------------------------------------------------------------------------
 
 
 def mission(t: Translation) -> None:
+    # Missions area (CD-21..25): counters, zones and rests, told the way the mission aggregate keeps them.
+    from domain.aggregates.mission import initial_counters
+
     e = t.event
+    scene_id: str | None = None
     if t.name == "Created":
         before: dict[str, Any] = {}
         doc = {
@@ -403,26 +575,157 @@ def mission(t: Translation) -> None:
             "story_id": str(e.story_id) if e.story_id else None,
             "status": "active",
             "outcome": None,
-            "counters": {},
+            "counters": initial_counters(),
+            "rest_count": 0,
+            "rests": [],
         }
         text = f"Mission “{e.title}” begins"
     else:
         before = t.load("mission", t.id)
         doc = copy.deepcopy(before)
+        title = f"Mission “{doc['title']}”"
+        counters = doc.setdefault("counters", initial_counters()) or initial_counters()
+        doc["counters"] = counters
         if t.name == "Ended":
             doc["status"], doc["outcome"] = "ended", e.outcome
-            text = f"Mission “{doc['title']}” ended: {e.outcome.replace('_', ' ')}"
+            text = f"{title} ended: {e.outcome.replace('_', ' ')}"
+        elif t.name == "CounterDefined":
+            zones = [dict(z) for z in e.zones]
+            counters[e.name] = {
+                "name": e.name,
+                "label": e.label,
+                "kind": "custom",
+                "rule": "CD-25",
+                "value": 0,
+                "maximum": e.maximum,
+                "zones": zones,
+                "zone": zones[0]["name"] if zones else None,
+                "history": [],
+            }
+            shown = ", ".join(f"{z['name']} from {z['start']}" for z in zones) or "no zones"
+            text = f"{title}: the GM defines the counter “{e.label}” (0–{e.maximum}; {shown})"
+        elif t.name == "CounterChanged":
+            counter = counters[e.counter]
+            counter["value"] = e.value
+            clamped = e.applied != e.change
+            counter["history"].append(
+                {
+                    "kind": "change",
+                    "change": e.change,
+                    "applied": e.applied,
+                    "clamped": clamped,
+                    "value": e.value,
+                    "reason": e.reason,
+                    "code": e.code,
+                }
+            )
+            verb = "raised" if e.change > 0 else "lowered"
+            cut = f" (clamped: {e.applied:+d} applied)" if clamped else ""
+            why = f"{e.code.replace('_', ' ')}: {e.reason}" if e.code else e.reason
+            text = (
+                f"{title}: {counter['label']} {verb} by {abs(e.change)}{cut} to "
+                f"{e.value}/{counter['maximum']} ({why})"
+            )
+        elif t.name == "ZoneChanged":
+            counter = counters[e.counter]
+            counter["zone"] = e.to_zone
+            counter["history"].append(
+                {"kind": "zone", "from_zone": e.from_zone, "to_zone": e.to_zone, "value": e.value}
+            )
+            text = (
+                f"{title}: {counter['label']} moves from {e.from_zone or 'no zone'} into "
+                f"{e.to_zone or 'no zone'} at {e.value}"
+            )
+        elif t.name == "Rested":
+            rest = {
+                "number": e.number,
+                "scene_id": str(e.scene_id) if e.scene_id else None,
+                "roll_id": str(e.roll_id) if e.roll_id else None,
+                "participants": e.participants,
+            }
+            doc["rests"] = [*doc.get("rests", []), rest]
+            doc["rest_count"] = e.number
+            scene_id = rest["scene_id"]
+            who = "; ".join(
+                f"{p['name']} +{p['health']['gain']} Health "
+                f"({p['health']['after']}/{p['health']['max']}), +{p['will']['gain']} Will "
+                f"({p['will']['after']}/{p['will']['max']})"
+                for p in e.participants
+            )
+            text = (
+                f"{title}: rest {e.number} (CD-22): {who or 'nobody rolled, the rest is counted'}"
+            )
         else:
-            text = f"Mission “{doc['title']}”: {t.name}"
+            text = f"{title}: {t.name}"
     t.save("mission", doc)
     t.changes.campaign_id = doc["campaign_id"]
-    t.changes.scopes = {"story_id": doc["story_id"], "scene_id": doc["scene_id"]}
-    if doc["scene_id"]:
+    scene_id = doc["scene_id"] or scene_id
+    t.changes.scopes = {"story_id": doc["story_id"], "scene_id": scene_id}
+    if scene_id:
         # A scene's mission is part of that scene's game Issue and story: their replays tell it too.
-        scene_doc = t.load("scene", doc["scene_id"])
+        scene_doc = t.load("scene", scene_id)
         t.changes.scopes["story_id"] = doc["story_id"] or scene_doc["story_id"]
         t.changes.scopes["issue_id"] = scene_doc["issue_id"]
     t.step(text, before, doc)
+
+
+# ---- Class D Heroes combat (CD-8..CD-20; domain/verbs/classd_fight.py) -------------------------
+
+
+def _classd_damage(t: Translation, doc: dict[str, Any]) -> str:
+    e = t.event
+    doc["resources"][e.resource]["current"] = e.level
+    if e.status is not None:
+        doc["status"] = e.status
+    out = f", {e.status}" if e.status else ""
+    return f"{doc['name']} takes damage: {e.resource.capitalize()} {e.level}{out}"
+
+
+def _classd_name(t: Translation, character_id: Any) -> str:
+    return str(t.load("character", str(character_id))["name"])
+
+
+def _classd_scene(t: Translation, doc: dict[str, Any]) -> str:
+    """The scene view's `classd` round state, replayed with the aggregate's own function."""
+    e = t.event
+    fields = {
+        k: v
+        for k, v in vars(e).items()
+        if k not in ("originator_id", "originator_version", "timestamp", "actor")
+    }
+    if "round_number" in fields:
+        fields["round"] = fields.pop("round_number")
+    doc["classd"] = classd_combat.apply(doc.get("classd"), doc["page"], t.name, **fields)
+    name = t.name
+    if name == "ClassDTurnEnded":
+        return f"Round {e.round_number}: the heroes' turn ends, the villains act (CD-8)"
+    if name == "ClassDRoundStarted":
+        gone = ", ".join(_classd_name(t, c) for c in e.escaped)
+        return f"Round {e.round_number} begins: the heroes act" + (
+            f"; {gone} escaped (CD-16)" if gone else ""
+        )
+    if name == "ClassDActed":
+        free = " (no action taken)" if e.free else ""
+        return f"{_classd_name(t, e.character_id)}: {e.action.replace(':', ' ')}{free}"
+    if name == "ClassDReacted":
+        how = "spends its reaction" if e.spent else "without spending a reaction"
+        return f"{_classd_name(t, e.villain_id)} hits back ({e.attack_type}), {how} (CD-11)"
+    if name == "ClassDEngaged":
+        a, b = _classd_name(t, e.attacker_id), _classd_name(t, e.target_id)
+        return f"{a} and {b} are engaged (CD-19)"
+    if name == "ClassDEdgeGained":
+        kind = e.kind.replace("_", " ")
+        return f"{_classd_name(t, e.character_id)} gains {kind} until round {e.until_round} (CD-18)"
+    if name == "ClassDLeftFight":
+        return f"{_classd_name(t, e.character_id)} {e.how} from the fight"
+    if name == "ClassDStopAttempted":
+        hero, villain = _classd_name(t, e.hero_id), _classd_name(t, e.villain_id)
+        verb = "stops" if e.stopped else "fails to stop"
+        return f"{hero} {verb} {villain} fleeing (CD-16)"
+    villain = _classd_name(t, e.villain_id)
+    if e.hostage is None:
+        return f"{villain} lets the hostage go (CD-20)"
+    return f"{villain} shields itself with {e.hostage} (CD-20)"
 
 
 # ---- rolls -------------------------------------------------------------------------------------

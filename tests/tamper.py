@@ -52,7 +52,9 @@ def edit_record(settings: Settings, roll_id: str, change: Callable[[dict[str, An
 
 
 def delete_roll(settings: Settings, roll_id: str) -> None:
-    _execute(settings, "DELETE FROM stored_events WHERE originator_id = %s", (_key(settings, roll_id),))
+    _execute(
+        settings, "DELETE FROM stored_events WHERE originator_id = %s", (_key(settings, roll_id),)
+    )
 
 
 def swap_rolls(settings: Settings, first: str, second: str) -> None:

@@ -1,23 +1,191 @@
-"""Missions (CD-21): one attempt at a goal, ended once with an outcome."""
+"""Missions (CD-21..25): one attempt at a goal, its counters (alarm, rival progress, the GM's own),
+its rests, and its end."""
 
 from __future__ import annotations
 
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import MissionCreate, MissionEnd, MissionPublic, mission_public
+from api.schemas import Strict, Title, Written
 from domain.aggregates import Mission
 from domain.application import Outcome
 
 router = APIRouter(tags=["missions"], responses=ERROR_RESPONSES)
 
+MissionOutcome = Literal["completed", "failed", "aborted", "lost_to_rivals"]
+CounterName = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=40,
+        description="alarm (CD-23), rival_progress (CD-24) or a counter the GM defined (CD-25)",
+    ),
+]
+
+
+# ---- requests ------------------------------------------------------------------------------------
+
+
+class MissionCreate(Strict):
+    title: str = Title
+    scene_id: UUID | None = Field(
+        default=None, description="The mission's scene: its rests roll there unless told otherwise"
+    )
+    story_id: UUID | None = None
+
+
+class MissionEnd(Strict):
+    outcome: MissionOutcome = Field(
+        description="CD-21: completed, failed, aborted (left to resupply) or lost_to_rivals"
+    )
+
+
+class ZoneIn(Strict):
+    name: str = Field(max_length=40, description="The zone's name, unique within the counter")
+    start: int = Field(description="The lowest value in the zone; the first zone starts at 0")
+
+
+class CounterDefine(Strict):
+    name: str = Field(
+        max_length=40,
+        description="1-40 of a-z, 0-9 and _, starting with a letter; unique in the mission",
+        examples=["catastrophe"],
+    )
+    label: str | None = Field(
+        default=None, max_length=80, description="For people; the name if omitted"
+    )
+    maximum: int = Field(description="The top of the counter, 1 to 1000 (it runs from 0)")
+    zones: list[ZoneIn] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Up to 10 zones, ascending, the first at 0, each at most the maximum",
+    )
+
+
+class CounterChange(Strict):
+    change: int = Field(description="+n raises, -n lowers (not 0); clamped to 0..maximum")
+    reason: str = Field(max_length=500, description="Why, in words (required)")
+    code: str | None = Field(
+        default=None,
+        max_length=40,
+        description="Optional known reason: alarm: noise, escaped_witnesses (raise), "
+        "heroes_believed_beaten, heroes_losses, heroes_captured (lower), rivals (either way); "
+        "rival_progress: rival_success (raise), rival_failure (lower)",
+    )
+
+
+class RestCreate(Strict):
+    character_ids: list[UUID] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Who rests (up to 20 characters of the campaign); none: the rest is only counted",
+    )
+    scene_id: UUID | None = Field(
+        default=None,
+        description="The open scene whose fair dice roll the rest; default: the mission's",
+    )
+    client_seed: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="Your own contribution to the randomness; generated when omitted",
+    )
+
+
+# ---- responses -----------------------------------------------------------------------------------
+
+
+class ZonePublic(BaseModel):
+    name: str
+    start: int
+
+
+class CounterEntry(BaseModel):
+    kind: Literal["change", "zone"] = Field(description="A change of value, or a zone crossed")
+    value: int = Field(description="The counter's value after it")
+    change: int | None = Field(default=None, description="The change asked for")
+    applied: int | None = Field(default=None, description="The change made, after clamping")
+    clamped: bool | None = Field(default=None, description="Did clamping cut the change?")
+    reason: str | None = None
+    code: str | None = None
+    from_zone: str | None = None
+    to_zone: str | None = None
+
+
+class CounterPublic(BaseModel):
+    name: str
+    label: str
+    kind: Literal["alarm", "rival_progress", "custom"]
+    rule: str = Field(description="CD-23 alarm, CD-24 rival progress, CD-25 the GM's own")
+    value: int
+    maximum: int
+    zones: list[ZonePublic]
+    zone: str | None = Field(description="The zone the value is in (null without zones)")
+    history: list[CounterEntry]
+
+
+class Restored(BaseModel):
+    die: int = Field(description="The d6 rolled")
+    before: int
+    gain: int = Field(description="What came back, never above the maximum")
+    after: int
+    max: int
+
+
+class RestParticipant(BaseModel):
+    character_id: UUID
+    name: str
+    health: Restored
+    will: Restored
+
+
+class RestPublic(BaseModel):
+    number: int = Field(description="1 for the mission's first rest")
+    scene_id: UUID | None = Field(description="The scene whose dice rolled it (null: no dice)")
+    roll_id: UUID | None = Field(description="The fair roll record (null without participants)")
+    participants: list[RestParticipant]
+
+
+class MissionPublic(Written):
+    id: UUID
+    campaign_id: UUID
+    title: str
+    scene_id: UUID | None
+    story_id: UUID | None
+    status: Literal["active", "ended"]
+    outcome: MissionOutcome | None
+    counters: list[CounterPublic] = Field(description="alarm, rival_progress, then the GM's own")
+    rest_count: int = Field(description="CD-22: rests taken so far")
+    rests: list[RestPublic]
+
+
+def mission_public(mission: Mission) -> MissionPublic:
+    return MissionPublic(
+        id=mission.id,
+        campaign_id=mission.campaign_id,
+        title=mission.title,
+        scene_id=mission.scene_id,
+        story_id=mission.story_id,
+        status=mission.status,  # type: ignore[arg-type]
+        outcome=mission.outcome,  # type: ignore[arg-type]
+        counters=[CounterPublic.model_validate(c) for c in mission.counters.values()],
+        rest_count=mission.rest_count,
+        rests=[RestPublic.model_validate(r) for r in mission.rests],
+        version=mission.version,
+    )
+
 
 def _mission(outcome: Outcome) -> MissionPublic:
     return mission_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+# ---- routes --------------------------------------------------------------------------------------
 
 
 @router.post(
@@ -29,6 +197,7 @@ def _mission(outcome: Outcome) -> MissionPublic:
 def create_mission(
     campaign_id: UUID, body: MissionCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
+    """Start a mission (GM): alarm and rival progress at 0, no rests yet."""
     return commands.run(
         app.create_mission,
         campaign_id,
@@ -47,6 +216,7 @@ def create_mission(
     operation_id="get_mission",
 )
 def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    """The mission: its counters with their zones and history, its rests and its outcome."""
     return respond(mission_public(app.get(actor, Mission, mission_id)))
 
 
@@ -56,4 +226,65 @@ def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
 def end_mission(
     mission_id: UUID, body: MissionEnd, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
+    """End the mission (GM), once: a mission has one attempt (CD-21)."""
     return commands.run(app.end_mission, mission_id, body.outcome, present=_mission)
+
+
+@router.post(
+    "/v1/missions/{mission_id}/counters",
+    status_code=201,
+    response_model=MissionPublic,
+    operation_id="define_mission_counter",
+)
+def define_counter(
+    mission_id: UUID, body: CounterDefine, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25)."""
+    zones: list[dict[str, Any]] = [z.model_dump() for z in body.zones]
+    return commands.run(
+        app.define_mission_counter,
+        mission_id,
+        body.name,
+        body.maximum,
+        zones,
+        body.label,
+        present=_mission,
+        status_code=201,
+    )
+
+
+@router.post(
+    "/v1/missions/{mission_id}/counters/{counter}",
+    response_model=MissionPublic,
+    operation_id="change_mission_counter",
+)
+def change_counter(
+    mission_id: UUID, counter: CounterName, body: CounterChange, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
+    recorded (CD-23); rival progress at 10 ends the mission as lost to rivals (CD-24)."""
+    return commands.run(
+        app.change_mission_counter,
+        mission_id,
+        counter,
+        body.change,
+        body.reason,
+        body.code,
+        present=_mission,
+    )
+
+
+@router.post(
+    "/v1/missions/{mission_id}/rests", response_model=MissionPublic, operation_id="rest_on_mission"
+)
+def rest(mission_id: UUID, body: RestCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+    """A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
+    open scene), never above its maxima; the mission's rest counter counts up."""
+    return commands.run(
+        app.rest_on_mission,
+        mission_id,
+        body.character_ids,
+        body.scene_id,
+        body.client_seed,
+        present=_mission,
+    )

@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
-    AttackCreate,
     FollowUpCreate,
     LuckReport,
     RollCreate,
@@ -51,33 +50,6 @@ def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -
         body.request,
         body.character_id,
         body.client_seed,
-        present=_presenter(app),
-        status_code=201,
-    )
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/attacks",
-    status_code=201,
-    response_model=RollPublic,
-    operation_id="attack",
-)
-def attack(scene_id: UUID, body: AttackCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
-    """WCBH: one character attacks another (one attack per target per page, WCBH-25); the attack
-    and defence pools are one fair roll; damage lowers the target's Health (WCBH-28..31, 33)."""
-    return commands.run(
-        app.attack,
-        scene_id,
-        body.attacker_id,
-        body.target_id,
-        body.trait,
-        weapon=body.weapon,
-        modifier=body.modifier,
-        active_defences=tuple(body.defences),
-        lethal=body.lethal,
-        purpose=body.purpose,
-        effect=body.effect,
-        client_seed=body.client_seed,
         present=_presenter(app),
         status_code=201,
     )

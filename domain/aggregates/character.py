@@ -8,7 +8,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import check_change, clean_title, not_enough
-from domain.errors import InvalidInput
+from domain.errors import Conflict, InvalidInput, NotFound
 
 SIDES = ("hero", "villain", "opponent", "minion", "other")
 
@@ -35,6 +35,8 @@ class Character(Aggregate):
         self.effects: dict[str, dict[str, Any]] = {}
         # Where and when damage last defeated the character (WCBH-31; back in the fight, WCBH-39).
         self.defeated_at: dict[str, Any] | None = None
+        self._init_resolve_area()
+        self._init_fight_area()
 
     @classmethod
     def create(
@@ -157,6 +159,388 @@ class Character(Aggregate):
     @event("ResourceSpent")
     def _spent(self, resource: str, amount: int, reason: str) -> None:
         self.resources[resource] = self.resources.get(resource, 0) - amount
+        self._spend_last_gasp(resource, amount)
+
+    # ---- Resolve area (WCBH-16, WCBH-19, WCBH-20a, WCBH-20e; domain/verbs/resolve.py) ----------
+
+    def _init_resolve_area(self) -> None:
+        # WCBH-19: the running last gasp: {"scene_id", "page", "left", "unconscious"}.
+        self.last_gasp: dict[str, Any] | None = None
+        # WCBH-20e: luck asked for, by request id: {"scene_id", "detail", "status", "note"}.
+        self.luck_requests: dict[str, dict[str, Any]] = {}
+        # WCBH-16: Ability losses owed after a Decisive Moment, by roll id: {"effort", "scene_id"}.
+        self.owed_losses: dict[str, dict[str, Any]] = {}
+        self.loss_scenes: list[UUID] = []  # scenes whose Decisive Moment already owes its loss
+        self.settled_losses: list[str] = []  # roll ids whose loss is recorded
+        self.lowered: list[dict[str, Any]] = []  # {"ability", "roll_id"}: experience may restore
+
+    @property
+    def unconscious(self) -> bool:
+        """WCBH-19: unconscious after a last gasp, until the end of that scene."""
+        return bool(self.last_gasp and self.last_gasp["unconscious"])
+
+    def _spend_last_gasp(self, resource: str, amount: int) -> None:
+        # WCBH-19 ruling: Resolve spent during a last gasp's page spends the gasp's Resolve first.
+        if resource == "resolve" and self.last_gasp and self.last_gasp["left"]:
+            self.last_gasp["left"] = max(0, self.last_gasp["left"] - amount)
+
+    def give_resolve(
+        self,
+        to_character_id: UUID,
+        cost: int,
+        purpose: str,
+        flashback: str | None,
+        scene_id: UUID,
+    ) -> None:
+        """WCBH-20a: 1 Resolve to another character for `cost` (2 from afar, with a flashback)."""
+        have = self.resources.get("resolve", 0)
+        if cost > have:
+            raise not_enough(self.name, "resource", "resolve", have, cost, "WCBH-20a")
+        if flashback is None and (self.unconscious or self.status == "defeated"):
+            raise Conflict(
+                f"{self.name} is out of the action and cannot help directly: give from afar "
+                "(2 Resolve for 1, with a flashback)",
+                code="cannot_help_directly",
+                rule="WCBH-20a",
+            )
+        self._resolve_given(to_character_id, cost, purpose, flashback, scene_id)
+
+    @event("ResolveGiven")
+    def _resolve_given(
+        self,
+        to_character_id: UUID,
+        cost: int,
+        purpose: str,
+        flashback: str | None,
+        scene_id: UUID,
+    ) -> None:
+        self.resources["resolve"] = self.resources.get("resolve", 0) - cost
+        self._spend_last_gasp("resolve", cost)
+
+    def receive_resolve(self, from_character_id: UUID, purpose: str, scene_id: UUID) -> None:
+        """WCBH-20a: the 1 Resolve another character gave (saved with its ResolveGiven)."""
+        self._resolve_received(from_character_id, purpose, scene_id)
+
+    @event("ResolveReceived")
+    def _resolve_received(self, from_character_id: UUID, purpose: str, scene_id: UUID) -> None:
+        self.resources["resolve"] = self.resources.get("resolve", 0) + 1
+
+    def ask_luck(self, request_id: UUID, scene_id: UUID, detail: str) -> None:
+        """WCBH-20e: ask the GM to change a small narrative detail by luck (1 Resolve if approved)."""
+        have = self.resources.get("resolve", 0)
+        if have < 1:
+            raise not_enough(self.name, "resource", "resolve", have, 1, "WCBH-20e")
+        self._luck_asked(request_id, scene_id, detail)
+
+    @event("LuckAsked")
+    def _luck_asked(self, request_id: UUID, scene_id: UUID, detail: str) -> None:
+        self.luck_requests[str(request_id)] = {
+            "scene_id": scene_id,
+            "detail": detail,
+            "status": "pending",
+            "note": None,
+        }
+
+    def decide_luck(self, request_id: UUID, approve: bool, note: str | None) -> None:
+        """WCBH-20e: the GM approves (1 Resolve is spent now) or declines; decided once."""
+        request = self.luck_requests.get(str(request_id))
+        if request is None:
+            raise NotFound(f"luck request {request_id} not found", field="request_id")
+        if request["status"] != "pending":
+            raise Conflict(
+                f"this luck request is already {request['status']}",
+                code="luck_already_decided",
+                rule="WCBH-20e",
+            )
+        have = self.resources.get("resolve", 0)
+        if approve and have < 1:
+            raise not_enough(self.name, "resource", "resolve", have, 1, "WCBH-20e")
+        self._luck_decided(request_id, approve, note)
+        if approve:
+            self.spend({"resolve": 1}, reason=f"luck: {request['detail']} (WCBH-20e)")
+
+    @event("LuckDecided")
+    def _luck_decided(self, request_id: UUID, approved: bool, note: str | None) -> None:
+        request = self.luck_requests[str(request_id)]
+        request["status"] = "approved" if approved else "declined"
+        request["note"] = note
+
+    def take_last_gasp(self, scene_id: UUID, page: int) -> None:
+        """WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; unconscious right after."""
+        have = self.resources.get("resolve", 0)
+        if have != 0:
+            raise Conflict(
+                f"{self.name} has {have} Resolve: a last gasp is only at 0",
+                code="resolve_not_zero",
+                rule="WCBH-19",
+                details={"have": have},
+            )
+        if self.unconscious:
+            raise Conflict(f"{self.name} is unconscious", code="unconscious", rule="WCBH-19")
+        self._last_gasp_taken(scene_id, page)
+
+    @event("LastGaspTaken")
+    def _last_gasp_taken(self, scene_id: UUID, page: int) -> None:
+        self.resources["resolve"] = self.resources.get("resolve", 0) + 1
+        self.last_gasp = {"scene_id": scene_id, "page": page, "left": 1, "unconscious": False}
+
+    def fall_unconscious(self, scene_id: UUID, page: int) -> None:
+        """WCBH-19: the last gasp's page is over: its unspent Resolve is gone; unconscious."""
+        gasp = self.last_gasp
+        if gasp is None or gasp["unconscious"] or gasp["scene_id"] != scene_id:
+            return
+        self._fell_unconscious(scene_id, page, min(gasp["left"], self.resources.get("resolve", 0)))
+
+    @event("FellUnconscious")
+    def _fell_unconscious(self, scene_id: UUID, page: int, forfeited: int) -> None:
+        self.resources["resolve"] = self.resources.get("resolve", 0) - forfeited
+        assert self.last_gasp is not None
+        self.last_gasp = {**self.last_gasp, "left": 0, "unconscious": True}
+        if self.status == "active":
+            self.status = "unconscious"
+
+    def come_to(self, scene_id: UUID) -> None:
+        """WCBH-19: the scene of the last gasp ended (what was left of it unspent is gone)."""
+        gasp = self.last_gasp
+        if gasp is None or gasp["scene_id"] != scene_id:
+            return
+        left = 0 if gasp["unconscious"] else min(gasp["left"], self.resources.get("resolve", 0))
+        self._came_to(scene_id, left)
+
+    @event("CameTo")
+    def _came_to(self, scene_id: UUID, forfeited: int) -> None:
+        self.resources["resolve"] = self.resources.get("resolve", 0) - forfeited
+        self.last_gasp = None
+        if self.status == "unconscious":
+            self.status = "active" if self.resources.get("health", 1) > 0 else "defeated"
+
+    def owe_ability_loss(self, roll_id: UUID, effort: str, scene_id: UUID) -> None:
+        """WCBH-16: a Decisive Moment roll leaves one Ability rank of its effort's kind owed."""
+        self._ability_loss_owed(roll_id, effort, scene_id)
+
+    @event("AbilityLossOwed")
+    def _ability_loss_owed(self, roll_id: UUID, effort: str, scene_id: UUID) -> None:
+        self.owed_losses[str(roll_id)] = {"effort": effort, "scene_id": scene_id}
+        self.loss_scenes.append(
+            scene_id
+        )  # one loss per Decisive Moment, however many pages (WCBH-14)
+
+    def check_loss_owed(self, roll_id: UUID) -> str:
+        """The effort of the Decisive Moment roll whose Ability loss is owed (WCBH-16)."""
+        if str(roll_id) in self.settled_losses:
+            raise Conflict(
+                "the Ability loss of this Decisive Moment is already recorded",
+                field="roll_id",
+                code="ability_loss_recorded",
+                rule="WCBH-16",
+            )
+        owed = self.owed_losses.get(str(roll_id))
+        if owed is None:
+            raise InvalidInput(
+                f"{self.name} owes no Ability loss for roll {roll_id}: it names no Decisive "
+                "Moment of this character",
+                field="roll_id",
+                rule="WCBH-16",
+            )
+        return str(owed["effort"])
+
+    def lose_ability(
+        self, roll_id: UUID, ability: str, rank: int | None, health: int | None
+    ) -> None:
+        """WCBH-16: the owed loss: `ability` down to `rank` (None: waived, every candidate is at
+        rank 1); `health` the current Health when the lower maximum caps it."""
+        self.check_loss_owed(roll_id)
+        self._ability_lost(roll_id, ability, rank, health)
+
+    @event("AbilityLost")
+    def _ability_lost(
+        self, roll_id: UUID, ability: str, rank: int | None, health: int | None
+    ) -> None:
+        self.owed_losses.pop(str(roll_id), None)
+        self.settled_losses.append(str(roll_id))
+        if rank is not None:
+            self.sheet = {**self.sheet, "abilities": {**self.sheet["abilities"], ability: rank}}
+            self.lowered.append({"ability": ability, "roll_id": roll_id})
+        if health is not None:
+            self.resources["health"] = health
+
+    def restore_ability(self, ability: str, rank: int, reason: str) -> None:
+        """WCBH-16: experience restores a rank a Decisive Moment took (one per loss)."""
+        lost = next((entry for entry in self.lowered if entry["ability"] == ability), None)
+        if lost is None:
+            raise InvalidInput(
+                f"{self.name} lost no {ability} rank to a Decisive Moment",
+                field="ability",
+                rule="WCBH-16",
+            )
+        self._ability_restored(ability, rank, lost["roll_id"], reason)
+
+    @event("AbilityRestored")
+    def _ability_restored(self, ability: str, rank: int, roll_id: UUID, reason: str) -> None:
+        self.sheet = {**self.sheet, "abilities": {**self.sheet["abilities"], ability: rank}}
+        self.lowered.remove({"ability": ability, "roll_id": roll_id})
+
+    # ---- Class D Heroes combat (CD-11..CD-15, CD-20; domain/verbs/classd_fight.py) ------------
+
+    def take_damage(
+        self,
+        resource: str,
+        level: int,
+        status: str | None,
+        roll_id: UUID,
+        scene_id: UUID,
+        page: int,
+    ) -> None:
+        """CD-11/12/15: damage left `resource` (Health or Will) at `level`; `status` "defeated"
+        or "captured" (a villain brought to 0 Health by a mental attack, CD-12) takes it out."""
+        if resource not in self.resources or not 0 <= level <= self.resources[resource]:
+            raise InvalidInput(f"damage cannot leave {resource} at {level}", field=resource)
+        self._damage_taken(resource, level, status, roll_id, scene_id, page)
+
+    @event("DamageTaken")
+    def _damage_taken(
+        self,
+        resource: str,
+        level: int,
+        status: str | None,
+        roll_id: UUID,
+        scene_id: UUID,
+        page: int,
+    ) -> None:
+        self.resources[resource] = level
+        if status is not None:
+            self.status = status
+            self.defeated_at = {"scene_id": scene_id, "page": page}
+
+    # ---- the fight (WCBH-40, WCBH-41; domain/verbs/fight.py) ------------------------------------
+
+    def _init_fight_area(self) -> None:
+        # Conditions a fight imposed: name → {"kind", "rule", "scene_id", "until_page" (None: to
+        # the end of the scene), "by", ...}: maneuvers (WCBH-41), holds and taken weapons (WCBH-40).
+        self.fight_conditions: dict[str, dict[str, Any]] = {}
+
+    def impose_condition(self, name: str, condition: dict[str, Any], scene_id: UUID) -> None:
+        """WCBH-40/41: a maneuver's penalty, a hold...; the same name replaces the earlier one."""
+        self._condition_imposed(name, condition, scene_id)
+
+    @event("ConditionImposed")
+    def _condition_imposed(self, name: str, condition: dict[str, Any], scene_id: UUID) -> None:
+        self.fight_conditions[name] = {**condition, "scene_id": str(scene_id)}
+
+    def lift_conditions(self, names: list[str], scene_id: UUID, reason: str) -> None:
+        """The conditions end (their page is over, the scene closed, the character broke free)."""
+        names = [n for n in names if n in self.fight_conditions]
+        if names:
+            self._conditions_lifted(names, scene_id, reason)
+
+    @event("ConditionsLifted")
+    def _conditions_lifted(self, names: list[str], scene_id: UUID, reason: str) -> None:
+        for name in names:
+            self.fight_conditions.pop(name, None)
+
+    # ---- scene play: recovery, shaking off, back in the fight, extended effects -----------------
+    # (WCBH-34, WCBH-37..39; domain/verbs/scene_play.py)
+
+    def recover(self, health: int, roll_id: UUID, scene_id: UUID) -> None:
+        """WCBH-34: a recovery check brought Health up to `health`."""
+        self._recovered(health, roll_id, scene_id)
+
+    @event("Recovered")
+    def _recovered(self, health: int, roll_id: UUID, scene_id: UUID) -> None:
+        self.resources["health"] = health
+        self._wake_if_able()
+
+    def shake_off_effect(self, name: str, pages: int, roll_id: UUID, scene_id: UUID) -> None:
+        """WCBH-37: a shake-off roll left `pages` of the effect (0: it ended, free to act)."""
+        if name not in self.effects:
+            raise Conflict(f"{self.name} is under no effect {name!r}", code="no_such_effect")
+        self._effect_shaken(name, pages, roll_id, scene_id)
+
+    @event("EffectShaken")
+    def _effect_shaken(self, name: str, pages: int, roll_id: UUID, scene_id: UUID) -> None:
+        if pages > 0:
+            self.effects[name] = {**self.effects[name], "pages": pages}
+        else:
+            del self.effects[name]
+
+    def come_back(self, health: int, scene_id: UUID, page: int) -> None:
+        """WCBH-39: back in the fight with `health` (its Resolve is spent with it)."""
+        self._came_back(health, scene_id, page)
+
+    @event("CameBack")
+    def _came_back(self, health: int, scene_id: UUID, page: int) -> None:
+        self.resources["health"] = health
+        self._wake_if_able()
+
+    def declare_effect_drop(self, name: str, scene_id: UUID, page: int) -> None:
+        """WCBH-39: 1 Resolve (spent with it) rids the character of the effect on the next page."""
+        if name not in self.effects:
+            raise Conflict(f"{self.name} is under no effect {name!r}", code="no_such_effect")
+        self._effect_drop_declared(name, scene_id, page)
+
+    @event("EffectDropDeclared")
+    def _effect_drop_declared(self, name: str, scene_id: UUID, page: int) -> None:
+        self.effects[name] = {**self.effects[name], "dropping": True}
+
+    def drop_declared_effects(self, scene_id: UUID, page: int) -> None:
+        """WCBH-39: a new page: the effects declared dropped are gone."""
+        names = [n for n, e in self.effects.items() if e.get("dropping")]
+        if names:
+            self._effects_dropped(names, scene_id, page)
+
+    @event("EffectsDropped")
+    def _effects_dropped(self, names: list[str], scene_id: UUID, page: int) -> None:
+        for name in names:
+            self.effects.pop(name, None)
+        self._wake_if_able()
+
+    def extend_effect(self, name: str, scene_id: UUID, by_character_id: UUID) -> None:
+        """WCBH-38: 1 Resolve of another character extends the effect to the end of the next scene;
+        once per scene per effect."""
+        effect = self.effects.get(name)
+        if effect is None:
+            raise Conflict(f"{self.name} is under no effect {name!r}", code="no_such_effect")
+        if effect.get("extended_in") == str(scene_id):
+            raise Conflict(
+                f"{name!r} on {self.name} is already extended in this scene",
+                code="already_extended",
+                rule="WCBH-38",
+            )
+        self._effect_extended(name, scene_id, by_character_id)
+
+    @event("EffectExtended")
+    def _effect_extended(self, name: str, scene_id: UUID, by_character_id: UUID) -> None:
+        self.effects[name] = {**self.effects[name], "extended_in": str(scene_id)}
+
+    def carry_effect(self, name: str, from_scene_id: UUID) -> None:
+        """WCBH-38: the extended effect outlives its scene and keeps the character defeated."""
+        self._effect_carried_over(name, from_scene_id)
+
+    @event("EffectCarriedOver")
+    def _effect_carried_over(self, name: str, from_scene_id: UUID) -> None:
+        self.effects[name] = {"pages": 0, "whole_scene": True, "carried_from": str(from_scene_id)}
+        self.status = "defeated"
+
+    def end_carried_effect(self, name: str, scene_id: UUID | None) -> None:
+        """WCBH-38: the scene the effect was extended to ended (`scene_id`), or the game Issue did
+        (None)."""
+        if name in self.effects:
+            self._carried_effect_ended(name, scene_id)
+
+    @event("CarriedEffectEnded")
+    def _carried_effect_ended(self, name: str, scene_id: UUID | None) -> None:
+        del self.effects[name]
+        self._wake_if_able()
+
+    def _wake_if_able(self) -> None:
+        # Defeated no more once Health is above 0 and no effect keeps the character down (WCBH-36).
+        if (
+            self.status == "defeated"
+            and self.resources.get("health", 0) > 0
+            and not any(e.get("whole_scene") for e in self.effects.values())
+        ):
+            self.status = "active"
+            self.defeated_at = None
 
 
 def check_side(side: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
@@ -90,3 +91,65 @@ class Issue(Aggregate):
     def _ended(self) -> None:
         self.ended = True
         self.open_scene_ids = []
+
+    # ---- Resolve area (WCBH-21; domain/verbs/resolve.py) --------------------------------------
+
+    @property
+    def villainous_deed(self) -> dict[str, Any] | None:
+        """WCBH-21: the main villain's villainous deed of this game Issue, once done."""
+        return getattr(self, "_villainous_deed", None)
+
+    def do_villainous_deed(self, villain_id: UUID, description: str, scene_id: UUID | None) -> None:
+        """WCBH-21: once per game Issue the main villain's unstoppable deed (its 1 Adversity is
+        spent in the same save, from this game Issue's pool or from `scene_id`'s own)."""
+        if self.ended:
+            raise Conflict("the game Issue has ended", code="issue_ended")
+        done = self.villainous_deed
+        if done is not None:
+            raise Conflict(
+                "the main villain's villainous deed is once per game Issue; it is done",
+                code="villainous_deed_done",
+                rule="WCBH-21",
+                details={"villain_id": str(done["villain_id"])},
+            )
+        self._villainous_deed_done(villain_id, description, scene_id)
+
+    @event("VillainousDeedDone")
+    def _villainous_deed_done(
+        self, villain_id: UUID, description: str, scene_id: UUID | None
+    ) -> None:
+        self._villainous_deed = {
+            "villain_id": villain_id,
+            "description": description,
+            "scene_id": scene_id,
+        }
+
+    # ---- scene play (WCBH-38; domain/verbs/scene_play.py) ---------------------------------------
+
+    @property
+    def extended_effects(self) -> list[dict[str, str]]:
+        """WCBH-38: effects extended with Resolve: {"character_id", "effect", "scene_id"} (the
+        scene they were last extended in; they last to the end of the scene opened after it)."""
+        return list(getattr(self, "_extended_effects", []))
+
+    def scene_after(self, scene_id: UUID) -> UUID | None:
+        """The scene opened next after `scene_id` in this game Issue, if any yet."""
+        if scene_id not in self.scene_ids:
+            return None
+        later = self.scene_ids[self.scene_ids.index(scene_id) + 1 :]
+        return later[0] if later else None
+
+    def book_extension(self, character_id: UUID, effect: str, scene_id: UUID) -> None:
+        """WCBH-38: an effect extended in `scene_id` lasts to the end of the next scene."""
+        if self.ended:
+            raise Conflict("the game Issue has ended", code="issue_ended")
+        self._extension_booked(character_id, effect, scene_id)
+
+    @event("EffectExtensionBooked")
+    def _extension_booked(self, character_id: UUID, effect: str, scene_id: UUID) -> None:
+        entry = {"character_id": str(character_id), "effect": effect, "scene_id": str(scene_id)}
+        self._extended_effects = [
+            e
+            for e in self.extended_effects
+            if (e["character_id"], e["effect"]) != (entry["character_id"], effect)
+        ] + [entry]

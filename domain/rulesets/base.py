@@ -316,6 +316,10 @@ class Once:
     key: str  # e.g. "decisive_moment"
     rule: str  # the rule id that limits it
     exclusive: bool = False  # True: only one character per scope, not one use per character
+    # True (scene scope): the same character's later uses in the scene continue the first one and
+    # are neither refused nor recorded again, its other limits included (a long Decisive Moment,
+    # WCBH-14).
+    continues: bool = False
 
 
 ATTACK_CHECK = "attack"

@@ -42,7 +42,10 @@ def test_a_player_joins_with_a_role_and_a_token_hash() -> None:
     member_id = uuid4()
     campaign.join(member_id, "Bo", "player", "h1")
     assert new_events(campaign) == [
-        ("MemberJoined", {"member_id": member_id, "name": "Bo", "role": "player", "token_hash": "h1"})
+        (
+            "MemberJoined",
+            {"member_id": member_id, "name": "Bo", "role": "player", "token_hash": "h1"},
+        )
     ]
     assert campaign.members[member_id].role == "player"
 

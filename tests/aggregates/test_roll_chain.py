@@ -10,7 +10,12 @@ from tests.aggregates.support import new_events
 
 
 def a_record(campaign_id: str) -> dict[str, object]:
-    return {"campaign_id": campaign_id, "roll_id": str(uuid4()), "faces": [], "result": {"total": 3}}
+    return {
+        "campaign_id": campaign_id,
+        "roll_id": str(uuid4()),
+        "faces": [],
+        "result": {"total": 3},
+    }
 
 
 def test_the_first_record_follows_the_genesis_hash_and_each_next_one_its_predecessor() -> None:

@@ -22,21 +22,27 @@ class Table:
         self.client = client
         self.ruleset = ruleset
         self.example_sheet = ok(client.get(f"/v1/rulesets/{ruleset}"))["example_sheet"]
-        created = ok(client.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}), 201)
+        created = ok(
+            client.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}), 201
+        )
         self.campaign_id = created["id"]
         self.gm = created["gm_token"]
         self.player = self.join("Bo", "player")
         self.other_player = self.join("Cy", "player")
         self.observer = self.join("Di", "observer")
         self.player_id = self.member_id(self.player)
-        foreign = ok(client.post("/v1/campaigns", json={"name": "Elsewhere", "ruleset": ruleset}), 201)
+        foreign = ok(
+            client.post("/v1/campaigns", json={"name": "Elsewhere", "ruleset": ruleset}), 201
+        )
         self.foreign = foreign["gm_token"]
 
     def member_id(self, token: str) -> str:
         return str(UUID(hex=token.split("_")[2]))
 
     def join(self, name: str, role: str) -> str:
-        member = self.post(f"/v1/campaigns/{self.campaign_id}/members", {"name": name, "role": role})
+        member = self.post(
+            f"/v1/campaigns/{self.campaign_id}/members", {"name": name, "role": role}
+        )
         return str(member["token"])
 
     def post(self, path: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
@@ -47,10 +53,14 @@ class Table:
 
     def character(self, owner_token: str | None = None, name: str = "Nova") -> str:
         body = {"name": name, "side": "hero", "sheet": self.example_sheet}
-        return str(self.post(f"/v1/campaigns/{self.campaign_id}/characters", body, owner_token)["id"])
+        return str(
+            self.post(f"/v1/campaigns/{self.campaign_id}/characters", body, owner_token)["id"]
+        )
 
     def story(self) -> str:
-        return str(self.post(f"/v1/campaigns/{self.campaign_id}/stories", {"title": "The Heist"})["id"])
+        return str(
+            self.post(f"/v1/campaigns/{self.campaign_id}/stories", {"title": "The Heist"})["id"]
+        )
 
     def issue(self, story_id: str | None = None) -> str:
         story_id = story_id or self.story()
@@ -61,7 +71,9 @@ class Table:
         return str(self.post(f"/v1/issues/{issue_id}/scenes", {"title": "The vault"})["id"])
 
     def mission(self) -> str:
-        return str(self.post(f"/v1/campaigns/{self.campaign_id}/missions", {"title": "Break in"})["id"])
+        return str(
+            self.post(f"/v1/campaigns/{self.campaign_id}/missions", {"title": "Break in"})["id"]
+        )
 
     def position(self) -> int:
         return int(ok(self.client.get("/health"))["position"])

@@ -8,9 +8,19 @@ from typing import Any
 
 import pytest
 
+from tests.api import test_wcbh_fight as fight
+from tests.api import test_wcbh_scene_play as play
+from tests.api.classd_support import stage
 from tests.api.support import Table, bearer
 
-ROLES = ("none", "foreign", "observer", "other_player", "owner", "gm")  # the GM goes last: it succeeds
+ROLES = (
+    "none",
+    "foreign",
+    "observer",
+    "other_player",
+    "owner",
+    "gm",
+)  # the GM goes last: it succeeds
 
 
 @dataclass(frozen=True)
@@ -19,6 +29,7 @@ class Case:
     path: Callable[[Table], str]
     body: Callable[[Table], Any]
     expect: dict[str, int]
+    ruleset: str = "wcbh"  # the campaign's ruleset (Class D combat needs a classd campaign)
 
 
 def reads(ok: int = 200) -> dict[str, int]:
@@ -26,11 +37,25 @@ def reads(ok: int = 200) -> dict[str, int]:
 
 
 def gm_only(ok: int) -> dict[str, int]:
-    return {"none": 401, "foreign": 404, "observer": 403, "other_player": 403, "owner": 403, "gm": ok}
+    return {
+        "none": 401,
+        "foreign": 404,
+        "observer": 403,
+        "other_player": 403,
+        "owner": 403,
+        "gm": ok,
+    }
 
 
 def owner_and_gm(ok: int) -> dict[str, int]:
-    return {"none": 401, "foreign": 404, "observer": 403, "other_player": 403, "owner": ok, "gm": ok}
+    return {
+        "none": 401,
+        "foreign": 404,
+        "observer": 403,
+        "other_player": 403,
+        "owner": ok,
+        "gm": ok,
+    }
 
 
 def no_body(_: Table) -> None:
@@ -56,7 +81,9 @@ CASES: dict[str, Case] = {
         },
         owner_and_gm(201),
     ),
-    "get character": Case("GET", lambda t: f"/v1/characters/{t.character(t.player)}", no_body, reads()),
+    "get character": Case(
+        "GET", lambda t: f"/v1/characters/{t.character(t.player)}", no_body, reads()
+    ),
     "replace sheet": Case(
         "PUT",
         lambda t: f"/v1/characters/{t.character(t.player)}/sheet",
@@ -64,10 +91,15 @@ CASES: dict[str, Case] = {
         owner_and_gm(200),
     ),
     "start story": Case(
-        "POST", lambda t: f"/v1/campaigns/{t.campaign_id}/stories", lambda t: {"title": "S"}, gm_only(201)
+        "POST",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/stories",
+        lambda t: {"title": "S"},
+        gm_only(201),
     ),
     "get story": Case("GET", lambda t: f"/v1/stories/{t.story()}", no_body, reads()),
-    "complete story": Case("POST", lambda t: f"/v1/stories/{t.story()}/complete", no_body, gm_only(200)),
+    "complete story": Case(
+        "POST", lambda t: f"/v1/stories/{t.story()}/complete", no_body, gm_only(200)
+    ),
     "start game issue": Case(
         "POST", lambda t: f"/v1/stories/{t.story()}/issues", lambda t: {"title": "I"}, gm_only(201)
     ),
@@ -80,13 +112,410 @@ CASES: dict[str, Case] = {
     "advance page": Case("POST", lambda t: f"/v1/scenes/{t.scene()}/pages", no_body, gm_only(200)),
     "close scene": Case("POST", lambda t: f"/v1/scenes/{t.scene()}/close", no_body, gm_only(200)),
     "create mission": Case(
-        "POST", lambda t: f"/v1/campaigns/{t.campaign_id}/missions", lambda t: {"title": "M"}, gm_only(201)
+        "POST",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/missions",
+        lambda t: {"title": "M"},
+        gm_only(201),
     ),
     "get mission": Case("GET", lambda t: f"/v1/missions/{t.mission()}", no_body, reads()),
     "end mission": Case(
-        "POST", lambda t: f"/v1/missions/{t.mission()}/end", lambda t: {"outcome": "failed"}, gm_only(200)
+        "POST",
+        lambda t: f"/v1/missions/{t.mission()}/end",
+        lambda t: {"outcome": "failed"},
+        gm_only(200),
+    ),
+    # missions area: counters and rests (CD-22..25)
+    "define mission counter": Case(
+        "POST",
+        lambda t: f"/v1/missions/{t.mission()}/counters",
+        lambda t: {"name": "catastrophe", "maximum": 10, "zones": [{"name": "calm", "start": 0}]},
+        gm_only(201),
+    ),
+    "change mission counter": Case(
+        "POST",
+        lambda t: f"/v1/missions/{t.mission()}/counters/alarm",
+        lambda t: {"change": 1, "reason": "a door slams", "code": "noise"},
+        gm_only(200),
+    ),
+    "rest on mission": Case(
+        "POST",
+        lambda t: f"/v1/missions/{t.mission()}/rests",
+        lambda t: {"character_ids": []},
+        gm_only(200),
+    ),
+    # Class D combat (CD-8..20): the owner acts first, so the GM's repeat meets the round's rules
+    "classd combat state": Case(
+        "GET", lambda t: f"/v1/scenes/{stage(t)['scene']}/classd", no_body, reads(), "classd"
+    ),
+    "classd end heroes' turn": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/villains-turn",
+        no_body,
+        gm_only(200),
+        "classd",
+    ),
+    "classd attack": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/attacks",
+        lambda t: {
+            "attacker_id": stage(t)["hero"],
+            "target_id": stage(t)["villain"],
+            "attack_type": "melee",
+        },
+        owner_and_gm(201) | {"gm": 409},  # CD-9: one action a round
+        "classd",
+    ),
+    "classd villain attack": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t, 'villains')['scene']}/classd/villain-attacks",
+        lambda t: {
+            "villain_id": stage(t)["villain"],
+            "hero_id": stage(t)["hero"],
+            "attack_type": "ranged",
+        },
+        gm_only(201),
+        "classd",
+    ),
+    "classd action": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/actions",
+        lambda t: {"character_id": stage(t)["hero"], "action": "item"},
+        owner_and_gm(201) | {"gm": 409},  # CD-9
+        "classd",
+    ),
+    "classd retreat": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/retreats",
+        lambda t: {"hero_id": stage(t)["hero"], "pursuer_ids": [stage(t)["villain"]]},
+        owner_and_gm(201) | {"gm": 409},  # CD-9 (or CD-14: the hero has left)
+        "classd",
+    ),
+    "classd stop": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t, 'villains', fleeing=True)['scene']}/classd/stops",
+        lambda t: {"hero_id": stage(t)["hero"], "villain_id": stage(t)["villain"]},
+        owner_and_gm(201) | {"gm": 409},  # CD-16: one stop per hero per turn
+        "classd",
+    ),
+    "classd move": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/moves",
+        lambda t: {"hero_id": stage(t)["hero"], "edge": "cover", "difficulty": 8},
+        owner_and_gm(201) | {"gm": 409},  # CD-9
+        "classd",
+    ),
+    "classd hostage shield": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/hostage-shields",
+        lambda t: {"villain_id": stage(t)["villain"], "hostage": "A banker"},
+        gm_only(200),
+        "classd",
     ),
 }
+
+
+# ---- Resolve area (WCBH-16, 19..21, availability): docs/wcbh-resolve.md ----------------------------
+
+
+def _spent_hero(t: Table) -> str:
+    """The owner's hero at 0 Resolve (Will at the Trait Limit, WCBH-17)."""
+    sheet = {**t.example_sheet, "abilities": {**t.example_sheet["abilities"], "Will": 10}}
+    body = {"name": "Spent", "side": "hero", "sheet": sheet}
+    return str(t.post(f"/v1/campaigns/{t.campaign_id}/characters", body, t.player)["id"])
+
+
+def _luck_decision(t: Table) -> str:
+    hero = t.character(t.player)
+    asked = t.post(
+        f"/v1/characters/{hero}/luck-requests", {"scene_id": t.scene(), "detail": "a cab"}, t.player
+    )
+    return f"/v1/characters/{hero}/luck-requests/{asked['id']}/decision"
+
+
+def _scene_with_pool(t: Table) -> str:
+    scene = t.scene()
+    t.post(f"/v1/scenes/{scene}/pools/open", {"amount": 3, "reason": "finale"}, status=200)
+    return scene
+
+
+def _issue_with_adversity(t: Table) -> str:
+    t.character(t.player)  # one hero: 1 Adversity (WCBH-21)
+    return t.issue()
+
+
+def _villain(t: Table) -> str:
+    body = {"name": "Dr. Null", "side": "villain", "sheet": t.example_sheet}
+    return str(t.post(f"/v1/campaigns/{t.campaign_id}/characters", body)["id"])
+
+
+def _decisive_moment(t: Table) -> str:
+    """The owner's hero after a physical Decisive Moment; the roll id is kept on the table."""
+    hero = t.character(t.player)
+    request = {"trait": "Agility", "decisive_moment": True, "effort": "physical"}
+    body = {"check": "trait", "character_id": hero, "request": request}
+    t.resolve_roll_id = t.post(f"/v1/scenes/{t.scene()}/rolls", body, t.player)["id"]  # type: ignore[attr-defined]
+    return hero
+
+
+def _lowered(t: Table) -> str:
+    hero = _decisive_moment(t)
+    body = {"roll_id": t.resolve_roll_id, "ability": "Agility"}  # type: ignore[attr-defined]
+    t.post(f"/v1/characters/{hero}/ability-losses", body, t.player, status=200)
+    return hero
+
+
+def _availability(t: Table) -> str:
+    scene = t.scene()
+    return f"/v1/scenes/{scene}/availability?min_position={t.position()}"
+
+
+ONCE_THEN_CONFLICT = {**owner_and_gm(200), "gm": 409}  # the owner's use leaves none for the GM
+
+CASES.update(
+    {
+        "give resolve": Case(
+            "POST",
+            lambda t: f"/v1/characters/{t.character(t.player)}/resolve-gifts",
+            lambda t: {
+                "receiver_id": t.character(t.other_player, "Bolt"),
+                "scene_id": t.scene(),
+                "purpose": "holds the ladder",
+            },
+            owner_and_gm(200),
+        ),
+        "ask luck": Case(
+            "POST",
+            lambda t: f"/v1/characters/{t.character(t.player)}/luck-requests",
+            lambda t: {"scene_id": t.scene(), "detail": "a cab"},
+            owner_and_gm(201),
+        ),
+        "decide luck": Case("POST", _luck_decision, lambda t: {"approve": True}, gm_only(200)),
+        "imitate power": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/imitations",
+            lambda t: {
+                "character_id": t.character(t.player),
+                "trait": "Agility",
+                "power": "Wall Crawling",
+            },
+            owner_and_gm(200),
+        ),
+        "last gasp": Case(
+            "POST",
+            lambda t: f"/v1/characters/{_spent_hero(t)}/last-gasp",
+            lambda t: {"scene_id": t.scene()},
+            ONCE_THEN_CONFLICT,
+        ),
+        "open scene pool": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/pools/open",
+            lambda t: {"pool": "adversity", "amount": 2, "reason": "finale"},
+            gm_only(200),
+        ),
+        "change scene pool": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{_scene_with_pool(t)}/pools",
+            lambda t: {"pool": "adversity", "change": -1, "reason": "the floor gives way"},
+            gm_only(200),
+        ),
+        "villainous deed": Case(
+            "POST",
+            lambda t: f"/v1/issues/{_issue_with_adversity(t)}/villainous-deed",
+            lambda t: {"villain_id": _villain(t), "description": "the lights go out"},
+            gm_only(200),
+        ),
+        "lose ability": Case(
+            "POST",
+            lambda t: f"/v1/characters/{_decisive_moment(t)}/ability-losses",
+            lambda t: {"roll_id": t.resolve_roll_id, "ability": "Agility"},  # type: ignore[attr-defined]
+            ONCE_THEN_CONFLICT,
+        ),
+        "restore ability": Case(
+            "POST",
+            lambda t: f"/v1/characters/{_lowered(t)}/ability-restorations",
+            lambda t: {"ability": "Agility", "reason": "5 XP"},
+            gm_only(200),
+        ),
+        "scene availability": Case("GET", _availability, no_body, reads()),
+    }
+)
+
+
+# ---- scene play (WCBH-10..12, 27, 34, 37..39): docs/wcbh-scene-play.md -----------------------------
+# The owner acts first; where its use leaves none (a roll a round, a use a scene), the GM gets 409.
+
+AGAIN_409 = {"gm": 409}
+
+CASES.update(
+    {
+        "assisted roll": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/assisted-rolls",
+            lambda t: {
+                "character_id": t.character(t.player),
+                "request": {"trait": "Agility"},
+                "helpers": [{"character_id": t.character(t.player, "Bolt"), "trait": "Strength"}],
+            },
+            owner_and_gm(201),
+        ),
+        "open group check": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/group-checks",
+            lambda t: {
+                "participants": [t.character(t.player), play.make(t, "Null", side="villain")]
+            },
+            owner_and_gm(201),
+        ),
+        "get group check": Case("GET", play.access_group_roll, no_body, reads()),
+        "group check roll": Case(
+            "POST",
+            lambda t: play.access_group_roll(t) + "/rolls",
+            play.kept,
+            owner_and_gm(201) | AGAIN_409,
+        ),
+        "hand over successes": Case("POST", play.access_handover, play.kept, owner_and_gm(200)),
+        "start contest": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/contests",
+            lambda t: {
+                "first_id": t.character(t.player),
+                "second_id": play.make(t, "Null", side="villain"),
+            },
+            owner_and_gm(201),
+        ),
+        "get contest": Case("GET", play.access_contest, no_body, reads()),
+        "contest roll": Case(
+            "POST",
+            lambda t: play.access_contest(t) + "/rolls",
+            play.kept,
+            owner_and_gm(201) | AGAIN_409,
+        ),
+        "start chase": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/chases",
+            lambda t: {
+                "pairs": [
+                    {
+                        "pursuer_id": t.character(t.player),
+                        "target_id": play.make(t, "Null", side="villain"),
+                    }
+                ]
+            },
+            owner_and_gm(201),
+        ),
+        "get chase": Case("GET", play.access_chase, no_body, reads()),
+        "chase check": Case(
+            "POST",
+            lambda t: play.access_chase(t) + "/checks",
+            play.kept,
+            owner_and_gm(201) | AGAIN_409,
+        ),
+        "recovery": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{t.scene()}/recoveries",
+            lambda t: {"character_id": t.character(t.player)},
+            owner_and_gm(201) | AGAIN_409,  # WCBH-34 ruling: once per character per scene
+        ),
+        "shake off": Case(
+            "POST",
+            lambda t: play.access_stunned_hero(t) + "/shake-offs",
+            lambda t: {**play.kept(t), "request": {"trait": "Will", "difficulty": 100}},
+            owner_and_gm(201),
+        ),
+        "extend effect": Case(
+            "POST",
+            lambda t: play.access_extension(t) + "/effect-extensions",
+            play.kept,
+            owner_and_gm(200) | AGAIN_409,  # WCBH-38: once per scene per effect
+        ),
+        "back in the fight": Case(
+            "POST",
+            lambda t: play.access_stunned_hero(t) + "/back-in-the-fight",
+            lambda t: {**play.kept(t), "use": "drop_effect"},
+            owner_and_gm(200) | AGAIN_409,  # WCBH-39: once per scene
+        ),
+    }
+)
+
+
+# ---- the fight (WCBH-25, 40..47): docs/wcbh-fight.md; the owner acts first, the GM repeats -------
+
+ONE_ACTION = {"gm": 409}  # WCBH-25: the owner's action (or use) leaves none for the GM's repeat
+CASES.update(
+    {
+        "declare actions": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/declarations",
+            lambda t: {"character_id": fight.stage(t)["hero"], "actions": 2},
+            owner_and_gm(200),
+        ),
+        "move": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/moves",
+            lambda t: {"character_id": fight.stage(t)["hero"]},
+            owner_and_gm(200) | ONE_ACTION,
+        ),
+        "page state": Case(
+            "GET",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/page-states/{fight.stage(t)['hero']}",
+            no_body,
+            reads(),
+        ),
+        "attack": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/attacks",
+            lambda t: fight.hero_on_villain(t, trait="Lightning Bolt"),
+            owner_and_gm(201) | ONE_ACTION,
+        ),
+        "grapple": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/grapples",
+            fight.hero_on_villain,
+            owner_and_gm(201) | ONE_ACTION,
+        ),
+        "maneuver": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/maneuvers",
+            lambda t: fight.hero_on_villain(t, maneuver="feint"),
+            owner_and_gm(201) | ONE_ACTION,
+        ),
+        "ambush": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/ambushes",
+            lambda t: {
+                "ambushers": [{"character_id": fight.stage(t)["hero"]}],
+                "target_ids": [fight.stage(t)["villain"]],
+            },
+            owner_and_gm(201),  # an ambush is no action of the page (ruling)
+        ),
+        "area attack": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/area-attacks",
+            lambda t: {
+                "attacker_id": fight.stage(t)["hero"],
+                "trait": "Lightning Bolt",
+                "targets": [{"target_id": fight.stage(t)["villain"]}],
+            },
+            owner_and_gm(201) | ONE_ACTION,
+        ),
+        "team attack": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{fight.stage(t)['scene']}/team-attacks",
+            lambda t: {
+                "target_id": fight.stage(t)["villain"],
+                "attackers": [
+                    {"attacker_id": fight.stage(t)["hero"], "trait": "Lightning Bolt"},
+                    {"attacker_id": fight.stage(t)["sidekick"], "trait": "Strength"},
+                ],
+            },
+            owner_and_gm(201) | ONE_ACTION,  # WCBH-47: once per fight per character
+        ),
+        "knockback": Case(
+            "POST", fight.knockback_path, lambda t: {}, owner_and_gm(200) | ONE_ACTION
+        ),
+        "redirect": Case("POST", fight.redirect_path, lambda t: {}, owner_and_gm(200) | ONE_ACTION),
+    }
+)
 
 
 def token_of(table: Table, role: str) -> dict[str, str]:
@@ -105,6 +534,8 @@ def token_of(table: Table, role: str) -> dict[str, str]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_role_gets_exactly_its_status(table: Table, name: str) -> None:
     case = CASES[name]
+    if case.ruleset != table.ruleset:
+        table = Table(table.client, case.ruleset)
     path, body = case.path(table), case.body(table)
     seen = {}
     for role in ROLES:
@@ -124,7 +555,9 @@ def test_a_token_with_a_wrong_secret_is_unauthenticated(table: Table) -> None:
     assert response.json()["error"]["code"] == "unauthenticated"
 
 
-@pytest.mark.parametrize("header", ["Bearer", "Basic abc", "Bearer not-a-token", "Bearer chr_x_y_z"])
+@pytest.mark.parametrize(
+    "header", ["Bearer", "Basic abc", "Bearer not-a-token", "Bearer chr_x_y_z"]
+)
 def test_malformed_authorization_is_unauthenticated(table: Table, header: str) -> None:
     response = table.client.get(
         f"/v1/campaigns/{table.campaign_id}", headers={"Authorization": header}
@@ -133,7 +566,10 @@ def test_malformed_authorization_is_unauthenticated(table: Table, header: str) -
 
 
 def test_creating_a_campaign_and_reading_rulesets_need_no_token(table: Table) -> None:
-    assert table.client.post("/v1/campaigns", json={"name": "A", "ruleset": "nimble"}).status_code == 201
+    assert (
+        table.client.post("/v1/campaigns", json={"name": "A", "ruleset": "nimble"}).status_code
+        == 201
+    )
     assert table.client.get("/v1/rulesets").status_code == 200
     assert table.client.get("/health").status_code == 200
 

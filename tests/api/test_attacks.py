@@ -72,6 +72,7 @@ def test_a_minion_falls_to_one_net_success_wcbh_33(table: Table) -> None:
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
     for n in range(4):
+        table.post(f"/v1/scenes/{scene}/pages", status=200)  # one action per page (WCBH-25)
         goon = make(table, f"Goon {n}", "minion", {"kind": "minion", "threat": 2})
         result = attack(table, scene, nova, goon, "Lightning Bolt", table.player).json()["result"]
         assert result["defeated"] == (result["net"] >= 1)

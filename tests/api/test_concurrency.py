@@ -106,7 +106,9 @@ def test_the_same_idempotency_key_with_another_body_is_422(table: Table) -> None
 def test_idempotency_keys_are_scoped_to_the_caller(table: Table) -> None:
     path = f"/v1/campaigns/{table.campaign_id}/characters"
     body = {"name": "Nova", "side": "hero", "sheet": table.example_sheet}
-    mine = table.client.post(path, json=body, headers={**bearer(table.player), "Idempotency-Key": "k"})
+    mine = table.client.post(
+        path, json=body, headers={**bearer(table.player), "Idempotency-Key": "k"}
+    )
     theirs = table.client.post(
         path, json=body, headers={**bearer(table.other_player), "Idempotency-Key": "k"}
     )
@@ -125,7 +127,12 @@ def test_a_campaign_created_twice_with_one_key_returns_the_same_token_after_a_re
         again = ok(client.post("/v1/campaigns", json=body, headers=headers), 201)
         assert again == first
         assert ok(client.get("/health"))["position"] == position
-        assert client.get(f"/v1/campaigns/{first['id']}", headers=bearer(again["gm_token"])).status_code == 200
+        assert (
+            client.get(
+                f"/v1/campaigns/{first['id']}", headers=bearer(again["gm_token"])
+            ).status_code
+            == 200
+        )
 
 
 def test_a_duplicate_arriving_while_the_first_is_in_flight_is_409(

@@ -11,7 +11,12 @@ def declare(table: Table, scene: str, character: str, token: str) -> Any:
     body = {
         "check": "trait",
         "character_id": character,
-        "request": {"trait": "Agility", "difficulty": 2, "decisive_moment": True},
+        "request": {
+            "trait": "Agility",
+            "difficulty": 2,
+            "decisive_moment": True,
+            "effort": "physical",  # WCBH-16
+        },
     }
     return table.client.post(f"/v1/scenes/{scene}/rolls", json=body, headers=bearer(token))
 

@@ -29,6 +29,7 @@ def test_an_effect_lasts_a_page_per_two_net_successes_and_ticks_with_pages_wcbh_
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
     for n in range(15):  # dice decide: find a villain stunned for 2+ pages (bounded)
+        table.post(f"/v1/scenes/{scene}/pages", status=200)  # one action per page (WCBH-25)
         villain = make(table, f"Villain {n}", "villain", sturdy(table))
         result = stun(table, scene, nova, villain)
         assert result["damage"] == 0 and result["health"] == 10  # an effect instead of damage
@@ -51,6 +52,7 @@ def test_an_effect_as_long_as_the_health_left_defeats_until_the_scene_ends_wcbh_
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
     for n in range(15):  # a minion has Health 1: any effect at all defeats it for the scene
+        table.post(f"/v1/scenes/{scene}/pages", status=200)  # one action per page (WCBH-25)
         goon = make(table, f"Goon {n}", "minion", {"kind": "minion", "threat": 1})
         result = stun(table, scene, nova, goon)
         if result["effect_pages"]:

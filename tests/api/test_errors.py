@@ -72,10 +72,15 @@ def test_a_negative_rank_is_refused_naming_the_trait(table: Table) -> None:
         ({"name": "N", "side": "hero"}, "sheet"),
         ({"name": "", "side": "hero", "sheet": {}}, "name"),
         ({"name": "N", "side": "hero", "sheet": {}, "colour": "red"}, "colour"),
-        ({"name": "N", "side": "hero", "sheet": {}, "owner_member_id": "nobody"}, "owner_member_id"),
+        (
+            {"name": "N", "side": "hero", "sheet": {}, "owner_member_id": "nobody"},
+            "owner_member_id",
+        ),
     ],
 )
-def test_a_malformed_character_names_the_field(table: Table, body: dict[str, Any], field: str) -> None:
+def test_a_malformed_character_names_the_field(
+    table: Table, body: dict[str, Any], field: str
+) -> None:
     error = refused(table, "POST", f"/v1/campaigns/{table.campaign_id}/characters", 422, json=body)
     assert error["field"] == field
 

@@ -11,7 +11,9 @@ def test_resolve_dice_after_the_roll_are_linked_and_spend_resolve_wcbh_20b(table
     start = table.get(f"/v1/characters/{dice.hero}")["resources"]["resolve"]["current"]
     roll = dice.roll(table.player)
     follow = table.post(
-        f"/v1/rolls/{roll['id']}/follow-ups", {"follow_up": "resolve_dice", "request": {"resolve": 2}}, table.player
+        f"/v1/rolls/{roll['id']}/follow-ups",
+        {"follow_up": "resolve_dice", "request": {"resolve": 2}},
+        table.player,
     )
     assert (follow["follow_up"], follow["follow_up_of"]) == ("resolve_dice", roll["id"])
     assert follow["nonce"] == roll["nonce"] + 1
@@ -24,7 +26,9 @@ def test_resolve_dice_after_the_roll_are_linked_and_spend_resolve_wcbh_20b(table
     assert verified["recomputed"] == {"revealed": True, "match": True, "problems": []}
 
 
-def test_a_follow_up_the_character_cannot_afford_is_409_and_writes_nothing_wcbh_20(table: Table) -> None:
+def test_a_follow_up_the_character_cannot_afford_is_409_and_writes_nothing_wcbh_20(
+    table: Table,
+) -> None:
     dice = Dice(table)
     roll = dice.roll(table.player)
     start = table.get(f"/v1/characters/{dice.hero}")["resources"]["resolve"]["current"]
@@ -35,7 +39,11 @@ def test_a_follow_up_the_character_cannot_afford_is_409_and_writes_nothing_wcbh_
         headers=bearer(table.player),
     )
     assert response.status_code == 409
-    assert response.json()["error"]["details"] == {"resource": "resolve", "have": start, "needed": start + 1}
+    assert response.json()["error"]["details"] == {
+        "resource": "resolve",
+        "have": start,
+        "needed": start + 1,
+    }
     assert table.position() == before
 
 

@@ -31,7 +31,9 @@ CHECKS = [
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
     data_dir: Path = tmp_path_factory.mktemp(f"fuzz-{request.param}")
     with store_settings(request.param, data_dir) as settings, running_server(settings) as value:
         yield value

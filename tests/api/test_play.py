@@ -67,7 +67,9 @@ def test_a_character_answers_with_its_sheet_derived_stats_and_resources(table: T
     assert response.headers["ETag"] == f'"{character["version"]}"'
     rules = get_ruleset(table.ruleset)
     normalised = rules.parse_sheet(table.example_sheet, rules.parse_settings({}), side="hero")
-    assert character["sheet"] == normalised.model_dump(mode="json")  # stored with defaults filled in
+    assert character["sheet"] == normalised.model_dump(
+        mode="json"
+    )  # stored with defaults filled in
     described = table.get(f"/v1/rulesets/{table.ruleset}")
     assert character["derived"] == described["example_derived"]
     levels = {name: spec.pop("current") for name, spec in character["resources"].items()}
@@ -125,4 +127,7 @@ def test_a_restarted_service_on_the_same_store_finds_everything_again(settings: 
         for path, body in before.items():
             assert ok(client.get(path, headers=bearer(table.gm))) == body
         # the tokens still work after the restart (only their hashes were stored)
-        assert client.get(f"/v1/characters/{character_id}", headers=bearer(table.player)).status_code == 200
+        assert (
+            client.get(f"/v1/characters/{character_id}", headers=bearer(table.player)).status_code
+            == 200
+        )

@@ -52,7 +52,11 @@ def test_a_roll_answers_every_face_its_result_odds_and_proof(dice: Dice) -> None
     scene = dice.table.get(f"/v1/scenes/{dice.scene}")
     roll = dice.roll(dice.table.player, client_seed="my-luck")
     assert roll["proof"]["commitment"] == scene["seeds"][0]["commitment"]
-    assert (roll["proof"]["client_seed"], roll["nonce"], roll["proof"]["seed"]) == ("my-luck", 0, None)
+    assert (roll["proof"]["client_seed"], roll["nonce"], roll["proof"]["seed"]) == (
+        "my-luck",
+        0,
+        None,
+    )
     assert roll["faces"] and all(1 <= f["face"] <= f["sides"] for f in roll["faces"])
     assert 0 < roll["odds"]["at_least"] <= 1
     assert roll["result"]
@@ -71,7 +75,10 @@ def test_rolls_in_a_scene_take_consecutive_nonces_and_chain_their_hashes(dice: D
 
 def test_a_generated_client_seed_is_recorded(dice: Dice) -> None:
     first, second = dice.roll(), dice.roll()
-    assert first["proof"]["client_seed"] and first["proof"]["client_seed"] != second["proof"]["client_seed"]
+    assert (
+        first["proof"]["client_seed"]
+        and first["proof"]["client_seed"] != second["proof"]["client_seed"]
+    )
 
 
 def test_closing_the_scene_reveals_the_seed_that_recomputes_every_roll(dice: Dice) -> None:
@@ -121,12 +128,17 @@ def test_an_unknown_check_and_a_bad_request_are_refused_naming_the_field(dice: D
 def test_rotating_the_seed_reveals_the_old_one_and_starts_new_nonces(dice: Dice) -> None:
     before = dice.roll()
     scene = dice.table.post(f"/v1/scenes/{dice.scene}/seed/rotate", status=200)
-    assert scene["seeds"][0]["revealed_seed"] is not None and scene["seeds"][1]["revealed_seed"] is None
+    assert (
+        scene["seeds"][0]["revealed_seed"] is not None
+        and scene["seeds"][1]["revealed_seed"] is None
+    )
     after = dice.roll()
     assert after["nonce"] == 0 and after["proof"]["commitment"] == scene["seeds"][1]["commitment"]
     verified = dice.table.get(f"/v1/rolls/{before['id']}/verification")
     assert verified["recomputed"]["match"] is True
-    assert dice.table.get(f"/v1/rolls/{after['id']}/verification")["recomputed"]["revealed"] is False
+    assert (
+        dice.table.get(f"/v1/rolls/{after['id']}/verification")["recomputed"]["revealed"] is False
+    )
     denied = dice.table.client.post(
         f"/v1/scenes/{dice.scene}/seed/rotate", headers=bearer(dice.table.player)
     )
@@ -174,14 +186,21 @@ def test_an_export_verifies_offline_and_a_tampered_export_fails_naming_the_recor
     edited = []
     for line in lines:
         entry = json.loads(line)
-        if entry["type"] == "Roll.Recorded" and entry["payload"]["record"]["roll_id"] == rolls[1]["id"]:
-            entry["payload"]["record"]["faces"][0]["face"] = 7 - entry["payload"]["record"]["faces"][0]["face"]
+        if (
+            entry["type"] == "Roll.Recorded"
+            and entry["payload"]["record"]["roll_id"] == rolls[1]["id"]
+        ):
+            entry["payload"]["record"]["faces"][0]["face"] = (
+                7 - entry["payload"]["record"]["faces"][0]["face"]
+            )
         edited.append(json.dumps(entry))
     (tmp_path / "edited.jsonl").write_text("\n".join(edited) + "\n")
     bad = _verify_cli(tmp_path / "edited.jsonl")
     assert bad.returncode == 1
     assert "TAMPERED: sequence 1" in bad.stdout
-    dropped = [line for line in lines if rolls[2]["id"] not in line or '"Roll.Recorded"' not in line]
+    dropped = [
+        line for line in lines if rolls[2]["id"] not in line or '"Roll.Recorded"' not in line
+    ]
     (tmp_path / "dropped.jsonl").write_text("\n".join(dropped) + "\n")
     missing = _verify_cli(tmp_path / "dropped.jsonl")
     assert missing.returncode == 1 and "MISSING: sequence 2" in missing.stdout
@@ -218,7 +237,9 @@ def test_editing_a_stored_roll_s_faces_is_detected(settings: Settings, tmp_path:
 
 
 def test_deleting_a_stored_roll_is_detected(settings: Settings, tmp_path: Path) -> None:
-    report, offline = _tampered(settings, lambda ids: tamper.delete_roll(settings, ids[1]), tmp_path)
+    report, offline = _tampered(
+        settings, lambda ids: tamper.delete_roll(settings, ids[1]), tmp_path
+    )
     assert ("missing", 1) in [(p["kind"], p["sequence"]) for p in report["chain"]["problems"]]
     assert "MISSING: sequence 1" in offline
 

@@ -15,7 +15,9 @@ from api.settings import Settings
 from tests.server import READY, running_server
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-WALKTHROUGH = re.compile(r"<!-- walkthrough:start -->\n```bash\n(.*?)```\n<!-- walkthrough:end -->", re.DOTALL)
+WALKTHROUGH = re.compile(
+    r"<!-- walkthrough:start -->\n```bash\n(.*?)```\n<!-- walkthrough:end -->", re.DOTALL
+)
 
 
 def test_the_readme_walkthrough_works_as_written(settings: Settings) -> None:

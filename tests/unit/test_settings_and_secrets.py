@@ -20,7 +20,9 @@ def test_the_embedded_default_is_a_sqlite_file_in_the_data_dir(tmp_path: Path) -
 
 
 def test_a_postgres_url_becomes_the_postgres_environment() -> None:
-    env = Settings(database_url="postgresql://ann:s%40cret@db.example:6543/camp").eventsourcing_env()
+    env = Settings(
+        database_url="postgresql://ann:s%40cret@db.example:6543/camp"
+    ).eventsourcing_env()
     assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("ann", "s@cret")
     assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
@@ -70,7 +72,9 @@ def test_a_token_names_its_campaign_and_member_and_matches_only_its_hash() -> No
     assert hash_token(token) != token
 
 
-@pytest.mark.parametrize("token", ["", "chr", "chr_a_b_c", "xyz_" + "0" * 32 + "_" + "0" * 32 + "_s"])
+@pytest.mark.parametrize(
+    "token", ["", "chr", "chr_a_b_c", "xyz_" + "0" * 32 + "_" + "0" * 32 + "_s"]
+)
 def test_malformed_tokens_parse_to_nothing(token: str) -> None:
     assert parse_token(token) is None
 

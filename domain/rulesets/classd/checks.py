@@ -196,6 +196,9 @@ class WillRerollRequest(RequestModel):
 
 
 def _allowed_will_reroll(original: BaseModel, outcome: CheckOutcome) -> str | None:
+    if type(original) is not StatRequest:
+        # The combat rolls (domain/rulesets/classd/fight.py) reroll inside their own record.
+        return "a combat roll's Will rerolls are declared with its `will_rerolls` (CD-6)"
     kind = outcome.result.get("outcome")
     if kind == "critical_failure":
         return "a critical failure can never be rerolled (CD-6)"

@@ -17,6 +17,8 @@ from domain.rulesets.base import (
     resource,
 )
 from domain.rulesets.classd.checks import CHECKS, FOLLOW_UPS
+from domain.rulesets.classd.fight import FIGHT_CHECKS
+from domain.rulesets.classd.rest import REST
 from domain.rulesets.classd.sheet import (
     ClassdSettings,
     ClassdSheet,
@@ -75,7 +77,8 @@ class ClassdRuleset(Ruleset):
         "will": "CD-1",
         "rank": "CD-17",
     }
-    checks: ClassVar[dict[str, Check]] = CHECKS
+    # The rest of a mission (CD-22) comes after the ruleset's own checks (missions area).
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, REST.name: REST, **FIGHT_CHECKS}
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:

@@ -24,6 +24,14 @@ class Feature(SheetModel):
 
     name: Name = Field(description="Short name.")
     description: Text = Field("", description="What it does, including damage modifiers (CD-11).")
+    attack: Literal["melee", "ranged", "mental"] | None = Field(
+        None,
+        description="The attack type it makes, if any: a ranged weapon (gear) or a ranged power "
+        "lets a hero make ranged attacks (CD-10).",
+    )
+    damage: int = Field(
+        0, ge=0, le=20, description="Added to the damage of attacks made with it (CD-11)."
+    )
 
 
 class ClassdSheet(SheetModel):

@@ -3,7 +3,7 @@ Resolve follow-ups (WCBH-20b, WCBH-20c)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -112,7 +112,15 @@ class TraitRequest(RequestModel):
         ge=-MAX_POOL,
         le=MAX_POOL,
         description="Dice added or taken away: weapon dice (WCBH-28), help (WCBH-10), contest "
-        "wins (WCBH-12), extra actions (-2 each, WCBH-25), situation (WCBH-30)...",
+        "wins (WCBH-12), situation (WCBH-30)...",
+    )
+    page_modifier: int = Field(
+        0,
+        ge=-MAX_POOL,
+        le=MAX_POOL,
+        description="Server-filled for a character's roll in a scene: -2 dice per extra action "
+        "declared this page (WCBH-25) and a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
+        "value the server computes.",
     )
     resolve: int = Field(
         0,
@@ -123,6 +131,12 @@ class TraitRequest(RequestModel):
     )
     decisive_moment: bool = Field(
         False, description="A declared Decisive Moment: every 6 explodes (WCBH-13)."
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        None,
+        description="A character's Decisive Moment only (required then): was the effort "
+        "physical or mental? It decides which Ability the character then loses a rank of "
+        "(WCBH-16).",
     )
     purpose: Text = Field("", description="What the roll is for.")
 
@@ -141,12 +155,29 @@ class TraitCheck(Check):
 
     def once(self, request: BaseModel, side: str) -> list[Once]:
         """WCBH-15: a Decisive Moment once per character per story, and one hero's per scene (the
-        source says one *hero* per scene; the digest says one character)."""
-        if not _request(request).decisive_moment:
+        source says one *hero* per scene; the digest says one character).
+        WCBH-16: a character's Decisive Moment names its effort, physical or mental."""
+        req = _request(request)
+        if req.decisive_moment and req.effort is None:
+            raise InvalidInput(
+                "a Decisive Moment needs its effort, physical or mental: it decides the "
+                "Ability the character loses a rank of afterwards",
+                field="request.effort",
+                rule="WCBH-16",
+            )
+        if not req.decisive_moment and req.effort is not None:
+            raise InvalidInput(
+                "effort is only for a Decisive Moment", field="request.effort", rule="WCBH-16"
+            )
+        if not req.decisive_moment:
             return []
         limits = [Once("story", "decisive_moment", "WCBH-15")]
         if side == "hero":
-            limits.append(Once("scene", "decisive_moment", "WCBH-15", exclusive=True))
+            limits.append(
+                Once("scene", "decisive_moment", "WCBH-15", exclusive=True, continues=True)
+            )
+        else:  # WCBH-14: the scene notes other sides' Decisive Moments too, so that they go on
+            limits.append(Once("scene", "decisive_moment_other_sides", "WCBH-14", continues=True))
         return limits
 
     def cost(self, request: BaseModel) -> dict[str, int]:
@@ -158,7 +189,8 @@ class TraitCheck(Check):
         req = _request(request)
         trait, rank = trait_rank(req, sheet)
         explodes = _explodes(req.decisive_moment)
-        faces = roller.roll(SIDES, base_dice(rank, req.modifier), explodes=explodes, label="trait")
+        dice = base_dice(rank, req.modifier + req.page_modifier)
+        faces = roller.roll(SIDES, dice, explodes=explodes, label="trait")
         extra = resolve_dice(req.resolve, req.decisive_moment)
         faces += roller.roll(SIDES, extra, explodes=explodes, label="resolve")
         return evaluate(req, trait, rank, faces, settings)
@@ -172,7 +204,9 @@ class TraitCheck(Check):
     ) -> Odds:
         req = _request(request)
         _, rank = trait_rank(req, sheet)
-        dice = base_dice(rank, req.modifier) + resolve_dice(req.resolve, req.decisive_moment)
+        dice = base_dice(rank, req.modifier + req.page_modifier) + resolve_dice(
+            req.resolve, req.decisive_moment
+        )
         successes = wcbh_pool(dice, req.decisive_moment)
         return Odds(successes.at_least(req.difficulty + 1), successes.at_least(outcome.score))
 

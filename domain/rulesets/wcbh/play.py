@@ -352,19 +352,12 @@ def last_gasp(resolve: int, page: int) -> LastGasp:
 @dataclass(frozen=True)
 class Adversity:
     """The GM's Adversity for one game Issue, the separate pools of especially hard Scenes (scene
-    id -> amount), and whether the Issue's villainous deed was done."""
+    id -> amount), and whether the Issue's villainous deed was done. Its starting ``pool`` is
+    ``WcbhRuleset.issue_pools`` (WCBH-21: one per hero), the one source of that number."""
 
     pool: int
     scenes: tuple[tuple[str, int], ...] = ()
     deed_done: bool = False
-
-    @classmethod
-    def start_issue(cls, heroes: int) -> Adversity:
-        """WCBH-21: each Issue starts with one Adversity per hero (player). Ruling: what was left
-        of the last Issue does not carry over."""
-        if heroes < 0:
-            raise InvalidInput("a number of heroes", field="heroes", rule="WCBH-21")
-        return cls(heroes)
 
     def unbecoming(self) -> Adversity:
         """WCBH-21: +1 each time a hero acts unbecomingly or against its stated principles."""

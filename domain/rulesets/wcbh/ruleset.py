@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -17,9 +18,10 @@ from domain.rulesets.base import (
     form_of,
     resource,
 )
-from domain.rulesets.wcbh.attack import AttackCheck, attack_request
+from domain.rulesets.wcbh.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.wcbh.initiative import Combatant, order_of_action
+from domain.rulesets.wcbh.play import SCENE_LIMITED_SIDES
 from domain.rulesets.wcbh.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -30,6 +32,36 @@ from domain.rulesets.wcbh.sheet import (
     health,
     starting_resolve,
 )
+
+
+@dataclass(frozen=True)
+class LimitedUse:
+    """A use limited per scene or per story, as the availability view shows it (issue #5). The
+    verbs record each with `Scene.use_once` / `Story.use_once` under the same `key`."""
+
+    key: str
+    scope: Literal["scene", "story"]
+    rule: str
+    description: str
+    shared_by: tuple[str, ...] = ()  # sides that share ONE use per scope (else: one each)
+
+
+LIMITED_USES: tuple[LimitedUse, ...] = (
+    LimitedUse(
+        "decisive_moment",
+        "scene",
+        "WCBH-15",
+        "one hero's Decisive Moment per scene",
+        SCENE_LIMITED_SIDES,
+    ),
+    LimitedUse(
+        "back_in_the_fight", "scene", "WCBH-39", "1 Resolve to come back after defeat, once"
+    ),
+    LimitedUse("team_attack", "scene", "WCBH-47", "one team attack per character per fight"),
+    LimitedUse("last_gasp", "scene", "WCBH-19", "at 0 Resolve, 1 Resolve for this page, once"),
+    LimitedUse("decisive_moment", "story", "WCBH-15", "each character's one Decisive Moment"),
+)
+"""Every limited use of We Can Be Heroes, in the order the availability view lists them."""
 
 
 class WcbhRuleset(Ruleset):
@@ -80,7 +112,11 @@ class WcbhRuleset(Ruleset):
         "threat": "WCBH-3",
         "kind": "WCBH-3",
     }
-    checks: ClassVar[dict[str, Check]] = {**CHECKS, AttackCheck.name: AttackCheck()}
+    checks: ClassVar[dict[str, Check]] = {
+        **CHECKS,
+        AttackCheck.name: AttackCheck(),
+        **FIGHT_CHECKS,  # the fight's maneuvers (WCBH-40..46; domain/verbs/fight.py)
+    }
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
@@ -138,7 +174,9 @@ class WcbhRuleset(Ruleset):
         return attack_request(attacker, target, **options)
 
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
-        """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes."""
+        """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes (the one
+        source of that number; play.Adversity starts from it). Ruling: what was left of the last
+        game Issue does not carry over."""
         return {"adversity": heroes}
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:

@@ -20,6 +20,8 @@ from domain.rulesets.wcbh.play import (
     roll_help,
     spend_resolve,
 )
+from domain.rulesets.wcbh.ruleset import WcbhRuleset
+from domain.rulesets.wcbh.sheet import WcbhSettings
 from tests.unit.checks.support import scripted
 
 ABILITIES = {
@@ -187,20 +189,25 @@ def test_giving_resolve_costs_one_or_two_from_afar_wcbh_20a() -> None:
         give_resolve(1, 0, directly=False)
 
 
+def start_issue(heroes: int) -> Adversity:
+    """The Adversity of a new game Issue, from the ruleset: the one source of its start."""
+    return Adversity(WcbhRuleset().issue_pools(heroes, WcbhSettings())["adversity"])
+
+
 def test_adversity_starts_each_issue_at_the_number_of_heroes_wcbh_21() -> None:
-    assert Adversity.start_issue(4).pool == 4
-    assert Adversity.start_issue(4).unbecoming().unbecoming().pool == 6
+    assert start_issue(4).pool == 4
+    assert start_issue(4).unbecoming().unbecoming().pool == 6
 
 
 def test_adversity_cannot_be_overspent_wcbh_21() -> None:
     with pytest.raises(InvalidInput) as caught:
-        Adversity.start_issue(1).spend(2)
+        start_issue(1).spend(2)
     assert caught.value.rule == "WCBH-21"
-    assert Adversity.start_issue(3).spend(2).pool == 1
+    assert start_issue(3).spend(2).pool == 1
 
 
 def test_a_scene_may_have_its_own_adversity_pool_wcbh_21() -> None:
-    adversity = Adversity.start_issue(2).open_scene_pool("finale", 3)
+    adversity = start_issue(2).open_scene_pool("finale", 3)
     spent = adversity.spend(3, scene="finale")
     assert (spent.pool, spent.scene_pool("finale")) == (2, 0)
     with pytest.raises(InvalidInput):
@@ -209,9 +216,9 @@ def test_a_scene_may_have_its_own_adversity_pool_wcbh_21() -> None:
 
 
 def test_the_villainous_deed_is_once_per_issue_wcbh_21() -> None:
-    adversity = Adversity.start_issue(3).villainous_deed()
+    adversity = start_issue(3).villainous_deed()
     assert (adversity.pool, adversity.deed_done) == (2, True)
     with pytest.raises(InvalidInput) as caught:
         adversity.villainous_deed()
     assert caught.value.rule == "WCBH-21"
-    assert not Adversity.start_issue(3).deed_done
+    assert not start_issue(3).deed_done

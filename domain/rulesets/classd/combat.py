@@ -1,0 +1,303 @@
+"""Class D Heroes combat, pure: the round (heroes' turn, then villains' turn, CD-8), the action
+economy (CD-9, CD-15, CD-17), reactions by rank (CD-17), engaged pairs (CD-19), edges from moving
+(CD-18), hostage shields (CD-20) and who has left the fight (CD-14, CD-16).
+
+The state is a JSON document kept on the Scene; ``apply`` is the one place that changes it, so the
+aggregate and the scene view read the same events the same way.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from domain.errors import Conflict, InvalidInput
+
+__all__ = [
+    "ATTACK_STAT",
+    "ATTACK_TYPES",
+    "EDGES",
+    "HERO_ACTIONS",
+    "VILLAIN_ACTIONS",
+    "apply",
+    "check_hero_action",
+    "check_in_fight",
+    "check_turn",
+    "check_villain_action",
+    "engaged_with",
+    "fleeing",
+    "fresh",
+    "has_reaction",
+    "rank_allows_overflow",
+    "state_of",
+]
+
+AttackType = Literal["melee", "ranged", "mental"]
+ATTACK_TYPES: tuple[str, ...] = ("melee", "ranged", "mental")
+ATTACK_STAT: dict[str, str] = {"melee": "might", "ranged": "speed", "mental": "spirit"}  # CD-10
+HERO_ACTIONS: tuple[str, ...] = ("attack", "power", "item", "flee", "move")  # CD-9, CD-18
+VILLAIN_ACTIONS: tuple[str, ...] = ("attack", "special", "flee")  # CD-15
+EDGES: tuple[str, ...] = ("cover", "high_ground")  # CD-18
+RANKS: dict[str, int] = {"minion": 1, "henchman": 2, "boss": 3}  # CD-13
+
+
+def fresh(round_: int) -> dict[str, Any]:
+    """The state of a scene before any Class D combat event: round ``round_``, heroes' turn."""
+    return {
+        "round": round_,
+        "turn": "heroes",
+        "actions": {},  # character id -> actions taken this round ("attack:melee", "move"…)
+        "reactions": {},  # villain id -> attack types it reacted with this round (spent)
+        "moved": [],  # who moved this round (CD-18/19)
+        "stops": {},  # hero id -> {"villain_id", "stopped"}: this villains' turn (CD-16)
+        "engaged": [],  # {"a", "b", "side", "round"}: a attacked b in melee (CD-19)
+        "edges": {},  # hero id -> {"kind", "until_round"} (CD-18)
+        "shields": {},  # villain id -> {"hostage_id", "hostage"} (CD-20)
+        "left": {},  # character id -> "retreated" | "escaped" (CD-14, CD-16)
+    }
+
+
+def state_of(raw: Mapping[str, Any] | None, round_: int) -> dict[str, Any]:
+    """A copy of the stored state (or a fresh one), to read or to change in an event."""
+    return copy.deepcopy(dict(raw)) if raw else fresh(round_)
+
+
+# ---- reading the state ----------------------------------------------------------------------
+
+
+def _actions(state: Mapping[str, Any], character_id: str) -> list[str]:
+    return list(state["actions"].get(character_id, []))
+
+
+def has_reaction(state: Mapping[str, Any], villain_id: str, rank: str, attack_type: str) -> bool:
+    """CD-17: a minion has one reaction for all attack types, a henchman one per type, a boss
+    unlimited; reactions reset every round."""
+    used = state["reactions"].get(villain_id, [])
+    if rank == "boss":
+        return True
+    if rank == "minion":
+        return not used
+    return attack_type not in used
+
+
+def engaged_with(state: Mapping[str, Any], character_id: str) -> list[str]:
+    """CD-19: the characters engaged with this one."""
+    found: list[str] = []
+    for pair in state["engaged"]:
+        if character_id in (pair["a"], pair["b"]):
+            other = pair["b"] if pair["a"] == character_id else pair["a"]
+            if other not in found:
+                found.append(other)
+    return found
+
+
+def fleeing(state: Mapping[str, Any]) -> list[str]:
+    """CD-15/16: villains that fled this round and that no hero has stopped."""
+    stopped = {s["villain_id"] for s in state["stops"].values() if s["stopped"]}
+    return [
+        c
+        for c, actions in state["actions"].items()
+        if "flee" in actions and c not in stopped and c not in state["left"]
+    ]
+
+
+def rank_allows_overflow(original_rank: str, new_rank: str) -> bool:
+    """CD-13: overflow moves only to a target whose rank is not higher (minion < henchman < boss)."""
+    return RANKS[new_rank] <= RANKS[original_rank]
+
+
+# ---- checks (raise before any event) --------------------------------------------------------
+
+
+def check_turn(state: Mapping[str, Any], side: str) -> None:
+    """CD-8: heroes act in the heroes' turn, villains in the villains' turn."""
+    if state["turn"] != side:
+        raise Conflict(
+            f"it is the {state['turn']}' turn of round {state['round']}; the {side} act in their "
+            "own turn (reactions and defences excepted)",
+            code="not_your_turn",
+            rule="CD-8",
+            details={"round": state["round"], "turn": state["turn"]},
+        )
+
+
+def check_in_fight(state: Mapping[str, Any], character_id: str, name: str, field: str) -> None:
+    """CD-14/16: who retreated or escaped is out of this scene's fight."""
+    how = state["left"].get(character_id)
+    if how is not None:
+        raise Conflict(
+            f"{name} has {how} from this fight", code="left_the_fight", field=field, rule="CD-14"
+        )
+
+
+def check_hero_action(state: Mapping[str, Any], hero_id: str, name: str) -> None:
+    """CD-9: a hero has one action per round."""
+    done = _actions(state, hero_id)
+    if done:
+        raise Conflict(
+            f"{name} has already acted this round ({done[0]}); a hero has one action per round",
+            code="action_used",
+            rule="CD-9",
+            details={"round": state["round"], "actions": done},
+        )
+
+
+def check_villain_action(
+    state: Mapping[str, Any],
+    villain_id: str,
+    name: str,
+    rank: str,
+    action: str,
+    attack_type: str | None = None,
+) -> None:
+    """CD-15/17: one action per villain per turn; a boss two attacks, or an attack and one other
+    action; a minion that reacted cannot attack this round; a henchman cannot attack with a type it
+    reacted with this round."""
+    done = _actions(state, villain_id)
+    limit = 2 if rank == "boss" else 1
+    if len(done) >= limit:
+        raise Conflict(
+            f"{name} has used its {limit} action(s) this turn",
+            code="action_used",
+            rule="CD-17" if rank == "boss" else "CD-15",
+            details={"round": state["round"], "actions": done},
+        )
+    others = [a for a in done if not a.startswith("attack")]
+    if rank == "boss" and others and not action.startswith("attack"):
+        raise Conflict(
+            f"{name} already took a {others[0]} action: a boss takes two attacks, or one attack "
+            "and one special action",
+            code="action_used",
+            rule="CD-17",
+            details={"round": state["round"], "actions": done},
+        )
+    if attack_type is None:
+        return
+    used = state["reactions"].get(villain_id, [])
+    if rank == "minion" and used:
+        raise Conflict(
+            f"{name} is a minion that used its reaction this round ({used[0]}): it cannot attack",
+            code="reaction_used",
+            rule="CD-17",
+            details={"reactions": used},
+        )
+    if rank == "henchman" and attack_type in used:
+        raise Conflict(
+            f"{name} reacted with a {attack_type} attack this round: it cannot attack with that "
+            "type",
+            code="reaction_used",
+            rule="CD-17",
+            details={"reactions": used},
+        )
+
+
+def check_edge_kind(kind: str) -> None:
+    if kind not in EDGES:
+        raise InvalidInput(f"edge must be one of {', '.join(EDGES)}", field="edge", rule="CD-18")
+
+
+# ---- the one place the state changes ---------------------------------------------------------
+
+
+def apply(raw: Mapping[str, Any] | None, round_: int, name: str, **fields: Any) -> dict[str, Any]:
+    """The state after event ``name`` (the Scene's ``ClassD…`` events) with ``fields``."""
+    state = state_of(raw, round_)
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise ValueError(f"unknown Class D combat event {name!r}")
+    handler(state, {k: (str(v) if _is_uuid(v) else v) for k, v in fields.items()})
+    return state
+
+
+def _is_uuid(value: Any) -> bool:
+    return type(value).__name__ == "UUID"
+
+
+def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # CD-19: an engagement a villain started lasts until the start of the villains' next turn.
+    state["turn"] = "villains"
+    state["stops"] = {}
+    state["engaged"] = [e for e in state["engaged"] if e["side"] != "villains"]
+
+
+def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
+    round_ = int(f["round"])
+    for villain in f.get("escaped", []):
+        state["left"][str(villain)] = "escaped"
+    state.update(round=round_, turn="heroes", actions={}, reactions={}, moved=[], stops={})
+    # CD-19: an engagement a hero started lasts until the start of the heroes' next turn.
+    state["engaged"] = [e for e in state["engaged"] if e["side"] != "heroes"]
+    state["edges"] = {c: e for c, e in state["edges"].items() if e["until_round"] >= round_}
+
+
+def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    who = str(f["character_id"])
+    if not f.get("free"):
+        state["actions"].setdefault(who, []).append(f["action"])
+    if f["action"] == "move":
+        _moved(state, who)
+
+
+def _moved(state: dict[str, Any], who: str) -> None:
+    if who not in state["moved"]:
+        state["moved"].append(who)
+    state["engaged"] = [e for e in state["engaged"] if who not in (e["a"], e["b"])]
+
+
+def _reacted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    if f["spent"]:
+        state["reactions"].setdefault(str(f["villain_id"]), []).append(f["attack_type"])
+
+
+def _engaged(state: dict[str, Any], f: dict[str, Any]) -> None:
+    a, b = str(f["attacker_id"]), str(f["target_id"])
+    state["engaged"] = [e for e in state["engaged"] if {e["a"], e["b"]} != {a, b}]
+    state["engaged"].append({"a": a, "b": b, "side": f["side"], "round": state["round"]})
+
+
+def _edge_gained(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state["edges"][str(f["character_id"])] = {
+        "kind": f["kind"],
+        "until_round": int(f["until_round"]),
+    }
+
+
+def _left(state: dict[str, Any], f: dict[str, Any]) -> None:
+    who = str(f["character_id"])
+    state["left"][who] = f["how"]
+    state["engaged"] = [e for e in state["engaged"] if who not in (e["a"], e["b"])]
+    state["edges"].pop(who, None)
+
+
+def _stop_attempted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state["stops"][str(f["hero_id"])] = {
+        "villain_id": str(f["villain_id"]),
+        "stopped": bool(f["stopped"]),
+    }
+
+
+def _shield_changed(state: dict[str, Any], f: dict[str, Any]) -> None:
+    villain = str(f["villain_id"])
+    if f.get("hostage") is None:
+        state["shields"].pop(villain, None)
+    else:
+        hostage_id = f.get("hostage_id")
+        state["shields"][villain] = {
+            "hostage_id": str(hostage_id) if hostage_id else None,
+            "hostage": f["hostage"],
+        }
+
+
+_HANDLERS = {
+    "ClassDTurnEnded": _turn_ended,
+    "ClassDRoundStarted": _round_started,
+    "ClassDActed": _acted,
+    "ClassDReacted": _reacted,
+    "ClassDEngaged": _engaged,
+    "ClassDEdgeGained": _edge_gained,
+    "ClassDLeftFight": _left,
+    "ClassDStopAttempted": _stop_attempted,
+    "ClassDShieldChanged": _shield_changed,
+}
+EVENT_NAMES: tuple[str, ...] = tuple(_HANDLERS)
