@@ -22,6 +22,9 @@ from domain.verbs.base import Loaded
 from domain.verbs.classd_fight import ClassDFightCommands
 from domain.verbs.fight import FightCommands
 from domain.verbs.missions import MissionCommands
+from domain.verbs.nimble_encounter import NimbleEncounterCommands
+from domain.verbs.nimble_health import NimbleHealthCommands
+from domain.verbs.nwod_fight import NwodFightCommands
 from domain.verbs.resolve import ResolveCommands
 from domain.verbs.scene_play import ScenePlayCommands
 
@@ -36,7 +39,14 @@ __all__ = [
 
 
 class Chronicle(
-    FightCommands, ScenePlayCommands, ResolveCommands, ClassDFightCommands, MissionCommands
+    FightCommands,
+    ScenePlayCommands,
+    ResolveCommands,
+    ClassDFightCommands,
+    NimbleEncounterCommands,
+    NimbleHealthCommands,
+    NwodFightCommands,
+    MissionCommands,
 ):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
 

@@ -1,0 +1,9 @@
+"""HTTP verbs of domain/verbs/nimble_health.py."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.errors import ERROR_RESPONSES
+
+router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
