@@ -14,6 +14,8 @@ from eventsourcing.projection import Projection
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from domain.rulesets.classd import combat as classd_combat
+from domain.rulesets.nimble import encounter as nimble_encounter
+from domain.rulesets.nwod_micro import combat as nwod_combat
 from projections import scene_play_views
 from projections.store import Changes, Doc, ViewStore, ViewTransaction
 
@@ -238,6 +240,9 @@ def character(t: Translation) -> None:
             text = scene_play_views.character_play(t, doc)
         else:
             text = f"{doc['name']}: {t.name}"
+    scene_id = getattr(e, "scene_id", None)
+    if scene_id is not None and not t.changes.scopes:  # hits, damage, effects… in a scene
+        _in_scene(t, scene_id)
     t.save("character", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.step(text, before, doc)
@@ -406,6 +411,10 @@ def scene(t: Translation) -> None:
             text = _resolve_scene(t, doc)
         elif t.name in classd_combat.EVENT_NAMES:  # Class D combat (CD-8..20)
             text = _classd_scene(t, doc)
+        elif t.name == nwod_combat.EVENT_NAME:  # nWoD micro firefights (NW-7..18)
+            text = _nwod_scene(t, doc)
+        elif t.name == nimble_encounter.EVENT_NAME:  # Nimble encounters (NB-1..19)
+            text = _nimble_scene(t, doc)
         elif t.name in scene_play_views.SCENE_EVENTS:  # scene play (WCBH-11, 12, 27)
             text = scene_play_views.scene_play(t, doc)
         else:
@@ -667,6 +676,30 @@ def mission(t: Translation) -> None:
         t.changes.scopes["story_id"] = doc["story_id"] or scene_doc["story_id"]
         t.changes.scopes["issue_id"] = scene_doc["issue_id"]
     t.step(text, before, doc)
+
+
+# ---- nWoD micro firefights (NW-7..NW-18; domain/verbs/nwod_fight.py) ---------------------------
+
+
+def _nwod_scene(t: Translation, doc: dict[str, Any]) -> str:
+    """The scene view's `nwod` firefight state, replayed with the aggregate's own function."""
+    e = t.event
+    doc["nwod"] = nwod_combat.apply(doc.get("nwod"), e.page, e.change, e.details)
+    who = e.details.get("character_id")
+    name = str(t.load("character", str(who))["name"]) if who else ""
+    return nwod_combat.describe(e.change, e.details, name)
+
+
+# ---- Nimble encounters (NB-1..NB-19; domain/verbs/nimble_encounter.py) -------------------------
+
+
+def _nimble_scene(t: Translation, doc: dict[str, Any]) -> str:
+    """The scene view's `nimble` encounter state, replayed with the aggregate's own function."""
+    e = t.event
+    doc["nimble"] = nimble_encounter.apply(doc.get("nimble"), e.change, e.details)
+    who = e.details.get("character_id")
+    name = str(t.load("character", str(who))["name"]) if who else ""
+    return nimble_encounter.describe(e.change, e.details, name)
 
 
 # ---- Class D Heroes combat (CD-8..CD-20; domain/verbs/classd_fight.py) -------------------------

@@ -1,0 +1,179 @@
+"""A scripted Class D mission through the API (work issue #6), on SQLite and PostgreSQL.
+
+Sneaking in raises the alarm by noise through two zones (CD-23); a fight of two rounds (CD-8) with a
+minion, a henchman and a boss whose reactions strike back (CD-11, CD-17); a mental capture (CD-12); a
+rest (CD-22); the rivals advance (CD-24); the heroes complete the mission (CD-21). Every roll is
+checked by hand against its recorded faces (CD-2..5), every number against the rules, and the mission
+view and the scene's timeline show it all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.api.classd_support import Fight, hand_check, kept, villain_sheet
+
+MAX_ROUNDS = 6  # bound for the outcomes the dice decide (a double 1 is 1 in 36)
+
+
+def health(fight: Fight, character: str) -> int:
+    return fight.resources(character)["health"]
+
+
+def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_to_cd_25(
+    client: TestClient,
+) -> None:
+    fight = Fight(client)
+    t = fight.t
+    # Nova (the player's): Spirit 10 for mental attacks; Might 0 cannot beat Might 10 (5 + 10 = 15 >
+    # 2d6 + 0): her melee attacks on the villains below always fail, so their reactions hit back.
+    nova_sheet = {"might": 0, "speed": 2, "spirit": 10, "health": 60, "will": 5}
+    nova = fight.character("Nova", "hero", nova_sheet, t.player)
+    blink = fight.character("Blink", "hero", nova_sheet | {"spirit": 1}, t.player)
+    minion = fight.character("Rat", "villain", villain_sheet("minion", might=10, health=3))
+    henchman = fight.character("Brute", "villain", villain_sheet("henchman", might=10))
+    boss = fight.character("Dr. Vile", "villain", villain_sheet("boss", might=10, health=40))
+    issue = t.get(f"/v1/scenes/{fight.scene}")["issue_id"]
+    story = t.get(f"/v1/issues/{issue}")["story_id"]
+    mission = t.post(
+        f"/v1/campaigns/{t.campaign_id}/missions",
+        {"title": "The mutant lab", "scene_id": fight.scene, "story_id": story},
+    )["id"]
+
+    def counter(name: str, change: int, reason: str, code: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"change": change, "reason": reason}
+        if code:
+            body["code"] = code
+        view = t.post(f"/v1/missions/{mission}/counters/{name}", body, status=200)
+        return next(c for c in view["counters"] if c["name"] == name)
+
+    # ---- sneaking in: noise takes the alarm from green through yellow into red (CD-23) ------------
+    assert counter("alarm", 3, "a vent cover clatters", "noise")["zone"] == "green"  # 0-3
+    assert counter("alarm", 2, "Blink knocks over a shelf", "noise")["zone"] == "yellow"  # 4-6
+    alarm = counter("alarm", 2, "Nova kicks in the lab door", "noise")
+    assert (alarm["value"], alarm["zone"]) == (7, "red")  # 7-9
+
+    # ---- round 1, the heroes' turn: failed melee attacks meet reactions (CD-10, 11, 17) -----------
+    hurt = 0
+    on_minion = fight.attack(minion, "melee", hero=blink)["roll"]
+    assert hand_check(on_minion, 0, 5 + 10) in ("failure", "critical_failure")  # CD-4
+    back = on_minion["result"]["strike_back"]
+    assert back["dice"] == kept(on_minion, "strike_back") and back["damage"] == sum(back["dice"])
+    # a failure spends the minion's one reaction; a critical failure hits back for free (CD-11)
+    assert back["reaction_spent"] == (on_minion["result"]["outcome"] == "failure")
+    hurt_blink = back["damage"]
+    on_henchman = fight.attack(henchman, "melee", hero=nova)["roll"]
+    assert hand_check(on_henchman, 0, 15) in ("failure", "critical_failure")
+    back = on_henchman["result"]["strike_back"]
+    assert back["damage"] == sum(kept(on_henchman, "strike_back"))
+    hurt += back["damage"]
+    assert health(fight, nova) == 60 - hurt and health(fight, blink) == 60 - hurt_blink
+    second = fight.post("attacks", {"attacker_id": nova, "target_id": boss, "attack_type": "melee"})
+    assert second.status_code == 409 and second.json()["error"]["rule"] == "CD-9"  # one action
+
+    # ---- round 1, the villains' turn (CD-15, 17) -------------------------------------------------
+    fight.villains_turn()
+    if on_minion["result"]["strike_back"]["reaction_spent"]:  # a minion that reacted cannot attack
+        error = fight.refused(
+            "villain-attacks",
+            {"villain_id": minion, "hero_id": blink, "attack_type": "melee"},
+            None,
+            409,
+        )
+        assert error["rule"] == "CD-17"
+    if on_henchman["result"]["strike_back"]["reaction_spent"]:  # nor a henchman with that type
+        error = fight.refused(
+            "villain-attacks",
+            {"villain_id": henchman, "hero_id": nova, "attack_type": "melee"},
+            None,
+            409,
+        )
+        assert error["rule"] == "CD-17"
+    for n in range(2):  # a boss attacks twice (CD-17)
+        attack = fight.ok(
+            "villain-attacks", {"villain_id": boss, "hero_id": nova, "attack_type": "melee"}
+        )["roll"]
+        # Nova defends with Might 0 against 5 + 10 (CD-15): a failure but on a double 6; 1d6
+        # damage, one die more on a critical failure.
+        outcome = hand_check(attack, 0, 15)
+        dice = kept(attack, "damage")
+        # (a double 6 is a critical success even below the difficulty: no damage, CD-3)
+        expected = {"critical_failure": 2, "critical_success": 0}.get(outcome, 1)
+        assert len(dice) == expected, n
+        assert attack["result"]["damage"] == sum(dice)
+        hurt += sum(dice)
+    error = fight.refused(
+        "villain-attacks", {"villain_id": boss, "hero_id": nova, "attack_type": "melee"}, None, 409
+    )
+    assert error["rule"] in ("CD-15", "CD-17")
+    assert health(fight, nova) == 60 - hurt
+
+    # ---- the next rounds: Nova's mental attack captures the minion alive (CD-12) ---------------
+    for _ in range(MAX_ROUNDS):
+        fight.next_round()
+        assert fight.state()["turn"] == "heroes"
+        mental = fight.attack(minion, "mental", hero=nova)["roll"]
+        outcome = hand_check(mental, 10, 5 + 1)  # Spirit 10 against 5 + the minion's Spirit 1
+        if outcome in ("success", "critical_success"):
+            dice = kept(mental, "damage")
+            assert len(dice) == (2 if outcome == "critical_success" else 1)  # CD-11
+            assert mental["result"]["damage"] == sum(dice)  # no power used: no modifier
+            if sum(dice) >= 3:  # the minion's Health
+                assert mental["result"]["captured"]
+                break
+    else:
+        raise AssertionError("no mental attack took the minion's 3 Health in six rounds")
+    assert fight.status(minion) == "captured"
+    assert health(fight, minion) == 0
+
+    # ---- a rest (CD-22), the rivals advance (CD-24), the end (CD-21) ------------------------------
+    before = {hero: fight.resources(hero) for hero in (nova, blink)}
+    rest = t.post(f"/v1/missions/{mission}/rests", {"character_ids": [nova, blink]}, status=200)
+    done = rest["rests"][0]
+    roll = t.get(f"/v1/rolls/{done['roll_id']}")
+    dice = []
+    for entry in done["participants"]:
+        had = before[entry["character_id"]]
+        after = fight.resources(entry["character_id"])
+        health_die, will_die = entry["health"]["die"], entry["will"]["die"]
+        dice += [health_die, will_die]
+        assert after["health"] == min(60, had["health"] + health_die)  # 1d6 each, never above
+        assert after["will"] == min(5, had["will"] + will_die)  # the maxima (CD-22)
+    assert sorted(f["face"] for f in roll["faces"]) == sorted(dice)  # from the fair dice
+    rivals = counter("rival_progress", 4, "the Sentinels reach the roof", "rival_success")
+    assert rivals["value"] == 4
+    assert (
+        counter("alarm", -3, "the villains think the heroes are beaten", "heroes_believed_beaten")[
+            "zone"
+        ]
+        == "yellow"
+    )
+    ended = t.post(f"/v1/missions/{mission}/end", {"outcome": "completed"}, status=200)
+    assert (ended["status"], ended["outcome"], ended["rest_count"]) == ("ended", "completed", 1)
+    refused = t.client.post(
+        f"/v1/missions/{mission}/counters/alarm",
+        json={"change": 1, "reason": "too late"},
+        headers={"Authorization": f"Bearer {t.gm}"},
+    )
+    assert refused.status_code == 409 and refused.json()["error"]["rule"] == "CD-21"
+
+    # ---- the mission view and the scene's timeline tell it all -----------------------------------
+    view = t.get(f"/v1/missions/{mission}?min_position={ended['position']}")
+    alarm = next(c for c in view["counters"] if c["name"] == "alarm")
+    assert (alarm["value"], alarm["zone"]) == (4, "yellow")
+    zones = [(h["from_zone"], h["to_zone"]) for h in alarm["history"] if h["kind"] == "zone"]
+    assert zones == [("green", "yellow"), ("yellow", "red"), ("red", "yellow")]
+    steps = t.get(f"/v1/scenes/{fight.scene}/replay?min_position={ended['position']}")["steps"]
+    types = [s["type"] for s in steps]
+    for kind in (
+        "Mission.CounterChanged",
+        "Mission.ZoneChanged",
+        "Mission.Rested",
+        "Mission.Ended",
+        "Scene.ClassDReacted",
+        "Character.DamageTaken",
+    ):
+        assert kind in types, kind
+    assert any("captured" in s["text"] for s in steps)
