@@ -11,6 +11,7 @@ from tests.api.support import Table, bearer, ok
 
 
 def test_a_campaign_is_played_through_stories_game_issues_and_scenes(table: Table) -> None:
+    """WCBH-1: pages make scenes, scenes game Issues, game Issues a story."""
     story_id = table.story()
     issue = table.post(f"/v1/stories/{story_id}/issues", {"title": "Issue #1"})
     assert (issue["number"], issue["status"]) == (1, "running")

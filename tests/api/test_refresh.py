@@ -11,6 +11,7 @@ def resolve_of(table: Table, character_id: str) -> int:
 
 
 def test_a_new_game_issue_restores_starting_resolve_wcbh_17(table: Table) -> None:
+    """WCBH-2, WCBH-17: the starting Resolve refreshes at the start of every game Issue."""
     dice = Dice(table)  # a hero and a scene in a running game Issue
     start = resolve_of(table, dice.hero)
     roll = dice.roll(table.player)
