@@ -157,6 +157,10 @@ class ClassDFightCommands(Hooks):
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
+        if outcome.result.get("will_spent"):  # CD-6 rerolls (and CD-13 overflow) spent in the roll
+            rules = "CD-6, CD-13" if outcome.result.get("overflow_moved") else "CD-6"
+            roller.spend({"will": outcome.result["will_spent"]}, reason=f"roll {roll.id} ({rules})")
+            touched.append(roller)
         return outcome.result, roll, touched
 
     def _cd_save(
@@ -259,10 +263,6 @@ class ClassDFightCommands(Hooks):
         )
         scene.classd_act(hero.id, f"attack:{attack_type}")
         where = (roll.id, scene.id, scene.page)
-        if result["will_spent"]:
-            hero.character.spend(
-                {"will": result["will_spent"]}, reason=f"roll {roll.id} (CD-6, CD-13)"
-            )
         if result["damage"]:
             status = (
                 "captured" if result["captured"] else "defeated" if result["target_out"] else None
@@ -374,8 +374,6 @@ class ClassDFightCommands(Hooks):
             ctx, actor, scene, campaign, "villain_attack", request, hero.character, client_seed
         )
         scene.classd_act(villain.id, f"attack:{attack_type}")
-        if result["will_spent"]:
-            hero.character.spend({"will": result["will_spent"]}, reason=f"roll {roll.id} (CD-6)")
         if result["damage"]:
             out = result["resource"] == "health" and result["level"] == 0
             hero.character.take_damage(
@@ -493,11 +491,6 @@ class ClassDFightCommands(Hooks):
                 ctx, actor, scene, campaign, "action", request, hero.character, client_seed
             )
             success = bool(result["success"])
-            if result["will_spent"]:
-                hero.character.spend(
-                    {"will": result["will_spent"]}, reason=f"roll {roll.id} (CD-6)"
-                )
-                touched.append(hero.character)
         scene.classd_act(hero.id, "flee")
         if success:
             scene.classd_leave(hero.id, "retreated")
@@ -560,9 +553,6 @@ class ClassDFightCommands(Hooks):
         result, roll, touched = self._cd_rolled(
             ctx, actor, scene, campaign, "action", request, hero.character, client_seed
         )
-        if result["will_spent"]:
-            hero.character.spend({"will": result["will_spent"]}, reason=f"roll {roll.id} (CD-6)")
-            touched.append(hero.character)
         scene.classd_stop(hero.id, villain.id, bool(result["success"]))
         return self._cd_save(ctx, scene, touched, roll, stopped=bool(result["success"]))
 
@@ -616,9 +606,6 @@ class ClassDFightCommands(Hooks):
         result, roll, touched = self._cd_rolled(
             ctx, actor, scene, campaign, "action", request, hero.character, client_seed
         )
-        if result["will_spent"]:
-            hero.character.spend({"will": result["will_spent"]}, reason=f"roll {roll.id} (CD-6)")
-            touched.append(hero.character)
         success = bool(result["success"])
         scene.classd_act(hero.id, "move" if success else "move_failed", free=not takes_action)
         if success:

@@ -22,6 +22,27 @@ def health(fight: Fight, character: str) -> int:
     return fight.resources(character)["health"]
 
 
+def struck_back(roll: dict[str, Any], stat: int, difficulty: int) -> int:
+    """CD-11 by hand for an attack that can only fail (but on a double 6): a failure spends the
+    villain's reaction and it hits back with 1d6, a critical failure hits back without spending
+    one; a critical success (CD-3) deals 2d6 instead. The damage the attacker took."""
+    outcome = hand_check(roll, stat, difficulty)
+    back = roll["result"]["strike_back"]
+    if outcome == "critical_success":
+        assert back is None and roll["result"]["damage"] == sum(kept(roll, "damage"))
+        assert len(kept(roll, "damage")) == 2
+        return 0
+    assert outcome in ("failure", "critical_failure")
+    assert back["dice"] == kept(roll, "strike_back") and back["damage"] == sum(back["dice"])
+    assert back["reaction_spent"] == (outcome == "failure")
+    return int(back["damage"])
+
+
+def spent(roll: dict[str, Any]) -> bool:
+    back = roll["result"]["strike_back"]
+    return bool(back and back["reaction_spent"])
+
+
 def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_to_cd_25(
     client: TestClient,
 ) -> None:
@@ -32,7 +53,8 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     nova_sheet = {"might": 0, "speed": 2, "spirit": 10, "health": 60, "will": 5}
     nova = fight.character("Nova", "hero", nova_sheet, t.player)
     blink = fight.character("Blink", "hero", nova_sheet | {"spirit": 1}, t.player)
-    minion = fight.character("Rat", "villain", villain_sheet("minion", might=10, health=3))
+    minion = fight.character("Rat", "villain", villain_sheet("minion", might=10, health=30))
+    lab_rat = fight.character("Lab rat", "villain", villain_sheet("minion", health=3))
     henchman = fight.character("Brute", "villain", villain_sheet("henchman", might=10))
     boss = fight.character("Dr. Vile", "villain", villain_sheet("boss", might=10, health=40))
     issue = t.get(f"/v1/scenes/{fight.scene}")["issue_id"]
@@ -58,24 +80,16 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     # ---- round 1, the heroes' turn: failed melee attacks meet reactions (CD-10, 11, 17) -----------
     hurt = 0
     on_minion = fight.attack(minion, "melee", hero=blink)["roll"]
-    assert hand_check(on_minion, 0, 5 + 10) in ("failure", "critical_failure")  # CD-4
-    back = on_minion["result"]["strike_back"]
-    assert back["dice"] == kept(on_minion, "strike_back") and back["damage"] == sum(back["dice"])
-    # a failure spends the minion's one reaction; a critical failure hits back for free (CD-11)
-    assert back["reaction_spent"] == (on_minion["result"]["outcome"] == "failure")
-    hurt_blink = back["damage"]
+    hurt_blink = struck_back(on_minion, 0, 15)  # Might 0 against 5 + the minion's Might 10 (CD-4)
     on_henchman = fight.attack(henchman, "melee", hero=nova)["roll"]
-    assert hand_check(on_henchman, 0, 15) in ("failure", "critical_failure")
-    back = on_henchman["result"]["strike_back"]
-    assert back["damage"] == sum(kept(on_henchman, "strike_back"))
-    hurt += back["damage"]
+    hurt += struck_back(on_henchman, 0, 15)
     assert health(fight, nova) == 60 - hurt and health(fight, blink) == 60 - hurt_blink
     second = fight.post("attacks", {"attacker_id": nova, "target_id": boss, "attack_type": "melee"})
     assert second.status_code == 409 and second.json()["error"]["rule"] == "CD-9"  # one action
 
     # ---- round 1, the villains' turn (CD-15, 17) -------------------------------------------------
     fight.villains_turn()
-    if on_minion["result"]["strike_back"]["reaction_spent"]:  # a minion that reacted cannot attack
+    if spent(on_minion):  # a minion that reacted cannot attack
         error = fight.refused(
             "villain-attacks",
             {"villain_id": minion, "hero_id": blink, "attack_type": "melee"},
@@ -83,7 +97,7 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
             409,
         )
         assert error["rule"] == "CD-17"
-    if on_henchman["result"]["strike_back"]["reaction_spent"]:  # nor a henchman with that type
+    if spent(on_henchman):  # nor a henchman with that type
         error = fight.refused(
             "villain-attacks",
             {"villain_id": henchman, "hero_id": nova, "attack_type": "melee"},
@@ -110,23 +124,26 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     assert error["rule"] in ("CD-15", "CD-17")
     assert health(fight, nova) == 60 - hurt
 
-    # ---- the next rounds: Nova's mental attack captures the minion alive (CD-12) ---------------
+    # ---- the next rounds: Nova's mental attack captures the lab rat alive (CD-12) ---------------
+    rat = 3  # the lab rat's Health
     for _ in range(MAX_ROUNDS):
         fight.next_round()
         assert fight.state()["turn"] == "heroes"
-        mental = fight.attack(minion, "mental", hero=nova)["roll"]
-        outcome = hand_check(mental, 10, 5 + 1)  # Spirit 10 against 5 + the minion's Spirit 1
+        mental = fight.attack(lab_rat, "mental", hero=nova)["roll"]
+        outcome = hand_check(mental, 10, 5 + 1)  # Spirit 10 against 5 + the lab rat's Spirit 1
         if outcome in ("success", "critical_success"):
             dice = kept(mental, "damage")
             assert len(dice) == (2 if outcome == "critical_success" else 1)  # CD-11
             assert mental["result"]["damage"] == sum(dice)  # no power used: no modifier
-            if sum(dice) >= 3:  # the minion's Health
+            rat = max(0, rat - sum(dice))
+            assert mental["result"]["target_health"] == rat
+            if rat == 0:  # a mental attack that takes a villain to 0 Health captures it
                 assert mental["result"]["captured"]
                 break
     else:
-        raise AssertionError("no mental attack took the minion's 3 Health in six rounds")
-    assert fight.status(minion) == "captured"
-    assert health(fight, minion) == 0
+        raise AssertionError("no mental attack took the lab rat's 3 Health in six rounds")
+    assert fight.status(lab_rat) == "captured"
+    assert health(fight, lab_rat) == 0
 
     # ---- a rest (CD-22), the rivals advance (CD-24), the end (CD-21) ------------------------------
     before = {hero: fight.resources(hero) for hero in (nova, blink)}
