@@ -128,3 +128,12 @@ def test_difficulties_are_always_between_5_and_25_cd_4(
     sheet = character(might=stats[0], speed=stats[1], spirit=stats[2], rank=rank)
     difficulties = CLASSD.derived_stats(parsed(sheet, side="other"), SETTINGS)
     assert list(difficulties["difficulty_to_affect"].values()) == [5 + s for s in stats]
+
+
+def test_the_sheet_schema_tells_front_ends_what_each_stat_is_for_cd_7() -> None:
+    """CD-7 is a reference list, not enforced: front ends read it from the sheet's JSON Schema."""
+    properties = get_ruleset("classd").describe()["sheet_schema"]["properties"]
+    uses = {"might": "melee", "speed": "ranged", "spirit": "mental"}
+    for stat, use in uses.items():
+        description = properties[stat]["description"]
+        assert use in description and "CD-7" in description, (stat, description)
