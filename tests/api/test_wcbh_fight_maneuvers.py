@@ -328,4 +328,5 @@ def test_a_team_attack_gives_each_two_dice_and_exploding_sixes_for_resolve_wcbh_
     uses = table.get(f"/v1/scenes/{fight.scene}")["once_per_scene_uses"]["team_attack"]
     assert sorted(uses) == sorted([fight.nova, bolt])
     next_page(table, fight.scene)
+    body["target_id"] = fight.villain(name="Fresh villain")  # the first may be defeated (WCBH-31)
     refused(table, fight.path("team-attacks"), body, 409, "WCBH-47", table.player)
