@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.scene_play_models import ScenePlayPublic, scene_play_public
 from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
+from domain.verbs.nimble_health import nimble_conditions, nimble_view
 from domain.verbs.resolve import resolve_fields
 
 Title = Field(min_length=1, max_length=200)
@@ -150,6 +151,12 @@ class CharacterPublic(Written):
         default_factory=list,
         description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
     )
+    # Nimble health (docs/nimble-health.md)
+    nimble: dict[str, Any] | None = Field(
+        default=None,
+        description="Nimble only (NB-20..26): hp, temp_hp, wounds, status (dying/dead), "
+        "max_actions, conditions, concentration and what a Safe Rest refreshes",
+    )
 
 
 def character_public(character: Character, campaign: Campaign) -> CharacterPublic:
@@ -170,8 +177,10 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
         },
         status=character.status,
         conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
-        + [{"name": name, **c} for name, c in character.fight_conditions.items()],  # WCBH-40/41
+        + [{"name": name, **c} for name, c in character.fight_conditions.items()]  # WCBH-40/41
+        + nimble_conditions(character, campaign),  # Nimble health (NB-21..26)
         **resolve_fields(character),  # Resolve area (WCBH-16, 19, 20e)
+        nimble=nimble_view(character, campaign),  # Nimble health (NB-20..26)
         version=character.version,
     )
 

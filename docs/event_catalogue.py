@@ -247,6 +247,9 @@ def play(s: Session) -> tuple[str, list[str]]:
     s.call("POST", f"/v1/missions/{mission}/end", gm, {"outcome": "completed"})
     play_mission_counters(s, campaign_id, gm, story)
     play_classd_combat(s)
+    play_nimble_encounter(s)
+    play_nwod_firefight(s)
+    play_nimble_health(s)
     play_resolve_area(s, campaign_id, gm, player, sheet)
     play_scene_play(s, campaign_id, gm, player, sheet)
     play_fight(s, campaign_id, gm, player, sheet)
@@ -588,6 +591,88 @@ def play_classd_combat(s: Session) -> None:
     s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     retreat = {"hero_id": vega, "pursuer_ids": [boss], "covering_ids": [nova]}
     s.call("POST", f"{base}/retreats", player, retreat)
+
+
+def play_nimble_encounter(s: Session) -> None:
+    """A Nimble encounter (NB-1..19) in a nimble campaign of its own: Initiative, an attack, the
+    end of a turn, a new round."""
+    campaign = s.call("POST", "/v1/campaigns", None, {"name": "Nimble", "ruleset": "nimble"})
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    sheet = s.call("GET", "/v1/rulesets/nimble", gm)["example_sheet"]
+    chars = f"/v1/campaigns/{campaign_id}/characters"
+    hero = s.call("POST", chars, gm, {"name": "Nova", "side": "hero", "sheet": sheet})["id"]
+    monster = {"kind": "monster", "hp": 30, "attacks": [{"name": "Claw", "dice": "1d6"}]}
+    goblins = s.call("POST", chars, gm, {"name": "Goblins", "side": "opponent", "sheet": monster})
+    story = s.call("POST", f"/v1/campaigns/{campaign_id}/stories", gm, {"title": "Cave"})["id"]
+    issue = s.call("POST", f"/v1/stories/{story}/issues", gm, {"title": "Issue #1"})["id"]
+    scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "The cave"})["id"]
+    base = f"/v1/scenes/{scene}/nimble"
+    s.call("POST", f"{base}/encounter", gm, {"order": [hero, goblins["id"]]})
+    attack = {"attacker_id": hero, "target_id": goblins["id"], "attack": "Greataxe"}
+    s.call("POST", f"{base}/attacks", gm, attack)
+    s.call("POST", f"{base}/turns/end", gm, {"character_id": hero})
+    s.call("POST", f"{base}/turns/end", gm, {"character_id": goblins["id"]})
+    s.call("POST", f"/v1/scenes/{scene}/pages", gm)
+
+
+def play_nwod_firefight(s: Session) -> None:
+    """An nWoD micro firefight (NW-7..18) in an nwod-micro campaign of its own: Initiative, an
+    aim and a shot, a Will Power boost, the end of a turn, a new turn."""
+    campaign = s.call("POST", "/v1/campaigns", None, {"name": "Achernar", "ruleset": "nwod-micro"})
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    sheet = s.call("GET", "/v1/rulesets/nwod-micro", gm)["example_sheet"]
+    chars = f"/v1/campaigns/{campaign_id}/characters"
+    hero = s.call("POST", chars, gm, {"name": "Vega", "side": "hero", "sheet": sheet})["id"]
+    foe = s.call("POST", chars, gm, {"name": "Sentry", "side": "villain", "sheet": sheet})["id"]
+    story = s.call("POST", f"/v1/campaigns/{campaign_id}/stories", gm, {"title": "Dock"})["id"]
+    issue = s.call("POST", f"/v1/stories/{story}/issues", gm, {"title": "Issue #1"})["id"]
+    scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Dock 9"})["id"]
+    base = f"/v1/scenes/{scene}/nwod"
+    s.call("POST", f"{base}/initiative", gm, {"character_id": hero})
+    fight = s.call("POST", f"{base}/initiative", gm, {"character_id": foe})
+    first = fight["current"]
+    s.call("POST", f"{base}/will-power", gm, {"character_id": first, "boost": "defense"})
+    s.call("POST", f"{base}/actions", gm, {"character_id": first, "maneuver": "aim"})
+    other = foe if first == hero else hero
+    shot = {"attacker_id": first, "target_ids": [other], "weapon": "Assault rifle"}
+    s.call("POST", f"{base}/attacks", gm, shot)
+    s.call("POST", f"{base}/turn-ends", gm, {"character_id": other})
+    s.call("POST", f"/v1/scenes/{scene}/pages", gm)
+
+
+def play_nimble_health(s: Session) -> None:
+    """Nimble health (NB-20..26) in a nimble campaign of its own: cover, hiding, a restraint,
+    Concentration and its save after a crit, temporary HP, Dying, a failed Dying save, healing
+    and a Safe Rest."""
+    campaign = s.call("POST", "/v1/campaigns", None, {"name": "Nimble HP", "ruleset": "nimble"})
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    sheet = s.call("GET", "/v1/rulesets/nimble", gm)["example_sheet"]
+    weak = {**sheet, "stats": {**sheet["stats"], "STR": -5}}  # Dying saves mostly fail
+    chars = f"/v1/campaigns/{campaign_id}/characters"
+    hero = s.call("POST", chars, gm, {"name": "Nova", "side": "hero", "sheet": weak})["id"]
+    story = s.call("POST", f"/v1/campaigns/{campaign_id}/stories", gm, {"title": "Keep"})["id"]
+    issue = s.call("POST", f"/v1/stories/{story}/issues", gm, {"title": "Issue #1"})["id"]
+    scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "The keep"})["id"]
+    base, at = f"/v1/characters/{hero}/nimble", {"scene_id": scene}
+    s.call("POST", f"{base}/cover", gm, {**at, "level": "full"})
+    s.call("POST", f"{base}/hide", gm, at)
+    s.call("POST", f"{base}/restraint", gm, {**at, "by": "chains"})
+    s.call("POST", f"{base}/restraint", gm, {**at, "by": None})
+    s.call("POST", f"{base}/concentration", gm, {**at, "effect": "Bless"})
+    s.call("POST", f"{base}/damage", gm, {**at, "amount": 2, "critical": True})
+    if not s.call("POST", f"{base}/concentration/save", gm, at)["outcome"]["kept"]:
+        s.call("POST", f"{base}/concentration", gm, {**at, "effect": "Haste"})
+    s.call("POST", f"{base}/concentration/end", gm, at)
+    s.call("POST", f"{base}/temp-hp", gm, {"amount": 3})
+    s.call("POST", f"{base}/damage", gm, {**at, "amount": 40})
+    for _ in range(30):  # natural 15+ saves: a failure comes soon
+        if s.call("POST", f"{base}/dying-save", gm, at)["outcome"]["wounds_taken"]:
+            break
+    s.call("POST", f"{base}/heal", gm, {"amount": 5, "reason": "a potion"})
+    s.call("POST", f"{base}/safe-rest", gm)
 
 
 def read_log(s: Session, campaign_id: str, token: str) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from domain.rulesets import get_ruleset
 from domain.rulesets.classd import combat as classd_combat
 from domain.rulesets.nimble import encounter as nimble_encounter
 from domain.rulesets.nwod_micro import combat as nwod_combat
-from projections import scene_play_views
+from projections import nimble_health_views, scene_play_views
 from projections.store import Changes, Doc, ViewStore, ViewTransaction
 
 Handler = Callable[["Translation"], None]
@@ -238,8 +238,11 @@ def character(t: Translation) -> None:
             text = _classd_damage(t, doc)
         elif t.name in scene_play_views.CHARACTER_EVENTS:  # scene play (WCBH-34, 37..39)
             text = scene_play_views.character_play(t, doc)
+        elif t.name in nimble_health_views.CHARACTER_EVENTS:  # Nimble health (NB-20..26)
+            text = nimble_health_views.character_nimble(t, doc)
         else:
             text = f"{doc['name']}: {t.name}"
+    nimble_health_views.sync(t, doc)  # Nimble health: the `nimble` block follows the doc
     scene_id = getattr(e, "scene_id", None)
     if scene_id is not None and not t.changes.scopes:  # hits, damage, effects… in a scene
         _in_scene(t, scene_id)

@@ -37,6 +37,7 @@ class Character(Aggregate):
         self.defeated_at: dict[str, Any] | None = None
         self._init_resolve_area()
         self._init_fight_area()
+        self._init_nimble_health_area()
 
     @classmethod
     def create(
@@ -541,6 +542,172 @@ class Character(Aggregate):
         ):
             self.status = "active"
             self.defeated_at = None
+
+    # ---- Nimble health (NB-20..NB-26; domain/verbs/nimble_health.py) --------------------------
+    # status: "active", "dying" or "dead" for a hero, "active" or "defeated" for a monster.
+
+    def _init_nimble_health_area(self) -> None:
+        # Conditions (name -> details with "scene_id"): grappling, grappled, mounted, ridden,
+        # restrained, hidden, cover (NB-24, NB-26); the Concentration effect (NB-25):
+        # {"effect", "scene_id", "saves_due"} or None.
+        self.nimble_conditions: dict[str, dict[str, Any]] = {}
+        self.concentration: dict[str, Any] | None = None
+
+    def nimble_take_damage(
+        self,
+        amount: int,
+        critical: bool,
+        roll_id: UUID | None,
+        scene_id: UUID,
+        temp_hp_absorbed: int,
+        wounds_taken: int,
+        levels: dict[str, int],
+        status: str,
+        concentration: str | None,
+    ) -> None:
+        """NB-20..NB-23, NB-25: a hit left these `levels` (hp, temp_hp, wounds) and `status`;
+        `concentration` "ended" or "save_needed" (a crit) changes the Concentration."""
+        self._nimble_damaged(
+            amount,
+            critical,
+            roll_id,
+            scene_id,
+            temp_hp_absorbed,
+            wounds_taken,
+            levels,
+            status,
+            concentration,
+        )
+
+    @event("NimbleDamaged")
+    def _nimble_damaged(
+        self,
+        amount: int,
+        critical: bool,
+        roll_id: UUID | None,
+        scene_id: UUID,
+        temp_hp_absorbed: int,
+        wounds_taken: int,
+        levels: dict[str, int],
+        status: str,
+        concentration: str | None,
+    ) -> None:
+        self.resources.update(levels)
+        self.status = status
+        if concentration == "ended":
+            self.concentration = None
+        elif concentration == "save_needed" and self.concentration is not None:
+            self.concentration = {
+                **self.concentration,
+                "saves_due": self.concentration["saves_due"] + 1,
+            }
+
+    def nimble_heal(self, amount: int, levels: dict[str, int], status: str, reason: str) -> None:
+        """NB-20: HP restored (above 0 Dying ends)."""
+        self._nimble_healed(amount, levels, status, reason)
+
+    @event("NimbleHealed")
+    def _nimble_healed(self, amount: int, levels: dict[str, int], status: str, reason: str) -> None:
+        self.resources.update(levels)
+        self.status = status
+
+    def nimble_gain_temp_hp(self, offered: int, keep: str, temp_hp: int, reason: str) -> None:
+        """NB-23: new temporary HP; the hero keeps one amount (`temp_hp`)."""
+        self._nimble_temp_hp_gained(offered, keep, temp_hp, reason)
+
+    @event("NimbleTempHpGained")
+    def _nimble_temp_hp_gained(self, offered: int, keep: str, temp_hp: int, reason: str) -> None:
+        self.resources["temp_hp"] = temp_hp
+
+    def nimble_take_wounds(
+        self,
+        wounds_taken: int,
+        levels: dict[str, int],
+        status: str,
+        roll_id: UUID | None,
+        scene_id: UUID,
+        reason: str,
+    ) -> None:
+        """NB-21/NB-22: Wounds from attacking while Dying (a failed STR save)."""
+        self._nimble_wounds_taken(wounds_taken, levels, status, roll_id, scene_id, reason)
+
+    @event("NimbleWoundsTaken")
+    def _nimble_wounds_taken(
+        self,
+        wounds_taken: int,
+        levels: dict[str, int],
+        status: str,
+        roll_id: UUID | None,
+        scene_id: UUID,
+        reason: str,
+    ) -> None:
+        self.resources.update(levels)
+        self.status = status
+
+    def nimble_safe_rest(self, levels: dict[str, int], wounds_healed: int, status: str) -> None:
+        """NB-22/NB-23: a Safe Rest (1 Wound healed, HP and mana back, temporary HP gone); the
+        fight's conditions and Concentration end."""
+        self._nimble_safe_rested(levels, wounds_healed, status)
+
+    @event("NimbleSafeRested")
+    def _nimble_safe_rested(self, levels: dict[str, int], wounds_healed: int, status: str) -> None:
+        self.resources.update(levels)
+        self.status = status
+        self.nimble_conditions = {}
+        self.concentration = None
+
+    def nimble_set_condition(self, name: str, condition: dict[str, Any], scene_id: UUID) -> None:
+        """NB-24/NB-26: grappling, grappled, mounted, ridden, restrained, hidden, cover."""
+        self._nimble_condition_set(name, condition, scene_id)
+
+    @event("NimbleConditionSet")
+    def _nimble_condition_set(self, name: str, condition: dict[str, Any], scene_id: UUID) -> None:
+        self.nimble_conditions[name] = {**condition, "scene_id": str(scene_id)}
+
+    def nimble_lift_conditions(self, names: list[str], scene_id: UUID, reason: str) -> None:
+        """The conditions end (released, escaped, a crit, the scene closed...)."""
+        names = [n for n in names if n in self.nimble_conditions]
+        if names:
+            self._nimble_conditions_lifted(names, scene_id, reason)
+
+    @event("NimbleConditionsLifted")
+    def _nimble_conditions_lifted(self, names: list[str], scene_id: UUID, reason: str) -> None:
+        for name in names:
+            self.nimble_conditions.pop(name, None)
+
+    def start_concentration(self, effect: str, scene_id: UUID) -> None:
+        """NB-25: one effect at a time (the caller refuses a second)."""
+        self._concentration_started(effect, scene_id)
+
+    @event("NimbleConcentrationStarted")
+    def _concentration_started(self, effect: str, scene_id: UUID) -> None:
+        self.concentration = {"effect": effect, "scene_id": str(scene_id), "saves_due": 0}
+
+    def end_concentration(self, reason: str, scene_id: UUID, roll_id: UUID | None = None) -> None:
+        """NB-25: the effect ends (dropped, a failed save, 0 HP, the scene closed)."""
+        if self.concentration is not None:
+            self._concentration_ended(self.concentration["effect"], reason, scene_id, roll_id)
+
+    @event("NimbleConcentrationEnded")
+    def _concentration_ended(
+        self, effect: str, reason: str, scene_id: UUID, roll_id: UUID | None
+    ) -> None:
+        self.concentration = None
+
+    def concentration_save(self, roll_id: UUID, kept: bool, scene_id: UUID) -> None:
+        """NB-25: the STR save a crit called for: kept, or the effect ends."""
+        self._concentration_save_rolled(roll_id, kept, scene_id)
+
+    @event("NimbleConcentrationSaveRolled")
+    def _concentration_save_rolled(self, roll_id: UUID, kept: bool, scene_id: UUID) -> None:
+        if self.concentration is not None:
+            if kept:
+                self.concentration = {
+                    **self.concentration,
+                    "saves_due": max(0, self.concentration["saves_due"] - 1),
+                }
+            else:
+                self.concentration = None
 
 
 def check_side(side: str) -> None:

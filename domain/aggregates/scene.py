@@ -15,6 +15,7 @@ from eventsourcing.domain import Aggregate, event
 from domain.aggregates._checks import check_change, clean_title
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rulesets.classd import combat as classd_combat
+from domain.rulesets.nwod_micro import combat as nwod_combat
 from domain.rulesets.wcbh.movement import (
     CHASE_SHIFT_NET,
     CHASE_WIN_BONUS,
@@ -772,3 +773,45 @@ class Scene(Aggregate):
             "page": page,
             **details,
         }
+
+    # ---- nWoD micro firefights (NW-7..NW-18; domain/verbs/nwod_fight.py) ----------------------
+    # The verb checks the rules (domain/rulesets/nwod_micro/combat.py) first; the one event below
+    # changes the firefight's JSON state through `nwod_combat.apply`, which the scene view replays.
+
+    @property
+    def nwod(self) -> dict[str, Any]:
+        """A copy of the firefight state (turn, Initiative, actions, aim, cover, magazines…)."""
+        return nwod_combat.state_of(getattr(self, "nwod_state", None), self.page)
+
+    def nwod_change(self, change: str, details: dict[str, Any]) -> None:
+        """One change of the firefight (``change``: initiative, acted, boosted, turn_ended…)."""
+        self._check_open()
+        self._nwod_fight_changed(change, details, self.page)
+
+    @event("NwodFightChanged")
+    def _nwod_fight_changed(self, change: str, details: dict[str, Any], page: int) -> None:
+        self.nwod_state = nwod_combat.apply(
+            getattr(self, "nwod_state", None), page, change, details
+        )
+
+    # ---- Nimble encounters (NB-1..NB-19; domain/verbs/nimble_encounter.py) ---------------------
+    # The verb checks the rules (domain/rulesets/nimble/encounter.py) first; the one event below
+    # changes the encounter's JSON state through `nimble_encounter.apply`, which the view replays.
+
+    @property
+    def nimble(self) -> dict[str, Any]:
+        """A copy of the Nimble encounter state (order, turn, actions, uses, reactions…)."""
+        from domain.rulesets.nimble import encounter
+
+        return encounter.state_of(getattr(self, "nimble_state", None))
+
+    def nimble_change(self, change: str, details: dict[str, Any]) -> None:
+        """One change of the encounter (``change``: started, acted, turn_ended, round_started…)."""
+        self._check_open()
+        self._nimble_encounter_changed(change, details, self.page)
+
+    @event("NimbleEncounterChanged")
+    def _nimble_encounter_changed(self, change: str, details: dict[str, Any], page: int) -> None:
+        from domain.rulesets.nimble import encounter
+
+        self.nimble_state = encounter.apply(getattr(self, "nimble_state", None), change, details)

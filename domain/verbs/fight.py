@@ -142,6 +142,13 @@ class FightCommands(Hooks):
     ) -> None:
         """WCBH-25: one declared action on ``targets`` (none: an action on no one); every target
         counts as attacked this page. ``maneuver``: a charge or all-out attack (WCBH-44)."""
+        if character.status == "defeated":  # WCBH-31: out of the fight (WCBH-39 brings it back)
+            raise Conflict(
+                f"{character.name} is defeated and out of the fight",
+                field="character_id",
+                code="defeated",
+                rule="WCBH-31",
+            )
         fighter = self._fight_page_of(scene, character.id)
         self._fight_check_turn(fighter, character)
         state = fighter.state

@@ -8,10 +8,13 @@ from typing import Any
 
 import pytest
 
+from tests.api import test_nimble_health as nh
 from tests.api import test_wcbh_fight as fight
 from tests.api import test_wcbh_scene_play as play
 from tests.api.classd_support import stage
+from tests.api.nwod_support import stage as nwod_stage
 from tests.api.support import Table, bearer
+from tests.api.test_nimble_encounter import stage as nimble_stage
 
 ROLES = (
     "none",
@@ -144,6 +147,75 @@ CASES: dict[str, Case] = {
         gm_only(200),
     ),
     # Class D combat (CD-8..20): the owner acts first, so the GM's repeat meets the round's rules
+    # nWoD micro firefights (NW-7..18): Vega (the owner's) acts now; the GM's repeat follows
+    "nwod fight state": Case(
+        "GET", lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod", no_body, reads(), "nwod-micro"
+    ),
+    "nwod initiative": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/initiative",
+        lambda t: {"character_id": nwod_stage(t)["rook"]},
+        owner_and_gm(201) | {"gm": 409},  # NW-14: once per fight
+        "nwod-micro",
+    ),
+    "nwod attack": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/attacks",
+        lambda t: {
+            "attacker_id": nwod_stage(t)["hero"],
+            "target_ids": [nwod_stage(t)["foe"]],
+            "weapon": "Assault rifle",
+        },
+        owner_and_gm(201),  # NW-15: two actions a turn
+        "nwod-micro",
+    ),
+    "nwod action": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/actions",
+        lambda t: {"character_id": nwod_stage(t)["hero"], "maneuver": "aim"},
+        owner_and_gm(201),
+        "nwod-micro",
+    ),
+    "nwod will power": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/will-power",
+        lambda t: {"character_id": nwod_stage(t)["hero"], "boost": "defense"},
+        owner_and_gm(201),
+        "nwod-micro",
+    ),
+    "nwod end turn": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/turn-ends",
+        lambda t: {"character_id": nwod_stage(t)["hero"]},
+        owner_and_gm(200) | {"gm": 409},  # NW-14: no longer its turn
+        "nwod-micro",
+    ),
+    "nwod suppression roll": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t, suppressed=True)['scene']}/nwod/suppression-rolls",
+        lambda t: {"character_id": nwod_stage(t)["hero"]},
+        owner_and_gm(201) | {"gm": 409},  # NW-15: rolled once
+        "nwod-micro",
+    ),
+    "nwod roll": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/rolls",
+        lambda t: {"character_id": nwod_stage(t)["hero"], "affinity": "ELG"},
+        owner_and_gm(201),
+        "nwod-micro",
+    ),
+    "nwod contest": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/contests",
+        lambda t: {
+            "sides": [
+                {"character_id": nwod_stage(t)["hero"], "affinity": "ELG"},
+                {"character_id": nwod_stage(t)["foe"], "affinity": "INT"},
+            ]
+        },
+        gm_only(201),
+        "nwod-micro",
+    ),
     "classd combat state": Case(
         "GET", lambda t: f"/v1/scenes/{stage(t)['scene']}/classd", no_body, reads(), "classd"
     ),
@@ -529,6 +601,192 @@ def token_of(table: Table, role: str) -> dict[str, str]:
     }
     token = tokens[role]
     return bearer(token) if token else {}
+
+
+# ---- Nimble encounters (NB-1..19): docs/nimble-encounters.md; the owner acts first, the GM repeats
+
+
+def _nb(t: Table, what: str, **kw: bool) -> str:
+    return f"/v1/scenes/{nimble_stage(t, **kw)['scene']}/nimble/{what}"
+
+
+CASES.update(
+    {
+        "nimble encounter state": Case(
+            "GET", lambda t: _nb(t, "encounter"), no_body, reads(), "nimble"
+        ),
+        "nimble start encounter": Case(
+            "POST",
+            lambda t: _nb(t, "encounter", started=False),
+            lambda t: {"order": [nimble_stage(t, started=False)["hero"]]},
+            gm_only(201),
+            "nimble",
+        ),
+        "nimble end encounter": Case(
+            "POST", lambda t: _nb(t, "encounter/end"), no_body, gm_only(200), "nimble"
+        ),
+        "nimble end turn": Case(
+            "POST",
+            lambda t: _nb(t, "turns/end"),
+            lambda t: {"character_id": nimble_stage(t)["hero"]},
+            owner_and_gm(200) | {"gm": 409},  # NB-4: then it is the ally's turn
+            "nimble",
+        ),
+        "nimble swap": Case(
+            "POST",
+            lambda t: _nb(t, "swaps"),
+            lambda t: {"first_id": nimble_stage(t)["hero"], "second_id": nimble_stage(t)["ally"]},
+            gm_only(200),
+            "nimble",
+        ),
+        "nimble grant": Case(
+            "POST",
+            lambda t: _nb(t, "grants"),
+            lambda t: {"character_id": nimble_stage(t)["hero"], "actions": 1, "reason": "Haste"},
+            gm_only(200),
+            "nimble",
+        ),
+        "nimble action": Case(
+            "POST",
+            lambda t: _nb(t, "actions"),
+            lambda t: {"character_id": nimble_stage(t)["hero"], "action": "Search"},
+            owner_and_gm(201),
+            "nimble",
+        ),
+        "nimble move": Case(
+            "POST",
+            lambda t: _nb(t, "moves"),
+            lambda t: {"character_id": nimble_stage(t)["hero"], "squares": 3},
+            owner_and_gm(201),
+            "nimble",
+        ),
+        "nimble attack": Case(
+            "POST",
+            lambda t: _nb(t, "attacks"),
+            lambda t: {
+                "attacker_id": nimble_stage(t)["hero"],
+                "target_id": nimble_stage(t)["goblin"],
+                "attack": "Greataxe",
+            },
+            owner_and_gm(201),
+            "nimble",
+        ),
+        "nimble assess": Case(
+            "POST",
+            lambda t: _nb(t, "assessments"),
+            lambda t: {
+                "character_id": nimble_stage(t)["hero"],
+                "skill": "Might",
+                "option": "question",
+            },
+            owner_and_gm(201) | {"gm": 409},  # NB-14: a skill Assesses once per encounter
+            "nimble",
+        ),
+        "nimble help": Case(
+            "POST",
+            lambda t: _nb(t, "help", assessed=True),
+            lambda t: {
+                "helper_id": nimble_stage(t, assessed=True)["hero"],
+                "roll_id": nimble_stage(t, assessed=True)["roll"],
+            },
+            owner_and_gm(201) | {"gm": 409},  # NB-19: one Help per roll
+            "nimble",
+        ),
+    }
+)
+
+
+# ---- Nimble health (NB-20..26): docs/nimble-health.md; the owner acts first, the GM repeats ------
+
+NB = "nimble"
+CASES.update(
+    {
+        "nimble health": Case("GET", nh.path(""), no_body, reads(), NB),
+        "nimble attack edge": Case(
+            "GET",
+            lambda t: f"{nh.path('attack-edge')(t)}?target_id={nh.stage(t)['monster']}",
+            no_body,
+            reads(),
+            NB,
+        ),
+        "nimble damage": Case("POST", nh.path("damage"), nh.in_scene(amount=3), gm_only(200), NB),
+        "nimble heal": Case("POST", nh.path("heal"), lambda t: {"amount": 2}, gm_only(200), NB),
+        "nimble temp hp": Case(
+            "POST", nh.path("temp-hp"), lambda t: {"amount": 2}, gm_only(200), NB
+        ),
+        "nimble safe rest": Case("POST", nh.path("safe-rest"), no_body, gm_only(200), NB),
+        "nimble restraint": Case(
+            "POST", nh.path("restraint"), nh.in_scene(by="roots"), gm_only(200), NB
+        ),
+        "nimble dying save": Case(
+            "POST",
+            nh.path("dying-save", "dying"),
+            nh.in_scene("dying"),
+            owner_and_gm(201),
+            NB,
+        ),
+        "nimble grapple": Case(
+            "POST",
+            nh.path("grapples"),
+            lambda t: {
+                "scene_id": nh.stage(t)["scene"],
+                "target_id": nh.stage(t)["monster"],
+                "size": "same",
+            },
+            owner_and_gm(201) | {"gm": 409},  # already grappling
+            NB,
+        ),
+        "nimble release": Case(
+            "POST",
+            nh.path("release", "grappling"),
+            nh.in_scene("grappling"),
+            owner_and_gm(200) | {"gm": 409},  # released already
+            NB,
+        ),
+        "nimble escape": Case(
+            "POST",
+            nh.path("escape", "restrained"),
+            nh.in_scene("restrained"),
+            owner_and_gm(201) | {"gm": 409},  # escaped already
+            NB,
+        ),
+        "nimble concentrate": Case(
+            "POST",
+            nh.path("concentration"),
+            nh.in_scene(effect="Bless"),
+            owner_and_gm(200) | {"gm": 409},  # one effect at a time
+            NB,
+        ),
+        "nimble end concentration": Case(
+            "POST",
+            nh.path("concentration/end", "concentrating"),
+            nh.in_scene("concentrating"),
+            owner_and_gm(200) | {"gm": 409},
+            NB,
+        ),
+        "nimble concentration save": Case(
+            "POST",
+            nh.path("concentration/save", "save_due"),
+            nh.in_scene("save_due"),
+            owner_and_gm(201) | {"gm": 409},  # the one save due is made
+            NB,
+        ),
+        "nimble cover": Case(
+            "POST",
+            nh.path("cover"),
+            nh.in_scene(level="partial"),
+            owner_and_gm(200) | {"gm": 409},  # no change
+            NB,
+        ),
+        "nimble hide": Case(
+            "POST",
+            nh.path("hide", "cover"),
+            nh.in_scene("cover"),
+            owner_and_gm(201) | {"gm": 409},  # hidden already
+            NB,
+        ),
+    }
+)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -111,7 +111,10 @@ def test_extra_actions_cost_two_dice_on_every_roll_of_the_page_but_defence_wcbh_
     )
     assert trait["request"]["page_modifier"] == -2 and len(trait["faces"]) == 5 - 2
     # ...but Nova's defence is not penalised (its defence dice are its own).
-    villain_attack = table.post(fight.path("attacks"), attack_body(first, fight.nova, "Strength"))
+    # (no attack dice: Nova must stay standing to attack again, WCBH-31)
+    villain_attack = table.post(
+        fight.path("attacks"), attack_body(first, fight.nova, "Strength", modifier=-20)
+    )
     assert villain_attack["request"]["defence_modifier"] == 0
     assert len(faces(villain_attack, "defence")) == villain_attack["result"]["defence_rank"]
     fight.attack(second)
@@ -482,3 +485,19 @@ def redirect_path(t: Table) -> str:
         if roll["result"]["defence_successes"] >= 3:
             return f"/v1/rolls/{roll['id']}/redirect"
     raise AssertionError("Agility 5 never rolled 3 successes in 20 tries")
+
+
+def test_a_defeated_character_is_out_of_the_fight_wcbh_31(table: Table) -> None:
+    fight = Fight(table)
+    villain = fight.villain(sheet_with(table, Agility=1, Stamina=1, Strength=1, Will=1))  # Health 1
+    for _ in range(10):  # 8 dice against 1: one net success defeats it (bounded tries)
+        roll = fight.attack(villain)
+        if roll["result"]["defeated"]:
+            break
+        next_page(table, fight.scene)
+    else:
+        raise AssertionError("Lightning Bolt 8 never beat a defence of 1 in 10 pages")
+    next_page(table, fight.scene)
+    refused(
+        table, fight.path("attacks"), attack_body(villain, fight.nova, "Strength"), 409, "WCBH-31"
+    )

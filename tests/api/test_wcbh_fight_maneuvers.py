@@ -271,14 +271,21 @@ def test_an_area_attack_is_one_roll_each_target_defending_on_its_own_wcbh_43(tab
         health = table.get(f"/v1/characters/{target}")["resources"]["health"]["current"]
         assert health == max(0, 6 - entry["damage"])  # Health 6 (WCBH-32)
     assert full["skips_turn"] and not half["skips_turn"]
+    fresh = fight.villain(name="Fresh villain")  # the area's targets may be defeated (WCBH-31)
     refused(
-        table, fight.path("attacks"), attack_body(fight.nova, brave), 409, "WCBH-25"
+        table, fight.path("attacks"), attack_body(fight.nova, fresh), 409, "WCBH-25"
     )  # one action
     next_page(table, fight.scene)
-    refused(
-        table, fight.path("attacks"), attack_body(dodger, fight.nova, "Strength"), 409, "WCBH-43"
-    )
-    table.post(fight.path("attacks"), attack_body(brave, fight.nova, "Strength"))
+    # The dodger skips this page (WCBH-43); the brave one acts, unless the attack defeated it
+    # (WCBH-31: a defeated character is out of the fight).
+    rule = "WCBH-43" if full["health"] > 0 else "WCBH-31"
+    refused(table, fight.path("attacks"), attack_body(dodger, fight.nova, "Strength"), 409, rule)
+    if half["health"] > 0:
+        table.post(fight.path("attacks"), attack_body(brave, fight.nova, "Strength"))
+    else:
+        refused(
+            table, fight.path("attacks"), attack_body(brave, fight.nova, "Strength"), 409, "WCBH-31"
+        )
 
 
 # ---- WCBH-47 --------------------------------------------------------------------------------------

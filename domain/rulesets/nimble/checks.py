@@ -70,6 +70,20 @@ class AttackRequest(Steps):
         "one more step of disadvantage each (NB-10).",
     )
     purpose: Text = Field("", description="What the roll is for.")
+    primary_shift: int = Field(
+        0,
+        ge=-2,
+        le=2,
+        description="NB-14: faces the Primary die counts higher (a weakness found, +1) or lower "
+        "(the target anticipates danger, -1) for missing and critting.",
+    )
+    armor: int = Field(
+        0,
+        ge=0,
+        le=100,
+        description="NB-16: the target's Armor, taken off the damage of a hit that is not a crit "
+        "(a monster's on every hit, a hero's when it Defends); damage never goes below 0.",
+    )
 
     @property
     def edge(self) -> int:
@@ -106,9 +120,17 @@ class AttackCheck(Check):
             for other in dice.dice[1:]:
                 drawn += roller.roll(other.faces, other.count, label="attack")
             lead = first[0]
-            if primary and lead.face == term.faces:
+            if primary and lead.face + req.primary_shift >= term.faces:
                 # NB-9: a crit rolls the Primary die again and adds it, again on every maximum.
-                crit_chain = roller.explode(lead, lambda face: face == term.faces)
+                # NB-14: a Primary die counted up to its maximum crits too (the lead is asked
+                # first); each new die explodes on its real maximum.
+                asked = [False]
+
+                def again(face: int) -> bool:
+                    is_lead, asked[0] = not asked[0], True
+                    return is_lead or face == term.faces
+
+                crit_chain = roller.explode(lead, again)
         kept = [f for f in drawn + crit_chain if f.kept]
         return evaluate(req, name, dice, primary, kept, first, crit_chain)
 
@@ -122,7 +144,11 @@ class AttackCheck(Check):
         req = _attack(request)
         _, dice, primary = attack_of(req, sheet)
         terms = tuple((t.count, t.faces) for t in dice.dice)
+        if req.primary_shift:  # NB-14: the odds tables know no shifted Primary die
+            return Odds(None, 0.0)
         attack = nimble_attack(terms, dice.modifier, req.edge, primary)
+        if req.armor:  # NB-16: the tables know no Armor that crits ignore; the hit chance holds
+            return Odds(attack.hit, 0.0)
         return Odds(attack.hit, attack.damage.at_least(outcome.score))
 
 
@@ -167,21 +193,27 @@ def evaluate(
     crit_chain: list[Face],
 ) -> CheckOutcome:
     lead = first[0] if primary and first else None
-    miss = lead is not None and lead.face == 1
-    critical = lead is not None and lead.face == lead.sides
+    counted = lead.face + req.primary_shift if lead is not None else None
+    miss = counted is not None and counted <= 1
+    critical = counted is not None and lead is not None and counted >= lead.sides
     rolled = sum(f.face for f in kept)
     # Ruling: damage never goes below 0 (a 1d4-3 hit deals 0, not -2).
-    damage = 0 if miss else max(0, rolled + dice.modifier)
+    before_armor = 0 if miss else max(0, rolled + dice.modifier)
+    # NB-16: Armor takes damage off a hit; critical hits ignore it.
+    armor = 0 if miss or critical else req.armor
+    damage = max(0, before_armor - armor)
     result = {
         "attack": name,
         "dice": req.dice if name is None else None,
         "edge": req.edge,
         "primary_die": f"d{lead.sides}" if lead else None,
         "primary_face": lead.face if lead else None,
+        "primary_shift": req.primary_shift,
         "rolled": rolled,
         "modifier": dice.modifier,
         "crit_dice": len(crit_chain),
-        "total": damage,
+        "total": before_armor,
+        "armor": armor,
         "damage": damage,
         "outcome": "miss" if miss else "critical" if critical else "hit",
         "critical": critical,
@@ -282,7 +314,12 @@ def _initiative(request: BaseModel) -> InitiativeRequest:
     return request
 
 
-CHECKS: dict[str, Check] = {c.name: c for c in (AttackCheck(), InitiativeCheck())}
+# Assess (NB-14) and Help (NB-19): domain/rulesets/nimble/encounter_checks.py
+from domain.rulesets.nimble.encounter_checks import AssessCheck, HelpRerollCheck
+
+CHECKS: dict[str, Check] = {
+    c.name: c for c in (AttackCheck(), InitiativeCheck(), AssessCheck(), HelpRerollCheck())
+}
 
 __all__ = [
     "CHECKS",

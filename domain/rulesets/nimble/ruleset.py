@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
 from domain.rulesets.nimble.checks import CHECKS
+from domain.rulesets.nimble.health_checks import HEALTH_CHECKS
 from domain.rulesets.nimble.sheet import (
     NimbleHero,
     NimbleMonster,
@@ -89,7 +90,8 @@ class NimbleRuleset(Ruleset):
         "attacks": "NB-9",
         "count": "NB-4",
     }
-    checks: ClassVar[dict[str, Check]] = CHECKS
+    # Nimble health (domain/rulesets/nimble/health_checks.py): the d20 save and skill check.
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, **HEALTH_CHECKS}
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, NimbleHero, NimbleMonster)

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
 from domain.rulesets.nwod_micro.checks import CHECKS
+from domain.rulesets.nwod_micro.fight_checks import FIGHT_CHECKS
 from domain.rulesets.nwod_micro.sheet import (
     SHIELD_MAX_RATING,
     NwodSettings,
@@ -70,7 +71,7 @@ class NwodMicroRuleset(Ruleset):
         "weapons": "NW-11",
         "protection": "NW-12",
     }
-    checks: ClassVar[dict[str, Check]] = CHECKS
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, **FIGHT_CHECKS}  # NW-14, firefights
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         # One form for every side: the rules have no minion form.

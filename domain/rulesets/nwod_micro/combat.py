@@ -1,0 +1,407 @@
+"""nWoD micro firefights, pure: the turn (one scene page, NW-7), Initiative order (NW-14), two
+actions per turn and the maneuvers' costs (NW-15), aiming, reckless Defense, Defend, dodging,
+cover (NW-13), magazines (NW-16), suppression and Will Power boosts for the turn (NW-9).
+
+The state is a JSON document kept on the Scene; ``apply`` is the one place that changes it, so the
+aggregate and the scene view read the same events the same way. Every check raises before any
+event (a refused move writes nothing).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import Conflict, InvalidInput
+
+ACTIONS_PER_TURN = 2  # NW-15
+MAX_AIM = 3  # NW-15: at most three aiming actions
+WILL_POWER_BOOST = 2  # NW-9: +2 Defense or Initiative
+
+# NW-15: the dice each attack maneuver adds, whether it is ranged or melee only, and the rounds
+# it spends (None: one round per shot with a magazine, 0 for melee).
+ATTACKS: dict[str, dict[str, Any]] = {
+    "standard": {"dice": 0, "kind": None, "rounds": None, "targets": 1},
+    "precise": {"dice": -2, "kind": "ranged", "rounds": None, "targets": 1},
+    "short_burst": {"dice": 1, "kind": "ranged", "rounds": (3, 5), "targets": 1},
+    "long_burst": {"dice": 2, "kind": "ranged", "rounds": (15, 20), "targets": 3},
+    "suppressive": {"dice": 2, "kind": "ranged", "rounds": (20, 30), "targets": 10},
+    "reckless": {"dice": 2, "kind": "melee", "rounds": 0, "targets": 1},
+}
+LONG_BURST_PENALTY = (0, 1, 2)  # NW-15: the second target -1 DMG, the third -2 DMG
+
+# NW-15: actions each non-attack maneuver costs ("all" = both, and only as the first action).
+MOVES: dict[str, int | str] = {
+    "aim": 1,
+    "walk": 0,
+    "run": 1,
+    "sprint": "all",
+    "take_cover": 1,
+    "defend": "all",
+    "dodge": 1,
+    "reload": 1,
+}
+RANGES: dict[str, int] = {"close": 0, "medium": -2, "long": -4, "double_long": -6}  # NW-17
+CONDITIONS = ("bad_weather", "smoke", "fog", "poor_light", "glare")  # NW-17: -2d10
+CONDITION_PENALTY = -2
+COVER_PENALTY = -2  # NW-13: partial cover, or no line of sight into full cover
+BLIND_FIRE_PENALTY = -5  # NW-13: firing back blind from full cover
+DODGE_OWN_PENALTY = -1  # NW-15: -1d10 to all own attacks this turn
+DODGE_DEFENSE = 1  # NW-15: +1 DEF against ranged attacks
+
+EVENT_NAME = "NwodFightChanged"
+
+__all__ = [
+    "ACTIONS_PER_TURN",
+    "ATTACKS",
+    "EVENT_NAME",
+    "MOVES",
+    "apply",
+    "check_actions",
+    "check_fighter",
+    "check_turn",
+    "current",
+    "defense_against",
+    "describe",
+    "fresh",
+    "order",
+    "rounds_left",
+    "state_of",
+]
+
+
+def fresh(turn: int) -> dict[str, Any]:
+    """The state of a scene before any firefight event."""
+    return {
+        "turn": turn,
+        "initiative": {},  # id -> {"roll", "bonus", "modifier", "total", "seq"} (NW-14)
+        "boosts": {},  # id -> {"defense": n, "initiative": n} this turn (NW-9)
+        "actions": {},  # id -> [{"maneuver", "cost"}] this turn (NW-15)
+        "done": [],  # who ended their turn early
+        "aim": {},  # id -> aiming actions banked for the next shot (NW-15)
+        "reckless": {},  # id -> the turn of its reckless attack (DEF 0 until its next turn)
+        "defending": [],  # this turn (NW-15)
+        "dodging": [],  # this turn (NW-15)
+        "cover": {},  # id -> {"kind": "partial"|"full", "durability": n} (NW-13)
+        "magazines": {},  # id -> {weapon: rounds left} (NW-16)
+        "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
+    }
+
+
+def state_of(raw: Mapping[str, Any] | None, turn: int) -> dict[str, Any]:
+    """A copy of the stored state (or a fresh one), to read or to change in an event."""
+    return copy.deepcopy(dict(raw)) if raw else fresh(turn)
+
+
+# ---- reading the state ------------------------------------------------------------------------
+
+
+def used(state: Mapping[str, Any], fighter: str) -> int:
+    return sum(int(a["cost"]) for a in state["actions"].get(fighter, []))
+
+
+def initiative_of(state: Mapping[str, Any], fighter: str) -> int:
+    """NW-14 total, plus this turn's Will Power boost (NW-9)."""
+    entry = state["initiative"][fighter]
+    points = int(state["boosts"].get(fighter, {}).get("initiative", 0))
+    return int(entry["total"]) + WILL_POWER_BOOST * points
+
+
+def order(state: Mapping[str, Any]) -> list[str]:
+    """NW-14: higher Initiative acts first. Ruling: ties go to the higher INT, then to whoever
+    rolled first."""
+    return sorted(
+        state["initiative"],
+        key=lambda f: (
+            -initiative_of(state, f),
+            -int(state["initiative"][f]["bonus"]),
+            state["initiative"][f]["seq"],
+        ),
+    )
+
+
+def finished(state: Mapping[str, Any], fighter: str) -> bool:
+    return fighter in state["done"] or used(state, fighter) >= ACTIONS_PER_TURN
+
+
+def current(state: Mapping[str, Any]) -> str | None:
+    """Whose turn it is: the first in Initiative order who has actions left and has not ended."""
+    return next((f for f in order(state) if not finished(state, f)), None)
+
+
+def reckless_exposed(state: Mapping[str, Any], fighter: str) -> bool:
+    """NW-15: a reckless attack drops DEF to 0 until the attacker's next turn (ruling: until it
+    takes its first action in a later turn)."""
+    since = state["reckless"].get(fighter)
+    if since is None:
+        return False
+    if since == state["turn"]:
+        return True
+    return since == state["turn"] - 1 and not state["actions"].get(fighter)
+
+
+def defense_against(
+    state: Mapping[str, Any], fighter: str, sheet_defense: int, kind: str, sneak: bool
+) -> dict[str, Any]:
+    """The target's Defense against an attack, with how it came about.
+
+    Melee: DEF (sheet + shield, NW-10, NW-12), doubled by Defend (NW-15), +2 per Will Power this
+    turn (NW-9), 0 after a reckless attack (NW-15). Ranged: DEF is not subtracted (NW-6), but a
+    dodging target counts +1 DEF (NW-15). A sneak attack ignores Defense (NW-15)."""
+    boost = WILL_POWER_BOOST * int(state["boosts"].get(fighter, {}).get("defense", 0))
+    defending = fighter in state["defending"]
+    dodging = fighter in state["dodging"]
+    reckless = reckless_exposed(state, fighter)
+    if kind == "melee":
+        value = sheet_defense * (2 if defending else 1) + boost
+    else:
+        value = DODGE_DEFENSE if dodging else 0
+    if reckless or sneak:
+        value = 0
+    return {
+        "value": value,
+        "sheet": sheet_defense,
+        "defending": defending,
+        "dodging": dodging,
+        "will_power_boost": boost,
+        "reckless": reckless,
+        "sneak": sneak,
+    }
+
+
+def rounds_left(state: Mapping[str, Any], fighter: str, weapon: str, magazine: int) -> int:
+    """NW-16: rounds left in the weapon's magazine (a full one until the first shot)."""
+    return int(state["magazines"].get(fighter, {}).get(weapon, magazine))
+
+
+# ---- checks (raise before any event) ----------------------------------------------------------
+
+
+def check_fighter(state: Mapping[str, Any], fighter: str, name: str, field: str) -> None:
+    """NW-14: only who has rolled Initiative takes part in the fight."""
+    if fighter not in state["initiative"]:
+        raise Conflict(
+            f"{name} has not rolled Initiative in this fight",
+            code="no_initiative",
+            field=field,
+            rule="NW-14",
+        )
+
+
+def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
+    """NW-14: higher Initiative acts first; each fighter acts in its own turn. NW-15: after its
+    two actions a fighter has no more this turn."""
+    spent = used(state, fighter)
+    if spent >= ACTIONS_PER_TURN:
+        raise Conflict(
+            f"{name} has used its {ACTIONS_PER_TURN} actions this turn",
+            code="no_actions_left",
+            rule="NW-15",
+            details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+        )
+    now = current(state)
+    if now != fighter:
+        raise Conflict(
+            f"it is not {name}'s turn"
+            + ("" if now else ": everyone has acted this turn; the GM turns the page"),
+            code="not_your_turn",
+            rule="NW-14",
+            details={"current": now, "order": order(state)},
+        )
+
+
+def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int | str) -> int:
+    """NW-15: two actions per turn; "all" (sprint, Defend) only as the turn's first action.
+    Returns the actions the maneuver costs."""
+    spent = used(state, fighter)
+    if cost == "all":
+        if spent:
+            raise Conflict(
+                f"{name} has already acted this turn; this takes all the turn's actions",
+                code="no_actions_left",
+                rule="NW-15",
+                details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+            )
+        return ACTIONS_PER_TURN
+    assert isinstance(cost, int)
+    if any(a["maneuver"] == "defend" for a in state["actions"].get(fighter, [])):
+        raise Conflict(
+            f"{name} defends this turn and can take no other action",
+            code="defending",
+            rule="NW-15",
+        )
+    if spent + cost > ACTIONS_PER_TURN:
+        raise Conflict(
+            f"{name} has used {spent} of {ACTIONS_PER_TURN} actions this turn",
+            code="no_actions_left",
+            rule="NW-15",
+            details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+        )
+    return cost
+
+
+def check_aim(state: Mapping[str, Any], fighter: str, name: str) -> None:
+    """NW-15: at most three actions of aiming (up to VIO + 3d10)."""
+    if int(state["aim"].get(fighter, 0)) >= MAX_AIM:
+        raise Conflict(
+            f"{name} has already aimed {MAX_AIM} actions",
+            code="aim_limit",
+            rule="NW-15",
+            details={"aim": MAX_AIM},
+        )
+
+
+def check_rounds(maneuver: str, rounds: int | None, left: int, weapon: str) -> int:
+    """NW-15/16: the rounds a maneuver spends (the player states the exact number), and that the
+    magazine holds them. Returns the rounds spent."""
+    spec = ATTACKS[maneuver]["rounds"]
+    if spec is None:
+        if rounds not in (None, 1):
+            raise InvalidInput(f"a {maneuver} shot spends one round", field="rounds", rule="NW-16")
+        rounds = 1
+    elif rounds is None:
+        raise InvalidInput(
+            f"state the rounds a {maneuver.replace('_', ' ')} spends ({spec[0]}-{spec[1]})",
+            field="rounds",
+            rule="NW-15",
+        )
+    elif not spec[0] <= rounds <= spec[1]:
+        raise InvalidInput(
+            f"a {maneuver.replace('_', ' ')} spends {spec[0]}-{spec[1]} rounds, not {rounds}",
+            field="rounds",
+            rule="NW-15",
+        )
+    if rounds > left:
+        raise Conflict(
+            f"{weapon} has {left} rounds left, not the {rounds} this needs"
+            + (": the magazine is empty, reload" if left == 0 else ""),
+            code="out_of_ammunition",
+            field="rounds",
+            rule="NW-16",
+            details={"left": left, "needed": rounds},
+        )
+    return rounds
+
+
+def check_cover(cover: str | None, durability: int) -> None:
+    if cover not in ("partial", "full"):
+        raise InvalidInput("take partial or full cover", field="cover", rule="NW-13")
+    if cover == "partial" and durability:
+        raise InvalidInput(
+            "only full cover has a DUR to pierce", field="cover_durability", rule="NW-13"
+        )
+
+
+# ---- the one function that changes the state --------------------------------------------------
+
+
+def apply(
+    raw: Mapping[str, Any] | None, turn: int, change: str, details: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The state after one ``NwodFightChanged`` event (``change`` names what happened)."""
+    state = state_of(raw, turn)
+    fighter = str(details.get("character_id", ""))
+    if change == "turn_started":
+        state.update(
+            turn=int(details["turn"]),
+            boosts={},
+            actions={},
+            done=[],
+            defending=[],
+            dodging=[],
+        )
+    elif change == "initiative":
+        state["initiative"][fighter] = {
+            "roll": details["roll"],
+            "bonus": details["bonus"],
+            "modifier": details["modifier"],
+            "total": details["total"],
+            "seq": len(state["initiative"]),
+        }
+    elif change == "boosted":
+        boosts = state["boosts"].setdefault(fighter, {})
+        boosts[details["kind"]] = boosts.get(details["kind"], 0) + int(details["points"])
+    elif change == "turn_ended":
+        if fighter not in state["done"]:
+            state["done"].append(fighter)
+    elif change == "acted":
+        _acted(state, fighter, details)
+    elif change == "suppressed":
+        for target in details["target_ids"]:
+            state["suppressed"][str(target)] = {
+                "by": fighter,
+                "turn": state["turn"],
+                "status": "pending",
+            }
+    elif change == "suppression_resolved":
+        if details["held"]:
+            state["suppressed"].pop(fighter, None)
+        else:
+            state["suppressed"][fighter]["status"] = "must_take_cover"
+    else:  # pragma: no cover - a programming error
+        raise ValueError(f"unknown firefight change {change!r}")
+    return state
+
+
+def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> None:
+    maneuver = str(details["maneuver"])
+    state["actions"].setdefault(fighter, []).append(
+        {"maneuver": maneuver, "cost": int(details["cost"])}
+    )
+    if maneuver == "aim":
+        state["aim"][fighter] = int(state["aim"].get(fighter, 0)) + 1
+    elif maneuver != "walk":
+        state["aim"].pop(fighter, None)  # ruling: anything but aiming or walking spends the aim
+    weapon = details.get("weapon")
+    if details.get("rounds_left") is not None and weapon:
+        state["magazines"].setdefault(fighter, {})[str(weapon)] = int(details["rounds_left"])
+    if maneuver == "reckless":
+        state["reckless"][fighter] = state["turn"]
+    elif fighter in state["reckless"] and state["reckless"][fighter] < state["turn"]:
+        del state["reckless"][fighter]  # its next turn has come
+    if maneuver == "defend":
+        state["defending"].append(fighter)
+    if (maneuver == "dodge" or details.get("dodge")) and fighter not in state["dodging"]:
+        state["dodging"].append(fighter)
+    if maneuver in ("run", "sprint"):
+        state["cover"].pop(fighter, None)  # ruling: running or sprinting leaves cover
+    if maneuver == "take_cover":
+        state["cover"][fighter] = {
+            "kind": details["cover"],
+            "durability": int(details.get("cover_durability") or 0),
+        }
+        state["suppressed"].pop(fighter, None)
+
+
+# ---- readable text for the timeline -----------------------------------------------------------
+
+
+def describe(change: str, details: Mapping[str, Any], name: str) -> str:
+    if change == "turn_started":
+        return f"Turn {details['turn']} of the firefight begins (NW-7, NW-14)"
+    if change == "initiative":
+        return (
+            f"{name} rolls Initiative: {details['roll']} + INT {details['bonus']}"
+            + (f" {details['modifier']:+d}" if details["modifier"] else "")
+            + f" = {details['total']} (NW-14)"
+        )
+    if change == "boosted":
+        return (
+            f"{name} spends {details['points']} Will Power: +{WILL_POWER_BOOST * details['points']}"
+            f" {details['kind'].capitalize()} this turn (NW-9)"
+        )
+    if change == "turn_ended":
+        return f"{name} ends the turn"
+    if change == "suppressed":
+        return f"{name}'s suppressive fire pins {len(details['target_ids'])} target(s) (NW-15)"
+    if change == "suppression_resolved":
+        how = "keeps acting" if details["held"] else "must spend actions taking cover"
+        return f"{name} under suppressive fire {how} (NW-15)"
+    maneuver = str(details["maneuver"]).replace("_", " ")
+    extra = ""
+    if details.get("rounds_left") is not None:
+        extra = f", {details['rounds_left']} rounds left in the {details['weapon']}"
+    if details.get("cover"):
+        extra = f": {details['cover']} cover"
+    return f"{name}: {maneuver} ({details['cost']} action(s)){extra}"

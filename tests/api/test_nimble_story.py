@@ -1,0 +1,256 @@
+"""A scripted Nimble encounter through the API (work issue #7), on SQLite and PostgreSQL.
+
+Initiative with one surprised hero (NB-1, NB-2); Assess finds a weakness (NB-14) and a shifted d2
+crits for certain, a critical chain (NB-9); a hasty attack (NB-10); a monster's crit-born
+Concentration save (NB-25); Defend and Interpose together (NB-15..17); a hero dropping to 0 HP and
+taking Wounds while Dying (NB-20, NB-21); a Dying hero's 1 action and its STR save to attack
+(NB-21); a grapple and the advantage it gives (NB-24); the encounter's end (NB-4) and a Safe Rest
+(NB-22). The sheets make the outcomes the story needs certain (Might 20, STR 20, Initiative +20);
+every roll the dice decide is checked by hand against its recorded faces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.api.support import Table, bearer
+
+STATS = {"STR": 20, "DEX": 1, "INT": 0, "WIL": 0}
+NOVA = {
+    "kind": "hero",
+    "stats": STATS,
+    "skills": {"Might": 20, "Finesse": 1, "Stealth": 0},
+    "max_hp": 30,
+    "armor": 3,
+    "speed": 6,
+    "initiative_bonus": 20,  # 1d20 + 20 >= 20: always 3 actions (NB-1)
+    "attacks": [{"name": "Needle", "dice": "1d2"}, {"name": "Greataxe", "dice": "1d12+2"}],
+}
+ROOK = NOVA | {"max_hp": 40, "initiative_bonus": 0}
+GOBLINS = {
+    "kind": "monster",
+    "hp": 200,
+    "armor": 0,
+    "attacks": [
+        {"name": "Claw", "dice": "1d6"},
+        {"name": "Crush", "dice": "40", "primary_die": False},  # fixed damage: no miss, no crit
+    ],
+}
+
+
+def kept(roll: dict[str, Any], label: str | None = None) -> list[int]:
+    return [f["face"] for f in roll["faces"] if f["kept"] and label in (None, f["label"])]
+
+
+def by_hand(
+    roll: dict[str, Any], sides: int, modifier: int, shift: int = 0, armor: int = 0
+) -> dict[str, Any]:
+    """NB-9/NB-11/NB-14/NB-16 by hand for a one-die attack: the kept Primary die (shifted for
+    missing and critting), the crit chain (the Primary die again, and again on each real
+    maximum), and the Armor off a hit that is not a crit."""
+    faces = kept(roll)
+    lead, chain = faces[0], faces[1:]
+    counted = lead + shift
+    miss, critical = counted <= 1, counted >= sides
+    if critical:
+        assert chain and all(f == sides for f in chain[:-1]) and chain[-1] != sides
+    else:
+        assert chain == []
+    rolled = 0 if miss else max(0, sum(faces) + modifier)
+    damage = rolled if miss or critical else max(0, rolled - armor)
+    result = roll["result"]
+    assert (result["miss"], result["critical"], result["damage"]) == (miss, critical, damage)
+    assert result["total"] == rolled and roll["request"]["armor"] == armor
+    assert result["crit_dice"] == len(chain)
+    return {"damage": damage, "miss": miss, "critical": critical, "lead": lead, "chain": chain}
+
+
+class Story:
+    def __init__(self, client: TestClient) -> None:
+        self.t = Table(client, "nimble")
+        self.scene = self.t.scene()
+        self.nova = self.make("Nova", "hero", NOVA, self.t.player)
+        self.rook = self.make("Rook", "hero", ROOK, self.t.other_player)
+        self.goblins = self.make("Goblins", "opponent", GOBLINS)
+
+    def make(self, name: str, side: str, sheet: Any, owner: str | None = None) -> str:
+        body = {"name": name, "side": side, "sheet": sheet}
+        if owner is not None:
+            body["owner_member_id"] = self.t.member_id(owner)
+        return str(self.t.post(f"/v1/campaigns/{self.t.campaign_id}/characters", body)["id"])
+
+    def enc(self, what: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
+        response = self.t.client.post(
+            f"/v1/scenes/{self.scene}/nimble/{what}", json=body, headers=bearer(token or self.t.gm)
+        )
+        assert response.status_code == status, response.text
+        return response.json()
+
+    def health(self, who: str, verb: str, body: Any = None, status: int = 200) -> Any:
+        return self.t.post(f"/v1/characters/{who}/nimble/{verb}", body, status=status)
+
+    def attack(
+        self, attacker: str, target: str, attack: str, token: str | None = None, **more: Any
+    ) -> Any:
+        body = {"attacker_id": attacker, "target_id": target, "attack": attack} | more
+        return self.enc("attacks", body, token)
+
+    def end_turn(self, who: str, token: str | None = None) -> Any:
+        return self.enc("turns/end", {"character_id": who}, token, 200)
+
+    def view(self, who: str) -> dict[str, Any]:
+        return self.t.get(f"/v1/characters/{who}/nimble")["nimble"]  # type: ignore[no-any-return]
+
+    def roll(self, roll_id: str) -> dict[str, Any]:
+        return self.t.get(f"/v1/rolls/{roll_id}")  # type: ignore[no-any-return]
+
+
+def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
+    s = Story(client)
+    t = s.t
+    goblin_hp = 200
+
+    # ---- Round 1. NB-1/NB-2: Initiative; Rook is surprised and rolls with disadvantage. ------
+    state = s.enc(
+        "encounter",
+        {"order": [s.nova, s.rook, s.goblins], "surprised": {s.rook: "disadvantage"}},
+    )
+    nova_init = s.roll(state["initiative"][s.nova]["roll_id"])
+    assert nova_init["request"]["disadvantage"] == 0
+    assert kept(nova_init)[0] + 20 >= 20 and state["actions"][s.nova] == 3
+    rook_init = s.roll(state["initiative"][s.rook]["roll_id"])
+    assert rook_init["request"]["disadvantage"] == 1
+    faces = [f["face"] for f in rook_init["faces"] if f["label"] == rook_init["faces"][0]["label"]]
+    assert len(faces) == 2 and kept(rook_init) == [min(faces)]  # disadvantage keeps the lowest
+    natural = min(faces)  # Initiative bonus 0
+    rook_actions = 3 if natural == 20 else 2 if natural >= 10 else 1
+    assert state["actions"][s.rook] == rook_actions
+    assert s.goblins not in state["actions"] and state["turn_of"] == s.nova
+
+    # The goblin shaman concentrates on a shield (NB-25), set by the GM.
+    s.health(s.goblins, "concentration", {"scene_id": s.scene, "effect": "Dark shield"})
+
+    # NB-14: Nova Assesses with Might (20): a certain success; a weakness of the goblins found.
+    body = {"character_id": s.nova, "skill": "Might", "option": "find_weakness"}
+    state = s.enc("assessments", body | {"target_id": s.goblins}, t.player)
+    assess = state["outcome"]["assess"]
+    assert assess["success"] and assess["total"] == assess["natural"] + 20
+    assert state["actions"][s.nova] == 2 and state["weakness"][s.goblins][0]["by"] == s.nova
+    s.enc("assessments", body | {"target_id": s.goblins}, t.player, 409)  # once per skill
+
+    # NB-9/NB-14: the Needle (1d2) against a found weakness counts one face higher: it crits for
+    # certain, and the crit chain rolls the d2 again, and again on every 2.
+    state = s.attack(s.nova, s.goblins, "Needle", t.player)
+    out = state["outcome"]
+    assert state["roll"]["request"]["primary_shift"] == 1
+    assert state["roll"]["request"]["attack_number"] == 1
+    needle = by_hand(state["roll"], 2, 0, shift=1)
+    assert needle["critical"] and out["critical"] and out["damage"] == needle["damage"]
+    # a natural crit (a 2) does not use the weakness up: it carries over (NB-14)
+    assert out["weakness_used"] is (needle["lead"] == 1)
+    goblin_hp -= needle["damage"]
+    assert out["hit"]["hp"] == goblin_hp
+    assert out["hit"]["concentration"] == "save_needed"  # a crit on a concentrating creature
+    saved = s.health(s.goblins, "concentration/save", {"scene_id": s.scene}, status=201)
+    kept_it = kept(saved["roll"])[0] + 0 >= 10  # a monster's STR save: +0, DC 10
+    assert saved["outcome"]["kept"] is kept_it
+    assert (s.view(s.goblins)["concentration"] is not None) is kept_it
+
+    # NB-10: the second attack of the turn is hasty: one step of disadvantage (2d12, keep lowest).
+    state = s.attack(s.nova, s.goblins, "Greataxe", t.player)
+    request, out = state["roll"]["request"], state["outcome"]
+    assert (request["attack_number"], request["disadvantage"], out["hasty_steps"]) == (2, 0, 1)
+    assert state["roll"]["result"]["edge"] == -1  # the hasty step, from attack_number
+    shift = 0 if needle["lead"] == 1 else 1  # the weakness waited for this attack
+    assert request["primary_shift"] == shift
+    drawn = [f["face"] for f in state["roll"]["faces"] if f["index"] < 2 and f["label"] == "attack"]
+    assert kept(state["roll"])[0] == min(drawn)
+    axe = by_hand(state["roll"], 12, 2, shift=shift)
+    goblin_hp -= axe["damage"]
+    assert t.get(f"/v1/characters/{s.goblins}")["resources"]["hp"]["current"] == goblin_hp
+    assert state["actions"][s.nova] == 0
+    s.enc("actions", {"character_id": s.nova, "action": "Search"}, t.player, 409)  # NB-7
+    state = s.end_turn(s.nova, t.player)
+    assert state["actions"][s.nova] == 3  # NB-7: all 3 back at the end of its own turn
+
+    state = s.end_turn(s.rook, t.other_player)
+    assert state["actions"][s.rook] == 3 and state["turn_of"] == s.goblins
+
+    # NB-16/NB-17: the goblins claw at Nova; Rook Interposes and Defends (2 of its actions).
+    rook_hp = 40
+    state = s.attack(s.goblins, s.nova, "Claw", defend=True, interpose_by=s.rook)
+    out = state["outcome"]
+    assert out["target_id"] == s.rook and out["interposed_by"] == s.rook and out["defended"]
+    claw = by_hand(state["roll"], 6, 0, armor=3)  # Rook's Armor 3, in the roll's request
+    expected = claw["damage"]
+    assert out["damage"] == expected and out["armor"] == (
+        0 if claw["critical"] or claw["miss"] else 3
+    )
+    rook_hp -= expected
+    assert t.get(f"/v1/characters/{s.rook}")["resources"]["hp"]["current"] == rook_hp
+    assert state["actions"][s.rook] == 1 and state["actions"][s.nova] == 3
+    again = {"defend": True, "interpose_by": s.rook}
+    s.enc(
+        "attacks",
+        {"attacker_id": s.goblins, "target_id": s.nova, "attack": "Claw"} | again,
+        None,
+        409,
+    )
+
+    # NB-20: Crush (a fixed 40) drops Nova from 30 to 0 HP: 1 Wound and Dying, 1 action at most.
+    state = s.attack(s.goblins, s.nova, "Crush")
+    hit = state["outcome"]["hit"]
+    assert (hit["damage"], hit["hp"], hit["wounds_taken"], hit["wounds"]) == (40, 0, 1, 1)
+    assert hit["status"] == "dying" and state["actions"][s.nova] == 1  # NB-21
+    # NB-21: damage while Dying: 2 Wounds (not a crit).
+    state = s.attack(s.goblins, s.nova, "Crush")
+    hit = state["outcome"]["hit"]
+    assert (hit["wounds_taken"], hit["wounds"], hit["status"]) == (2, 3, "dying")
+    state = s.end_turn(s.goblins)
+    assert state["turn_of"] is None
+    t.post(f"/v1/scenes/{s.scene}/pages", status=200)
+
+    # ---- Round 2. NB-21: Dying Nova has 1 action; attacking, she first makes a STR save. ----
+    state = t.get(f"/v1/scenes/{s.scene}/nimble/encounter")
+    assert state["round"] == 2 and state["turn_of"] == s.nova and state["weakness"] == {}
+    state = s.attack(s.nova, s.goblins, "Greataxe", t.player)
+    out = state["outcome"]
+    save = s.roll(out["dying_save"]["roll_id"])
+    assert save["request"]["modifier"] == 20 and kept(save, "save")[0] + 20 >= 10
+    assert out["dying_save"]["success"] and out["dying_save"]["wounds_taken"] == 0
+    assert out["attacked"] and state["roll"]["request"]["primary_shift"] == 0
+    axe = by_hand(state["roll"], 12, 2)
+    goblin_hp -= axe["damage"]
+    assert state["actions"][s.nova] == 0 and s.view(s.nova)["wounds"] == 3
+    s.enc("moves", {"character_id": s.nova, "squares": 1}, t.player, 409)  # no 2nd action
+    state = s.end_turn(s.nova, t.player)
+    assert state["actions"][s.nova] == 1  # NB-21: 1 back while Dying
+
+    # NB-24: Rook (1 action left after its reactions) grapples the goblins: Might 20, certain.
+    s.enc("actions", {"character_id": s.rook, "action": "Grapple"}, t.other_player)
+    grab = {"scene_id": s.scene, "target_id": s.goblins, "size": "same", "skill": "Might"}
+    grabbed = s.health(s.rook, "grapples", grab, status=201)
+    assert grabbed["outcome"]["grappled"] and grabbed["outcome"]["check"]["total"] >= 10
+    s.end_turn(s.rook, t.other_player)
+
+    # NB-24: attacks against either creature of a grapple have advantage.
+    state = s.attack(s.goblins, s.rook, "Claw")
+    assert state["roll"]["request"]["advantage"] == 1
+    two = [f["face"] for f in state["roll"]["faces"] if f["index"] < 2 and f["label"] == "attack"]
+    assert kept(state["roll"])[0] == max(two)  # advantage keeps the highest
+    claw = by_hand(state["roll"], 6, 0)
+    rook_hp -= claw["damage"]
+    assert t.get(f"/v1/characters/{s.rook}")["resources"]["hp"]["current"] == rook_hp
+    conditions = s.view(s.rook)["conditions"]
+    assert ("grappling" in conditions) is not claw["critical"]  # a crit ends the grapple
+    s.end_turn(s.goblins)
+
+    # ---- NB-4: the encounter ends; NB-22: a Safe Rest heals 1 Wound and restores HP. --------
+    ended = s.enc("encounter/end", None, None, 200)
+    assert ended["status"] == "ended" and ended["assessed"] == {}
+    rested = s.health(s.nova, "safe-rest")["outcome"]
+    assert rested["wounds_healed"] == 1 and rested["wounds"] == 2
+    assert rested["hp"] == 30 and rested["status"] == "active"
+    assert t.get(f"/v1/characters/{s.goblins}")["resources"]["hp"]["current"] == goblin_hp

@@ -1,0 +1,163 @@
+"""The firefight state (domain/rulesets/nwod_micro/combat.py): order, actions, maneuvers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.errors import Conflict, InvalidInput
+from domain.rulesets.nwod_micro import combat
+
+
+def with_fighters(*totals: tuple[str, int, int]) -> dict[str, Any]:
+    state = combat.fresh(1)
+    for name, total, bonus in totals:
+        state = combat.apply(
+            state,
+            1,
+            "initiative",
+            {
+                "character_id": name,
+                "roll": total - bonus,
+                "bonus": bonus,
+                "modifier": 0,
+                "total": total,
+            },
+        )
+    return state
+
+
+def act(state: dict[str, Any], who: str, maneuver: str, **details: Any) -> dict[str, Any]:
+    cost = combat.check_actions(state, who, who, combat.MOVES.get(maneuver, 1))
+    return combat.apply(
+        state,
+        state["turn"],
+        "acted",
+        {"character_id": who, "maneuver": maneuver, "cost": cost} | details,
+    )
+
+
+def test_nw_14_higher_initiative_first_ties_to_higher_int() -> None:
+    state = with_fighters(("a", 8, 1), ("b", 10, 2), ("c", 8, 3))
+    assert combat.order(state) == ["b", "c", "a"]
+    assert combat.current(state) == "b"
+    with pytest.raises(Conflict) as raised:
+        combat.check_turn(state, "a", "A")
+    assert raised.value.rule == "NW-14"
+
+
+def test_nw_9_initiative_boost_reorders_for_the_turn() -> None:
+    state = with_fighters(("a", 8, 1), ("b", 9, 2))
+    state = combat.apply(
+        state, 1, "boosted", {"character_id": "a", "kind": "initiative", "points": 1}
+    )
+    assert combat.order(state) == ["a", "b"]
+    state = combat.apply(state, 2, "turn_started", {"turn": 2})
+    assert combat.order(state) == ["b", "a"]
+
+
+def test_nw_15_two_actions_then_the_next_fighter() -> None:
+    state = with_fighters(("a", 10, 1), ("b", 5, 1))
+    state = act(state, "a", "aim")
+    state = act(state, "a", "walk")
+    assert combat.current(state) == "a"
+    state = act(state, "a", "run")
+    assert combat.current(state) == "b"
+    with pytest.raises(Conflict) as raised:
+        combat.check_actions(state, "a", "A", 1)
+    assert raised.value.rule == "NW-15"
+
+
+def test_nw_15_sprint_and_defend_only_as_the_first_action() -> None:
+    state = with_fighters(("a", 10, 1))
+    state = act(state, "a", "aim")
+    for maneuver in ("sprint", "defend"):
+        with pytest.raises(Conflict):
+            combat.check_actions(state, "a", "A", combat.MOVES[maneuver])
+
+
+def test_nw_15_defend_doubles_melee_defense_only() -> None:
+    state = with_fighters(("a", 10, 1), ("b", 5, 1))
+    state = act(state, "a", "defend")
+    assert combat.defense_against(state, "a", 3, "melee", False)["value"] == 6
+    assert combat.defense_against(state, "a", 3, "ranged", False)["value"] == 0
+
+
+def test_nw_15_aim_at_most_three_and_spent_by_the_shot() -> None:
+    state = with_fighters(("a", 10, 1))
+    state = act(state, "a", "aim")
+    state = act(state, "a", "aim")
+    state = combat.apply(state, 2, "turn_started", {"turn": 2})
+    state = act(state, "a", "aim")
+    assert state["aim"]["a"] == 3
+    with pytest.raises(Conflict) as raised:
+        combat.check_aim(state, "a", "A")
+    assert raised.value.rule == "NW-15"
+    state = act(state, "a", "standard")
+    assert "a" not in state["aim"]
+
+
+def test_nw_15_reckless_defense_zero_until_the_attacker_s_next_turn() -> None:
+    state = with_fighters(("a", 10, 1), ("b", 5, 1))
+    state = act(state, "a", "reckless")
+    assert combat.defense_against(state, "a", 2, "melee", False)["value"] == 0
+    state = combat.apply(state, 2, "turn_started", {"turn": 2})
+    assert combat.reckless_exposed(state, "a")  # still: a has not acted yet in turn 2
+    state = act(state, "a", "walk")
+    assert not combat.reckless_exposed(state, "a")
+    assert combat.defense_against(state, "a", 2, "melee", False)["value"] == 2
+
+
+def test_nw_15_sneak_attack_and_dodge() -> None:
+    state = with_fighters(("a", 10, 1))
+    state = act(state, "a", "run", dodge=True)
+    assert combat.defense_against(state, "a", 2, "ranged", False)["value"] == 1
+    assert combat.defense_against(state, "a", 2, "ranged", True)["value"] == 0
+    assert combat.defense_against(state, "a", 2, "melee", True)["value"] == 0
+
+
+def test_nw_9_defense_boost_adds_two_per_point() -> None:
+    state = with_fighters(("a", 10, 1))
+    state = combat.apply(state, 1, "boosted", {"character_id": "a", "kind": "defense", "points": 2})
+    assert combat.defense_against(state, "a", 1, "melee", False)["value"] == 5
+
+
+def test_nw_16_rounds_and_bursts() -> None:
+    assert combat.check_rounds("standard", None, 3, "Pistol") == 1
+    assert combat.check_rounds("long_burst", 15, 30, "Rifle") == 15
+    with pytest.raises(InvalidInput) as bad:
+        combat.check_rounds("long_burst", 14, 30, "Rifle")
+    assert bad.value.rule == "NW-15"
+    with pytest.raises(Conflict) as empty:
+        combat.check_rounds("standard", None, 0, "Pistol")
+    assert empty.value.rule == "NW-16"
+    with pytest.raises(Conflict):
+        combat.check_rounds("suppressive", 20, 19, "Rifle")
+
+
+def test_nw_13_cover_taken_and_left_by_running() -> None:
+    state = with_fighters(("a", 10, 1))
+    state = act(state, "a", "take_cover", cover="full", cover_durability=3)
+    assert state["cover"]["a"] == {"kind": "full", "durability": 3}
+    state = act(state, "a", "run")
+    assert "a" not in state["cover"]
+    with pytest.raises(InvalidInput):
+        combat.check_cover("partial", 2)
+
+
+def test_nw_15_suppression_pending_then_resolved() -> None:
+    state = with_fighters(("a", 10, 1), ("b", 5, 1))
+    state = combat.apply(state, 1, "suppressed", {"character_id": "a", "target_ids": ["b"]})
+    assert state["suppressed"]["b"]["status"] == "pending"
+    failed = combat.apply(state, 1, "suppression_resolved", {"character_id": "b", "held": False})
+    assert failed["suppressed"]["b"]["status"] == "must_take_cover"
+    held = combat.apply(state, 1, "suppression_resolved", {"character_id": "b", "held": True})
+    assert "b" not in held["suppressed"]
+
+
+def test_describe_reads_every_change() -> None:
+    assert "Initiative" in combat.describe(
+        "initiative", {"roll": 5, "bonus": 2, "modifier": 0, "total": 7}, "A"
+    )
+    assert "aim" in combat.describe("acted", {"maneuver": "aim", "cost": 1}, "A")
