@@ -35,7 +35,8 @@ class RollCommands(Service):
 
     def _reveal(self, scene: Scene) -> str:
         sealed = scene.epoch.sealed_seed
-        assert sealed is not None, "an open scene's current seed is sealed"
+        if sealed is None:  # only a closed scene has no sealed seed left
+            raise Conflict("the scene is closed", code="scene_closed")
         return self.sealer.unseal(sealed)
 
     @command

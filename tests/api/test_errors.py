@@ -153,3 +153,13 @@ def test_unknown_routes_and_methods_answer_in_the_error_shape(table: Table) -> N
 
 def test_an_unknown_ruleset_description_is_404(table: Table) -> None:
     assert refused(table, "GET", "/v1/rulesets/dnd5e", 404)["field"] == "ruleset_id"
+
+
+def test_closing_a_closed_scene_is_a_conflict_not_a_server_error(table: Table) -> None:
+    scene = table.scene()
+    table.post(f"/v1/scenes/{scene}/close", status=200)
+    before = table.position()
+    response = table.client.post(f"/v1/scenes/{scene}/close", headers=bearer(table.gm))
+    assert response.status_code == 409, response.text
+    assert response.json()["error"]["code"] == "scene_closed"
+    assert table.position() == before
