@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
+from pydantic import BaseModel
 
 from domain.aggregates import Character, Issue, Scene, Story
 from domain.commands import Actor
@@ -13,6 +15,29 @@ from domain.rolls import RollCommands
 from domain.service import Service
 
 A = TypeVar("A", bound=Aggregate)
+
+
+@dataclass
+class Sheeted:
+    """A character with its parsed sheet: what a ruleset's fight verbs work with."""
+
+    character: Character
+    sheet: BaseModel
+
+    @property
+    def id(self) -> UUID:
+        return self.character.id
+
+    @property
+    def key(self) -> str:
+        return str(self.character.id)
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+    def level(self, resource: str) -> int:
+        return int(self.character.resources.get(resource, 0))
 
 
 class Loaded:

@@ -15,35 +15,19 @@ from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.classd import combat
 from domain.rulesets.classd.sheet import ClassdSheet, Feature
-from domain.verbs.base import Hooks, Loaded
+from domain.verbs.base import Hooks, Loaded, Sheeted
 
 VILLAIN_SIDES = ("villain", "opponent", "minion")
 MOVE_STATS = ("speed", "might")  # CD-18: Speed to move, Might to force through
 
 
 @dataclass
-class Fighter:
-    character: Character
+class Fighter(Sheeted):
     sheet: ClassdSheet
-
-    @property
-    def id(self) -> UUID:
-        return self.character.id
-
-    @property
-    def key(self) -> str:
-        return str(self.character.id)
-
-    @property
-    def name(self) -> str:
-        return self.character.name
 
     @property
     def rank(self) -> str:
         return self.sheet.rank or "minion"
-
-    def level(self, resource: str) -> int:
-        return int(self.character.resources.get(resource, 0))
 
     def features(self) -> list[Feature]:
         return [*self.sheet.gear, *self.sheet.powers]

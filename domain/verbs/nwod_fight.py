@@ -15,31 +15,15 @@ from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.nwod_micro import combat
 from domain.rulesets.nwod_micro.sheet import DAMAGE_BONUS, NwodSheet, Weapon, armor, defense, speeds
-from domain.verbs.base import Hooks, Loaded
+from domain.verbs.base import Hooks, Loaded, Sheeted
 
 RULESET = "nwod-micro"
 MAX_SUPPRESSED = 10
 
 
 @dataclass
-class NwFighter:
-    character: Character
+class NwFighter(Sheeted):
     sheet: NwodSheet
-
-    @property
-    def id(self) -> UUID:
-        return self.character.id
-
-    @property
-    def key(self) -> str:
-        return str(self.character.id)
-
-    @property
-    def name(self) -> str:
-        return self.character.name
-
-    def level(self, resource: str) -> int:
-        return int(self.character.resources.get(resource, 0))
 
     def weapon(self, name: str) -> Weapon:
         for weapon in self.sheet.weapons:
