@@ -254,10 +254,11 @@ def test_a_charge_adds_two_dice_halves_the_charger_s_active_defence_and_collides
     assert health["current"] == health["max"] - collision
     assert fight.page_state(fight.nova)["halve_active"] is True
     if health["current"] == 0:  # the collision itself defeated Nova: no one attacks her (WCBH-31)
-        body = attack_body(wall, fight.nova, "Strength")
+        body = attack_body(fight.villain(), fight.nova, "Strength")
         refused(table, fight.path("attacks"), body, 409, "WCBH-31")
         return
-    back = table.post(fight.path("attacks"), attack_body(wall, fight.nova, "Strength"))
+    # A fresh villain strikes back: the charge may have defeated the wall (WCBH-31).
+    back = table.post(fight.path("attacks"), attack_body(fight.villain(), fight.nova, "Strength"))
     assert back["request"]["halve_active"] is True
     agility = next(d for d in back["request"]["defences"] if d["name"] == "Agility")
     assert back["result"]["defence_rank"] == 3 and agility["rank"] == 5  # Agility 5 halved: 3
@@ -270,7 +271,8 @@ def test_all_out_attack_adds_two_dice_and_halves_both_defences_wcbh_44(table: Ta
     assert len(faces(roll, "attack")) == 10
     state = fight.page_state(fight.nova)
     assert state["halve_active"] is True and state["halve_passive"] is True
-    back = table.post(fight.path("attacks"), attack_body(villain, fight.nova, "Strength"))
+    # A fresh villain strikes back: the all-out attack may have defeated the first (WCBH-31).
+    back = table.post(fight.path("attacks"), attack_body(fight.villain(), fight.nova, "Strength"))
     assert back["request"]["halve_passive"] is True and back["result"]["defence_rank"] == 3
 
 
