@@ -532,6 +532,11 @@ class FollowUpDescription(BaseModel):
     description: str
     rules: list[str]
     request_schema: dict[str, Any]
+    via: str | None = Field(
+        default=None,
+        description="Null: ask for it with POST /v1/rolls/{id}/follow-ups. Else the verb that "
+        "gives it (e.g. Nimble's Help, NB-19), which checks who may and what it costs.",
+    )
 
 
 class RulesetPublic(BaseModel):

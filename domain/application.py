@@ -23,6 +23,7 @@ from domain.verbs.classd_fight import ClassDFightCommands
 from domain.verbs.fight import FightCommands
 from domain.verbs.missions import MissionCommands
 from domain.verbs.nimble_encounter import NimbleEncounterCommands
+from domain.verbs.nimble_grapple import NimbleEncounterGrappleCommands
 from domain.verbs.nimble_health import NimbleHealthCommands
 from domain.verbs.nwod_fight import NwodFightCommands
 from domain.verbs.resolve import ResolveCommands
@@ -44,6 +45,7 @@ class Chronicle(
     ResolveCommands,
     ClassDFightCommands,
     NimbleEncounterCommands,
+    NimbleEncounterGrappleCommands,
     NimbleHealthCommands,
     NwodFightCommands,
     MissionCommands,

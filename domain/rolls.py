@@ -182,12 +182,38 @@ class RollCommands(Service):
         """A second roll linked to a first (Resolve dice, rerolls…); its cost is spent in the same save."""
         actor = self._member(ctx)
         original = self.get(actor, Roll, roll_id)
+        campaign = self.campaign_of(actor)
+        follow = get_ruleset(campaign.ruleset).follow_ups.get(name)
+        if follow is not None and not follow.direct:
+            raise InvalidInput(
+                f"{name} is given through its own verb: {follow.via}", field="follow_up"
+            )
+        scene = self._target(ctx, actor, Scene, original.scene_id)
+        _, touched = self._follow_up_roll(
+            actor, scene, campaign, original, name, request, client_seed
+        )
+        return self._commit(ctx, *touched)
+
+    def _follow_up_roll(
+        self,
+        actor: Actor,
+        scene: Scene,
+        campaign: Campaign,
+        original: Roll,
+        name: str,
+        request: Mapping[str, Any],
+        client_seed: str | None = None,
+        *,
+        for_ally: bool = False,
+    ) -> tuple[CheckOutcome, list[Any]]:
+        """The follow-up roll ``name`` of ``original``: its outcome and what to save (the new
+        roll first, its chain, the scene and the character that paid). ``for_ally``: the caller
+        checked that the actor may give it (e.g. Help, NB-19), though not the roller's owner."""
         if original.record.get("follow_up") is not None:
             raise Conflict(
                 "follow-ups apply to the original roll, not to a follow-up",
                 code="follow_up_of_follow_up",
             )
-        campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         follow = rules.follow_ups.get(name)
         if follow is None:
@@ -195,12 +221,17 @@ class RollCommands(Service):
                 f"{rules.name} has no follow-up {name!r}; it has: {', '.join(rules.follow_ups) or 'none'}",
                 field="follow_up",
             )
-        scene = self._target(ctx, actor, Scene, original.scene_id)
         settings = rules.parse_settings(campaign.settings)
         character_id = original.record.get("character_id")
-        character, sheet = self._roller_character(
-            actor, rules, settings, UUID(character_id) if character_id else None
-        )
+        character: Character | None
+        sheet: BaseModel | None
+        if for_ally and character_id:
+            character = self.get(actor, Character, UUID(character_id))
+            sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+        else:
+            character, sheet = self._roller_character(
+                actor, rules, settings, UUID(character_id) if character_id else None
+            )
         check = rules.checks[original.record["check"]]
         original_request = check.parse(original.record["request"])
         first = CheckOutcome(original.record["result"], original.score, original.success)
@@ -215,7 +246,7 @@ class RollCommands(Service):
                 raise Conflict(
                     "a raw roll has no character to pay for a follow-up", code="no_character"
                 )
-            character.spend(costs, reason=f"{name} on roll {roll_id}")
+            character.spend(costs, reason=f"{name} on roll {original.id}")
             touched.append(character)
         new_id = uuid4()
         client_seed = _client_seed(client_seed)
@@ -245,8 +276,8 @@ class RollCommands(Service):
             "follow_up_of": str(original.id),
             "costs": costs,
         }
-        return self._commit(
-            ctx, *self._linked_roll(campaign.id, record, outcome, success, at_least, above, touched)
+        return outcome, self._linked_roll(
+            campaign.id, record, outcome, success, at_least, above, touched
         )
 
     def _linked_roll(

@@ -43,7 +43,9 @@ def store_settings(backend: str, data_dir: Path) -> Iterator[Settings]:
         yield Settings(data_dir=data_dir)
     else:
         with temporary_database() as url:
-            yield Settings(data_dir=data_dir, database_url=url)
+            # A small pool (4 + 4 overflow): two workers, and a concurrent run on the same
+            # server, stay well inside PostgreSQL's default 100 connections.
+            yield Settings(data_dir=data_dir, database_url=url, postgres_pool_size=4)
 
 
 @pytest.fixture(params=BACKENDS)

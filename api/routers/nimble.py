@@ -113,8 +113,23 @@ class NimbleAttackCreate(Strict):
     interpose_by: UUID | None = Field(
         default=None, description="NB-17: an ally hero interposes and becomes the target."
     )
+    hold: bool = Field(
+        False,
+        description="NB-15: a hit waits for the reactions declared after seeing the roll (and "
+        "for Help, NB-19); it lands with POST .../attacks/{roll_id}/resolve. Not with `defend` "
+        "or `interpose_by`.",
+    )
     purpose: str = Short
     client_seed: str | None = Seed
+
+
+class NimbleResolveCreate(Strict):
+    defend: bool = Field(
+        False, description="NB-16: the (final) target Defends: its Armor off unless critical."
+    )
+    interpose_by: UUID | None = Field(
+        default=None, description="NB-17: an ally hero interposes and becomes the target."
+    )
 
 
 class NimbleAssessCreate(Strict):
@@ -130,7 +145,13 @@ class NimbleAssessCreate(Strict):
 
 class NimbleHelpCreate(Strict):
     helper_id: UUID
-    roll_id: UUID = Field(description="The ally's Assess roll (NB-19).")
+    roll_id: UUID = Field(description="The ally's Assess roll, or its held attack (NB-19).")
+    die: int | None = Field(
+        default=None,
+        ge=0,
+        le=200,
+        description="For a held attack: the index (in its faces) of the kept die to reroll.",
+    )
     purpose: str = Short
     client_seed: str | None = Seed
 
@@ -153,6 +174,11 @@ class NimbleEncounterPublic(Written):
     anticipating: dict[str, int]
     activities: dict[str, Any]
     helped: list[str]
+    pending: dict[str, Any] | None = Field(
+        default=None,
+        description="NB-15: a held attack waiting for its reactions (roll_id, character_id: "
+        "the attacker, target_id, total, armor, damage, critical).",
+    )
     refreshes: dict[str, Any] = Field(
         description="What refreshes at the end of a turn, of one's own turn, of the round and "
         "of the encounter."
@@ -162,7 +188,10 @@ class NimbleEncounterPublic(Written):
 
 
 def encounter_public(
-    scene: Scene, roll: Roll | None = None, outcome: dict[str, Any] | None = None
+    scene: Scene,
+    roll: Roll | None = None,
+    outcome: dict[str, Any] | None = None,
+    max_actions: dict[str, int] | None = None,
 ) -> NimbleEncounterPublic:
     state = scene.nimble
     return NimbleEncounterPublic(
@@ -183,7 +212,8 @@ def encounter_public(
         anticipating=state["anticipating"],
         activities=state["activities"],
         helped=state["helped"],
-        refreshes=enc.refreshes(state),
+        pending=state.get("pending"),
+        refreshes=enc.refreshes(state, max_actions),
         roll=roll_public(roll, scene) if roll is not None else None,
         outcome=outcome or {},
         version=scene.version,
@@ -196,7 +226,12 @@ def _present(app: Chronicle) -> Callable[[Outcome], NimbleEncounterPublic]:
         assert isinstance(scene, Scene)
         roll_id = outcome.revealed.get("roll_id")
         roll = app.repository.get(roll_id) if roll_id else None
-        return encounter_public(scene, roll, outcome.revealed.get("outcome"))
+        return encounter_public(
+            scene,
+            roll,
+            outcome.revealed.get("outcome"),
+            app.nimble_max_actions_now(scene),
+        )
 
     return present
 
@@ -212,7 +247,8 @@ BASE = "/v1/scenes/{scene_id}/nimble"
 )
 def get_encounter(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The encounter: order, whose turn, actions, uses, reactions and what refreshes when."""
-    return respond(encounter_public(app.nimble_encounter(actor, scene_id)))
+    scene = app.nimble_encounter(actor, scene_id)
+    return respond(encounter_public(scene, max_actions=app.nimble_max_actions_now(scene)))
 
 
 @router.post(
@@ -355,10 +391,32 @@ def attack(
         opportunity=body.opportunity,
         defend=body.defend,
         interpose_by=body.interpose_by,
+        hold=body.hold,
         purpose=body.purpose,
         client_seed=body.client_seed,
         present=_present(app),
         status_code=201,
+    )
+
+
+@router.post(
+    f"{BASE}/attacks/{{roll_id}}/resolve",
+    response_model=NimbleEncounterPublic,
+    operation_id="nimble_resolve_attack",
+)
+def resolve_attack(
+    scene_id: UUID, roll_id: UUID, body: NimbleResolveCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """NB-15..17: a held attack lands after the reactions its target's side declares on seeing
+    the roll (Defend, Interpose, or none). The target's owner answers (the interposer's owner
+    when interposing; the attacker's side for a monster target); the GM may answer for anyone."""
+    return commands.run(
+        app.nimble_resolve_attack,
+        scene_id,
+        roll_id,
+        defend=body.defend,
+        interpose_by=body.interpose_by,
+        present=_present(app),
     )
 
 
@@ -397,12 +455,14 @@ def assess(
 def help_(
     scene_id: UUID, body: NimbleHelpCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
-    """NB-19: help an ally's Assess: reroll its d20 (once per roll; a reaction off-turn)."""
+    """NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
+    (once per roll; a reaction off its own turn, an action on it)."""
     return commands.run(
         app.nimble_help,
         scene_id,
         body.helper_id,
         body.roll_id,
+        die=body.die,
         purpose=body.purpose,
         client_seed=body.client_seed,
         present=_present(app),

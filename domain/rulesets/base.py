@@ -398,6 +398,9 @@ class FollowUp:
     ]
     allowed: Callable[[BaseModel, CheckOutcome], str | None]
     odds: Callable[..., Odds] | None = None
+    direct: bool = True  # offered by POST /v1/rolls/{id}/follow-ups; else only through `via`
+    via: str = ""
+    example: Mapping[str, Any] | None = None  # a request for the docs and the contract tests
 
     def parse(self, raw: Mapping[str, Any]) -> BaseModel:
         """The request model; ``InvalidInput(field="follow_up.<path>")`` on errors."""
@@ -409,6 +412,7 @@ class FollowUp:
             "description": self.description,
             "rules": list(self.rules),
             "request_schema": self.Request.model_json_schema(),
+            "via": None if self.direct else self.via,
         }
 
 

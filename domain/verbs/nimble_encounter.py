@@ -13,7 +13,7 @@ from uuid import UUID
 
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.errors import Conflict, InvalidInput, NotFound
+from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.nimble import encounter as enc
 from domain.rulesets.nimble.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
@@ -95,7 +95,8 @@ class NimbleEncounterCommands(Hooks):
             return state
         cap = self._nbe_max_actions(character)
         known = int(state.get("max_actions", {}).get(who, HERO_ACTIONS))
-        if cap < HERO_ACTIONS and (int(state["actions"].get(who, 0)) > cap or known != cap):
+        # Also when it rises again (healed above 0 HP): the view's `actions_back_to` follows.
+        if known != cap or int(state["actions"].get(who, 0)) > cap:
             scene.nimble_change(
                 "capped", {"character_id": who, "actions": cap, "status": character.status}
             )
@@ -252,6 +253,7 @@ class NimbleEncounterCommands(Hooks):
         state = scene.nimble
         character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
         enc.check_turn(state, str(character.id), character.name)
+        enc.check_not_pending(state)
         details: dict[str, Any] = {"character_id": str(character.id), "round": state["round"]}
         if state["kinds"].get(str(character.id)) == "hero":
             # NB-7/NB-21: back to 3 actions; a Dying hero to 1, a dead one to none.
@@ -299,6 +301,19 @@ class NimbleEncounterCommands(Hooks):
         state = scene.nimble
         character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
         enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
+        self._nbe_standing(character, "character_id")
+        state = self._nbe_cap(scene, character)
+        cap = self._nbe_max_actions(character)
+        have = int(state["actions"].get(str(character.id), 0))
+        if cap < HERO_ACTIONS and have + actions > cap:
+            # NB-21 is the narrower rule: a Dying hero takes at most 1 action per turn.
+            raise Conflict(
+                f"{character.name} is Dying: at most {cap} action(s), has {have}",
+                field="actions",
+                code="dying",
+                rule="NB-21",
+                details={"have": have, "max": cap},
+            )
         scene.nimble_change(
             "granted", {"character_id": str(character.id), "actions": actions, "reason": reason}
         )
@@ -325,6 +340,17 @@ class NimbleEncounterCommands(Hooks):
         if getattr(scene, "nimble_state", None) and scene.nimble["status"] == "running":
             # the scene is closed already, so not through nimble_change (it refuses closed scenes)
             scene._nimble_encounter_changed("ended", {"round": scene.nimble["round"]}, scene.page)
+
+    def nimble_max_actions_now(self, scene: Scene) -> dict[str, int]:
+        """NB-7/NB-21: the actions each hero of the encounter gets back at its turn's end, from
+        its health now (a Dying hero healed by the GM gets 3 again; the state learns of it at its
+        next action)."""
+        out: dict[str, int] = {}
+        for who, kind in scene.nimble["kinds"].items():
+            if kind == "hero":
+                character: Character = self.repository.get(UUID(who))  # of this campaign
+                out[who] = self._nbe_max_actions(character)
+        return out
 
     def nimble_encounter(self, actor: Actor, scene_id: UUID) -> Scene:
         """The scene, for its encounter state (any member may read it)."""
@@ -479,12 +505,14 @@ class NimbleEncounterCommands(Hooks):
         opportunity: bool = False,
         defend: bool = False,
         interpose_by: UUID | None = None,
+        hold: bool = False,
         purpose: str = "",
         client_seed: str | None = None,
     ) -> Outcome:
         """An attack with the sheet's attack (NB-9..11): hasty attacks (NB-10), a found weakness or
         anticipated danger (NB-14), an opportunity attack (NB-18), the target's Defend (NB-16) and
-        an ally's Interpose (NB-17); damage through the health contract."""
+        an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
+        for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
         actor = self._member(ctx)
         scene, campaign = self._nbe_scene(ctx, actor, scene_id)
         state = scene.nimble
@@ -493,6 +521,13 @@ class NimbleEncounterCommands(Hooks):
         enc.check_in(state, str(target.id), target.name, "target_id")
         if target.id == attacker.id:
             raise InvalidInput("a creature does not attack itself", field="target_id")
+        if hold and (defend or interpose_by is not None):
+            raise InvalidInput(
+                "a held attack takes its reactions when it is resolved, after the roll",
+                field="hold",
+                rule="NB-15",
+            )
+        enc.check_not_pending(state)
         who, name = str(attacker.id), attacker.name
         self._nbe_standing(attacker, "attacker_id")
         self._nbe_standing(target, "target_id")
@@ -504,30 +539,11 @@ class NimbleEncounterCommands(Hooks):
         else:
             self._nbe_spend(state, who, name, 1, reaction=None)
         loaded = Loaded({attacker.id: attacker, target.id: target})
-        hit_target = target
-        interposer = None
-        if interpose_by is not None:  # NB-17
-            interposer, _ = self._nbe_char(actor, campaign, interpose_by, "interpose_by")
-            enc.check_in(state, str(interposer.id), interposer.name, "interpose_by")
-            enc.check_hero(state, str(interposer.id), interposer.name, "interpose_by", "NB-17")
-            if interposer.id in (target.id, attacker.id):
-                raise InvalidInput(
-                    "an ally of the target interposes", field="interpose_by", rule="NB-17"
-                )
-            self._nbe_standing(interposer, "interpose_by")
-            state = self._nbe_cap(scene, interposer)
-            self._nbe_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
-            loaded.aggregates[interposer.id] = interposer
-            hit_target = interposer
+        interposer = self._nbe_reactions(
+            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
+        )
+        hit_target = interposer or target
         defender_sheet = self._nbe_char(actor, campaign, hit_target.id, "target_id")[1]
-        if defend:  # NB-16
-            enc.check_hero(state, str(hit_target.id), hit_target.name, "defend", "NB-16")
-            if interposer is not None:
-                # NB-17: Interpose and Defend both, if actions allow: two of the interposer's.
-                enc.check_use(state, str(hit_target.id), "reaction:defend", "round", "NB-15")
-                enc.check_actions(state, str(hit_target.id), hit_target.name, 2, "NB-15")
-            else:
-                self._nbe_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
         if spell_tier:
             have_mana = int(attacker.resources.get("mana", 0))
             if spell_tier > have_mana:
@@ -609,51 +625,11 @@ class NimbleEncounterCommands(Hooks):
             target_id=str(hit_target.id),
             weakness_used=weakness_used,
         )
-        if interposer is not None:
-            self._nbe_act(
-                scene,
-                str(interposer.id),
-                "interpose",
-                1,
-                key="reaction:interpose",
-                per="round",
-                roll_id=str(roll.id),
-                instead_of=str(target.id),
-            )
-        if defend:
-            self._nbe_act(
-                scene,
-                str(hit_target.id),
-                "defend",
-                1,
-                key="reaction:defend",
-                per="round",
-                roll_id=str(roll.id),
-                armor=armor,
-            )
-        hit: dict[str, Any] | None = None
-        if not miss and damage > 0:
-            hit = health._nimble_damage(
-                actor, scene, hit_target, damage, critical=critical, roll_id=roll.id, loaded=loaded
-            )
-            self._nbe_cap(scene, hit_target)  # NB-21: it may have fallen Dying
-        self_hit: dict[str, Any] | None = None
-        if miss and edge.get("miss_hits_attacker"):
-            # NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
-            # Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor).
-            amount = max(0, int(result["rolled"]) + int(result["modifier"]))
-            if amount > 0:
-                self_hit = health._nimble_damage(
-                    actor, scene, attacker, amount, critical=False, roll_id=roll.id, loaded=loaded
-                )
-                self._nbe_cap(scene, attacker)
-            else:
-                self_hit = {"damage": 0}
         summary = {
             "attacked": True,
             "dying_save": dying,
             "miss_hits_attacker": bool(edge.get("miss_hits_attacker")),
-            "self_hit": self_hit,
+            "self_hit": None,
             "target_id": str(hit_target.id),
             "rolled_damage": int(result["total"]),
             "armor": armor,
@@ -667,9 +643,233 @@ class NimbleEncounterCommands(Hooks):
             "anticipating": anticipating,
             "interposed_by": str(interposer.id) if interposer else None,
             "defended": defend,
-            "hit": hit,
+            "pending": hold and not miss,
+            "hit": None,
         }
+        if hold and not miss:  # NB-15: the reactions come after the roll, before the damage
+            scene.nimble_change(
+                "held",
+                {
+                    "roll_id": str(roll.id),
+                    "character_id": who,
+                    "target_id": str(target.id),
+                    "attack": attack,
+                    "total": int(result["total"]),
+                    "armor": armor,
+                    "damage": damage,
+                    "critical": critical,
+                    "round": scene.nimble["round"],
+                },
+            )
+            return self._nbe_save(
+                ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary
+            )
+        summary["hit"] = self._nbe_land(
+            actor,
+            scene,
+            roll.id,
+            target,
+            interposer,
+            defend,
+            0 if miss else damage,
+            critical,
+            loaded,
+            defend_armor=armor,
+        )
+        self_hit: dict[str, Any] | None = None
+        if miss and edge.get("miss_hits_attacker"):
+            # NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
+            # Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor).
+            amount = max(0, int(result["rolled"]) + int(result["modifier"]))
+            if amount > 0:
+                self_hit = health._nimble_damage(
+                    actor, scene, attacker, amount, critical=False, roll_id=roll.id, loaded=loaded
+                )
+                self._nbe_cap(scene, attacker)
+            else:
+                self_hit = {"damage": 0}
+        summary["self_hit"] = self_hit
         return self._nbe_save(ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary)
+
+    def _nbe_reactions(
+        self,
+        actor: Actor,
+        campaign: Campaign,
+        scene: Scene,
+        attacker: Character,
+        target: Character,
+        defend: bool,
+        interpose_by: UUID | None,
+        loaded: Loaded,
+    ) -> Character | None:
+        """NB-15..17: check (and budget) an ally's Interpose and the final target's Defend.
+        Returns the interposer, who becomes the target; the actions are spent by ``_nbe_land``."""
+        state = scene.nimble
+        interposer = None
+        if interpose_by is not None:  # NB-17
+            interposer, _ = self._nbe_char(actor, campaign, interpose_by, "interpose_by")
+            enc.check_in(state, str(interposer.id), interposer.name, "interpose_by")
+            enc.check_hero(state, str(interposer.id), interposer.name, "interpose_by", "NB-17")
+            if interposer.id in (target.id, attacker.id):
+                raise InvalidInput(
+                    "an ally of the target interposes", field="interpose_by", rule="NB-17"
+                )
+            self._nbe_standing(interposer, "interpose_by")
+            state = self._nbe_cap(scene, interposer)
+            self._nbe_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
+            loaded.aggregates[interposer.id] = interposer
+        hit_target = interposer or target
+        if defend:  # NB-16
+            enc.check_hero(state, str(hit_target.id), hit_target.name, "defend", "NB-16")
+            if interposer is not None:
+                # NB-17: Interpose and Defend both, if actions allow: two of the interposer's.
+                enc.check_use(state, str(hit_target.id), "reaction:defend", "round", "NB-15")
+                enc.check_actions(state, str(hit_target.id), hit_target.name, 2, "NB-15")
+            else:
+                self._nbe_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
+        return interposer
+
+    def _nbe_land(
+        self,
+        actor: Actor,
+        scene: Scene,
+        roll_id: UUID,
+        target: Character,
+        interposer: Character | None,
+        defend: bool,
+        damage: int,
+        critical: bool,
+        loaded: Loaded,
+        *,
+        defend_armor: int | None = None,
+    ) -> dict[str, Any] | None:
+        """NB-15..17, NB-20..25: the reactions are spent, then the damage lands on the final
+        target through the health contract. Returns its summary (None when no damage)."""
+        hit_target = interposer or target
+        if interposer is not None:
+            self._nbe_act(
+                scene,
+                str(interposer.id),
+                "interpose",
+                1,
+                key="reaction:interpose",
+                per="round",
+                roll_id=str(roll_id),
+                instead_of=str(target.id),
+            )
+        if defend:
+            self._nbe_act(
+                scene,
+                str(hit_target.id),
+                "defend",
+                1,
+                key="reaction:defend",
+                per="round",
+                roll_id=str(roll_id),
+                armor=defend_armor if defend_armor is not None else 0,
+            )
+        if damage <= 0:
+            return None
+        hit = cast(Any, self)._nimble_damage(
+            actor, scene, hit_target, damage, critical=critical, roll_id=roll_id, loaded=loaded
+        )
+        self._nbe_cap(scene, hit_target)  # NB-21: it may have fallen Dying
+        return cast(dict[str, Any], hit)
+
+    @command
+    def nimble_resolve_attack(
+        self,
+        ctx: CommandContext,
+        scene_id: UUID,
+        roll_id: UUID,
+        *,
+        defend: bool = False,
+        interpose_by: UUID | None = None,
+    ) -> Outcome:
+        """NB-15..17: a held attack lands, after the reactions declared on seeing its roll: the
+        target's Defend (its Armor off unless critical), an ally's Interpose, or none."""
+        actor = self._member(ctx)
+        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
+        state = scene.nimble
+        enc.check_running(state)
+        pending = state.get("pending")
+        if not pending or pending["roll_id"] != str(roll_id):
+            raise Conflict(
+                "that roll is no attack waiting for reactions",
+                code="not_pending",
+                field="roll_id",
+                rule="NB-15",
+                details={"pending": pending["roll_id"] if pending else None},
+            )
+        attacker, _ = self._nbe_char(actor, campaign, UUID(pending["character_id"]), "roll_id")
+        target, _ = self._nbe_char(actor, campaign, UUID(pending["target_id"]), "roll_id")
+        if not actor.is_gm:
+            # Who answers the roll: the interposer's owner, else the hero target's owner; an
+            # attack on a monster is settled by the attacker's side.
+            answering = (
+                interpose_by
+                if interpose_by is not None
+                else target.id
+                if state["kinds"].get(str(target.id)) == "hero"
+                else attacker.id
+            )
+            field = "interpose_by" if interpose_by is not None else "roll_id"
+            who = self._nbe_char(actor, campaign, answering, field)[0]
+            try:
+                self._check_may_act_for(actor, who)
+            except Forbidden as exc:
+                raise Forbidden(exc.message, field=field) from None
+        if interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
+            raise InvalidInput(
+                "heroes interpose for their allies, not for monsters",
+                field="interpose_by",
+                rule="NB-17",
+            )
+        loaded = Loaded({attacker.id: attacker, target.id: target})
+        state = self._nbe_cap(scene, target)
+        interposer = self._nbe_reactions(
+            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
+        )
+        hit_target = interposer or target
+        critical = bool(pending["critical"])
+        # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
+        # Armor was taken off by the roll itself (its request's `armor`).
+        defend_armor = 0
+        if defend and not critical:
+            defend_armor = int(self._nbe_char(actor, campaign, hit_target.id, "roll_id")[1].armor)
+        damage = max(0, int(pending["damage"]) - defend_armor)
+        out_of_fight = hit_target.status in ("dead", "defeated")
+        hit = None
+        if not out_of_fight:
+            hit = self._nbe_land(
+                actor,
+                scene,
+                roll_id,
+                target,
+                interposer,
+                defend,
+                damage,
+                critical,
+                loaded,
+                defend_armor=defend_armor,
+            )
+        resolved = {
+            "roll_id": str(roll_id),
+            "character_id": str(hit_target.id),
+            "attacker_id": str(attacker.id),
+            "target_id": str(hit_target.id),
+            "interposed_by": str(interposer.id) if interposer else None,
+            "defended": defend,
+            "rolled_damage": int(pending["total"]),
+            "armor": int(pending["armor"]) + defend_armor,
+            "defend_armor": defend_armor,
+            "damage": 0 if out_of_fight else damage,
+            "critical": critical,
+        }
+        scene.nimble_change("resolved", resolved)
+        return self._nbe_save(
+            ctx, scene, list(loaded.aggregates.values()), None, **resolved, hit=hit
+        )
 
     # ---- NB-14: Assess; NB-19: Help --------------------------------------------------------
 
@@ -746,10 +946,12 @@ class NimbleEncounterCommands(Hooks):
         helper_id: UUID,
         roll_id: UUID,
         *,
+        die: int | None = None,
         purpose: str = "",
         client_seed: str | None = None,
     ) -> Outcome:
-        """NB-19: a hero helps an ally's Assess: it rerolls the kept d20, once per roll; a
+        """NB-19: a hero helps an ally's roll, once per roll: it rerolls the kept d20 of an
+        Assess, or one die (``die``) of a held attack (the ``help_die`` follow-up roll); a
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
         actor = self._member(ctx)
         scene, campaign = self._nbe_scene(ctx, actor, scene_id)
@@ -759,12 +961,24 @@ class NimbleEncounterCommands(Hooks):
         enc.check_hero(state, who, name, "helper_id", "NB-19")
         self._nbe_standing(helper, "helper_id")
         state = self._nbe_cap(scene, helper)
+        if str(roll_id) in state["helped"]:
+            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        pending = state.get("pending")
+        if pending and pending["roll_id"] == str(roll_id):
+            return self._nbe_help_attack(
+                ctx, actor, scene, campaign, helper, die, purpose, client_seed
+            )
         assess = state["assessments"].get(str(roll_id))
         if assess is None:
             raise InvalidInput(
-                "Help rerolls a die of an Assess roll of this encounter",
+                "Help rerolls a die of an Assess roll of this encounter or of a held attack "
+                "(NB-15)",
                 field="roll_id",
                 rule="NB-19",
+            )
+        if die is not None:
+            raise InvalidInput(
+                "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
             )
         if assess["character_id"] == who:
             raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
@@ -791,6 +1005,19 @@ class NimbleEncounterCommands(Hooks):
             "success": outcome.result["success"],
             "natural": outcome.result["natural"],
         }
+        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)
+
+    def _nbe_helped(
+        self,
+        ctx: CommandContext,
+        scene: Scene,
+        who: str,
+        own_turn: bool,
+        touched: list[Any],
+        roll: Roll,
+        helped: dict[str, Any],
+    ) -> Outcome:
+        """NB-19: the Help is an action on the helper's own turn, else a reaction (1/round)."""
         self._nbe_act(
             scene,
             who,
@@ -801,3 +1028,61 @@ class NimbleEncounterCommands(Hooks):
             help=helped,
         )
         return self._nbe_save(ctx, scene, touched, roll, help=helped)
+
+    def _nbe_help_attack(
+        self,
+        ctx: CommandContext,
+        actor: Actor,
+        scene: Scene,
+        campaign: Campaign,
+        helper: Character,
+        die: int | None,
+        purpose: str,
+        client_seed: str | None,
+    ) -> Outcome:
+        """NB-19 on a held attack (NB-15): an ally hero rerolls one of its dice before it lands."""
+        state = scene.nimble
+        pending = state["pending"]
+        who, name = str(helper.id), helper.name
+        attacker_id = pending["character_id"]
+        if state["kinds"].get(attacker_id) != "hero":
+            raise InvalidInput(
+                "heroes help their allies: a monster's attack gets no Help",
+                field="roll_id",
+                rule="NB-19",
+            )
+        if attacker_id == who:
+            raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+        if die is None:
+            raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
+        if pending["roll_id"] in state["helped"]:
+            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        own_turn = enc.current(state) == who
+        self._nbe_spend(state, who, name, 1, reaction=None if own_turn else "help")
+        original = self.get(actor, Roll, UUID(pending["roll_id"]))
+        try:
+            outcome, touched = self._follow_up_roll(
+                actor,
+                scene,
+                campaign,
+                original,
+                "help_die",
+                {"die": die, "purpose": purpose},
+                client_seed,
+                for_ally=True,
+            )
+        except InvalidInput as exc:
+            raise InvalidInput(exc.message, field="die", rule="NB-19") from None
+        roll = touched[0]
+        result = outcome.result
+        helped = {
+            "roll_id": pending["roll_id"],
+            "reroll_id": str(roll.id),
+            "die": die,
+            "total": result["total"],
+            "damage": result["damage"],
+            "critical": result["critical"],
+            "miss": result["miss"],
+            "success": result["success"],
+        }
+        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)

@@ -478,23 +478,75 @@ class NimbleHealthCommands(Hooks):
     ) -> Outcome:
         """NB-24: an action and a Might or Finesse check DC 10 (an attack: hasty attacks add
         disadvantage; hiding, cover... count as for attacks). A smaller or same-size target is
-        grappled; a larger one is ridden (Mounted). A Dying grappler first makes its STR save."""
+        grappled; a larger one is ridden (Mounted). A Dying grappler first makes its STR save.
+        Outside an encounter's bookkeeping: the client spends the action and passes
+        `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, scene_id)
+        self._nb_grapple_form(size, skill)
+        if target_id == grappler.id:
+            raise InvalidInput("a creature cannot grapple itself", field="target_id")
+        target = self._nb_other(actor, target_id, "target_id", loaded)
+        outcome, touched, roll = self._nimble_grapple(
+            actor,
+            scene,
+            campaign,
+            grappler,
+            target,
+            loaded,
+            size=size,
+            skill=skill,
+            attack_number=attack_number,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            modifier=modifier,
+            client_seed=client_seed,
+        )
+        return self._nb_commit(ctx, grappler, loaded, outcome, touched, roll)
+
+    @staticmethod
+    def _nb_grapple_form(size: str, skill: str) -> None:
+        """NB-24: the target's size against the grappler's, and the skill of the check."""
         if size not in ("smaller", "same", "larger"):
             raise InvalidInput("size is smaller, same or larger", field="size", rule="NB-24")
         if skill.casefold() not in ("might", "finesse"):
             raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
-        if target_id == grappler.id:
+
+    def _nimble_grapple(
+        self,
+        actor: Actor,
+        scene: Scene,
+        campaign: Campaign,
+        grappler: Character,
+        target: Character,
+        loaded: Loaded,
+        *,
+        size: str,
+        skill: str,
+        attack_number: int,
+        advantage: int,
+        disadvantage: int,
+        modifier: int | None,
+        client_seed: str | None,
+        grappler_field: str = "character_id",
+    ) -> tuple[dict[str, Any], list[Aggregate], Roll | None]:
+        """NB-24 (shared by `nimble_grapple` and the encounter's `nimble_encounter_grapple`): check
+        and roll a grapple of `target` (already in `loaded`) by `grappler`; a Dying grappler first
+        makes its STR save (NB-21) and, if that kills it, grapples nothing. Changes the two
+        characters (conditions; hiding ends) and returns (the outcome {"grappled", "condition",
+        "edge", "check", "dying_save"?}, the aggregates the rolls touched, the roll to reveal:
+        the grapple check, or the save that killed the grappler). Writes nothing itself: the
+        caller commits. `grappler_field` names the grappler in errors (the request's field)."""
+        self._nb_grapple_form(size, skill)
+        if target.id == grappler.id:
             raise InvalidInput("a creature cannot grapple itself", field="target_id")
-        target = self._nb_other(actor, target_id, "target_id", loaded)
-        self._nb_standing(grappler, health_of(campaign, grappler), "character_id")
+        self._nb_standing(grappler, health_of(campaign, grappler), grappler_field)
         self._nb_standing(target, health_of(campaign, target), "target_id")
         held = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]
         if held:
             raise Conflict(
                 f"{grappler.name} already holds a creature ({held[0]}): release it first",
-                field="character_id",
+                field=grappler_field,
                 code="already_grappling",
                 rule="NB-24",
             )
@@ -538,7 +590,9 @@ class NimbleHealthCommands(Hooks):
             chain = dying_touched[1]  # type: ignore[assignment]
             if dying["dead"]:
                 outcome["grappled"] = False
-                return self._nb_commit(ctx, grappler, loaded, outcome, touched, dying_touched[0])  # type: ignore[arg-type]
+                save_roll = dying_touched[0]
+                assert isinstance(save_roll, Roll)
+                return outcome, touched, save_roll
         request = {
             "skill": "Might" if skill.casefold() == "might" else "Finesse",
             "modifier": modifier if modifier is not None else 0,
@@ -571,7 +625,7 @@ class NimbleHealthCommands(Hooks):
                 "check": result,
             }
         )
-        return self._nb_commit(ctx, grappler, loaded, outcome, touched, roll)
+        return outcome, touched, roll
 
     @command
     def nimble_release(self, ctx: CommandContext, character_id: UUID, scene_id: UUID) -> Outcome:

@@ -15,6 +15,8 @@ from tests.api.classd_support import stage
 from tests.api.nwod_support import stage as nwod_stage
 from tests.api.support import Table, bearer
 from tests.api.test_nimble_encounter import stage as nimble_stage
+from tests.api.test_nimble_encounter_grapple import stage as grapple_stage
+from tests.api.test_nimble_reactions import held_stage
 
 ROLES = (
     "none",
@@ -690,6 +692,26 @@ CASES.update(
                 "roll_id": nimble_stage(t, assessed=True)["roll"],
             },
             owner_and_gm(201) | {"gm": 409},  # NB-19: one Help per roll
+            "nimble",
+        ),
+        "nimble resolve held attack": Case(
+            "POST",
+            lambda t: (
+                f"/v1/scenes/{held_stage(t)['scene']}/nimble/attacks/{held_stage(t)['roll']}/resolve"
+            ),
+            lambda t: {"defend": True},
+            owner_and_gm(200) | {"gm": 409},  # NB-15: the owner settled it; nothing is held now
+            "nimble",
+        ),
+        "nimble encounter grapple": Case(
+            "POST",
+            lambda t: f"/v1/scenes/{grapple_stage(t)['scene']}/nimble/grapples",
+            lambda t: {
+                "grappler_id": grapple_stage(t)["hero"],
+                "target_id": grapple_stage(t)["goblin"],
+                "size": "same",
+            },
+            owner_and_gm(201) | {"gm": 409},  # NB-7: the owner spent the hero's last action
             "nimble",
         ),
     }

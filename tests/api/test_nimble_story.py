@@ -178,16 +178,25 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     state = s.end_turn(s.rook, t.other_player)
     assert state["actions"][s.rook] == 3 and state["turn_of"] == s.goblins
 
-    # NB-16/NB-17: the goblins claw at Nova; Rook Interposes and Defends (2 of its actions).
+    # NB-15..NB-17: the goblins claw at Nova and the GM holds the roll for the reactions; a miss
+    # is never held (nothing to react to), so the goblins claw again until one hits.
     rook_hp = 40
-    state = s.attack(s.goblins, s.nova, "Claw", defend=True, interpose_by=s.rook)
+    for _ in range(6):
+        state = s.attack(s.goblins, s.nova, "Claw", hold=True)
+        claw = by_hand(state["roll"], 6, 0)  # no Armor in the roll: no one Defends yet
+        if not claw["miss"]:
+            break
+        assert state["pending"] is None and state["outcome"]["pending"] is False
+    else:
+        raise AssertionError("six claws in a row missed")
+    assert state["pending"]["damage"] == claw["damage"] and state["outcome"]["hit"] is None
+    # Seeing the roll, Rook Interposes and Defends (2 of its actions; Rook's player answers).
+    resolve = f"attacks/{state['roll']['id']}/resolve"
+    state = s.enc(resolve, {"defend": True, "interpose_by": s.rook}, t.other_player, 200)
     out = state["outcome"]
     assert out["target_id"] == s.rook and out["interposed_by"] == s.rook and out["defended"]
-    claw = by_hand(state["roll"], 6, 0, armor=3)  # Rook's Armor 3, in the roll's request
-    expected = claw["damage"]
-    assert out["damage"] == expected and out["armor"] == (
-        0 if claw["critical"] or claw["miss"] else 3
-    )
+    expected = claw["damage"] if claw["critical"] else max(0, claw["damage"] - 3)  # Armor 3
+    assert out["damage"] == expected and out["defend_armor"] == (0 if claw["critical"] else 3)
     rook_hp -= expected
     assert t.get(f"/v1/characters/{s.rook}")["resources"]["hp"]["current"] == rook_hp
     assert state["actions"][s.rook] == 1 and state["actions"][s.nova] == 3
@@ -229,10 +238,13 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     assert state["actions"][s.nova] == 1  # NB-21: 1 back while Dying
 
     # NB-24: Rook (1 action left after its reactions) grapples the goblins: Might 20, certain.
-    s.enc("actions", {"character_id": s.rook, "action": "Grapple"}, t.other_player)
-    grab = {"scene_id": s.scene, "target_id": s.goblins, "size": "same", "skill": "Might"}
-    grabbed = s.health(s.rook, "grapples", grab, status=201)
-    assert grabbed["outcome"]["grappled"] and grabbed["outcome"]["check"]["total"] >= 10
+    # A grapple is an action and an attack (NB-10: it counts for hasty attacks).
+    grab = {"grappler_id": s.rook, "target_id": s.goblins, "size": "same", "skill": "Might"}
+    grabbed = s.enc("grapples", grab, t.other_player)
+    check = grabbed["outcome"]["check"]
+    assert grabbed["outcome"]["grappled"] and check["total"] == kept(grabbed["roll"])[0] + 20
+    assert grabbed["actions"][s.rook] == 0 and grabbed["attacks"][s.rook] == 1
+    s.enc("grapples", grab, t.other_player, 409)  # NB-7: no action left
     s.end_turn(s.rook, t.other_player)
 
     # NB-24: attacks against either creature of a grapple have advantage.

@@ -10,7 +10,16 @@ from pydantic import BaseModel, Field
 from domain.dice.odds import initiative_actions, nimble_attack, nimble_initiative
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    FollowUp,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+)
 from domain.rulesets.nimble.attack_dice import AttackDice, parse_attack_dice
 from domain.rulesets.nimble.sheet import NimbleHero, NimbleMonster, initiative_bonus
 
@@ -223,6 +232,87 @@ def evaluate(
     return CheckOutcome(result, damage, not miss)
 
 
+# -- Help on an attack (NB-19): a follow-up roll rerolling one die ------------------------------
+
+
+class HelpDieRequest(RequestModel):
+    """Help (NB-19): an ally rerolls one die of a held attack; the new face counts."""
+
+    die: int = Field(
+        ge=0,
+        le=200,
+        description="The index of the die rerolled in the attack's faces: a kept die that no "
+        "critical hit set off.",
+    )
+    purpose: Text = Field("", description="How the helper justifies it.")
+
+
+def help_die(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    roller: Roller,
+) -> CheckOutcome:
+    """NB-19 on an attack: the chosen die is rerolled and the attack is evaluated again. The
+    Primary die rerolled takes its critical chain with it, and the new one crits (and explodes)
+    on its own (NB-9, NB-14); any other die keeps the chain as it was."""
+    req = _attack(original)
+    assert isinstance(request, HelpDieRequest)
+    name, dice, primary = attack_of(req, sheet)
+    if not (0 <= request.die < len(faces)):
+        raise InvalidInput(
+            f"the attack has dice 0..{len(faces) - 1}", field="request.die", rule="NB-19"
+        )
+    old = faces[request.die]
+    if not old.kept or old.exploded_from is not None:
+        raise InvalidInput(
+            "Help rerolls a kept die of the attack, not a dropped one or one a crit set off",
+            field="request.die",
+            rule="NB-19",
+        )
+    first: list[Face] = []
+    if dice.dice:
+        term = dice.dice[0]
+        first = [f for f in faces[: term.count + abs(req.edge)] if f.kept]
+    lead = first[0] if primary and first else None
+    chain = [f for f in faces if f.exploded_from is not None]
+    new = roller.reroll([old])[0]
+    first = [new if f is old else f for f in first]
+    new_chain: list[Face] = []
+    if old is lead:
+        for face in chain:  # the crit chain went with the old Primary die
+            face.kept = False
+        if new.face + req.primary_shift >= new.sides:
+            asked = [False]
+
+            def again(face: int) -> bool:
+                is_lead, asked[0] = not asked[0], True
+                return is_lead or face == new.sides
+
+            new_chain = roller.explode(new, again)
+        chain = new_chain
+    kept = [f for f in faces if f.kept] + [new] + new_chain
+    return evaluate(req, name, dice, primary, kept, first, chain)
+
+
+HELP_DIE = FollowUp(
+    name="help_die",
+    description="Help (NB-19): an ally rerolls one kept die of a held attack; the attack is "
+    "evaluated again with the new face (a new Primary die crits and explodes on its own). "
+    "Given through POST /v1/scenes/{id}/nimble/help.",
+    rules=("NB-19",),
+    Request=HelpDieRequest,
+    cost=lambda request: {},
+    apply=help_die,
+    allowed=lambda original, outcome: None,
+    direct=False,
+    example={"die": 0, "purpose": "a feint"},
+    via="POST /v1/scenes/{scene_id}/nimble/help with the held attack's roll_id and `die`",
+)
+
+
 def _attack(request: BaseModel) -> AttackRequest:
     if not isinstance(request, AttackRequest):
         raise TypeError(f"expected AttackRequest, got {type(request).__name__}")
@@ -320,9 +410,12 @@ from domain.rulesets.nimble.encounter_checks import AssessCheck, HelpRerollCheck
 CHECKS: dict[str, Check] = {
     c.name: c for c in (AttackCheck(), InitiativeCheck(), AssessCheck(), HelpRerollCheck())
 }
+FOLLOW_UPS: dict[str, FollowUp] = {HELP_DIE.name: HELP_DIE}
 
 __all__ = [
     "CHECKS",
+    "FOLLOW_UPS",
+    "HELP_DIE",
     "AttackCheck",
     "AttackRequest",
     "InitiativeCheck",

@@ -30,6 +30,7 @@ __all__ = [
     "check_hero",
     "check_in",
     "check_not_concentrating",
+    "check_not_pending",
     "check_running",
     "check_turn",
     "check_use",
@@ -54,6 +55,8 @@ CHANGES = (
     "swapped",
     "granted",
     "capped",
+    "held",
+    "resolved",
     "ended",
 )
 
@@ -79,6 +82,7 @@ def fresh() -> dict[str, Any]:
         "activities": {},  # hero id -> {"name", "cost", "paid"} (NB-6)
         "helped": [],  # roll ids already helped (NB-19)
         "max_actions": {},  # hero id -> actions it gets back at its turn's end (NB-7, NB-21)
+        "pending": None,  # a held attack waiting for reactions and Help (NB-15..17, NB-19)
     }
 
 
@@ -118,16 +122,20 @@ def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, boo
     return int(weakness) - int(anticipating), weakness, anticipating
 
 
-def refreshes(state: Mapping[str, Any]) -> dict[str, Any]:
+def refreshes(
+    state: Mapping[str, Any], max_actions: Mapping[str, int] | None = None
+) -> dict[str, Any]:
     """What refreshes at the end of any turn, of each one's own turn, of the round and of the
-    encounter (NB-5, NB-7, NB-8, NB-10, NB-13, NB-14, NB-15)."""
+    encounter (NB-5, NB-7, NB-8, NB-10, NB-13, NB-14, NB-15). ``max_actions``: what each hero
+    gets back now (NB-21: its health today, which may have changed since the state learnt it)."""
     uses = state["uses"]
+    back = {**state.get("max_actions", {}), **(max_actions or {})}
     own: dict[str, Any] = {}
     for who, kind in state["kinds"].items():
         if kind != "hero":
             continue
         own[who] = {
-            "actions_back_to": int(state.get("max_actions", {}).get(who, HERO_ACTIONS)),
+            "actions_back_to": int(back.get(who, HERO_ACTIONS)),
             "actions_now": state["actions"].get(who, 0),
             "round_uses": list(uses["round"].get(who, [])),
             "attacks_this_turn": state["attacks"].get(who, 0),
@@ -231,6 +239,20 @@ def check_not_concentrating(state: Mapping[str, Any], who: str, name: str) -> No
         )
 
 
+def check_not_pending(state: Mapping[str, Any]) -> None:
+    """NB-15: reactions resolve before what triggered them, so a held attack is settled (its
+    reactions declared, or none) before another attack or the end of a turn."""
+    pending = state.get("pending")
+    if pending:
+        raise Conflict(
+            "an attack is waiting for its reactions: resolve it first "
+            f"(POST .../nimble/attacks/{pending['roll_id']}/resolve)",
+            code="attack_pending",
+            rule="NB-15",
+            details={"roll_id": pending["roll_id"], "target_id": pending["target_id"]},
+        )
+
+
 def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
     """NB-14: the same skill Assesses at most once per encounter."""
     if skill.casefold() in [s.casefold() for s in state["assessed"].get(who, [])]:
@@ -318,6 +340,17 @@ def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
     helped = details.get("help")
     if helped is not None:
         state["helped"].append(helped["roll_id"])
+        pending = state.get("pending")
+        if pending and pending["roll_id"] == helped["roll_id"]:  # NB-19 on a held attack
+            if helped.get("miss"):
+                state["pending"] = None  # the reroll made it a miss: nothing lands
+            else:
+                pending.update(
+                    total=helped["total"],
+                    damage=helped["damage"],
+                    critical=helped["critical"],
+                    help_roll_id=helped["reroll_id"],
+                )
         assess = state["assessments"].get(helped["roll_id"])
         if assess is not None:
             was = assess["success"]
@@ -384,9 +417,20 @@ def _capped(state: dict[str, Any], f: dict[str, Any]) -> None:
     state.setdefault("max_actions", {})[who] = cap
 
 
+def _held(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-15: an attack that hit waits for reactions (and Help, NB-19) before its damage lands.
+    state["pending"] = dict(f)
+
+
+def _resolved(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state["pending"] = None
+
+
 def _ended(state: dict[str, Any], f: dict[str, Any]) -> None:
-    # NB-4/NB-14: the encounter is over: its limited uses, Assess skills, activities end.
+    # NB-4/NB-14: the encounter is over: its limited uses, Assess skills, activities end; an
+    # attack still held lands nowhere (ruling).
     state["status"] = "ended"
+    state["pending"] = None
     state["uses"] = {"turn": {}, "round": {}, "encounter": {}}
     state.update(
         assessed={}, weakness={}, anticipating={}, activities={}, free=[], attacks={}, movement={}
@@ -401,6 +445,8 @@ _HANDLERS = {
     "swapped": _swapped,
     "granted": _granted,
     "capped": _capped,
+    "held": _held,
+    "resolved": _resolved,
     "ended": _ended,
 }
 
@@ -421,6 +467,10 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
         return "Two heroes swap places for this round (NB-3)"
     if change == "capped":
         return f"{name} can take at most {fields['actions']} action(s) now (NB-21)"
+    if change == "held":
+        return f"{name}'s attack hits for {fields['damage']} unless the target reacts (NB-15)"
+    if change == "resolved":
+        return f"The held attack lands: {fields['damage']} damage (NB-15..17)"
     if change == "granted":
         return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
     return f"The encounter ends after round {fields['round']} (NB-4)"

@@ -7,8 +7,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
-from domain.rulesets.nimble.checks import CHECKS
+from domain.rulesets.base import (
+    Check,
+    FollowUp,
+    Problem,
+    Ruleset,
+    StatSpec,
+    form_of,
+    resource,
+)
+from domain.rulesets.nimble.checks import CHECKS, FOLLOW_UPS
 from domain.rulesets.nimble.health_checks import HEALTH_CHECKS
 from domain.rulesets.nimble.sheet import (
     NimbleHero,
@@ -92,6 +100,7 @@ class NimbleRuleset(Ruleset):
     }
     # Nimble health (domain/rulesets/nimble/health_checks.py): the d20 save and skill check.
     checks: ClassVar[dict[str, Check]] = {**CHECKS, **HEALTH_CHECKS}
+    follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS  # NB-19: Help on a held attack
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, NimbleHero, NimbleMonster)
