@@ -84,6 +84,12 @@ def test_an_ally_interposes_after_seeing_the_roll_nb_17(client) -> None:  # type
     assert e.hp(e.ally) == ally_hp - expected and e.hp(e.hero) == hero_hp
     assert done["actions"][e.ally] == 1  # Interpose and Defend: two reactions, two actions
     assert set(done["uses"]["round"][e.ally]) == {"reaction:interpose", "reaction:defend"}
+    # The scene's replay tells the held attack and its landing, step by step.
+    replay = e.t.get(f"/v1/scenes/{e.scene}/replay?min_position={done['position']}")
+    texts = [step["text"] for step in replay["steps"]]
+    held = next(i for i, x in enumerate(texts) if "unless the target reacts (NB-15)" in x)
+    landed = next(i for i, x in enumerate(texts) if f"lands: {expected} damage" in x)
+    assert texts[held].startswith("Goblins") and held < landed
 
 
 def test_a_held_attack_refuses_reactions_in_its_request_and_unknown_rolls_nb_15(client) -> None:  # type: ignore[no-untyped-def]
