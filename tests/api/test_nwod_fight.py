@@ -381,7 +381,7 @@ def test_a_long_burst_hits_up_to_three_targets_with_less_damage_nw_15(fight: Fir
         assert roll["request"]["damage_penalty"] == index
         assert mods(roll) == {"long burst": 2} and hand_pool(roll) == 6
         assert hit["damage"] == hand_damage(roll)
-        assert fight.resources(foe)["health"] == 6 - hit["damage"]
+        assert fight.resources(foe)["health"] == max(0, 6 - hit["damage"])  # Health stops at 0
     assert burst["magazines"][fight.hero]["Assault rifle"] == 10
 
 
