@@ -16,7 +16,7 @@ from typing import Any, cast
 from uuid import UUID
 
 from domain.commands import CommandContext, Outcome, command
-from domain.errors import Conflict, InvalidInput
+from domain.errors import InvalidInput
 from domain.rulesets.nimble import encounter as enc
 from domain.verbs.base import Hooks, Loaded
 
@@ -53,12 +53,7 @@ class NimbleEncounterGrappleCommands(Hooks):
         enc.check_in(state, str(target.id), target.name, "target_id")
         if target.id == grappler.id:
             raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
-        if scene.nimble.get("pending"):
-            raise Conflict(
-                "an attack is waiting for its reactions: resolve it before grappling",
-                code="attack_pending",
-                rule="NB-15",
-            )
+        enc.check_not_pending(state)  # NB-15: a held attack is settled first
         who, name = str(grappler.id), grappler.name
         app._nbe_standing(grappler, "grappler_id")
         app._nbe_standing(target, "target_id")
