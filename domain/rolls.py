@@ -227,11 +227,14 @@ class RollCommands(Service):
         sheet: BaseModel | None
         if for_ally and character_id:
             character = self.get(actor, Character, UUID(character_id))
-            sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
+            # the sheet the original was rolled with: its faces are read against it
+            record_sheet = original.record.get("sheet") or character.sheet
+            sheet = rules.parse_sheet(record_sheet, settings, side=character.side)
         else:
             character, sheet = self._roller_character(
                 actor, rules, settings, UUID(character_id) if character_id else None
             )
+            record_sheet = character.sheet if character else None
         check = rules.checks[original.record["check"]]
         original_request = check.parse(original.record["request"])
         first = CheckOutcome(original.record["result"], original.score, original.success)
@@ -268,7 +271,7 @@ class RollCommands(Service):
             "side": original.record.get("side"),
             "rolled_by": str(actor.member_id),
             "settings": campaign.settings,
-            "sheet": character.sheet if character else None,
+            "sheet": record_sheet,
             "follow_up": name,
             "request": parsed.model_dump(mode="json"),
             "faces": [f.to_json() for f in roller.faces],

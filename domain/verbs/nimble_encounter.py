@@ -95,8 +95,10 @@ class NimbleEncounterCommands(Hooks):
             return state
         cap = self._nbe_max_actions(character)
         known = int(state.get("max_actions", {}).get(who, HERO_ACTIONS))
-        # Also when it rises again (healed above 0 HP): the view's `actions_back_to` follows.
-        if known != cap or int(state["actions"].get(who, 0)) > cap:
+        # Also when it rises again (healed above 0 HP): the view's `actions_back_to` follows;
+        # a healthy hero keeps any actions granted beyond 3 (NB-7).
+        over = cap < HERO_ACTIONS and int(state["actions"].get(who, 0)) > cap
+        if known != cap or over:
             scene.nimble_change(
                 "capped", {"character_id": who, "actions": cap, "status": character.status}
             )
@@ -305,14 +307,16 @@ class NimbleEncounterCommands(Hooks):
         state = self._nbe_cap(scene, character)
         cap = self._nbe_max_actions(character)
         have = int(state["actions"].get(str(character.id), 0))
-        if cap < HERO_ACTIONS and have + actions > cap:
+        spent = int(state.get("spent", {}).get(str(character.id), 0))  # on this, its own turn
+        if cap < HERO_ACTIONS and spent + have + actions > cap:
             # NB-21 is the narrower rule: a Dying hero takes at most 1 action per turn.
             raise Conflict(
-                f"{character.name} is Dying: at most {cap} action(s), has {have}",
+                f"{character.name} is Dying: at most {cap} action(s) a turn; it has {have} "
+                f"and spent {spent} this turn",
                 field="actions",
                 code="dying",
                 rule="NB-21",
-                details={"have": have, "max": cap},
+                details={"have": have, "spent_this_turn": spent, "max": cap},
             )
         scene.nimble_change(
             "granted", {"character_id": str(character.id), "actions": actions, "reason": reason}
@@ -659,6 +663,14 @@ class NimbleEncounterCommands(Hooks):
                     "damage": damage,
                     "critical": critical,
                     "round": scene.nimble["round"],
+                    # NB-14: Help may change whether this attack uses the weakness up
+                    "weakness": weakness,
+                    "weakness_used": weakness_used,
+                    "weakness_entry": (
+                        (state["weakness"].get(str(hit_target.id)) or [None])[0]
+                        if weakness_used
+                        else None
+                    ),
                 },
             )
             return self._nbe_save(
@@ -1053,6 +1065,10 @@ class NimbleEncounterCommands(Hooks):
             )
         if attacker_id == who:
             raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+        if pending["target_id"] == who:
+            raise InvalidInput(
+                "the target of an attack does not help it", field="helper_id", rule="NB-19"
+            )
         if die is None:
             raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
         if pending["roll_id"] in state["helped"]:
@@ -1075,14 +1091,21 @@ class NimbleEncounterCommands(Hooks):
             raise InvalidInput(exc.message, field="die", rule="NB-19") from None
         roll = touched[0]
         result = outcome.result
+        primary = result["primary_die"]
+        natural_crit = primary is not None and result["primary_face"] == int(str(primary)[1:])
         helped = {
             "roll_id": pending["roll_id"],
             "reroll_id": str(roll.id),
             "die": die,
             "total": result["total"],
+            "armor": result["armor"],
             "damage": result["damage"],
             "critical": result["critical"],
             "miss": result["miss"],
             "success": result["success"],
+            # NB-14: the weakness is used up unless the (new) Primary die crits by itself
+            "weakness_used": bool(pending.get("weakness"))
+            and primary is not None
+            and not natural_crit,
         }
         return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)

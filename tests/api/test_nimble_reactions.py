@@ -138,16 +138,34 @@ def test_ending_the_encounter_drops_a_held_attack_nb_4_nb_15(client) -> None:  #
     e.refused(f"attacks/{state['roll']['id']}/resolve", {}, e.t.player, 409, "NB-4")
 
 
-def test_a_dying_hero_gets_no_extra_actions_beyond_1_nb_7_nb_21(client) -> None:  # type: ignore[no-untyped-def]
+def test_granted_actions_beyond_3_stay_nb_7(client) -> None:  # type: ignore[no-untyped-def]
     e = Enc(client)
     e.start()
-    grant = {"character_id": e.ally, "actions": 1, "reason": "Haste"}
-    assert e.ok("grants", grant, None, 200)["actions"][e.ally] == 4  # NB-7: beyond the limit
+    grant = {"character_id": e.hero, "actions": 1, "reason": "Haste"}
+    assert e.ok("grants", grant, None, 200)["actions"][e.hero] == 4  # beyond the limit
+    assert e.ok("grants", grant, None, 200)["actions"][e.hero] == 5  # grants add up
+    state = e.ok("actions", {"character_id": e.hero, "action": "Search"}, e.t.player)
+    assert state["actions"][e.hero] == 4
+    assert e.end_turn(e.hero, e.t.player)["actions"][e.hero] == 3  # unspent extras lapse
+
+
+def test_a_dying_hero_gets_no_extra_actions_beyond_1_a_turn_nb_7_nb_21(client) -> None:  # type: ignore[no-untyped-def]
+    e = Enc(client)
+    e.start()
     e.damage(e.hero, 24)  # Nova is Dying with 3 actions counted (capped to 1)
     grant = {"character_id": e.hero, "actions": 1, "reason": "Haste"}
-    e.refused("grants", grant, None, 409, "NB-21")
+    e.refused("grants", grant, None, 409, "NB-21")  # 1 held + 1 granted
     e.ok("actions", {"character_id": e.hero, "action": "Crawl"}, e.t.player)
-    assert e.ok("grants", grant, None, 200)["actions"][e.hero] == 1  # 0 + 1: within the limit
+    e.refused("grants", grant, None, 409, "NB-21")  # its 1 action of the turn is spent
+    _goblins_turn(e)
+    claw = {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw", "defend": True}
+    assert e.ok("attacks", claw)["actions"][e.hero] == 0  # a reaction from its next turn
+    e.next_round()
+    assert e.state()["actions"][e.hero] == 0  # NB-15: it starts its turn with fewer
+    assert e.nimble(e.hero)["wounds"] <= 4  # 1, and 2 or 3 for the claw (NB-21): alive
+    assert e.ok("grants", grant, None, 200)["actions"][e.hero] == 1  # 0 + 1: within 1 a turn
+    e.ok("actions", {"character_id": e.hero, "action": "Crawl"}, e.t.player)
+    e.refused("grants", grant, None, 409, "NB-21")
 
 
 def test_healing_a_dying_hero_shows_3_actions_back_at_once_nb_21(client) -> None:  # type: ignore[no-untyped-def]
@@ -303,3 +321,43 @@ def held_stage(t: Any) -> dict[str, str]:
     found = {"scene": scene, "hero": hero, "roll": held["roll"]["id"]}
     t.nimble_held_stage = found
     return found
+
+
+PUNCH = {"name": "Punch", "dice": "1", "primary_die": False}  # fixed damage: never misses
+NEEDLE = {"skills": {"Might": 20}, "attacks": [{"name": "Needle", "dice": "1d2"}, PUNCH]}
+
+
+def test_help_decides_again_whether_the_weakness_is_used_up_nb_14_nb_19(client) -> None:  # type: ignore[no-untyped-def]
+    e = Enc(client, hero_sheet=NEEDLE)
+    e.start()
+    body = {
+        "character_id": e.hero,
+        "skill": "Might",
+        "option": "find_weakness",
+        "target_id": e.goblin,
+    }
+    assert e.ok("assessments", body, e.t.player)["outcome"]["assess"]["success"]  # Might 20
+    # The Needle (1d2) against the weakness counts one face higher: it never misses, it is held.
+    needle = {"attacker_id": e.hero, "target_id": e.goblin, "attack": "Needle", "hold": True}
+    held = e.ok("attacks", needle, e.t.player)
+    natural = held["roll"]["result"]["primary_face"]
+    assert held["pending"] is not None and held["roll"]["request"]["primary_shift"] == 1
+    assert len(held["weakness"].get(e.goblin, [])) == (1 if natural == 2 else 0)  # NB-14
+    helped = e.ok(
+        "help", {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}, e.t.other_player
+    )
+    new_face = helped["roll"]["faces"][0]["face"]
+    # Used up unless the new Primary die crits by itself (a natural 2); it waits again if so.
+    assert len(helped["weakness"].get(e.goblin, [])) == (1 if new_face == 2 else 0)
+    e.ok(f"attacks/{held['roll']['id']}/resolve", {}, e.t.player, 200)
+    again = e.ok("attacks", {**needle, "hold": False}, e.t.player)
+    assert again["roll"]["request"]["primary_shift"] == (1 if new_face == 2 else 0)
+
+
+def test_the_target_does_not_help_the_attack_on_it_nb_19(client) -> None:  # type: ignore[no-untyped-def]
+    e = Enc(client, hero_sheet=NEEDLE)
+    e.start()
+    body = {"attacker_id": e.hero, "target_id": e.ally, "attack": "Punch", "hold": True}
+    held = e.ok("attacks", body, e.t.player)  # a hero strikes a hero (fixed damage: held)
+    help_body = {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}
+    e.refused("help", help_body, e.t.other_player, 422, "NB-19")

@@ -255,9 +255,11 @@ def help_die(
     settings: BaseModel,
     roller: Roller,
 ) -> CheckOutcome:
-    """NB-19 on an attack: the chosen die is rerolled and the attack is evaluated again. The
-    Primary die rerolled takes its critical chain with it, and the new one crits (and explodes)
-    on its own (NB-9, NB-14); any other die keeps the chain as it was."""
+    """NB-19 on an attack: the chosen die is rolled again and the attack is evaluated as a fresh
+    roll with the new face in the old one's place would be: advantage and disadvantage keep and
+    drop again (NB-11), the leftmost kept die of the first term is the Primary die; a new Primary
+    die misses, crits and explodes on its own (NB-9, NB-14) and the old crit chain goes with the
+    old one, while an unchanged Primary die keeps its chain."""
     req = _attack(original)
     assert isinstance(request, HelpDieRequest)
     name, dice, primary = attack_of(req, sheet)
@@ -266,35 +268,50 @@ def help_die(
             f"the attack has dice 0..{len(faces) - 1}", field="request.die", rule="NB-19"
         )
     old = faces[request.die]
-    if not old.kept or old.exploded_from is not None:
+    if old.exploded_from is not None or old.reroll_of is not None:
         raise InvalidInput(
-            "Help rerolls a kept die of the attack, not a dropped one or one a crit set off",
+            "Help rerolls a die the attack rolled, not one a critical hit set off",
             field="request.die",
             rule="NB-19",
         )
-    first: list[Face] = []
-    if dice.dice:
-        term = dice.dice[0]
-        first = [f for f in faces[: term.count + abs(req.edge)] if f.kept]
-    lead = first[0] if primary and first else None
+    was_kept = [f.kept for f in faces]
     chain = [f for f in faces if f.exploded_from is not None]
+    width = dice.dice[0].count + abs(req.edge) if dice.dice else 0
+    term = faces[:width]
+    lead = next((f for f in term if f.kept), None) if primary else None
     new = roller.reroll([old])[0]
-    first = [new if f is old else f for f in first]
+    for face, was in zip(faces, was_kept, strict=True):
+        face.kept = was and face is not old
+    first: list[Face] = []
+    if request.die < width:  # NB-11: the first term keeps and drops again, by position
+        term = [new if f is old else f for f in term]
+        ranked = sorted(
+            range(width), key=lambda i: (term[i].face if req.edge >= 0 else -term[i].face, i)
+        )
+        dropped = set(ranked[: width - dice.dice[0].count])
+        for i, face in enumerate(term):
+            face.kept = i not in dropped
+        first = [f for f in term if f.kept]
+    else:
+        first = [f for f in term if f.kept]
+    new_lead = first[0] if primary and first else None
     new_chain: list[Face] = []
-    if old is lead:
+    if new_lead is not lead:
         for face in chain:  # the crit chain went with the old Primary die
             face.kept = False
-        if new.face + req.primary_shift >= new.sides:
+        chain = []
+        if new_lead is not None and new_lead.face + req.primary_shift >= new_lead.sides:
             asked = [False]
+            sides = new_lead.sides
 
             def again(face: int) -> bool:
                 is_lead, asked[0] = not asked[0], True
-                return is_lead or face == new.sides
+                return is_lead or face == sides
 
-            new_chain = roller.explode(new, again)
-        chain = new_chain
-    kept = [f for f in faces if f.kept] + [new] + new_chain
-    return evaluate(req, name, dice, primary, kept, first, chain)
+            new_chain = roller.explode(new_lead, again)
+            chain = new_chain
+    counted = [f for f in faces if f.kept] + ([new] if new.kept else []) + new_chain
+    return evaluate(req, name, dice, primary, counted, first, chain)
 
 
 HELP_DIE = FollowUp(

@@ -83,6 +83,7 @@ def fresh() -> dict[str, Any]:
         "helped": [],  # roll ids already helped (NB-19)
         "max_actions": {},  # hero id -> actions it gets back at its turn's end (NB-7, NB-21)
         "pending": None,  # a held attack waiting for reactions and Help (NB-15..17, NB-19)
+        "spent": {},  # hero id -> actions spent on its own current turn (NB-21's 1 a turn)
     }
 
 
@@ -312,6 +313,9 @@ def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
     details = f.get("details") or {}
     if who in state["actions"]:
         state["actions"][who] = int(state["actions"][who]) - int(f["cost"])
+        if current(state) == who:
+            spent = state.setdefault("spent", {})
+            spent[who] = int(spent.get(who, 0)) + int(f["cost"])
     if f.get("free"):
         state["free"].append(who)
     if f.get("key") and f.get("per"):
@@ -342,11 +346,13 @@ def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
         state["helped"].append(helped["roll_id"])
         pending = state.get("pending")
         if pending and pending["roll_id"] == helped["roll_id"]:  # NB-19 on a held attack
+            _weakness_after_help(state, pending, bool(helped.get("weakness_used")))
             if helped.get("miss"):
                 state["pending"] = None  # the reroll made it a miss: nothing lands
             else:
                 pending.update(
                     total=helped["total"],
+                    armor=helped.get("armor", pending["armor"]),
                     damage=helped["damage"],
                     critical=helped["critical"],
                     help_roll_id=helped["reroll_id"],
@@ -357,6 +363,20 @@ def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
             assess.update(success=helped["success"], total=helped["total"], helped=True)
             if helped["success"] and not was:
                 _assess_effect(state, str(assess["character_id"]), assess)
+
+
+def _weakness_after_help(state: dict[str, Any], pending: dict[str, Any], now: bool) -> None:
+    """NB-14: Help changed the held attack's Primary die: a weakness it no longer uses (the new
+    die crits by itself) waits again; one it now uses is used up."""
+    was = bool(pending.get("weakness_used"))
+    target = str(pending["target_id"])
+    if now and not was:
+        found = state["weakness"].get(target, [])
+        if found:
+            found.pop(0)
+    elif was and not now and pending.get("weakness_entry"):
+        state["weakness"].setdefault(target, []).insert(0, pending["weakness_entry"])
+    pending["weakness_used"] = now
 
 
 def _assess_effect(state: dict[str, Any], who: str, assess: Mapping[str, Any]) -> None:
@@ -381,6 +401,7 @@ def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
         state["actions"][who] = back
         state.setdefault("max_actions", {})[who] = back
     state["uses"]["round"].pop(who, None)
+    state.setdefault("spent", {}).pop(who, None)
     state["attacks"].pop(who, None)
     state["movement"].pop(who, None)
     state["turn"] = int(state["turn"]) + 1
@@ -392,6 +413,7 @@ def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
     state["turn"] = 0
     state["uses"]["turn"] = {}
     state["free"] = []
+    state["spent"] = {}  # a turn skipped by the page turn (NB-4 ruling) ends here
     # NB-14: a found weakness and anticipated danger last this round.
     state["weakness"] = {}
     state["anticipating"] = {}
@@ -409,10 +431,11 @@ def _granted(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 
 def _capped(state: dict[str, Any], f: dict[str, Any]) -> None:
-    # NB-21: a hero fell Dying (or died): it has at most `actions` now and at its turn's end.
+    # NB-21: a hero fell Dying (or died): it has at most `actions` now and at its turn's end;
+    # healed, its cap is 3 again (actions granted beyond 3 stay, NB-7).
     who = str(f["character_id"])
     cap = int(f["actions"])
-    if who in state["actions"]:
+    if who in state["actions"] and cap < HERO_ACTIONS:
         state["actions"][who] = min(int(state["actions"][who]), cap)
     state.setdefault("max_actions", {})[who] = cap
 
