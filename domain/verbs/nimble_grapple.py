@@ -16,7 +16,6 @@ from typing import Any, cast
 from uuid import UUID
 
 from domain.commands import CommandContext, Outcome, command
-from domain.errors import InvalidInput
 from domain.rulesets.nimble import encounter as enc
 from domain.verbs.base import Hooks, Loaded
 
@@ -51,8 +50,6 @@ class NimbleEncounterGrappleCommands(Hooks):
         grappler, _ = app._nbe_actor_char(actor, campaign, state, grappler_id, "grappler_id")
         target, _ = app._nbe_char(actor, campaign, target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
-        if target.id == grappler.id:
-            raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
         enc.check_not_pending(state)  # NB-15: a held attack is settled first
         who, name = str(grappler.id), grappler.name
         app._nbe_standing(grappler, "grappler_id")

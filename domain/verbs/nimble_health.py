@@ -483,9 +483,6 @@ class NimbleHealthCommands(Hooks):
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, scene_id)
-        self._nb_grapple_form(size, skill)
-        if target_id == grappler.id:
-            raise InvalidInput("a creature cannot grapple itself", field="target_id")
         target = self._nb_other(actor, target_id, "target_id", loaded)
         outcome, touched, roll = self._nimble_grapple(
             actor,
@@ -539,7 +536,7 @@ class NimbleHealthCommands(Hooks):
         caller commits. `grappler_field` names the grappler in errors (the request's field)."""
         self._nb_grapple_form(size, skill)
         if target.id == grappler.id:
-            raise InvalidInput("a creature cannot grapple itself", field="target_id")
+            raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
         self._nb_standing(grappler, health_of(campaign, grappler), grappler_field)
         self._nb_standing(target, health_of(campaign, target), "target_id")
         held = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]

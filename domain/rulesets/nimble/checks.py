@@ -128,18 +128,8 @@ class AttackCheck(Check):
             first = keep(drawn, req.edge, term.count, roller)
             for other in dice.dice[1:]:
                 drawn += roller.roll(other.faces, other.count, label="attack")
-            lead = first[0]
-            if primary and lead.face + req.primary_shift >= term.faces:
-                # NB-9: a crit rolls the Primary die again and adds it, again on every maximum.
-                # NB-14: a Primary die counted up to its maximum crits too (the lead is asked
-                # first); each new die explodes on its real maximum.
-                asked = [False]
-
-                def again(face: int) -> bool:
-                    is_lead, asked[0] = not asked[0], True
-                    return is_lead or face == term.faces
-
-                crit_chain = roller.explode(lead, again)
+            if primary:
+                crit_chain = crit_chain_of(first[0], req.primary_shift, roller)
         kept = [f for f in drawn + crit_chain if f.kept]
         return evaluate(req, name, dice, primary, kept, first, crit_chain)
 
@@ -159,6 +149,21 @@ class AttackCheck(Check):
         if req.armor:  # NB-16: the tables know no Armor that crits ignore; the hit chance holds
             return Odds(attack.hit, 0.0)
         return Odds(attack.hit, attack.damage.at_least(outcome.score))
+
+
+def crit_chain_of(lead: Face, shift: int, roller: Roller) -> list[Face]:
+    """NB-9: a crit rolls the Primary die again and adds it, again on every maximum. NB-14: a
+    Primary die counted up to its maximum (``shift``) crits too; each new die explodes on its
+    real maximum. No crit: no chain."""
+    if lead.face + shift < lead.sides:
+        return []
+    asked = [False]
+
+    def again(face: int) -> bool:  # the lead is asked first
+        is_lead, asked[0] = not asked[0], True
+        return is_lead or face == lead.sides
+
+    return roller.explode(lead, again)
 
 
 def attack_of(req: AttackRequest, sheet: BaseModel | None) -> tuple[str | None, AttackDice, bool]:
@@ -282,7 +287,6 @@ def help_die(
     new = roller.reroll([old])[0]
     for face, was in zip(faces, was_kept, strict=True):
         face.kept = was and face is not old
-    first: list[Face] = []
     if request.die < width:  # NB-11: the first term keeps and drops again, by position
         term = [new if f is old else f for f in term]
         ranked = sorted(
@@ -291,25 +295,14 @@ def help_die(
         dropped = set(ranked[: width - dice.dice[0].count])
         for i, face in enumerate(term):
             face.kept = i not in dropped
-        first = [f for f in term if f.kept]
-    else:
-        first = [f for f in term if f.kept]
+    first = [f for f in term if f.kept]
     new_lead = first[0] if primary and first else None
     new_chain: list[Face] = []
     if new_lead is not lead:
         for face in chain:  # the crit chain went with the old Primary die
             face.kept = False
-        chain = []
-        if new_lead is not None and new_lead.face + req.primary_shift >= new_lead.sides:
-            asked = [False]
-            sides = new_lead.sides
-
-            def again(face: int) -> bool:
-                is_lead, asked[0] = not asked[0], True
-                return is_lead or face == sides
-
-            new_chain = roller.explode(new_lead, again)
-            chain = new_chain
+        new_chain = crit_chain_of(new_lead, req.primary_shift, roller) if new_lead else []
+        chain = new_chain
     counted = [f for f in faces if f.kept] + ([new] if new.kept else []) + new_chain
     return evaluate(req, name, dice, primary, counted, first, chain)
 
