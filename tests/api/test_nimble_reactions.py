@@ -13,11 +13,14 @@ CLAW = {"attack": "Claw", "hold": True}
 
 def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
     """The goblins (or ``extra``'s attacker) attack ``target`` with ``hold`` until a hit is held;
-    a miss is never held and lands at once (nothing to react to)."""
+    a miss is never held and lands at once (nothing to react to). Each try brings advantage
+    against its hasty steps (NB-10, NB-11), so every try rolls one d6."""
     body = {"attacker_id": e.goblin, "target_id": target, **CLAW, **extra}
-    for _ in range(10):
+    for _ in range(6):
         before = e.hp(target)
-        state = e.ok("attacks", body, token)
+        hasty = int(e.state()["attacks"].get(body["attacker_id"], 0))
+        state = e.ok("attacks", {**body, "advantage": hasty}, token)
+        assert state["roll"]["result"]["edge"] == 0
         outcome = state["outcome"]
         if not outcome["miss"]:
             assert outcome["pending"] is True and outcome["hit"] is None
@@ -25,7 +28,7 @@ def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> di
             return state
         assert outcome["pending"] is False and state["pending"] is None
         assert e.hp(target) == before
-    raise AssertionError("ten attacks in a row missed")
+    raise AssertionError("six attacks in a row missed")
 
 
 def _goblins_turn(e: Enc) -> None:
@@ -211,12 +214,16 @@ def _helped_damage(
 
 
 def _held_hero_hit(e: Enc, attack: str) -> dict[str, Any]:
+    """Nova attacks the goblins until a hit is held: the GM grants 3 more actions (NB-7), and each
+    try brings advantage against its hasty steps (NB-10, NB-11), so each rolls as a first attack."""
+    e.ok("grants", {"character_id": e.hero, "actions": 3, "reason": "a test's patience"}, None, 200)
     body = {"attacker_id": e.hero, "target_id": e.goblin, "attack": attack, "hold": True}
-    for _ in range(8):
-        state = e.ok("attacks", body, e.t.player)
+    for tries in range(6):
+        state = e.ok("attacks", {**body, "advantage": tries}, e.t.player)
+        assert state["roll"]["result"]["edge"] == 0
         if state["pending"] is not None:
             return state
-    raise AssertionError("eight attacks in a row missed")
+    raise AssertionError("six attacks in a row missed")
 
 
 def test_help_rerolls_the_primary_die_of_a_held_attack_nb_19_nb_9(client) -> None:  # type: ignore[no-untyped-def]

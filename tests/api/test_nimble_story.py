@@ -181,8 +181,8 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     # NB-15..NB-17: the goblins claw at Nova and the GM holds the roll for the reactions; a miss
     # is never held (nothing to react to), so the goblins claw again until one hits.
     rook_hp = 40
-    for _ in range(6):
-        state = s.attack(s.goblins, s.nova, "Claw", hold=True)
+    for tries in range(6):  # advantage against the hasty steps (NB-10, NB-11): one d6 each
+        state = s.attack(s.goblins, s.nova, "Claw", hold=True, advantage=tries)
         claw = by_hand(state["roll"], 6, 0)  # no Armor in the roll: no one Defends yet
         if not claw["miss"]:
             break
