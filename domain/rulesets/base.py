@@ -8,9 +8,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar, overload
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
 
 from domain.dice.roller import Face, Roller
@@ -31,6 +31,27 @@ class SheetModel(BaseModel):
     numbers."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CampaignSettings(SheetModel):
+    """The settings every campaign has, whatever its ruleset: how far players are trusted with
+    numbers (situational modifiers, their own sheets, which sides they may create)."""
+
+    player_modifiers: Literal["gm_approval", "trusted", "refused"] = Field(
+        "gm_approval",
+        description="Situational modifiers a player declares on a roll: 'gm_approval' (they count "
+        "only once the GM approves or changes them), 'trusted' (applied, recorded as the "
+        "player's) or 'refused'.",
+    )
+    player_sheet_changes: Literal["outside_scenes", "gm_approval"] = Field(
+        "outside_scenes",
+        description="When a player may change its own character's sheet: only while no scene of "
+        "the campaign is open ('outside_scenes'), or only with the GM's approval ('gm_approval').",
+    )
+    player_sides: list[Literal["hero", "villain", "opponent", "minion", "other"]] = Field(
+        default_factory=lambda: ["hero"],
+        description="The sides of the characters a player may create (the GM creates any).",
+    )
 
 
 @dataclass(frozen=True)
@@ -421,6 +442,7 @@ __all__ = [
     "MAX_ITEMS",
     "REFRESHES",
     "SIDES",
+    "CampaignSettings",
     "Check",
     "CheckOutcome",
     "FollowUp",

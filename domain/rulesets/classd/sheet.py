@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text
+from domain.rulesets.base import MAX_ITEMS, CampaignSettings, Name, SheetModel, Text
 
 VillainRank = Literal["minion", "henchman", "boss"]
 RANK_ORDER: dict[str, int] = {"minion": 1, "henchman": 2, "boss": 3}
@@ -15,7 +15,7 @@ RANK_ORDER: dict[str, int] = {"minion": 1, "henchman": 2, "boss": 3}
 Stat = Annotated[int, Field(ge=0, le=20, description="Added to 2d6 on a check (CD-2).")]
 
 
-class ClassdSettings(SheetModel):
+class ClassdSettings(CampaignSettings):
     """Campaign settings of Class D Heroes. The playtest rules have no campaign options yet."""
 
 

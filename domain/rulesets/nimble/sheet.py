@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Discriminator, Field, RootModel, Tag
 
-from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text, kind_of
+from domain.rulesets.base import MAX_ITEMS, CampaignSettings, Name, SheetModel, Text, kind_of
 from domain.rulesets.nimble.attack_dice import parse_attack_dice
 
 HERO_ACTIONS = 3
@@ -31,7 +31,7 @@ DiceExpression = Annotated[
 StatValue = Annotated[int, Field(ge=-5, le=20)]
 
 
-class NimbleSettings(SheetModel):
+class NimbleSettings(CampaignSettings):
     """Campaign settings of Nimble."""
 
     max_wounds: int = Field(

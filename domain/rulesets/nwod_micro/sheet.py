@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text
+from domain.rulesets.base import MAX_ITEMS, CampaignSettings, Name, SheetModel, Text
 
 DamageClass = Literal["common", "professional", "military", "heavy"]
 DAMAGE_BONUS: dict[str, int] = {"common": 1, "professional": 2, "military": 3, "heavy": 4}
@@ -18,7 +18,7 @@ SHIELD_MAX_RATING = 2
 Pool = Annotated[int, Field(ge=0, le=20, description="Dice pool: X d10 (NW-1).")]
 
 
-class NwodSettings(SheetModel):
+class NwodSettings(CampaignSettings):
     """Campaign settings of nWoD micro. The rules have no campaign options yet."""
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, RootModel, Tag
 
-from domain.rulesets.base import MAX_ITEMS, Name, SheetModel, Text, kind_of
+from domain.rulesets.base import MAX_ITEMS, CampaignSettings, Name, SheetModel, Text, kind_of
 
 REQUIRED_ABILITIES = ("Agility", "Strength", "Stamina", "Intelligence", "Perception", "Will")
 """The Abilities the formulas read (WCBH-6, WCBH-23, WCBH-32); a character must rank all six."""
@@ -16,7 +16,7 @@ Rank = Annotated[
 ]
 
 
-class WcbhSettings(SheetModel):
+class WcbhSettings(CampaignSettings):
     """Campaign settings of We Can Be Heroes."""
 
     trait_limit: int = Field(
