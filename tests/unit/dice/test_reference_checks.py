@@ -8,6 +8,7 @@ refuses has no record and is skipped), against the example sheets of each side a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -548,3 +549,21 @@ def test_the_reference_recomputes_every_follow_up(
     )
 
     assert_recomputed(record, seed, original)
+
+
+def test_the_spec_has_a_section_for_every_check_and_follow_up() -> None:
+    spec = (vector_script.DOCS / "fair-dice-checks.md").read_text(encoding="utf-8")
+    documented = set()
+    for part in re.split(r"^## \d+\. ", spec, flags=re.MULTILINE)[1:]:
+        ruleset = re.match(r".*\(`([a-z-]+)`\)", part)  # "3. We Can Be Heroes (`wcbh`)"
+        if ruleset is None:
+            continue
+        for heading in re.findall(r"^### (?:checks?|follow-up) (.*)$", part, flags=re.MULTILINE):
+            named = re.sub(
+                r"\(.*?\)|, of an? .*$", "", heading
+            )  # not the rule ids nor "of a `trait`"
+            names = re.findall(r"`([a-z_]+)`", named)
+            documented |= {(ruleset.group(1), name) for name in names}
+    every = {(r.id, name) for r in RULESETS.values() for name in (*r.checks, *r.follow_ups)}
+
+    assert every <= documented
