@@ -461,7 +461,7 @@ seeds = st.binary(min_size=32, max_size=32)
 client_seeds = st.text(min_size=1, max_size=16)
 nonces = st.integers(0, 2**64 - 1)
 EXAMPLES = settings(
-    max_examples=25,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
