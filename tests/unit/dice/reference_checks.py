@@ -383,11 +383,8 @@ def wcbh_guarded(req: Json, dice: Dice) -> Outcome:
 def wcbh_grapple(req: Json, sheet: Json | None, settings: Json, dice: Dice) -> Outcome:
     rolled = wcbh_pool(dice, req["rank"], req["modifier"] + req["page_modifier"], "grapple")
     active = [d for d in req["defences"] if d["active"]]
-    defence = (
-        best_defence(active, halve_active=req["halve_active"])
-        if active
-        else {"name": "none", "rank": 0, "active": True}
-    )
+    none: Json = {"name": "none", "rank": 0, "active": True}
+    defence = best_defence(active, halve_active=req["halve_active"]) if active else none
     against = wcbh_pool(dice, defence["rank"], req["defence_modifier"], "defence")
     net = rolled - against
     outcome = "failed" if net <= 0 else "partial" if net <= 2 else "held"

@@ -101,45 +101,42 @@ party = st.fixed_dictionaries(
         "halve_passive": st.booleans(),
     },
 )
-attack_kind = st.one_of(
+attack_kind: S[Json] = st.one_of(
     st.just({}),
     st.fixed_dictionaries({"maneuver": st.just("charge")}, optional={"charger": party}),
     st.fixed_dictionaries({"maneuver": st.just("all_out")}),
     st.fixed_dictionaries({"club": party}),
     st.fixed_dictionaries({"team": st.just(True), "explode": st.booleans()}),
 )
-attack_request = st.builds(
-    lambda base, kind, extra: {**base, **kind, **extra(kind)},
+attack_extra: S[Json] = st.one_of(  # an ally's defence or a special effect (neither with a club)
+    st.just({}),
+    st.fixed_dictionaries({"guard": party, "guard_active": st.booleans()}),
     st.fixed_dictionaries(
-        {"attack_rank": small(0, 12), "defences": defences, "target_health": small(0, 10)},
-        optional={
-            "weapon": small(0, 3),
-            "modifier": small(-3, 3),
-            "lethal": st.booleans(),
-            "minion": st.booleans(),
-            "target_id": st.just("t1"),
-            "page_modifier": small(-4, 0),
-            "defence_modifier": small(-2, 2),
-            "halve_active": st.booleans(),
-            "halve_passive": st.booleans(),
-            "redirect": st.booleans(),
-            "purpose": text,
-        },
-    ),
-    attack_kind,
-    st.sampled_from(
-        [
-            lambda kind: {},
-            lambda kind: {} if "club" in kind else {"guard": PARTY_ACTIVE, "guard_active": True},
-            lambda kind: {} if "club" in kind else {"guard": PARTY_PASSIVE, "guard_active": False},
-            lambda kind: {} if "club" in kind else {"effect": "Stun", "effect_pages_before": 1},
-            lambda kind: {} if "club" in kind else {"effect": "Stun"},
-        ]
+        {"effect": st.just("Stun")}, optional={"effect_pages_before": small(0, 3)}
     ),
 )
-PARTY_ACTIVE = {"character_id": "g", "defences": [{"name": "Agility", "rank": 3, "active": True}]}
-PARTY_ACTIVE |= {"health": 5, "defence_modifier": 1}
-PARTY_PASSIVE = {"defences": [{"name": "Stamina", "rank": 6, "active": False}], "health": 4}
+attack_base: S[Json] = st.fixed_dictionaries(
+    {"attack_rank": small(0, 12), "defences": defences, "target_health": small(0, 10)},
+    optional={
+        "weapon": small(0, 3),
+        "modifier": small(-3, 3),
+        "lethal": st.booleans(),
+        "minion": st.booleans(),
+        "target_id": st.just("t1"),
+        "page_modifier": small(-4, 0),
+        "defence_modifier": small(-2, 2),
+        "halve_active": st.booleans(),
+        "halve_passive": st.booleans(),
+        "redirect": st.booleans(),
+        "purpose": text,
+    },
+)
+attack_request = st.builds(
+    lambda *parts: {k: v for p in parts for k, v in p.items()},
+    attack_base,
+    attack_kind,
+    attack_extra,
+)
 grapple_request = st.fixed_dictionaries(
     {"rank": small(0, 10)},
     optional={
