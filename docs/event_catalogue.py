@@ -13,10 +13,7 @@ docs/events.md has no example block for a type.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import json
-import pkgutil
 import re
 import sys
 import tempfile
@@ -30,9 +27,10 @@ sys.path.insert(0, str(ROOT))
 from eventsourcing.domain import Aggregate
 from fastapi.testclient import TestClient
 
-import domain.aggregates
 from api.main import create_app
 from api.settings import Settings
+from domain.aggregates._catalogue import aggregate_classes as all_aggregates
+from domain.aggregates._catalogue import event_classes
 from domain.export import SECRET_FIELDS
 from domain.secrets import hash_token
 
@@ -47,39 +45,16 @@ PAGE_SIZE = 7  # small on purpose: the session's log is read over several pages 
 
 
 def aggregate_classes() -> list[type[Aggregate]]:
-    """Every aggregate class defined in the modules of the domain.aggregates package."""
-    found: dict[str, type[Aggregate]] = {}
-    for info in pkgutil.iter_modules(domain.aggregates.__path__):
-        module = importlib.import_module(f"domain.aggregates.{info.name}")
-        for value in vars(module).values():
-            if (
-                inspect.isclass(value)
-                and issubclass(value, Aggregate)
-                and value is not Aggregate
-                and value.__module__ == module.__name__
-            ):
-                found[value.__qualname__] = value
+    """Every aggregate class of domain.aggregates, in the order of docs/events.md."""
     rank = {name: i for i, name in enumerate(ORDER)}
-    return [found[name] for name in sorted(found, key=lambda n: (rank.get(n, len(rank)), n))]
+    return sorted(
+        all_aggregates(), key=lambda c: (rank.get(c.__qualname__, len(rank)), c.__qualname__)
+    )
 
 
 def event_types(cls: type[Aggregate]) -> list[str]:
-    """The event classes an aggregate can write, as the log names them ("Scene.PageAdvanced").
-
-    eventsourcing nests one class per @event on the aggregate, subclassing its `Event`. It also
-    redefines the generic `Created` on every aggregate; that one is written only when `__init__`
-    carries no other event name, so `Created` events other than the one `__init__` names are skipped.
-    """
-    init = cls.__dict__.get("__init__")
-    created_name = getattr(init, "event_cls_name", None) or "Created"
-    names = []
-    for name, value in vars(cls).items():
-        if not (inspect.isclass(value) and issubclass(value, cls.Event)) or value is cls.Event:
-            continue
-        if issubclass(value, Aggregate.Created) and name != created_name:
-            continue
-        names.append(value.__qualname__)
-    return names
+    """The event classes an aggregate can write, as the log names them ("Scene.PageAdvanced")."""
+    return [event_cls.__qualname__ for event_cls in event_classes(cls)]
 
 
 def catalogue() -> dict[str, list[str]]:
