@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Any, Literal
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.scene_play_models import ScenePlayPublic, scene_play_public
@@ -457,6 +459,11 @@ class RollPublic(Written):
 # its receipt without each route handing the application down (FastAPI copies the request's context
 # into the thread that runs a `def` route).
 REQUEST_SIGNING: ContextVar[Signing] = ContextVar("REQUEST_SIGNING")
+
+
+def receipt_public(roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> ReceiptPublic:
+    """The receipt of a roll that a response names only by its id (`made`: Outcome.saved)."""
+    return ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt_of(roll_id, made))
 
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:

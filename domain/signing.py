@@ -5,16 +5,17 @@ by `chronicle keys rotate` reaches them on their next read (the repository fast-
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain import receipts
-from domain.aggregates import RollChain, SigningKeys
+from domain.aggregates import Roll, RollChain, SigningKeys
 from domain.audit import GENESIS_HASH
 from domain.secrets import Sealer
 
@@ -116,6 +117,14 @@ class Signing:
             str(record["roll_id"]),
             str(record["hash"]),
         )
+
+    def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
+        """The receipt of a roll a response names only by id (a helper's roll, a rest); `made`:
+        what the command saves (Outcome.saved), where a roll it made is found before its save."""
+        roll_uuid = UUID(str(roll_id))
+        roll = next((a for a in made if a.id == roll_uuid), None) or self._repository.get(roll_uuid)
+        assert isinstance(roll, Roll)
+        return self.receipt(roll.record)
 
     def head(self, campaign_id: UUID, position: int) -> dict[str, Any]:
         """The campaign's chain as it is now; `position` was read first, so every roll written at
