@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -255,3 +256,18 @@ def test_a_receipt_lacking_a_field_is_refused_naming_it() -> None:
     del receipt["hash"]
     with pytest.raises(receipts.BadStatement, match="lacks hash"):
         receipts.parse_receipt(receipt)
+
+
+def test_docs_receipts_md_shows_the_pinned_vectors() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "receipts.md").read_text()
+    pinned = [PUBLIC_KEY, KEY_ID, RECEIPT_SIGNATURE, HEAD_SIGNATURE, DIGEST, TRAILER_SIGNATURE]
+    assert [value for value in pinned if value not in doc] == []
+    messages = [
+        receipts.receipt_message(receipts.sign_receipt(KEY, CAMPAIGN, 41, ROLL, HASH)),
+        receipts.head_message(receipts.sign_head(KEY, CAMPAIGN, 42, HASH, 1234, AT)),
+        receipts.trailer_message(
+            receipts.sign_trailer(KEY, CAMPAIGN, VECTOR_ENTRIES, PUBLISHED, AT)
+        ),
+    ]
+    shown = [m.decode().replace("\n", "⏎") for m in messages]
+    assert [m for m in shown if f"`{m}`" not in doc] == []
