@@ -269,13 +269,17 @@ def _records(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any
 
 
 def chain_head(entries: Sequence[Mapping[str, Any]]) -> tuple[int, str]:
-    """(length, hash) of the chain the export's last RollChain.Linked entry ends."""
-    length, head = 0, GENESIS_HASH
-    for entry in entries:
-        payload = entry.get("payload") or {}
-        if entry.get("type") == "RollChain.Linked":
-            length, head = int(payload["sequence"]) + 1, str(payload["hash"])
-    return length, head
+    """(length, hash) of the chain the export's RollChain.Linked entries tell (0 and the genesis
+    hash when there are none)."""
+    links = _links(entries)
+    if not links:
+        return 0, GENESIS_HASH
+    last = max(links)
+    return last + 1, str(links[last].get("hash"))
+
+
+def _last_position(entries: Sequence[Mapping[str, Any]]) -> Any:
+    return entries[-1].get("position") if entries else 0
 
 
 def sign_trailer(
@@ -291,7 +295,7 @@ def sign_trailer(
     statement = {
         "campaign_id": campaign_id,
         "entries": len(entries),
-        "position": int(entries[-1]["position"]) if entries else 0,
+        "position": _last_position(entries),
         "length": length,
         "hash": head,
         "digest": entries_digest(entries),
@@ -354,7 +358,7 @@ def check_export_head(
     length, head = chain_head(entries)
     actual = {
         "entries": len(entries),
-        "position": int(entries[-1].get("position", 0)) if entries else 0,
+        "position": _last_position(entries),
         "length": length,
         "hash": head,
         "digest": entries_digest(entries),
@@ -406,15 +410,15 @@ def check_receipts(
     receipts: Sequence[Mapping[str, Any]],
     keys: PublicKeys,
 ) -> list[Problem]:
-    """Every kept receipt's roll is in the export unaltered: same sequence, roll id and hash."""
+    """Every kept receipt (checked by parse_receipt) has its roll in the export unaltered: same
+    sequence, roll id and hash."""
     links, records = _links(entries), _records(entries)
     problems: list[Problem] = []
     for receipt in receipts:
         sequence, roll_id = int(receipt["sequence"]), str(receipt["roll_id"])
-        where = {"sequence": sequence, "roll_id": roll_id}
         reason = _signature_problem(keys, receipt, receipt_message(receipt), f"receipt {roll_id}")
         if reason is not None:
-            problems.append(Problem("bad_signature", reason, **where))
+            problems.append(Problem("bad_signature", reason, sequence=sequence, roll_id=roll_id))
         problems.extend(_receipt_in_export(receipt, links, records))
     return problems
 
@@ -425,7 +429,6 @@ def _receipt_in_export(
     records: Mapping[str, Mapping[str, Any]],
 ) -> list[Problem]:
     sequence, roll_id, hash = int(receipt["sequence"]), str(receipt["roll_id"]), receipt["hash"]
-    where = {"sequence": sequence, "roll_id": roll_id}
     link = links.get(sequence)
     if link is None:
         return [
@@ -433,7 +436,8 @@ def _receipt_in_export(
                 "receipt_missing",
                 f"the export's chain has no roll at sequence {sequence}, where the receipt puts "
                 f"roll {roll_id}: the chain was cut short or rewritten",
-                **where,
+                sequence=sequence,
+                roll_id=roll_id,
             )
         ]
     problems = []
@@ -444,7 +448,8 @@ def _receipt_in_export(
                 f"sequence {sequence} of the export's chain is roll {link.get('roll_id')} with "
                 f"hash {link.get('hash')}; the receipt says roll {roll_id} with hash {hash}: "
                 "the chain was rewritten",
-                **where,
+                sequence=sequence,
+                roll_id=roll_id,
             )
         )
     record = records.get(roll_id)
@@ -454,7 +459,8 @@ def _receipt_in_export(
                 "receipt_mismatch",
                 f"the export has no record of roll {roll_id} with sequence {sequence} and the "
                 "receipt's hash: it was removed or changed",
-                **where,
+                sequence=sequence,
+                roll_id=roll_id,
             )
         )
     elif record.get("campaign_id") != receipt["campaign_id"]:
@@ -463,7 +469,8 @@ def _receipt_in_export(
                 "receipt_mismatch",
                 f"the receipt is for campaign {receipt['campaign_id']}, the roll is of "
                 f"campaign {record.get('campaign_id')}",
-                **where,
+                sequence=sequence,
+                roll_id=roll_id,
             )
         )
     return problems
@@ -472,7 +479,8 @@ def _receipt_in_export(
 def check_expected_head(
     entries: Sequence[Mapping[str, Any]], head: Mapping[str, Any], keys: PublicKeys
 ) -> list[Problem]:
-    """A head announced earlier is in the export's chain: at that length the chain has that hash."""
+    """A head announced earlier (checked by parse_head) is in the export's chain: at that length
+    the chain has that hash."""
     problems: list[Problem] = []
     length, hash = int(head["length"]), str(head["hash"])
     reason = _signature_problem(keys, head, head_message(head), "the expected head")

@@ -5,7 +5,7 @@ by `chronicle keys rotate` reaches them on their next read (the repository fast-
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -29,7 +29,7 @@ def _now() -> str:
 class Signing:
     """Held by the application (`app.signing`); needs the server key to unseal the private keys."""
 
-    def __init__(self, repository: Repository, save: Any, sealer: Sealer) -> None:
+    def __init__(self, repository: Repository, save: Callable[..., Any], sealer: Sealer) -> None:
         self._repository = repository
         self._save = save
         self._sealer = sealer
@@ -39,7 +39,7 @@ class Signing:
 
     def keyring(self) -> SigningKeys | None:
         try:
-            keyring = self._repository.get(SigningKeys.create_id())
+            keyring: Any = self._repository.get(SigningKeys.create_id())
         except AggregateNotFoundError:
             return None
         assert isinstance(keyring, SigningKeys)
@@ -130,7 +130,7 @@ class Signing:
         """The campaign's chain as it is now; `position` was read first, so every roll written at
         or before it is inside the head."""
         try:
-            chain = self._repository.get(RollChain.create_id(campaign_id))
+            chain: Any = self._repository.get(RollChain.create_id(campaign_id))
             length, hash = chain.length, chain.head
         except AggregateNotFoundError:
             length, hash = 0, GENESIS_HASH
