@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid5
@@ -271,3 +273,15 @@ def test_docs_receipts_md_shows_the_pinned_vectors() -> None:
     ]
     shown = [m.decode().replace("\n", "⏎") for m in messages]
     assert [m for m in shown if f"`{m}`" not in doc] == []
+
+
+def test_the_receipt_checks_are_pure_so_a_verifier_needs_no_service() -> None:
+    code = (
+        "import sys, domain.receipts; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'eventsourcing', 'fastapi', 'api', 'projections', 'psycopg'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
