@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 from pydantic import ValidationError
 
 from api.settings import Settings
+from domain import receipts
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -46,6 +49,7 @@ def _verify(args: argparse.Namespace) -> int:
     import json
 
     from domain.audit import Problem, Report, verify_export
+    from domain.receipts import EXPORT_HEAD
 
     entries = []
     bad: list[Problem] = []
@@ -57,8 +61,9 @@ def _verify(args: argparse.Namespace) -> int:
                 entries.append(json.loads(line))
             except ValueError:
                 bad.append(Problem("unreadable", f"line {number} is not JSON"))
-    report: Report = verify_export(entries)
+    report: Report = verify_export([e for e in entries if e.get("type") != EXPORT_HEAD])
     report.problems[:0] = bad
+    report.problems.extend(_signature_problems(args, entries))
     print(f"{report.rolls} roll records, {report.recomputed} recomputed from revealed seeds")
     for problem in report.problems:
         where = f"sequence {problem.sequence}: " if problem.sequence is not None else ""
@@ -67,6 +72,82 @@ def _verify(args: argparse.Namespace) -> int:
         "OK: the chain is intact and every revealed roll recomputes" if report.intact else "FAILED"
     )
     return 0 if report.intact else 1
+
+
+class BadInputFile(Exception):
+    """A file given to `chronicle verify` cannot be read as what it should be (exit 2)."""
+
+
+def _json_file(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BadInputFile(f"{what} {path}: {exc}") from None
+
+
+def _receipts_file(path: Path) -> list[dict[str, Any]]:
+    """One receipt per line (JSON Lines), as a front end keeps them; blank lines are skipped."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInputFile(f"--receipts {path}: {exc}") from None
+    found = []
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            try:
+                found.append(receipts.parse_receipt(json.loads(line), f"receipt on line {number}"))
+            except (ValueError, receipts.BadStatement) as exc:
+                raise BadInputFile(f"--receipts {path}: {exc}") from None
+    return found
+
+
+def _trusted_keys(args: argparse.Namespace, trailer: Any) -> dict[str, bytes]:
+    if args.keys is not None:
+        try:
+            keys = receipts.parse_keys(_json_file(args.keys, "--keys"))
+        except receipts.BadStatement as exc:
+            raise BadInputFile(f"--keys {args.keys}: {exc}") from None
+        print(f"trusted keys from {args.keys}: {', '.join(keys) or 'none'}")
+        return keys
+    keys = receipts.trailer_keys(trailer)
+    print(
+        f"trusted keys named by the export itself: {', '.join(keys) or 'none'} (not checked "
+        "against the published ones: pass --keys with GET /v1/signing-keys to rule out a forger)"
+    )
+    return keys
+
+
+def _signature_problems(args: argparse.Namespace, lines: list[dict[str, Any]]) -> list[Any]:
+    """The signed trailer, then any kept receipts and announced head (docs/receipts.md)."""
+    kept = _receipts_file(args.receipts) if args.receipts is not None else []
+    head = None
+    if args.expect_head is not None:
+        try:
+            head = receipts.parse_head(_json_file(args.expect_head, "--expect-head"))
+        except receipts.BadStatement as exc:
+            raise BadInputFile(f"--expect-head {args.expect_head}: {exc}") from None
+    entries, trailer, problems = receipts.split_export(lines)
+    keys = _trusted_keys(args, trailer)
+    problems += receipts.check_export_head(entries, trailer, keys)
+    problems += receipts.check_receipts(entries, kept, keys)
+    if head is not None:
+        problems += receipts.check_expected_head(entries, head, keys)
+    if args.receipts is not None:
+        print(f"{len(kept)} receipts checked")
+    return problems
+
+
+def _rotate_key(args: argparse.Namespace) -> int:
+    """A new active signing key for every replica; the old ones stay published."""
+    from api.main import build_application
+
+    app = build_application(_settings(args))
+    try:
+        key_id = app.signing.rotate()
+    finally:
+        app.close()
+    print(f"signing key {key_id} is now active; earlier keys stay published at /v1/signing-keys")
+    return 0
 
 
 def _project(args: argparse.Namespace) -> int:
@@ -136,7 +217,21 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="check an export (JSON Lines) offline; exit 1 on any problem"
     )
     verify.add_argument("file", type=Path, help="the file from GET /v1/campaigns/{id}/export")
+    verify.add_argument(
+        "--receipts", type=Path, help="receipts kept by players (JSON Lines): each must be inside"
+    )
+    verify.add_argument(
+        "--expect-head", type=Path, help="a head from GET /v1/campaigns/{id}/head: must be inside"
+    )
+    verify.add_argument(
+        "--keys", type=Path, help="the trusted keys, as GET /v1/signing-keys serves"
+    )
     verify.set_defaults(func=_verify)
+    keys = sub.add_parser("keys", help="manage the signing keys of receipts, heads and exports")
+    keys_sub = keys.add_subparsers(dest="action", required=True)
+    rotate = keys_sub.add_parser("rotate", help="add a new active signing key")
+    _store_flags(rotate)
+    rotate.set_defaults(func=_rotate_key)
     project = sub.add_parser("project", help="run a projection worker (the views) until stopped")
     _store_flags(project)
     project.set_defaults(func=_project)
@@ -158,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except ValidationError as exc:
         print(f"chronicle: bad setting: {exc}", file=sys.stderr)
+        return 2
+    except (BadInputFile, OSError) as exc:  # a file that cannot be read: say which, exit 2
+        print(f"chronicle: {exc}", file=sys.stderr)
         return 2
 
 

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from api.schemas import REQUEST_SIGNING
 from domain.application import (
     Actor,
     Chronicle,
@@ -33,7 +34,9 @@ MAX_IDEMPOTENCY_KEY = 200
 
 
 async def get_app(request: Request) -> Chronicle:
-    return request.app.state.chronicle  # type: ignore[no-any-return]
+    app: Chronicle = request.app.state.chronicle
+    REQUEST_SIGNING.set(app.signing)  # receipts of the rolls this request presents
+    return app
 
 
 AppDep = Annotated[Chronicle, Depends(get_app)]

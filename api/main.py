@@ -25,6 +25,7 @@ from api.routers import (
     resolve,
     rolls,
     scene_play,
+    signing,
     stream,
 )
 from api.settings import Settings
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.chronicle = build_application(settings)
+        app.state.chronicle.signing.ensure_key()  # the first start makes the first key
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))
@@ -83,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         missions,
         rolls,
         history,
+        signing,
         stream,
     ):
         app.include_router(module.router)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Any, Literal
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.scene_play_models import ScenePlayPublic, scene_play_public
 from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
+from domain.signing import Signing
 from domain.verbs.nimble_health import nimble_conditions, nimble_view
 from domain.verbs.resolve import resolve_fields
 
@@ -422,6 +426,17 @@ class Proof(BaseModel):
     seed: str | None = Field(description="The scene seed (hex) once revealed, else null")
 
 
+class ReceiptPublic(BaseModel):
+    """Keep it: it proves this roll, and every roll before it, is in any later export unaltered."""
+
+    campaign_id: UUID
+    sequence: int = Field(description="The roll's place in the campaign's chain")
+    roll_id: UUID
+    hash: str = Field(description="The roll record's hash; it covers the hash before it")
+    key_id: str = Field(description="The signing key, as GET /v1/signing-keys lists it")
+    signature: str = Field(description="Ed25519, hex, over the encoding of docs/receipts.md")
+
+
 class RollPublic(Written):
     id: UUID
     campaign_id: UUID
@@ -437,6 +452,18 @@ class RollPublic(Written):
     result: dict[str, Any]
     odds: OddsPublic
     proof: Proof
+    receipt: ReceiptPublic
+
+
+# The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs
+# its receipt without each route handing the application down (FastAPI copies the request's context
+# into the thread that runs a `def` route).
+REQUEST_SIGNING: ContextVar[Signing] = ContextVar("REQUEST_SIGNING")
+
+
+def receipt_public(roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> ReceiptPublic:
+    """The receipt of a roll that a response names only by its id (`made`: Outcome.saved)."""
+    return ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt_of(roll_id, made))
 
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:
@@ -467,6 +494,7 @@ def roll_public(roll: Roll, scene: Scene) -> RollPublic:
             hash=record["hash"],
             seed=seed,
         ),
+        receipt=ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt(record)),
         version=roll.version,
     )
 

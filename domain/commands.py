@@ -69,6 +69,9 @@ class Outcome:
     position: int = 0
     revealed: dict[str, Any] = field(default_factory=dict)
     replayed: StoredResponse | None = None
+    # Every aggregate the command saves: presenters read new rolls here, since an idempotent
+    # command renders its response before the save.
+    saved: tuple[Aggregate, ...] = ()
 
 
 def command(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -20,12 +21,26 @@ from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check, CheckOutcome, Once, parse_request
 from domain.service import Service
+from domain.signing import Signing
 
 MAX_CLIENT_SEED = 128
 
 
 class RollCommands(Service):
     """Mixed into the Chronicle application: everything about dice."""
+
+    # ---- signatures (docs/receipts.md) ---------------------------------------------------------
+
+    @functools.cached_property
+    def signing(self) -> Signing:
+        """The keyring and what the service signs: receipts, heads, export trailers."""
+        return Signing(self.repository, self.save, self.sealer)
+
+    def signed_head(self, actor: Actor, campaign_id: UUID) -> dict[str, Any]:
+        """The campaign's chain head, signed (members only)."""
+        campaign = self.get(actor, Campaign, campaign_id)
+        position = self.recorder.max_notification_id() or 0  # read before the chain: see head()
+        return self.signing.head(campaign.id, position)
 
     # ---- seeds -------------------------------------------------------------------------------
 

@@ -155,7 +155,7 @@ class Service(Application):
         revealed: dict[str, Any] | None = None,
     ) -> Outcome:
         """Save every touched aggregate (and the idempotency record) in one atomic save."""
-        outcome = Outcome(aggregate=aggregate, revealed=revealed or {})
+        outcome = Outcome(aggregate=aggregate, revealed=revealed or {}, saved=(aggregate, *others))
         record = None
         if ctx.idempotency is not None:
             status_code, body = ctx.idempotency.render(outcome)

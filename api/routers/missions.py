@@ -3,16 +3,18 @@ its rests, and its end."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import Strict, Title, Written
+from api.schemas import ReceiptPublic, Strict, Title, Written, receipt_public
 from domain.aggregates import Mission
 from domain.application import Outcome
 
@@ -149,6 +151,9 @@ class RestPublic(BaseModel):
     number: int = Field(description="1 for the mission's first rest")
     scene_id: UUID | None = Field(description="The scene whose dice rolled it (null: no dice)")
     roll_id: UUID | None = Field(description="The fair roll record (null without participants)")
+    receipt: ReceiptPublic | None = Field(
+        description="The roll's signed receipt (docs/receipts.md)"
+    )
     participants: list[RestParticipant]
 
 
@@ -165,7 +170,8 @@ class MissionPublic(Written):
     rests: list[RestPublic]
 
 
-def mission_public(mission: Mission) -> MissionPublic:
+def mission_public(mission: Mission, made: Iterable[Aggregate] = ()) -> MissionPublic:
+    """The mission; `made`: what the command saves, where its rest's new roll is found."""
     return MissionPublic(
         id=mission.id,
         campaign_id=mission.campaign_id,
@@ -176,13 +182,18 @@ def mission_public(mission: Mission) -> MissionPublic:
         outcome=mission.outcome,  # type: ignore[arg-type]
         counters=[CounterPublic.model_validate(c) for c in mission.counters.values()],
         rest_count=mission.rest_count,
-        rests=[RestPublic.model_validate(r) for r in mission.rests],
+        rests=[
+            RestPublic.model_validate(
+                {**r, "receipt": receipt_public(r["roll_id"], made) if r.get("roll_id") else None}
+            )
+            for r in mission.rests
+        ],
         version=mission.version,
     )
 
 
 def _mission(outcome: Outcome) -> MissionPublic:
-    return mission_public(outcome.aggregate)  # type: ignore[arg-type]
+    return mission_public(outcome.aggregate, outcome.saved)  # type: ignore[arg-type]
 
 
 # ---- routes --------------------------------------------------------------------------------------

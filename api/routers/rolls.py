@@ -127,6 +127,8 @@ def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse
     entries = list(
         campaign_entries(app, campaign.id)
     )  # read fully first: errors become 4xx, not half a file
+    # The signed last line: what the export covers (docs/receipts.md).
+    entries.append(app.signing.export_trailer(campaign.id, entries))
     return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
 
 

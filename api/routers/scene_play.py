@@ -21,7 +21,14 @@ from api.scene_play_models import (
     contest_public,
     group_check_public,
 )
-from api.schemas import RollPublic, Strict, Written, roll_public
+from api.schemas import (
+    ReceiptPublic,
+    RollPublic,
+    Strict,
+    Written,
+    receipt_public,
+    roll_public,
+)
 from domain.aggregates import Character, Roll, Scene
 from domain.application import Outcome
 from domain.errors import NotFound
@@ -143,6 +150,7 @@ class HelpRollPublic(BaseModel):
     successes: int
     net: int
     bonus: int = Field(description="Dice this helper's roll is worth (WCBH-10)")
+    receipt: ReceiptPublic
 
 
 class AssistedRollPublic(Written):
@@ -263,7 +271,12 @@ def assisted_roll(
         roll: Roll = outcome.aggregate  # type: ignore[assignment]
         return AssistedRollPublic(
             roll=roll_public(roll, outcome.revealed["scene"]),
-            helpers=[HelpRollPublic.model_validate(h) for h in outcome.revealed["help"]],
+            helpers=[
+                HelpRollPublic.model_validate(
+                    {**h, "receipt": receipt_public(h["roll_id"], outcome.saved)}
+                )
+                for h in outcome.revealed["help"]
+            ],
             bonus=outcome.revealed["bonus"],
             version=roll.version,
         )

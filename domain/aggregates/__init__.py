@@ -9,6 +9,7 @@ from domain.aggregates.issue import Issue
 from domain.aggregates.mission import MISSION_OUTCOMES, Mission
 from domain.aggregates.roll import Roll, RollChain
 from domain.aggregates.scene import Scene
+from domain.aggregates.signing_keys import SigningKeys
 from domain.aggregates.story import Story
 
 __all__ = [
@@ -24,5 +25,6 @@ __all__ = [
     "Roll",
     "RollChain",
     "Scene",
+    "SigningKeys",
     "Story",
 ]
