@@ -14,6 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from domain.dice import FairSource, Roller, commitment
+from domain.dice.roller import Face
+from domain.rulesets import ruleset_version
+from domain.rulesets.base import CheckOutcome
+
 GENESIS_HASH = "0" * 64
 RECORD_FORMAT = 2
 """Records with `"format": 2` hash every field but `hash`; records without `format` are format 1."""
@@ -180,8 +185,6 @@ def recompute(
 ) -> list[Problem]:
     """Re-roll from the revealed seed with the record's rules version; compare everything the roll
     shows: faces, result, score, success, costs and (given `shown`) odds."""
-    from domain.dice import commitment
-
     roll_id = str(record.get("roll_id"))
     sequence = record.get("sequence")
 
@@ -196,8 +199,9 @@ def recompute(
         return [problem("seed_mismatch", "the revealed seed does not match its commitment")]
     version = str(record.get("rules_version", FORMAT_1_RULES_VERSION))
     try:
+        _format(record)
         replayed = _replay(record, seed, original, version)
-    except _Unknown as exc:
+    except (_Unknown, UnknownFormat) as exc:
         return [problem("unverifiable", str(exc))]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         return [problem("unverifiable", f"it could not be replayed: {exc}")]
@@ -221,11 +225,6 @@ class _Replayed:
 def _replay(
     record: Mapping[str, Any], seed: bytes, original: Mapping[str, Any] | None, version: str
 ) -> _Replayed:
-    from domain.dice import FairSource, Roller
-    from domain.dice.roller import Face
-    from domain.rulesets import ruleset_version
-    from domain.rulesets.base import CheckOutcome
-
     rules = ruleset_version(str(record["ruleset"]), version)
     if rules is None:
         raise _Unknown(
@@ -275,7 +274,12 @@ def _compare(
 ) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     if replayed.faces != record.get("faces"):
-        recorded = [f.get("face") for f in record.get("faces") or [] if isinstance(f, Mapping)]
+        faces = record.get("faces")
+        recorded = (
+            [f.get("face") if isinstance(f, Mapping) else f for f in faces]
+            if isinstance(faces, list)
+            else faces
+        )
         drawn = [f["face"] for f in replayed.faces]
         found.append(
             ("faces_mismatch", f"the seed gives faces {drawn}, the record says {recorded}")
@@ -479,6 +483,14 @@ def _roll_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -
             raise TypeError("its record is not an object")
         shown = Shown(payload.get("score"), payload.get("success"), payload.get("odds"))
         log.recorded.append(_Recorded(line, position, str(entry["originator_id"]), record, shown))
+        if payload.get("campaign_id") != record.get("campaign_id"):
+            log.problems.append(
+                log.recorded[-1].problem(
+                    "tampered",
+                    f"it is stored in campaign {payload.get('campaign_id')}, its record says "
+                    f"{record.get('campaign_id')}",
+                )
+            )
     elif kind == "RollChain.Linked":
         log.chain_versions.append((line, int(entry["originator_version"])))
         link = Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))

@@ -57,7 +57,7 @@ def check_chain(records: list[dict[str, object] | None], links: list[Link]) -> l
                 {
                     "type": "Roll.Recorded",
                     "originator_id": link.roll_id,
-                    "payload": {"record": record},
+                    "payload": {"record": record, "campaign_id": record["campaign_id"]},
                 }
             )
         entries.append(

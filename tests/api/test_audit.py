@@ -311,6 +311,20 @@ def cut_last(count: int) -> Edit:
     return edit
 
 
+def unknown_format(play: Play, entries: Entries) -> int:
+    """A format this verifier cannot hash (so the chain cannot be rewritten around it either)."""
+    line, record = _record(play, entries, play.in_b)
+    record["format"] = 3
+    return line
+
+
+def record_cut(play: Play, entries: Entries) -> int:
+    """The last roll's record cut out: its link (the next line) has no record."""
+    line, _ = recorded(entries, play.last)
+    del entries[line - 1]
+    return line
+
+
 def reveal_cut(play: Play, entries: Entries) -> int:
     del entries[line_of(entries, "Scene.Closed", play.scene_b) - 1]
     return line_of(entries, "Issue.SceneFinished", play.scene_b)
@@ -360,6 +374,8 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "the sheet snapshot": (in_record("paid", _sheet), "SHEET_MISMATCH"),
     "the last roll's scene nonce cut off": (cut_last(1), "MISSING"),
     "the last roll's link cut off": (cut_last(2), "MISSING"),
+    "the last roll's record cut out": (record_cut, "MISSING"),
+    "a record format the verifier does not know": (unknown_format, "UNVERIFIABLE"),
     "a scene's reveal cut out": (reveal_cut, "MISSING"),
     "a scene's opening cut out": (scene_cut, "UNPUBLISHED"),
 }
@@ -388,6 +404,55 @@ def test_a_tampered_export_fails_through_verify_export_too(play: Play) -> None:
 
     assert not report.intact
     assert ("seed_mismatch", line) in [(p.kind, p.line) for p in report.problems]
+
+
+JUNK: list[Any] = [None, 5, "x", [], {}, True]
+
+
+def junk_edits(entries: Entries, index: int, path: tuple[str, ...]) -> Iterator[Entries]:
+    """Copies of the entries with one field of entry `index` (at `path`) replaced by junk."""
+    container = entries[index]
+    for step in path:
+        container = container[step]
+    for name in list(container):
+        for junk in JUNK:
+            if container[name] == junk:
+                continue
+            edited = copy.deepcopy(entries)
+            target = edited[index]
+            for step in path:
+                target = target[step]
+            target[name] = junk
+            yield edited
+
+
+def test_junk_in_any_field_of_a_roll_fails_and_is_never_raised(play: Play) -> None:
+    line, _ = recorded(play.entries, play.paid)
+    tried = 0
+    for path in (("payload",), ("payload", "record")):
+        for edited in junk_edits(play.entries, line - 1, path):
+            assert not verify_export(edited).intact
+            tried += 1
+    assert tried > 100
+
+
+def test_junk_in_the_scene_chain_and_character_entries_is_never_raised(play: Play) -> None:
+    kinds = (
+        "Scene.Opened",
+        "Scene.Closed",
+        "Scene.RollMade",
+        "RollChain.Linked",
+        "Character.Created",
+    )
+    tried = 0
+    for kind in kinds:
+        index = next(i for i, e in enumerate(play.entries) if e["type"] == kind)
+        for path in ((), ("payload",)):
+            for edited in junk_edits(play.entries, index, path):
+                report = verify_export(edited)
+                assert report.rolls == 8 or not report.intact
+                tried += 1
+    assert tried > 100
 
 
 # ---- unusable input: exit code 2 -------------------------------------------------------------
