@@ -418,6 +418,9 @@ class _Log:
     finished: list[tuple[int, str]] = field(default_factory=list)
     ended: list[tuple[int, str]] = field(default_factory=list)
     sheets: dict[str, list[Any]] = field(default_factory=dict)  # character -> every sheet it had
+    sides: dict[str, Any] = field(default_factory=dict)  # character -> its side
+    settings: list[Any] = field(default_factory=list)  # every settings the campaign has had
+    ruleset: Any = None  # the campaign's
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -516,6 +519,8 @@ def _character_event(log: _Log, line: int, position: int, entry: Mapping[str, An
     """Every sheet a character has had: a roll's sheet snapshot must be one of them."""
     kind, character, payload = entry["type"], str(entry["originator_id"]), entry["payload"]
     sheets = log.sheets.setdefault(character, [])
+    if kind == "Character.Created":
+        log.sides[character] = payload["side"]
     if "sheet" in payload:
         sheets.append(payload["sheet"])
     elif kind in _RANK_CHANGES and sheets and payload.get("rank") is not None:
@@ -524,7 +529,15 @@ def _character_event(log: _Log, line: int, position: int, entry: Mapping[str, An
         sheets.append({**last, "abilities": abilities})
 
 
+def _campaign_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    if "settings" in entry["payload"]:
+        log.settings.append(entry["payload"]["settings"])
+    if entry["type"] == "Campaign.Created":
+        log.ruleset = entry["payload"]["ruleset"]
+
+
 _READERS = {
+    "Campaign": _campaign_event,
     "Scene": _scene_event,
     "Roll": _roll_event,
     "RollChain": _roll_event,
@@ -830,15 +843,37 @@ def _check_scenes(log: _Log) -> list[Problem]:
 
 
 def _check_sheets(log: _Log) -> list[Problem]:
-    """A roll's sheet snapshot is a sheet its character has had. Any of them, not the one current at
-    the roll: a Help reroll reads the sheet of the roll it helps (NB-19), and a character may be
-    created in the save of its first roll."""
+    """A roll's snapshots are what its campaign and character had: its settings are settings the
+    campaign has had, its side the character's, and its sheet a sheet the character has had. Any of
+    them, not the one current at the roll: a Help reroll reads the sheet of the roll it helps (NB-19),
+    and the events of one save may list a character after the roll that uses it."""
     problems: list[Problem] = []
     for recorded in log.recorded:
-        character = recorded.record.get("character_id")
+        record = recorded.record
+        if record.get("ruleset") != log.ruleset:
+            problems.append(
+                recorded.problem(
+                    "settings_mismatch",
+                    f"its ruleset {record.get('ruleset')!r} is not its campaign's {log.ruleset!r}",
+                )
+            )
+        if record.get("settings") not in log.settings:
+            problems.append(
+                recorded.problem(
+                    "settings_mismatch", "its settings are none its campaign has had in the log"
+                )
+            )
+        character = record.get("character_id")
         if character is None:
             continue
-        if recorded.record.get("sheet") not in log.sheets.get(str(character), []):
+        if record.get("side") != log.sides.get(str(character)):
+            problems.append(
+                recorded.problem(
+                    "sheet_mismatch",
+                    f"its side {record.get('side')!r} is not the side of character {character}",
+                )
+            )
+        if record.get("sheet") not in log.sheets.get(str(character), []):
             problems.append(
                 recorded.problem(
                     "sheet_mismatch",

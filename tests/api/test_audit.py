@@ -372,6 +372,12 @@ EDITS: dict[str, tuple[Edit, str]] = {
         "FACES_MISMATCH",
     ),
     "the sheet snapshot": (in_record("paid", _sheet), "SHEET_MISMATCH"),
+    "the side": (in_record("paid", lambda r: r.update(side="villain")), "SHEET_MISMATCH"),
+    "the settings snapshot": (
+        in_record("paid", lambda r: r.update(settings={"trait_limit": 12})),
+        "SETTINGS_MISMATCH",
+    ),
+    "the ruleset": (in_record("paid", lambda r: r.update(ruleset="classd")), "SETTINGS_MISMATCH"),
     "the last roll's scene nonce cut off": (cut_last(1), "MISSING"),
     "the last roll's link cut off": (cut_last(2), "MISSING"),
     "the last roll's record cut out": (record_cut, "MISSING"),
