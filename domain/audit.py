@@ -79,7 +79,7 @@ def record_hash(record: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # tampered | missing | misordered | malformed | seed_mismatch | nonce_mismatch | …
+    kind: str  # tampered, missing, nonce_mismatch… (the table in docs/fair-dice.md, section 10)
     message: str
     sequence: int | None = None
     roll_id: str | None = None
