@@ -533,3 +533,39 @@ def test_the_campaign_verification_is_the_export_s_report(
     assert [p["kind"] for p in edited["recomputed"]["problems"]] == ["odds_mismatch"]
     assert other["recomputed"] == {"revealed": True, "match": True, "problems": []}
     assert other["chain"]["intact"] is True
+
+
+def test_an_ended_game_issue_shows_its_scene_s_cut_off_reveal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ending a game Issue closes its open scenes in the same save, after the Issue.Ended: cutting
+    the export's tail at the Scene.Closed leaves the Issue.Ended to show it."""
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as client:
+        table = Table(client)
+        hero = table.character(table.player)
+        issue = table.issue()
+        scene = table.scene(issue)
+        body = {"check": "trait", "character_id": hero, "request": {"trait": "Agility"}}
+        table.post(f"/v1/scenes/{scene}/rolls", {**body, "client_seed": "x"}, table.player)
+        table.post(f"/v1/issues/{issue}/end", status=200)
+        export = client.get(f"/v1/campaigns/{table.campaign_id}/export", headers=bearer(table.gm))
+    entries = [json.loads(line) for line in export.text.splitlines()]
+    assert verify(entries, tmp_path, capsys)[0] == 0
+    closed = line_of(entries, "Scene.Closed", scene)
+    ended = line_of(entries, "Issue.Ended", issue)
+    assert ended < closed
+
+    code, out = verify(entries[: closed - 1], tmp_path, capsys)
+
+    assert code == 1
+    assert [p for p in problem_lines(out, "MISSING") if f"line {ended}:" in p and scene in p]
+
+
+def test_another_campaign_s_verification_is_not_found(play: Play) -> None:
+    table = play.table
+    response = table.client.get(
+        f"/v1/campaigns/{table.campaign_id}/verification", headers=bearer(table.foreign)
+    )
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"]
