@@ -45,32 +45,22 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    """Check an export offline: no service, no database, only the file and the algorithm."""
-    import json
+    """Check an export offline: no service, no database, only the file and the algorithm.
+    Exit 0 intact, 1 tampered, 2 no usable export (docs/fair-dice.md)."""
+    from domain.audit import UnusableExport, parse_export, verify_export
 
-    from domain.audit import Problem, Report, verify_export
-    from domain.receipts import EXPORT_HEAD
-
-    entries = []
-    bad: list[Problem] = []
-    with open(args.file, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                entries.append(json.loads(line))
-            except ValueError:
-                bad.append(Problem("unreadable", f"line {number} is not JSON"))
-    report: Report = verify_export([e for e in entries if e.get("type") != EXPORT_HEAD])
-    report.problems[:0] = bad
+    try:
+        if args.file == "-":
+            entries = parse_export(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                entries = parse_export(f)
+    except (OSError, UnicodeDecodeError, UnusableExport) as exc:
+        print(f"chronicle verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    report = verify_export(entries, require_revealed=args.require_revealed)
     report.problems.extend(_signature_problems(args, entries))
-    print(f"{report.rolls} roll records, {report.recomputed} recomputed from revealed seeds")
-    for problem in report.problems:
-        where = f"sequence {problem.sequence}: " if problem.sequence is not None else ""
-        print(f"{problem.kind.upper()}: {where}{problem.message}")
-    print(
-        "OK: the chain is intact and every revealed roll recomputes" if report.intact else "FAILED"
-    )
+    print("\n".join(report.lines()))
     return 0 if report.intact else 1
 
 
@@ -214,9 +204,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(func=_serve)
     verify = sub.add_parser(
-        "verify", help="check an export (JSON Lines) offline; exit 1 on any problem"
+        "verify",
+        help="check an export (JSON Lines) offline; exit 1 if tampered, 2 if no usable export",
     )
-    verify.add_argument("file", type=Path, help="the file from GET /v1/campaigns/{id}/export")
+    verify.add_argument(
+        "file", help="the file from GET /v1/campaigns/{id}/export ('-': standard input)"
+    )
+    verify.add_argument(
+        "--require-revealed",
+        action="store_true",
+        help="fail on rolls whose seed is not revealed yet (by default: reported as unverified)",
+    )
     verify.add_argument(
         "--receipts", type=Path, help="receipts kept by players (JSON Lines): each must be inside"
     )

@@ -504,6 +504,7 @@ class ProblemPublic(BaseModel):
     message: str
     sequence: int | None = None
     roll_id: str | None = None
+    line: int | None = Field(None, description="The line of the campaign's export that shows it")
 
 
 class ChainReport(BaseModel):
@@ -525,6 +526,23 @@ class Verification(BaseModel):
     roll_id: UUID
     chain: ChainReport
     recomputed: Recomputed
+    warnings: list[ProblemPublic] = Field(
+        default_factory=list,
+        description="Worth knowing, no failure (e.g. a server-made client seed)",
+    )
+
+
+class CampaignVerification(BaseModel):
+    """What `chronicle verify` says of the campaign's export, computed from the live store."""
+
+    intact: bool
+    rolls: int
+    recomputed: int = Field(description="Rolls whose seed is revealed, recomputed and compared")
+    problems: list[ProblemPublic]
+    unverified: list[ProblemPublic] = Field(
+        description="Rolls whose seed is not revealed yet: not recomputed, so not verified"
+    )
+    warnings: list[ProblemPublic]
 
 
 class LuckReport(BaseModel):

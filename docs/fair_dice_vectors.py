@@ -156,6 +156,46 @@ def chain_example() -> list[dict[str, Any]]:
     return records
 
 
+def format_2_example(previous: dict[str, Any]) -> dict[str, Any]:
+    """A format-2 record following `previous`: every field but `hash` is hashed, including fields a
+    verifier does not know (here `modifiers`)."""
+    third = Roller(FairSource(SEED_A, "bob", 2))
+    third.roll(6, 2, label="trait")
+    successes = sum(1 for f in third.kept() if f.face >= 5)
+    return {
+        **{k: previous[k] for k in ("campaign_id", "scene_id", "commitment", "ruleset")},
+        "format": 2,
+        "rules_version": "1",
+        "roll_id": "0d9e8f7a-0000-4000-8000-000000000003",
+        "sequence": 2,
+        "nonce": 2,
+        "client_seed": "bob",
+        "client_seed_by": "roller",
+        "character_id": None,
+        "side": None,
+        "rolled_by": previous["rolled_by"],
+        "settings": None,
+        "sheet": None,
+        "check": "trait",
+        "follow_up": None,
+        "request": {"pool": 2, "difficulty": 1, "trait": None},
+        "faces": [f.to_json() for f in third.faces],
+        "result": {"successes": successes},
+        "score": successes,
+        "success": successes >= 1,
+        "follow_up_of": None,
+        "costs": {},
+        "modifiers": [{"source": "situation", "dice": 0}],
+        "prev_hash": hashlib.sha256(canonical(previous)).hexdigest(),
+    }
+
+
+def canonical_2(record: dict[str, Any]) -> bytes:
+    """Format 2: every field of the record except `hash`, encoded as format 1 is."""
+    content = {k: v for k, v in record.items() if k != "hash"}
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def face_rows(drawn: list[Face]) -> list[str]:
     rows = [
         "| index | sides | face | kept | exploded_from | reroll_of |",
@@ -256,6 +296,16 @@ def main() -> None:
         out += [f"Record {record['sequence']} canonical content:", "", "```json"]
         out += [canonical(record).decode("utf-8"), "```", ""]
         out += [f"hash = `{hashlib.sha256(canonical(record)).hexdigest()}`", ""]
+    record = format_2_example(chain_example()[-1])
+    out += ["### Hash of a format-2 record", ""]
+    out += [
+        "A GM's raw roll after the two records above (illustrative values), in format 2: every",
+        "field but `hash` is hashed, `modifiers` included, though this verifier gives it no meaning.",
+        "",
+    ]
+    out += [f"Record {record['sequence']} canonical content:", "", "```json"]
+    out += [canonical_2(record).decode("utf-8"), "```", ""]
+    out += [f"hash = `{hashlib.sha256(canonical_2(record)).hexdigest()}`", ""]
     print("\n".join(out))
 
 

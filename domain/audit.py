@@ -1,7 +1,8 @@
-"""Roll audit, pure: canonical roll records, their hash chain, and recomputing faces from revealed seeds.
+"""Roll audit, pure: canonical roll records, their hash chain, and checking a campaign's log.
 
-The same functions check the live store (GET /v1/rolls/{id}/verification) and an export, offline
-(`chronicle verify FILE`). docs/fair-dice.md specifies the encoding byte by byte.
+One function, `verify_export`, checks a campaign's log entries: the live store's
+(`GET /v1/campaigns/{id}/verification`, `GET /v1/rolls/{id}/verification`) and an export, offline
+(`chronicle verify FILE`). docs/fair-dice.md specifies the encoding byte by byte and the threat model.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from domain.dice import FairSource, Roller, commitment
+from domain.dice.roller import Face
+from domain.rulesets import ruleset_version
+from domain.rulesets.base import CheckOutcome
+
 GENESIS_HASH = "0" * 64
+RECORD_FORMAT = 2
+"""Records with `"format": 2` hash every field but `hash`; records without `format` are format 1."""
 HASHED_FIELDS = (
     "campaign_id",
     "scene_id",
@@ -37,10 +45,31 @@ HASHED_FIELDS = (
     "costs",
     "prev_hash",
 )
+"""The fields format 1 hashes (records written before format 2, which still verify)."""
+FORMAT_1_RULES_VERSION = "1"  # format-1 records predate rules versions: they were rolled under "1"
+ODDS_TOLERANCE = 1e-9
+# Problems about the chain as a whole: every roll's verification shows them, whichever roll they name.
+CHAIN_KINDS = frozenset({"tampered", "missing", "misordered", "malformed"})
+EXPORT_HEAD = "ExportHead"  # the signed trailer line (domain/receipts.py): not an event of the log
+
+
+class UnknownFormat(ValueError):
+    """A record format this verifier cannot hash."""
+
+
+def _format(record: Mapping[str, Any]) -> int:
+    value = record.get("format", 1)
+    if type(value) is not int or value not in (1, RECORD_FORMAT):
+        raise UnknownFormat(f"record format {value!r} is unknown to this verifier")
+    return value
 
 
 def canonical(record: Mapping[str, Any]) -> bytes:
-    content = {name: record.get(name) for name in HASHED_FIELDS}
+    """The bytes a record's hash is taken of (docs/fair-dice.md, section 8)."""
+    if _format(record) == 1:
+        content = {name: record.get(name) for name in HASHED_FIELDS}
+    else:
+        content = {name: value for name, value in record.items() if name != "hash"}
     return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
@@ -50,10 +79,16 @@ def record_hash(record: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # tampered | missing | misordered | seed_mismatch | faces_mismatch | result_mismatch | unverifiable
+    kind: str  # tampered, missing, nonce_mismatch… (the table in docs/fair-dice.md, section 10)
     message: str
     sequence: int | None = None
     roll_id: str | None = None
+    line: int | None = None  # the export's line (1-based) that shows the problem
+
+    def describe(self) -> str:
+        where = f"sequence {self.sequence}: " if self.sequence is not None else ""
+        at = f"line {self.line}: " if self.line is not None else ""
+        return f"{self.kind.upper()}: {where}{at}{self.message}"
 
 
 @dataclass(frozen=True)
@@ -70,6 +105,8 @@ class Report:
     rolls: int = 0
     recomputed: int = 0
     problems: list[Problem] = field(default_factory=list)
+    unverified: list[Problem] = field(default_factory=list)  # rolls whose seed is not revealed
+    warnings: list[Problem] = field(default_factory=list)  # worth knowing, no failure
 
     @property
     def intact(self) -> bool:
@@ -81,201 +118,794 @@ class Report:
             "rolls": self.rolls,
             "recomputed": self.recomputed,
             "problems": [asdict(p) for p in self.problems],
+            "unverified": [asdict(p) for p in self.unverified],
+            "warnings": [asdict(p) for p in self.warnings],
+        }
+
+    def lines(self) -> list[str]:
+        """The report as `chronicle verify` prints it."""
+        summary = (
+            f"{self.rolls} roll records, {self.recomputed} recomputed from revealed seeds, "
+            f"{len(self.unverified)} unverified (seed not revealed)"
+        )
+        out = [summary]
+        out += [p.describe() for p in self.problems]
+        out += [p.describe() for p in self.unverified]
+        out += [f"WARNING: {p.describe()}" for p in self.warnings]
+        if not self.intact:
+            out.append("FAILED")
+        elif self.unverified:
+            out.append(
+                "OK: the chain is intact and every revealed roll recomputes; UNVERIFIED: "
+                f"{len(self.unverified)} roll(s) whose seed is not revealed yet"
+            )
+        else:
+            out.append("OK: the chain is intact and every revealed roll recomputes")
+        return out
+
+    def for_roll(self, roll_id: str) -> dict[str, Any]:
+        """What concerns one roll: the chain as a whole, and the roll's own checks."""
+        chain = [p for p in self.problems if p.kind in CHAIN_KINDS]
+        own = [p for p in self.problems if p.roll_id == roll_id and p.kind not in CHAIN_KINDS]
+        revealed = not any(p.roll_id == roll_id for p in self.unverified)
+        return {
+            "roll_id": roll_id,
+            "chain": {
+                "intact": not chain,
+                "rolls": self.rolls,
+                "recomputed": self.recomputed,
+                "problems": [asdict(p) for p in chain],
+            },
+            "recomputed": {
+                "revealed": revealed,
+                "match": (not own) if revealed else None,
+                "problems": [asdict(p) for p in own],
+            },
+            "warnings": [asdict(p) for p in self.warnings if p.roll_id == roll_id],
         }
 
 
-def check_chain(records: Iterable[Mapping[str, Any] | None], links: list[Link]) -> list[Problem]:
-    """Records in chain order (None where a linked record could not be found) against the links."""
-    problems: list[Problem] = []
-    previous = GENESIS_HASH
-    for expected, (index, record) in zip(links, enumerate(records), strict=False):
-        if expected.sequence != index:
-            problems.append(
-                Problem("missing", f"the chain has no link for sequence {index}", sequence=index)
-            )
-            break
-        if record is None:
-            problems.append(
-                Problem(
-                    "missing",
-                    f"roll record {expected.roll_id} (sequence {index}) is missing",
-                    sequence=index,
-                    roll_id=expected.roll_id,
-                )
-            )
-            previous = expected.hash
-            continue
-        roll_id = str(record.get("roll_id"))
-        if record.get("sequence") != index or roll_id != expected.roll_id:
-            problems.append(
-                Problem(
-                    "misordered",
-                    f"sequence {index} should be roll {expected.roll_id}, found roll {roll_id} "
-                    f"with sequence {record.get('sequence')}",
-                    sequence=index,
-                    roll_id=roll_id,
-                )
-            )
-        actual = record_hash(record)
-        if actual != record.get("hash") or actual != expected.hash:
-            problems.append(
-                Problem(
-                    "tampered",
-                    f"roll {roll_id} (sequence {index}) does not match its hash: its content changed",
-                    sequence=index,
-                    roll_id=roll_id,
-                )
-            )
-        if record.get("prev_hash") != previous:
-            problems.append(
-                Problem(
-                    "misordered",
-                    f"roll {roll_id} (sequence {index}) does not follow the record before it",
-                    sequence=index,
-                    roll_id=roll_id,
-                )
-            )
-        previous = expected.hash
-    return problems
+# ---- recomputing one roll ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the roll shows beside its record (the Roll.Recorded payload): not hashed in format 1."""
+
+    score: Any = None
+    success: Any = None
+    odds: Mapping[str, Any] | None = None
 
 
 def recompute(
-    record: Mapping[str, Any], seed_hex: str, original: Mapping[str, Any] | None = None
+    record: Mapping[str, Any],
+    seed_hex: str,
+    original: Mapping[str, Any] | None = None,
+    shown: Shown | None = None,
 ) -> list[Problem]:
-    """Re-roll from the revealed seed and compare faces and result with the record."""
-    from domain.dice import FairSource, Roller, commitment
-    from domain.dice.roller import Face
-    from domain.rulesets import get_ruleset
-
+    """Re-roll from the revealed seed with the record's rules version; compare everything the roll
+    shows: faces, result, score, success, costs and (given `shown`) odds."""
     roll_id = str(record.get("roll_id"))
     sequence = record.get("sequence")
-    seed = bytes.fromhex(seed_hex)
+
+    def problem(kind: str, message: str) -> Problem:
+        return Problem(kind, f"roll {roll_id}: {message}", sequence=sequence, roll_id=roll_id)
+
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        return [problem("seed_mismatch", f"the revealed seed {seed_hex!r} is not hex")]
     if commitment(seed) != record.get("commitment"):
-        return [
+        return [problem("seed_mismatch", "the revealed seed does not match its commitment")]
+    version = str(record.get("rules_version", FORMAT_1_RULES_VERSION))
+    try:
+        _format(record)
+        replayed = _replay(record, seed, original, version)
+    except (_Unknown, UnknownFormat) as exc:
+        return [problem("unverifiable", str(exc))]
+    except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
+        return [problem("unverifiable", f"it could not be replayed: {exc}")]
+    return [problem(kind, message) for kind, message in _compare(record, replayed, shown)]
+
+
+class _Unknown(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class _Replayed:
+    faces: list[dict[str, Any]]
+    result: Any
+    score: int
+    success: bool | None
+    costs: dict[str, int]
+    odds: dict[str, float | None]
+
+
+def _replay(
+    record: Mapping[str, Any], seed: bytes, original: Mapping[str, Any] | None, version: str
+) -> _Replayed:
+    rules = ruleset_version(str(record["ruleset"]), version)
+    if rules is None:
+        raise _Unknown(
+            f"rules version {version} of ruleset {record['ruleset']} is unknown to this verifier"
+        )
+    settings = rules.parse_settings(record.get("settings"))
+    sheet = None
+    if record.get("sheet") is not None:
+        sheet = rules.parse_sheet(record["sheet"], settings, side=str(record.get("side", "hero")))
+    roller = Roller(FairSource(seed, str(record["client_seed"]), int(record["nonce"])))
+    odds: dict[str, float | None] = {"success": None, "at_least": None, "above": None}
+    if record.get("follow_up") is None:
+        check = rules.checks[str(record["check"])]
+        request = check.parse(record["request"])
+        outcome = check.roll(request, sheet, settings, roller)
+        chances = check.odds(request, sheet, settings, outcome)
+        # "above" is P(a better score), for the luck report (domain/rolls.py, `_next`)
+        better = CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
+        above = check.odds(request, sheet, settings, better).at_least
+        odds = {"success": chances.success, "at_least": chances.at_least, "above": above}
+        costs = check.cost(request)
+    else:
+        if original is None:
+            raise LookupError(f"the roll it follows up, {record.get('follow_up_of')}, is missing")
+        check = rules.checks[str(original["check"])]
+        follow_up = rules.follow_ups[str(record["follow_up"])]
+        first = check.parse(original["request"])
+        faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
+        request = follow_up.Request.model_validate(record["request"])
+        outcome = follow_up.apply(first, faces, request, sheet, settings, roller)
+        if follow_up.odds is not None:
+            chances = follow_up.odds(first, faces, request, sheet, settings, outcome)
+            odds = {"success": chances.success, "at_least": chances.at_least, "above": None}
+        costs = follow_up.cost(request)
+    return _Replayed(
+        faces=[f.to_json() for f in roller.faces],
+        result=outcome.result,
+        score=outcome.score,
+        success=outcome.success,
+        costs={k: v for k, v in costs.items() if v},
+        odds=odds,
+    )
+
+
+def _compare(
+    record: Mapping[str, Any], replayed: _Replayed, shown: Shown | None
+) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    if replayed.faces != record.get("faces"):
+        faces = record.get("faces")
+        recorded = (
+            [f.get("face") if isinstance(f, Mapping) else f for f in faces]
+            if isinstance(faces, list)
+            else faces
+        )
+        drawn = [f["face"] for f in replayed.faces]
+        found.append(
+            ("faces_mismatch", f"the seed gives faces {drawn}, the record says {recorded}")
+        )
+    if replayed.result != record.get("result"):
+        found.append(
+            (
+                "result_mismatch",
+                f"the faces give {replayed.result}, the record says {record.get('result')}",
+            )
+        )
+    if replayed.costs != record.get("costs"):
+        found.append(
+            (
+                "costs_mismatch",
+                f"the request costs {replayed.costs}, the record says {record.get('costs')}",
+            )
+        )
+    for label, score, success in _claims(record, shown):
+        if type(score) is not int or score != replayed.score:
+            found.append(
+                ("score_mismatch", f"the faces give score {replayed.score}, {label} {score}")
+            )
+        if success is not replayed.success:
+            found.append(
+                ("result_mismatch", f"the faces give success {replayed.success}, {label} {success}")
+            )
+    if shown is not None and not _same_odds(shown.odds, replayed.odds):
+        found.append(
+            (
+                "odds_mismatch",
+                f"the request gives odds {replayed.odds}, the roll shows {shown.odds}",
+            )
+        )
+    return found
+
+
+def _claims(record: Mapping[str, Any], shown: Shown | None) -> list[tuple[str, Any, Any]]:
+    """Score and success as the record (format 2) and the Roll.Recorded payload state them."""
+    out: list[tuple[str, Any, Any]] = []
+    if _format(record) == RECORD_FORMAT:
+        out.append(("the record says", record.get("score"), record.get("success")))
+    if shown is not None:
+        out.append(("the roll shows", shown.score, shown.success))
+    return out
+
+
+def _same_odds(shown: Mapping[str, Any] | None, replayed: Mapping[str, float | None]) -> bool:
+    if not isinstance(shown, Mapping) or set(shown) != set(replayed):
+        return False
+    for name, expected in replayed.items():
+        value = shown[name]
+        if expected is None or value is None:
+            if value is not expected:
+                return False
+        elif type(value) not in (int, float) or abs(value - expected) > ODDS_TOLERANCE:
+            return False
+    return True
+
+
+# ---- reading an export -------------------------------------------------------------------------
+
+
+class UnusableExport(ValueError):
+    """The input is no export at all (exit code 2 of `chronicle verify`), as opposed to a tampered one."""
+
+
+def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1."""
+    entries: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            raise UnusableExport(f"line {number} is not JSON") from None
+        if not isinstance(value, dict):
+            raise UnusableExport(f"line {number} is not a JSON object")
+        entries.append(value)
+    if not entries:
+        raise UnusableExport("the export is empty")
+    return entries
+
+
+@dataclass
+class _Epoch:
+    """One seed of a scene as the scene's own events published and revealed it."""
+
+    scene_id: str
+    number: int
+    commitment: str
+    position: int  # where the commitment was published
+    line: int
+    seed: str | None = None  # as revealed (checked against the commitment when revealed)
+    revealed_at: int | None = None
+
+    def name(self) -> str:
+        return f"seed epoch {self.number} of scene {self.scene_id}"
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    line: int
+    position: int
+    originator_id: str
+    record: Mapping[str, Any]
+    shown: Shown
+
+    @property
+    def roll_id(self) -> str:
+        return str(self.record.get("roll_id"))
+
+    def problem(self, kind: str, message: str) -> Problem:
+        return Problem(
+            kind,
+            f"roll {self.roll_id}: {message}",
+            sequence=_int(self.record.get("sequence")),
+            roll_id=self.roll_id,
+            line=self.line,
+        )
+
+
+@dataclass
+class _Log:
+    """What a campaign's log says about its rolls, read once, in log order."""
+
+    recorded: list[_Recorded] = field(default_factory=list)
+    links: list[tuple[int, Link]] = field(default_factory=list)
+    chain_versions: list[tuple[int, int]] = field(default_factory=list)
+    scenes: dict[str, list[_Epoch]] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)
+    scene_events: list[tuple[int, str]] = field(default_factory=list)  # (line, scene) of any event
+    nonces_taken: dict[str, tuple[int, int, int]] = field(
+        default_factory=dict
+    )  # roll: line, epoch, n
+    issue_scenes: dict[str, list[str]] = field(default_factory=dict)
+    finished: list[tuple[int, str]] = field(default_factory=list)
+    ended: list[tuple[int, str]] = field(default_factory=list)
+    sheets: dict[str, list[Any]] = field(default_factory=dict)  # character -> every sheet it had
+    sides: dict[str, Any] = field(default_factory=dict)  # character -> its side
+    settings: list[Any] = field(default_factory=list)  # every settings the campaign has had
+    ruleset: Any = None  # the campaign's
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _int(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _opened(log: _Log, line: int, position: int, scene: str, payload: Mapping[str, Any]) -> None:
+    log.scenes[scene] = [_Epoch(scene, 0, str(payload["seed_commitment"]), position, line)]
+
+
+def _reveal(log: _Log, line: int, position: int, scene: str, seed: Any) -> _Epoch | None:
+    """Pair a reveal with the epoch it reveals: the scene's latest, as its own events published it."""
+    epochs = log.scenes.get(scene)
+    if not epochs:
+        return None  # reported by _check_scenes: an event of a scene that never opened
+    epoch = epochs[-1]
+    if epoch.revealed_at is not None:
+        log.problems.append(
+            Problem("tampered", f"{epoch.name()} is revealed a second time", line=line)
+        )
+        return epoch
+    epoch.seed, epoch.revealed_at = str(seed), position
+    try:
+        matches = hashlib.sha256(bytes.fromhex(str(seed))).hexdigest() == epoch.commitment
+    except ValueError:
+        matches = False
+    if not matches:
+        log.problems.append(
             Problem(
                 "seed_mismatch",
-                f"the revealed seed does not match the commitment of roll {roll_id}",
-                sequence=sequence,
-                roll_id=roll_id,
+                f"the seed revealed for {epoch.name()} does not hash to its commitment "
+                f"{epoch.commitment} (published on line {epoch.line})",
+                line=line,
             )
-        ]
-    try:
-        rules = get_ruleset(str(record["ruleset"]))
-        settings = rules.parse_settings(record.get("settings"))
-        sheet = None
-        if record.get("sheet") is not None:
-            sheet = rules.parse_sheet(
-                record["sheet"], settings, side=str(record.get("side", "hero"))
+        )
+    return epoch
+
+
+def _scene_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    kind, scene, payload = entry["type"], str(entry["originator_id"]), entry["payload"]
+    log.scene_events.append((line, scene))
+    if kind == "Scene.Opened":
+        _opened(log, line, position, scene, payload)
+    elif kind == "Scene.SeedRotated":
+        if _reveal(log, line, position, scene, payload["revealed_seed"]) is not None:
+            number = len(log.scenes[scene])
+            log.scenes[scene].append(
+                _Epoch(scene, number, str(payload["new_commitment"]), position, line)
             )
-        roller = Roller(FairSource(seed, str(record["client_seed"]), int(record["nonce"])))
-        if record.get("follow_up") is None:
-            check = rules.checks[str(record["check"])]
-            outcome = check.roll(check.parse(record["request"]), sheet, settings, roller)
-        else:
-            if original is None:
-                raise LookupError(
-                    f"the roll it follows up, {record.get('follow_up_of')}, is missing"
+    elif kind == "Scene.Closed":
+        _reveal(log, line, position, scene, payload["revealed_seed"])
+        log.closed.add(scene)
+    elif kind == "Scene.RollMade":
+        log.nonces_taken[str(payload["roll_id"])] = (line, payload["epoch"], payload["nonce"])
+
+
+def _roll_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    kind, payload = entry["type"], entry["payload"]
+    if kind == "Roll.Recorded":
+        record = payload["record"]
+        if not isinstance(record, Mapping):
+            raise TypeError("its record is not an object")
+        shown = Shown(payload.get("score"), payload.get("success"), payload.get("odds"))
+        log.recorded.append(_Recorded(line, position, str(entry["originator_id"]), record, shown))
+        if payload.get("campaign_id") != record.get("campaign_id"):
+            log.problems.append(
+                log.recorded[-1].problem(
+                    "tampered",
+                    f"it is stored in campaign {payload.get('campaign_id')}, its record says "
+                    f"{record.get('campaign_id')}",
                 )
-            check = rules.checks[str(original["check"])]
-            follow_up = rules.follow_ups[str(record["follow_up"])]
-            faces = [Face(**{k: v for k, v in f.items()}) for f in copy.deepcopy(original["faces"])]
-            outcome = follow_up.apply(
-                check.parse(original["request"]),
-                faces,
-                follow_up.Request.model_validate(record["request"]),
-                sheet,
-                settings,
-                roller,
             )
-    except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
-        return [
-            Problem(
-                "unverifiable", f"roll {roll_id} could not be replayed: {exc}", sequence, roll_id
+    elif kind == "RollChain.Linked":
+        log.chain_versions.append((line, int(entry["originator_version"])))
+        link = Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))
+        log.links.append((line, link))
+    elif kind == "RollChain.Started":
+        log.chain_versions.append((line, int(entry["originator_version"])))
+
+
+def _issue_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    kind, issue, payload = entry["type"], str(entry["originator_id"]), entry["payload"]
+    if kind == "Issue.SceneAdded":
+        log.issue_scenes.setdefault(issue, []).append(str(payload["scene_id"]))
+    elif kind == "Issue.SceneFinished":
+        log.finished.append((line, str(payload["scene_id"])))
+    elif kind == "Issue.Ended":
+        log.ended.append((line, issue))
+
+
+_RANK_CHANGES = ("Character.AbilityLost", "Character.AbilityRestored")
+
+
+def _character_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    """Every sheet a character has had: a roll's sheet snapshot must be one of them."""
+    kind, character, payload = entry["type"], str(entry["originator_id"]), entry["payload"]
+    sheets = log.sheets.setdefault(character, [])
+    if kind == "Character.Created":
+        log.sides[character] = payload["side"]
+    if "sheet" in payload:
+        sheets.append(payload["sheet"])
+    elif kind in _RANK_CHANGES and sheets and payload.get("rank") is not None:
+        last = sheets[-1]  # WCBH-16: a rank lost or restored changes the sheet
+        abilities = {**last["abilities"], payload["ability"]: payload["rank"]}
+        sheets.append({**last, "abilities": abilities})
+
+
+def _campaign_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
+    if "settings" in entry["payload"]:
+        log.settings.append(entry["payload"]["settings"])
+    if entry["type"] == "Campaign.Created":
+        log.ruleset = entry["payload"]["ruleset"]
+
+
+_READERS = {
+    "Campaign": _campaign_event,
+    "Scene": _scene_event,
+    "Roll": _roll_event,
+    "RollChain": _roll_event,
+    "Issue": _issue_event,
+    "Character": _character_event,
+}
+
+
+def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
+    log = _Log()
+    last_position = 0
+    for line, entry in enumerate(entries, start=1):
+        kind = entry.get("type")
+        if kind == EXPORT_HEAD:
+            continue  # the signed trailer, checked by domain/receipts.py
+        position = entry.get("position")
+        if type(position) is not int or not isinstance(kind, str):
+            log.problems.append(
+                Problem("malformed", "the entry has no integer position or no type", line=line)
             )
-        ]
-    problems = []
-    drawn = [f.to_json() for f in roller.faces]
-    if drawn != record.get("faces"):
+            continue
+        if position <= last_position:
+            log.problems.append(
+                Problem(
+                    "misordered", f"log position {position} comes after {last_position}", line=line
+                )
+            )
+        last_position = max(last_position, position)
+        reader = _READERS.get(kind.split(".", 1)[0])
+        if reader is None:
+            continue
+        try:
+            reader(log, line, position, entry)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            log.problems.append(
+                Problem("malformed", f"the {kind} entry cannot be read: {exc!r}", line=line)
+            )
+    return log
+
+
+# ---- checking it ---------------------------------------------------------------------------------
+
+
+def verify_export(
+    entries: Iterable[Mapping[str, Any]],
+    *,
+    require_revealed: bool = False,
+    only_roll: str | None = None,
+) -> Report:
+    """Check a campaign's log entries (in log order; entry N is line N + 1 of an export): the chain,
+    the seeds and nonces, and every revealed roll recomputed. `only_roll`: recompute that roll only
+    (the chain and the log are checked whole all the same)."""
+    log = _read(entries)
+    report = Report(rolls=len(log.recorded), problems=log.problems)
+    placed = _check_chain(log, report.problems)
+    epochs = _check_epochs(log, placed, report.problems)
+    report.problems.extend(_check_scenes(log))
+    report.problems.extend(_check_sheets(log))
+    report.warnings.extend(_warnings(log, epochs))
+    by_id = {r.roll_id: r for r in log.recorded}
+    for recorded in log.recorded:
+        if only_roll is not None and recorded.roll_id != only_roll:
+            continue
+        epoch = epochs.get(recorded.roll_id)
+        if epoch is None:
+            continue  # its commitment was never published: reported by _check_epochs
+        if epoch.seed is None:
+            unrevealed = recorded.problem(
+                "unverified", f"its seed ({epoch.name()}) is not revealed yet: faces not recomputed"
+            )
+            (report.problems if require_revealed else report.unverified).append(unrevealed)
+            continue
+        first = by_id.get(str(recorded.record.get("follow_up_of")))
+        original = first.record if first is not None else None
+        found = recompute(recorded.record, epoch.seed, original, recorded.shown)
+        report.problems.extend(_at(p, recorded.line) for p in found)
+        report.recomputed += 1
+    return report
+
+
+def _at(problem: Problem, line: int) -> Problem:
+    return Problem(problem.kind, problem.message, problem.sequence, problem.roll_id, line)
+
+
+def _check_chain(log: _Log, problems: list[Problem]) -> dict[str, int]:
+    """The chain by its own sequence numbers (the RollChain.Linked events), never by the log order
+    of the records: a command may save a roll before the rolls it links after (WCBH-10 help).
+    Returns each linked roll's sequence."""
+    for expected, (line, version) in enumerate(log.chain_versions, start=1):
+        if version != expected:
+            problems.append(
+                Problem(
+                    "missing",
+                    f"the roll chain skips from entry {expected - 1} to {version}",
+                    line=line,
+                )
+            )
+            break
+    by_id: dict[str, list[_Recorded]] = {}
+    for recorded in log.recorded:
+        by_id.setdefault(recorded.roll_id, []).append(recorded)
+        if recorded.originator_id != recorded.roll_id:
+            problems.append(
+                recorded.problem(
+                    "misordered", f"it is stored as the record of roll {recorded.originator_id}"
+                )
+            )
+    for copies in by_id.values():
+        for extra in copies[1:]:
+            problems.append(
+                extra.problem("tampered", f"it is recorded again (first on line {copies[0].line})")
+            )
+    placed: dict[str, int] = {}
+    previous = GENESIS_HASH
+    for index, (line, link) in enumerate(log.links):
+        if link.sequence != index:
+            problems.append(
+                Problem(
+                    "missing",
+                    f"the chain has no link for sequence {index} (it links sequence "
+                    f"{link.sequence} next)",
+                    sequence=index,
+                    line=line,
+                )
+            )
+            break
+        placed.setdefault(link.roll_id, index)
+        if link.roll_id not in by_id:
+            problems.append(
+                Problem(
+                    "missing",
+                    f"roll record {link.roll_id} (sequence {index}) is missing",
+                    sequence=index,
+                    roll_id=link.roll_id,
+                    line=line,
+                )
+            )
+        else:
+            problems.extend(_check_link(by_id[link.roll_id][0], link, previous))
+        previous = link.hash
+    linked = {link.roll_id for _, link in log.links}
+    for recorded in log.recorded:
+        if recorded.roll_id not in linked:
+            problems.append(
+                recorded.problem("missing", "the chain never links it (its link is missing)")
+            )
+    return placed
+
+
+def _check_link(recorded: _Recorded, link: Link, previous: str) -> list[Problem]:
+    record, index = recorded.record, link.sequence
+    problems: list[Problem] = []
+    if record.get("sequence") != index:
         problems.append(
-            Problem(
-                "faces_mismatch",
-                f"roll {roll_id}: the seed gives faces {[f['face'] for f in drawn]}, the record says "
-                f"{[f.get('face') for f in record.get('faces') or []]}",
-                sequence=sequence,
-                roll_id=roll_id,
+            recorded.problem(
+                "misordered",
+                f"the chain links it as sequence {index}, its record says {record.get('sequence')}",
             )
         )
-    if outcome.result != record.get("result"):
+    try:
+        actual = record_hash(record)
+    except UnknownFormat as exc:
+        return [*problems, recorded.problem("unverifiable", str(exc))]
+    if actual != record.get("hash") or actual != link.hash:
         problems.append(
             Problem(
-                "result_mismatch",
-                f"roll {roll_id}: the faces give {outcome.result}, the record says {record.get('result')}",
-                sequence=sequence,
-                roll_id=roll_id,
+                "tampered",
+                f"roll {recorded.roll_id} (sequence {index}) does not match its hash: its content "
+                "changed",
+                sequence=index,
+                roll_id=recorded.roll_id,
+                line=recorded.line,
             )
         )
+    if record.get("prev_hash") != previous:
+        problems.append(recorded.problem("misordered", "it does not follow the record before it"))
     return problems
 
 
-# ---- exports ---------------------------------------------------------------------------------
-
-
-def verify_export(entries: Iterable[Mapping[str, Any]]) -> Report:
-    """Check a campaign export (its log entries, in log order): chain, reveals, recomputed faces."""
-    records: list[Mapping[str, Any]] = []
-    links: list[Link] = []
-    chain_versions: list[int] = []
-    seeds: dict[str, str] = {}
-    problems: list[Problem] = []
-    last_position = 0
-    for entry in entries:
-        position = int(entry.get("position", 0))
-        if position <= last_position:
+def _check_epochs(log: _Log, placed: dict[str, int], problems: list[Problem]) -> dict[str, _Epoch]:
+    """Each roll's seed epoch, as its scene published it; within an epoch the nonces are 0, 1, 2, …
+    in chain order, every roll is made after its commitment and before its reveal, and the scene
+    took that nonce for it (Scene.RollMade). Returns each roll's epoch."""
+    epochs: dict[str, _Epoch] = {}
+    members: dict[int, list[_Recorded]] = {}
+    for recorded in log.recorded:
+        epoch = _epoch_of(log, recorded, problems)
+        if epoch is None:
+            continue
+        epochs[recorded.roll_id] = epoch
+        members.setdefault(id(epoch), []).append(recorded)
+        if recorded.position < epoch.position:
             problems.append(
-                Problem("misordered", f"log position {position} comes after {last_position}")
-            )
-        last_position = max(last_position, position)
-        kind, payload = entry.get("type"), entry.get("payload") or {}
-        if kind == "Roll.Recorded":
-            records.append(payload["record"])
-        elif kind == "RollChain.Linked":
-            chain_versions.append(int(entry["originator_version"]))
-            links.append(
-                Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))
-            )
-        elif kind == "RollChain.Started":
-            chain_versions.append(int(entry["originator_version"]))
-        elif kind in ("Scene.SeedRotated", "Scene.Closed"):
-            seed = payload["revealed_seed"]
-            seeds[hashlib.sha256(bytes.fromhex(seed)).hexdigest()] = seed
-    for expected, version in enumerate(chain_versions, start=1):
-        if version != expected:
-            problems.append(
-                Problem("missing", f"the roll chain skips from entry {expected - 1} to {version}")
-            )
-            break
-    by_id = {str(r.get("roll_id")): r for r in records}
-    in_chain_order = [by_id.get(link.roll_id) for link in links]
-    for index, record in enumerate(records):
-        if record.get("sequence") != index:
-            problems.append(
-                Problem(
-                    "misordered",
-                    f"roll {record.get('roll_id')} has sequence {record.get('sequence')} but is "
-                    f"record {index} of the log",
-                    sequence=record.get("sequence"),
-                    roll_id=str(record.get("roll_id")),
+                recorded.problem(
+                    "unpublished",
+                    f"it was made before its commitment was published (line {epoch.line})",
                 )
             )
-    problems.extend(check_chain(in_chain_order, links))
-    report = Report(rolls=len(records), problems=problems)
-    for record in records:
-        seed = seeds.get(str(record.get("commitment")))
-        if seed is None:
-            continue
-        original = (
-            by_id.get(str(record.get("follow_up_of"))) if record.get("follow_up_of") else None
+        if epoch.revealed_at is not None and recorded.position > epoch.revealed_at:
+            problems.append(
+                recorded.problem(
+                    "after_reveal",
+                    f"it was made after its seed ({epoch.name()}) was revealed",
+                )
+            )
+        problems.extend(_check_nonce_taken(log, recorded, epoch))
+    for rolls in members.values():
+        in_chain_order = sorted(rolls, key=lambda r: placed.get(r.roll_id, 1 << 62))
+        for expected, recorded in enumerate(in_chain_order):
+            nonce = recorded.record.get("nonce")
+            if type(nonce) is not int or nonce != expected:
+                problems.append(
+                    recorded.problem(
+                        "nonce_mismatch",
+                        f"it has nonce {nonce!r}, but it is roll {expected} of "
+                        f"{epochs[recorded.roll_id].name()} in chain order, so its nonce is {expected}",
+                    )
+                )
+    recorded_ids = {r.roll_id for r in log.recorded}
+    for roll_id, (line, _, nonce) in log.nonces_taken.items():
+        if roll_id not in recorded_ids:
+            problems.append(
+                Problem(
+                    "missing",
+                    f"the scene took nonce {nonce} for roll {roll_id}, whose record is missing",
+                    roll_id=roll_id,
+                    line=line,
+                )
+            )
+    return epochs
+
+
+def _epoch_of(log: _Log, recorded: _Recorded, problems: list[Problem]) -> _Epoch | None:
+    scene = str(recorded.record.get("scene_id"))
+    commitment = recorded.record.get("commitment")
+    for epoch in log.scenes.get(scene, []):
+        if epoch.commitment == commitment:
+            return epoch
+    where = (
+        "no Scene.Opened or Scene.SeedRotated of it shows it"
+        if scene in log.scenes
+        else "the export has no Scene.Opened of it"
+    )
+    problems.append(
+        recorded.problem(
+            "unpublished",
+            f"its commitment {commitment} was never published by its scene {scene} ({where})",
         )
-        report.problems.extend(recompute(record, seed, original))
-        report.recomputed += 1
-    return report
+    )
+    return None
+
+
+def _check_nonce_taken(log: _Log, recorded: _Recorded, epoch: _Epoch) -> list[Problem]:
+    taken = log.nonces_taken.get(recorded.roll_id)
+    if taken is None:
+        return [recorded.problem("missing", "its scene never took a nonce for it (Scene.RollMade)")]
+    line, number, nonce = taken
+    if (number, nonce) != (epoch.number, recorded.record.get("nonce")):
+        return [
+            recorded.problem(
+                "nonce_mismatch",
+                f"its scene took nonce {nonce} of seed epoch {number} for it (line {line}), the "
+                f"record says nonce {recorded.record.get('nonce')} of {epoch.name()}",
+            )
+        ]
+    return []
+
+
+def _check_scenes(log: _Log) -> list[Problem]:
+    """What the log itself shows of cut-off scenes and reveals: every event of a scene follows its
+    Scene.Opened, and a scene its game Issue finished or ended is closed (its seed revealed)."""
+    problems: list[Problem] = []
+    for line, scene in log.scene_events:
+        if scene not in log.scenes:
+            problems.append(
+                Problem(
+                    "missing", f"an event of scene {scene} precedes its Scene.Opened", line=line
+                )
+            )
+            log.scenes[scene] = []  # once per scene
+    for line, scene in log.finished:
+        if scene not in log.closed:
+            problems.append(
+                Problem(
+                    "missing",
+                    f"the game Issue finished scene {scene}, whose Scene.Closed (the reveal of its "
+                    "seed) is missing",
+                    line=line,
+                )
+            )
+    for line, issue in log.ended:
+        for scene in log.issue_scenes.get(issue, []):
+            if scene not in log.closed:
+                problems.append(
+                    Problem(
+                        "missing",
+                        f"game Issue {issue} ended, but the Scene.Closed of its scene {scene} is "
+                        "missing",
+                        line=line,
+                    )
+                )
+    return problems
+
+
+def _check_sheets(log: _Log) -> list[Problem]:
+    """A roll's snapshots are what its campaign and character had: its settings are settings the
+    campaign has had, its side the character's, and its sheet a sheet the character has had. Any of
+    them, not the one current at the roll: a Help reroll reads the sheet of the roll it helps (NB-19),
+    and the events of one save may list a character after the roll that uses it."""
+    problems: list[Problem] = []
+    for recorded in log.recorded:
+        record = recorded.record
+        if record.get("ruleset") != log.ruleset:
+            problems.append(
+                recorded.problem(
+                    "settings_mismatch",
+                    f"its ruleset {record.get('ruleset')!r} is not its campaign's {log.ruleset!r}",
+                )
+            )
+        if record.get("settings") not in log.settings:
+            problems.append(
+                recorded.problem(
+                    "settings_mismatch", "its settings are none its campaign has had in the log"
+                )
+            )
+        character = record.get("character_id")
+        if character is None:
+            continue
+        if record.get("side") != log.sides.get(str(character)):
+            problems.append(
+                recorded.problem(
+                    "sheet_mismatch",
+                    f"its side {record.get('side')!r} is not the side of character {character}",
+                )
+            )
+        if record.get("sheet") not in log.sheets.get(str(character), []):
+            problems.append(
+                recorded.problem(
+                    "sheet_mismatch",
+                    f"its sheet snapshot is no sheet character {character} has had in the log",
+                )
+            )
+    return problems
+
+
+def _warnings(log: _Log, epochs: dict[str, _Epoch]) -> list[Problem]:
+    warnings: list[Problem] = []
+    seen: dict[tuple[int, str], _Recorded] = {}
+    for recorded in log.recorded:
+        client_seed = str(recorded.record.get("client_seed"))
+        if recorded.record.get("client_seed_by") == "server":
+            warnings.append(
+                recorded.problem(
+                    "server_client_seed",
+                    "its client seed was generated by the server: the roller added no "
+                    "randomness of its own",
+                )
+            )
+        epoch = epochs.get(recorded.roll_id)
+        if epoch is None:
+            continue
+        first = seen.setdefault((id(epoch), client_seed), recorded)
+        if first is not recorded:
+            warnings.append(
+                recorded.problem(
+                    "client_seed_reused",
+                    f"it reuses the client seed of roll {first.roll_id} (line {first.line}) in "
+                    f"{epoch.name()}",
+                )
+            )
+    return warnings

@@ -12,12 +12,13 @@ from eventsourcing.application import AggregateNotFoundError
 from pydantic import BaseModel
 
 from domain.aggregates import Campaign, Character, Roll, RollChain, Scene, Story
-from domain.audit import Link, Problem, Report, check_chain, recompute
+from domain.audit import RECORD_FORMAT, Link, verify_export
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.dice import FairSource, Roller, commitment, new_seed
 from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.export import campaign_entries
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check, CheckOutcome, Once, parse_request
 from domain.service import Service
@@ -118,6 +119,7 @@ class RollCommands(Service):
         parsed = parse_request(check.Request, request, "request")
         costs = check.cost(parsed)
         roll_id = uuid4()
+        seed_by = _seed_by(client_seed)
         client_seed = _client_seed(client_seed)
         if character is not None and character.unconscious:
             raise Conflict(
@@ -145,6 +147,8 @@ class RollCommands(Service):
             character.spend(costs, reason=f"roll {roll_id}")
             touched.append(character)
         record = {
+            "format": RECORD_FORMAT,
+            "rules_version": rules.rules_version,
             "campaign_id": str(campaign.id),
             "scene_id": str(scene.id),
             "roll_id": str(roll_id),
@@ -164,6 +168,9 @@ class RollCommands(Service):
             "result": outcome.result,
             "follow_up_of": None,
             "costs": {k: v for k, v in costs.items() if v},
+            "score": outcome.score,
+            "success": outcome.success,
+            "client_seed_by": seed_by,
         }
         return outcome, self._linked_roll(
             campaign.id, record, outcome, odds.success, odds.at_least, above, touched, chain
@@ -267,6 +274,7 @@ class RollCommands(Service):
             character.spend(costs, reason=f"{name} on roll {original.id}")
             touched.append(character)
         new_id = uuid4()
+        seed_by = _seed_by(client_seed)
         client_seed = _client_seed(client_seed)
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
@@ -277,6 +285,8 @@ class RollCommands(Service):
             odds = follow.odds(original_request, faces, parsed, sheet, settings, outcome)
             success, at_least = odds.success, odds.at_least
         record = {
+            "format": RECORD_FORMAT,
+            "rules_version": rules.rules_version,
             **{k: original.record[k] for k in ("campaign_id", "scene_id", "ruleset", "check")},
             "roll_id": str(new_id),
             "nonce": nonce,
@@ -293,6 +303,9 @@ class RollCommands(Service):
             "result": outcome.result,
             "follow_up_of": str(original.id),
             "costs": costs,
+            "score": outcome.score,
+            "success": outcome.success,
+            "client_seed_by": seed_by,
         }
         return outcome, self._linked_roll(
             campaign.id, record, outcome, success, at_least, above, touched
@@ -379,12 +392,6 @@ class RollCommands(Service):
 
     # ---- audit -------------------------------------------------------------------------------
 
-    def revealed_seed(self, scene: Scene, commitment_hex: str) -> str | None:
-        for epoch in scene.epochs:
-            if epoch.commitment == commitment_hex:
-                return epoch.revealed_seed
-        return None
-
     def chain_links(self, campaign_id: UUID) -> tuple[list[Link], list[int]]:
         """The chain's own account of its rolls, read event by event (never from a snapshot)."""
         links: list[Link] = []
@@ -407,31 +414,21 @@ class RollCommands(Service):
         return links, rolls
 
     def verify_roll(self, actor: Actor, roll_id: UUID) -> dict[str, Any]:
+        """The campaign's report (the one `chronicle verify` gives) as it concerns this roll."""
         self.get(actor, Roll, roll_id)  # 404 unless it is a roll of the actor's campaign
-        links, versions = self.chain_links(actor.campaign_id)
-        report = Report(rolls=len(links))
-        if versions != list(range(1, len(versions) + 1)):
-            report.problems.append(
-                Problem(
-                    "missing", "entries of the campaign's roll chain are missing or out of order"
-                )
-            )
-        _, rolls = self.campaign_rolls(actor.campaign_id)
-        report.problems.extend(check_chain([r.record if r else None for r in rolls], links))
-        roll = next((r for r in rolls if r is not None and r.id == roll_id), None)
-        recomputed: dict[str, Any] = {"revealed": False, "match": None, "problems": []}
-        if roll is None:
-            return {"roll_id": str(roll_id), "chain": report.to_json(), "recomputed": recomputed}
-        scene: Scene = self.repository.get(roll.scene_id)
-        seed = self.revealed_seed(scene, roll.record.get("commitment", ""))
-        recomputed["revealed"] = seed is not None
-        if seed is not None:
-            original: dict[str, Any] | None = None
-            if roll.record.get("follow_up_of"):
-                original = self.repository.get(UUID(roll.record["follow_up_of"])).record
-            problems = recompute(roll.record, seed, original)
-            recomputed.update(match=not problems, problems=[p.__dict__ for p in problems])
-        return {"roll_id": str(roll.id), "chain": report.to_json(), "recomputed": recomputed}
+        entries = campaign_entries(self, actor.campaign_id)  # type: ignore[arg-type]
+        return verify_export(entries, only_roll=str(roll_id)).for_roll(str(roll_id))
+
+    def verify_campaign(self, actor: Actor, campaign_id: UUID) -> dict[str, Any]:
+        """The whole campaign's report, from the live store's entries (what an export would show)."""
+        campaign = self.get(actor, Campaign, campaign_id)
+        entries = campaign_entries(self, campaign.id)  # type: ignore[arg-type]
+        return verify_export(entries).to_json()
+
+
+def _seed_by(client_seed: str | None) -> str:
+    """Who chose the client seed: the roller, or the server for a roller who gave none."""
+    return "server" if client_seed is None else "roller"
 
 
 def _client_seed(value: str | None) -> str:

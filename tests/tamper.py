@@ -51,6 +51,13 @@ def edit_record(settings: Settings, roll_id: str, change: Callable[[dict[str, An
     _write(settings, roll_id, state)
 
 
+def edit_state(settings: Settings, roll_id: str, change: Callable[[dict[str, Any]], None]) -> None:
+    """Change the stored Roll.Recorded event beside its record (score, success, odds)."""
+    state = _state(settings, roll_id)
+    change(state)
+    _write(settings, roll_id, state)
+
+
 def delete_roll(settings: Settings, roll_id: str) -> None:
     _execute(
         settings, "DELETE FROM stored_events WHERE originator_id = %s", (_key(settings, roll_id),)

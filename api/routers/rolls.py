@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
+    CampaignVerification,
     FollowUpCreate,
     LuckReport,
     RollCreate,
@@ -96,6 +97,17 @@ def follow_up(
 def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
     """Is the campaign's roll chain intact, and (once the seed is revealed) do the faces recompute?"""
     return Verification.model_validate(app.verify_roll(actor, roll_id))
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/campaigns/{campaign_id}/verification",
+    response_model=CampaignVerification,
+    operation_id="verify_campaign",
+)
+def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> CampaignVerification:
+    """The whole campaign's audit, as `chronicle verify` would report its export right now."""
+    return CampaignVerification.model_validate(app.verify_campaign(actor, campaign_id))
 
 
 @router.post(

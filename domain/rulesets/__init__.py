@@ -11,6 +11,12 @@ RULESETS: dict[str, Ruleset] = {
     for ruleset in (wcbh.RULESET, classd.RULESET, nimble.RULESET, nwod_micro.RULESET)
 }
 
+# (ruleset id, rules version) -> the logic that reads the dice of that version; a roll record names
+# its version so that a verifier replays it with the rules it was rolled under (docs/fair-dice.md).
+RULES_VERSIONS: dict[tuple[str, str], Ruleset] = {
+    (ruleset.id, ruleset.rules_version): ruleset for ruleset in RULESETS.values()
+}
+
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     """The ruleset with this id, or ``InvalidInput`` naming the known ids."""
@@ -24,4 +30,9 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         ) from None
 
 
-__all__ = ["RULESETS", "Ruleset", "StatSpec", "get_ruleset"]
+def ruleset_version(ruleset_id: str, rules_version: str) -> Ruleset | None:
+    """The logic of ``rules_version`` of the ruleset, or None if this code does not know it."""
+    return RULES_VERSIONS.get((ruleset_id, rules_version))
+
+
+__all__ = ["RULESETS", "RULES_VERSIONS", "Ruleset", "StatSpec", "get_ruleset", "ruleset_version"]

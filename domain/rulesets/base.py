@@ -81,6 +81,9 @@ class Ruleset(ABC):
     """One game system. Instances are stateless; one per system lives in ``RULESETS``."""
 
     id: ClassVar[str]
+    rules_version: ClassVar[str]
+    """Names the logic of the checks: bump it when a change reads the same dice differently, and keep
+    the old logic registered under the old version so that old roll records still verify."""
     name: ClassVar[str]
     Sheet: ClassVar[type[BaseModel]]
     Settings: ClassVar[type[BaseModel]]

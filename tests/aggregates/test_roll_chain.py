@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from typing import Any
 from uuid import uuid4
 
 from domain.aggregates import Roll, RollChain
-from domain.audit import GENESIS_HASH, Link, check_chain, record_hash
+from domain.audit import CHAIN_KINDS, GENESIS_HASH, Link, record_hash, verify_export
 from tests.aggregates.support import new_events
 
 
@@ -36,12 +38,34 @@ def test_a_chain_is_one_per_campaign() -> None:
     assert RollChain.create_id(campaign_id) != RollChain.create_id(uuid4())
 
 
-def chain_of(n: int) -> tuple[list[dict[str, object]], list[Link]]:
+def chain_of(n: int) -> tuple[list[dict[str, object] | None], list[Link]]:
     campaign_id = uuid4()
     chain = RollChain(campaign_id=campaign_id)
     records = [chain.link(a_record(str(campaign_id))) for _ in range(n)]
-    links = [Link(r["sequence"], r["roll_id"], r["hash"]) for r in records]  # type: ignore[arg-type]
-    return records, links
+    links = [Link(r["sequence"], r["roll_id"], r["hash"]) for r in records]
+    return list(records), links
+
+
+def check_chain(records: list[dict[str, object] | None], links: list[Link]) -> list[Any]:
+    """The chain problems verify_export finds in a log of these records and links (no scenes)."""
+    entries: list[dict[str, Any]] = [
+        {"type": "RollChain.Started", "originator_version": 1, "payload": {}}
+    ]
+    for version, (record, link) in enumerate(zip(records, links, strict=True), start=2):
+        if record is not None:
+            entries.append(
+                {
+                    "type": "Roll.Recorded",
+                    "originator_id": link.roll_id,
+                    "payload": {"record": record, "campaign_id": record["campaign_id"]},
+                }
+            )
+        entries.append(
+            {"type": "RollChain.Linked", "originator_version": version, "payload": asdict(link)}
+        )
+    for position, entry in enumerate(entries, start=1):
+        entry["position"] = position
+    return [p for p in verify_export(entries).problems if p.kind in CHAIN_KINDS]
 
 
 def test_an_untouched_chain_has_no_problems() -> None:
@@ -51,7 +75,7 @@ def test_an_untouched_chain_has_no_problems() -> None:
 
 def test_a_changed_record_is_tampered() -> None:
     records, links = chain_of(3)
-    records[1] = {**records[1], "result": {"total": 6}}
+    records[1] = {**(records[1] or {}), "result": {"total": 6}}
     assert [(p.kind, p.sequence) for p in check_chain(records, links)] == [("tampered", 1)]
 
 
@@ -63,7 +87,8 @@ def test_a_removed_record_is_missing() -> None:
 
 def test_swapped_records_are_misordered() -> None:
     records, links = chain_of(3)
-    kinds = {p.kind for p in check_chain([records[0], records[2], records[1]], links)}
+    swapped: list[dict[str, object] | None] = [records[0], records[2], records[1]]
+    kinds = {p.kind for p in check_chain(swapped, links)}
     assert "misordered" in kinds
 
 

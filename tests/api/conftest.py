@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from tests.api import audit_all
 from tests.api.support import Table
 
 
@@ -16,6 +17,8 @@ from tests.api.support import Table
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as value:
         yield value
+        if audit_all.ENABLED:
+            audit_all.audit_every_campaign(value)
 
 
 @pytest.fixture

@@ -32,6 +32,7 @@ VILLAIN_SIDES = ("villain", "opponent", "minion")
 
 class ClassdRuleset(Ruleset):
     id: ClassVar[str] = "classd"
+    rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Class D Heroes"
     Sheet: ClassVar[type[BaseModel]] = ClassdSheet
     Settings: ClassVar[type[BaseModel]] = ClassdSettings

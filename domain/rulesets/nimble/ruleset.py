@@ -33,6 +33,7 @@ MONSTER_SIDES = ("villain", "opponent", "minion")
 
 class NimbleRuleset(Ruleset):
     id: ClassVar[str] = "nimble"
+    rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Nimble (2nd edition)"
     Sheet: ClassVar[type[BaseModel]] = NimbleSheet
     Settings: ClassVar[type[BaseModel]] = NimbleSettings

@@ -23,6 +23,7 @@ from domain.rulesets.nwod_micro.sheet import (
 
 class NwodMicroRuleset(Ruleset):
     id: ClassVar[str] = "nwod-micro"
+    rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Achernar (nWoD micro)"
     Sheet: ClassVar[type[BaseModel]] = NwodSheet
     Settings: ClassVar[type[BaseModel]] = NwodSettings

@@ -66,6 +66,7 @@ LIMITED_USES: tuple[LimitedUse, ...] = (
 
 class WcbhRuleset(Ruleset):
     id: ClassVar[str] = "wcbh"
+    rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "We Can Be Heroes"
     Sheet: ClassVar[type[BaseModel]] = WcbhSheet
     Settings: ClassVar[type[BaseModel]] = WcbhSettings

@@ -114,6 +114,23 @@ RECORD_1 = (
     '"sheet":{"abilities":{"Agility":3},"name":"Zoë"},"side":"hero"}'
 )
 RECORD_1_HASH = "9c6f9925920c61668d37b03e49c11c199e0cad2dbc883890a1da5d5ebebc9d10"
+RECORD_2 = (  # format 2: every field but `hash`, `modifiers` included
+    '{"campaign_id":"7f0c8a52-5d1e-4c3b-9a63-0b1f2e3d4c5a","character_id":null,'
+    '"check":"trait","client_seed":"bob","client_seed_by":"roller",'
+    '"commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",'
+    '"costs":{},"faces":[{"exploded_from":null,"face":2,"index":0,"kept":true,'
+    '"label":"trait","reroll_of":null,"sides":6},{"exploded_from":null,"face":3,"index":1,'
+    '"kept":true,"label":"trait","reroll_of":null,"sides":6}],"follow_up":null,'
+    '"follow_up_of":null,"format":2,"modifiers":[{"dice":0,"source":"situation"}],'
+    '"nonce":2,'
+    '"prev_hash":"9c6f9925920c61668d37b03e49c11c199e0cad2dbc883890a1da5d5ebebc9d10",'
+    '"request":{"difficulty":1,"pool":2,"trait":null},"result":{"successes":0},'
+    '"roll_id":"0d9e8f7a-0000-4000-8000-000000000003",'
+    '"rolled_by":"9a8b7c6d-0000-4000-8000-0000000000f1","rules_version":"1",'
+    '"ruleset":"wcbh","scene_id":"1b2c3d4e-0000-4000-8000-00000000000a","score":0,'
+    '"sequence":2,"settings":null,"sheet":null,"side":null,"success":false}'
+)
+RECORD_2_HASH = "c7f560bcce9dbc8aecb6a3c31047a707f2bde68651e2d6ccbb8635bc092549d0"
 
 
 def words_of(block: bytes) -> list[int]:
@@ -242,6 +259,31 @@ def test_the_documented_records_chain_and_carry_real_faces() -> None:
     assert (second["sequence"], second["prev_hash"]) == (1, RECORD_0_HASH)
     assert [f["face"] for f in first["faces"]] == recompute_faces(SEED_A, "alice", 0, [6, 6, 6])
     assert [f["face"] for f in second["faces"]] == recompute_faces(SEED_A, "alice", 1, [6])
+
+
+def test_a_format_2_record_hashes_every_field_but_its_hash_as_documented() -> None:
+    record = json.loads(RECORD_2)
+    assert (record["format"], record["prev_hash"]) == (2, RECORD_1_HASH)
+    assert set(HASHED_FIELDS) < set(record) and "modifiers" in record
+
+    assert canonical(record) == RECORD_2.encode("utf-8")
+    assert hashlib.sha256(RECORD_2.encode("utf-8")).hexdigest() == RECORD_2_HASH
+    assert audit.canonical({**record, "hash": RECORD_2_HASH}) == RECORD_2.encode("utf-8")
+    assert audit.record_hash(record) == RECORD_2_HASH
+
+
+def test_format_2_covers_a_field_the_verifier_does_not_know_and_format_1_does_not() -> None:
+    new, old = json.loads(RECORD_2), json.loads(RECORD_1)
+    new["modifiers"][0]["dice"] = 2
+    old["modifiers"] = [{"source": "situation", "dice": 2}]
+
+    assert audit.record_hash(new) != RECORD_2_HASH
+    assert audit.record_hash(old) == RECORD_1_HASH
+
+
+def test_a_record_format_the_verifier_does_not_know_cannot_be_hashed() -> None:
+    with pytest.raises(audit.UnknownFormat, match="record format 3 is unknown"):
+        audit.record_hash({**json.loads(RECORD_2), "format": 3})
 
 
 def test_the_document_shows_what_the_vector_script_prints() -> None:
