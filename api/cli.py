@@ -47,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     """Check an export offline: no service, no database, only the file and the algorithm.
     Exit 0 intact, 1 tampered, 2 no usable export (docs/fair-dice.md)."""
-    from domain.audit import UnusableExport, parse_export, verify_export
+    from domain.audit import CutExport, UnusableExport, parse_export, verify_export
 
     try:
         if args.file == "-":
@@ -55,11 +55,14 @@ def _verify(args: argparse.Namespace) -> int:
         else:
             with open(args.file, encoding="utf-8") as f:
                 entries = parse_export(f)
+    except CutExport as exc:
+        print(f"TRUNCATED: {exc}\nFAILED")
+        return 1
     except (OSError, UnicodeDecodeError, UnusableExport) as exc:
         print(f"chronicle verify: {args.file}: {exc}", file=sys.stderr)
         return 2
     report = verify_export(entries, require_revealed=args.require_revealed)
-    report.problems.extend(_signature_problems(args, entries))
+    _check_signatures(args, entries, report)
     print("\n".join(report.lines()))
     return 0 if report.intact else 1
 
@@ -107,8 +110,10 @@ def _trusted_keys(args: argparse.Namespace, trailer: Any) -> dict[str, bytes]:
     return keys
 
 
-def _signature_problems(args: argparse.Namespace, lines: list[dict[str, Any]]) -> list[Any]:
-    """The signed trailer, then any kept receipts and announced head (docs/receipts.md)."""
+def _check_signatures(args: argparse.Namespace, lines: list[dict[str, Any]], report: Any) -> None:
+    """The signed trailer, then any kept receipts and announced head (docs/receipts.md), added to
+    the audit's report. With --allow-unsigned an export without a trailer (made before exports were
+    signed) is a warning, not a failure: a trailer that is there must still match."""
     kept = _receipts_file(args.receipts) if args.receipts is not None else []
     head = None
     if args.expect_head is not None:
@@ -124,7 +129,9 @@ def _signature_problems(args: argparse.Namespace, lines: list[dict[str, Any]]) -
         problems += receipts.check_expected_head(entries, head, keys)
     if args.receipts is not None:
         print(f"{len(kept)} receipts checked")
-    return problems
+    unsigned = [p for p in problems if p.kind == "unsigned"] if args.allow_unsigned else []
+    report.warnings.extend(unsigned)
+    report.problems.extend(p for p in problems if p not in unsigned)
 
 
 def _rotate_key(args: argparse.Namespace) -> int:
@@ -220,6 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument(
         "--expect-head", type=Path, help="a head from GET /v1/campaigns/{id}/head: must be inside"
+    )
+    verify.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="accept an export without its signed ExportHead line (made before exports were "
+        "signed): truncation can then not be ruled out, and a warning says so",
     )
     verify.add_argument(
         "--keys", type=Path, help="the trusted keys, as GET /v1/signing-keys serves"

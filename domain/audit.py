@@ -347,6 +347,11 @@ class UnusableExport(ValueError):
     """The input is no export at all (exit code 2 of `chronicle verify`), as opposed to a tampered one."""
 
 
+class CutExport(ValueError):
+    """The export ends in the middle of a line: it was cut off, which is tampering (exit code 1),
+    not input of the wrong kind; otherwise whoever cuts an export could choose the milder verdict."""
+
+
 def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
     """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1."""
     entries: list[dict[str, Any]] = []
@@ -354,6 +359,8 @@ def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
         try:
             value = json.loads(line)
         except ValueError:
+            if number > 1 and not line.endswith("\n"):
+                raise CutExport(f"line {number} is cut off: the export was truncated") from None
             raise UnusableExport(f"line {number} is not JSON") from None
         if not isinstance(value, dict):
             raise UnusableExport(f"line {number} is not a JSON object")
