@@ -12,6 +12,7 @@ properties, and shrinking each failing play costs minutes on the shared machine.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -332,3 +333,49 @@ def test_the_seeded_table_replays_the_same_dice(honest: m.Entries) -> None:
     assert roll.record["commitment"] == roll2.record["commitment"]
     other = Table("wcbh", seed=b"another play")
     assert other.app._new_sealed_seed()[0] != roll.record["commitment"]
+
+
+# ---- the plays really roll -----------------------------------------------------------------------
+
+# Steps that roll no dice of their own (they set up or settle what the rolls read).
+NO_DICE = {
+    "advance_page",
+    "rotate_seed",
+    "next_scene",
+    "next_issue",
+    "declare_actions",
+    "new_villain",
+    "resolve",
+    "end_turn",
+    "end",
+    "reload",
+}
+
+
+def _number(*parts: object) -> int:
+    """A well-mixed, reproducible step number."""
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:2], "big")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_plays_roll_through_every_rolling_action(ruleset: str) -> None:
+    """Guards the harness: if the domain came to refuse a step every time (a changed rule, a
+    changed signature), the properties above would pass on plays that roll nothing."""
+    from tests.app.plays import ACTIONS
+    from tests.app.plays.core import PICKS, Script, Step
+
+    wanted = set(ACTIONS[ruleset]) - NO_DICE
+    rolled: set[str] = set()
+    order = sorted(wanted)
+    for round_ in range(16):
+        # Each round starts at another action: some only roll before another has set the stage
+        # (Nimble's Initiative rolls before an attack starts the encounter itself).
+        turn = order[round_ % len(order) :] + order[: round_ % len(order)]
+        steps = tuple(
+            Step(action, tuple(_number(ruleset, round_, n, i) for i in range(PICKS)))
+            for n, action in enumerate(turn * 2)
+        )
+        rolled |= set(run(Script(ruleset, bytes([round_]) * 8, steps)).rolled)
+        if wanted <= rolled:
+            return
+    assert rolled >= wanted, f"no roll from {sorted(wanted - rolled)}"

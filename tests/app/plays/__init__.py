@@ -86,4 +86,3 @@ def scripts(ruleset: str, max_steps: int = 30) -> st.SearchStrategy[Script]:
         st.lists(steps, min_size=1, max_size=max_steps).map(tuple),
         st.booleans(),
     )
-

@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.rulesets.nimble import encounter as nimble_rules
+from domain.rulesets.nimble import health
 from tests.app.plays.core import Action, Pick, Play
 
 MONSTER = {
@@ -39,7 +40,9 @@ def _state(p: Play) -> dict[str, Any]:
 
 
 def start(p: Play, pick: Pick) -> None:
-    """NB-1..3: the encounter starts with the heroes' Initiative rolls."""
+    """NB-1..3: the encounter starts (again) with the heroes' Initiative rolls."""
+    if _state(p)["status"] == "running" and _state(p)["pending"] is None:
+        p.gm("nimble_end", p.scene)
     order = [*p.heroes, *p.foes]
     party = pick.one((None, "three_actions"))
     surprised = {p.heroes[1]: "one_action"} if pick.number(4) == 0 else None
@@ -195,6 +198,35 @@ def grapple(p: Play, pick: Pick) -> None:
         )
 
 
+def concentrate(p: Play, pick: Pick) -> None:
+    """NB-25: a hero concentrates, takes a critical hit and makes its concentration save."""
+    hero = pick.one(p.heroes)
+    actor = p.actor(hero, pick)
+    p.run(actor, "nimble_concentrate", hero, p.scene, "Shield of faith")
+    p.gm("nimble_deal_damage", hero, p.scene, 1 + pick.number(5), True)  # a critical: a save
+    seed = pick.client_seed()
+    p.run(actor, "nimble_concentration_save", hero, p.scene, pick.number(2), client_seed=seed)
+
+
+def hide(p: Play, pick: Pick) -> None:
+    """A hero behind cover hides (a Stealth roll)."""
+    hero = pick.one(p.heroes)
+    level = pick.one(("partial", "full"))
+    conditions = p.table.app.repository.get(hero).nimble_conditions
+    if conditions.get(health.COVER, {}).get("level") != level:
+        p.run(p.actor(hero, pick), "nimble_take_cover", hero, p.scene, level)
+    seed = pick.client_seed()
+    p.run(p.actor(hero, pick), "nimble_hide", hero, p.scene, pick.number(2), client_seed=seed)
+
+
+def grapple_outside_encounters(p: Play, pick: Pick) -> None:
+    """A grapple as a plain contest, outside an encounter's turns."""
+    hero = pick.one(p.heroes)
+    size = pick.one(("smaller", "same", "larger"))
+    seed = pick.client_seed()
+    p.run(p.actor(hero, pick), "nimble_grapple", hero, p.scene, p.foes[0], size, client_seed=seed)
+
+
 def end(p: Play, pick: Pick) -> None:
     p.gm("nimble_end", p.scene)
 
@@ -209,5 +241,8 @@ ACTIONS: dict[str, Action] = {
     "end_turn": end_turn,
     "hurt_and_save": hurt,
     "grapple": grapple,
+    "concentrate": concentrate,
+    "hide": hide,
+    "grapple_outside": grapple_outside_encounters,
     "end": end,
 }

@@ -200,7 +200,8 @@ def area_attack(p: Play, pick: Pick) -> None:
 
 
 def team_attack(p: Play, pick: Pick) -> None:
-    """WCBH-47: both heroes attack one villain."""
+    """WCBH-47: both heroes attack one villain, on a page of their own (one team attack a scene)."""
+    p.gm("advance_page", p.scene)
     attackers = [
         {
             "attacker_id": h,
@@ -267,15 +268,15 @@ def recover(p: Play, pick: Pick) -> None:
 
 
 def shake_off(p: Play, pick: Pick) -> None:
-    """WCBH-37: someone an effect attack stunned tries to shake it off."""
-    stunned = [c for c in p.fighters if p.table.app.repository.get(c).effects]
-    if not stunned:
-        return
-    who = pick.one(stunned)
-    request = {"trait": pick.one(("Will", "Stamina"))}
-    p.run(
-        p.actor(who, pick), "shake_off_effect", p.scene, who, "Stunned", request, pick.client_seed()
-    )
+    """WCBH-35, 37: a hero stuns a villain with an effect attack; the villain tries to shake it off."""
+    hero, villain = pick.one(p.heroes), pick.one(p.foes)
+    actor = p.actor(hero, pick)
+    seed = pick.client_seed()
+    modifier = 2 + pick.number(4)
+    stun = {"effect": "Stunned", "modifier": modifier, "client_seed": seed}
+    p.run(actor, "attack", p.scene, hero, villain, "Lightning Bolt", **stun)
+    request = {"trait": "threat" if _minion(p, villain) else pick.one(("Will", "Stamina"))}
+    p.gm("shake_off_effect", p.scene, villain, "Stunned", request, pick.client_seed())
 
 
 def new_villain(p: Play, pick: Pick) -> None:
