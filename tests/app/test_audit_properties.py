@@ -12,6 +12,7 @@ properties, and shrinking each failing play costs minutes on the shared machine.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 from pathlib import Path
@@ -245,6 +246,18 @@ def test_a_result_rewritten_with_a_rehashed_chain_does_not_recompute(honest: m.E
     assert_caught(mutated, target, "result with a rehashed chain")
 
 
+@pytest.mark.parametrize("value", [[1], [None], "faces", {"face": 3}])
+def test_malformed_faces_with_a_rehashed_chain_are_reported_not_raised(
+    honest: m.Entries, value: Any
+) -> None:
+    """`chronicle verify` reads files from anyone: a record it cannot read is a problem to report."""
+    body, line = copy.deepcopy(honest), roll_line(honest, 3)
+    m.record_of(body[line])["faces"] = value
+    m.rechain(body)
+    target = m.target_roll(body[line], m.RECOMPUTED | {"unverifiable"}, line + 1)
+    assert_caught(body, target, f"faces {value!r}")
+
+
 @pytest.mark.parametrize("rehash", [False, True])
 def test_a_nonce_of_999_is_caught(honest: m.Entries, rehash: bool) -> None:
     mutated, target = m.set_nonce(honest, roll_line(honest, 4), 999, rehash)
@@ -271,6 +284,13 @@ def test_a_dropped_chain_link_is_missing(honest: m.Entries) -> None:
     line = next(i for i, e in enumerate(honest) if e["type"] == m.LINK)
     mutated, target = m.drop_line(honest, line)
     assert_caught(mutated, target, "dropped link")
+
+
+def test_the_dropped_last_chain_link_is_missing(honest: m.Entries) -> None:
+    # The last link leaves no gap in the chain's versions: only its unlinked record shows it.
+    line = max(i for i, e in enumerate(honest) if e["type"] == m.LINK)
+    mutated, target = m.drop_line(honest, line)
+    assert_caught(mutated, target, "dropped last link")
 
 
 def test_a_dropped_event_of_another_aggregate_is_missing(honest: m.Entries) -> None:
