@@ -22,7 +22,7 @@ from tests.app.test_audit_properties import MAX_STEPS, draw_mutation, export_of
 
 honest_failures: Counter[tuple[str, str, str]] = Counter()
 mutation_results: Counter[tuple[str, str, str]] = Counter()
-crashes: Counter[tuple[str, str]] = Counter()
+crashes: Counter[tuple[str, str]] = Counter()  # (mutation, what changed: exception)
 
 
 def _detail(kind: str, entries: m.Entries, mutated: m.Entries) -> str:
@@ -81,15 +81,17 @@ def main(examples: int) -> None:
         tally(ruleset, data)
 
     check()
-    print("honest plays that fail (ruleset, action that made the roll, problem kind): count")
-    for key, count in sorted(honest_failures.items()):
-        print(f"  {key}: {count}")
-    print("mutations (kind, what changed, verdict): count")
-    for key, count in sorted(mutation_results.items()):
-        print(f"  {key}: {count}")
-    print("verifier crashes (kind, what changed: exception): count")
-    for key, count in sorted(crashes.items()):
-        print(f"  {key}: {count}")
+    for title, counts in (
+        (
+            "honest plays that fail (ruleset, action that made the roll, problem kind)",
+            honest_failures,
+        ),
+        ("mutations (kind, what changed, verdict)", mutation_results),
+        ("verifier crashes (kind, what changed: exception)", crashes),
+    ):
+        print(f"{title}: count")
+        for key, count in sorted(counts.items()):
+            print(f"  {key}: {count}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import json
 from typing import Any
 from uuid import UUID
 
+from domain.aggregates import Roll
 from domain.application import Actor, Chronicle, CommandContext, Outcome
 from domain.dice import commitment
 from domain.export import campaign_entries, jsonl
@@ -36,8 +37,8 @@ class SeededChronicle(Chronicle):
     """The application with reproducible scene seeds: the n-th seed is SHA-256(seed ‖ n)."""
 
     def __init__(self, seed: bytes = b"") -> None:
-        # No PERSISTENCE_MODULE: eventsourcing's default, the in-memory POPO store.
-        super().__init__({}, sealer=Sealer(TEST_KEY))
+        # Named, so that a PERSISTENCE_MODULE in the process environment cannot pick another store.
+        super().__init__({"PERSISTENCE_MODULE": "eventsourcing.popo"}, sealer=Sealer(TEST_KEY))
         self._seed = seed
         self._seeds_drawn = 0
 
@@ -100,6 +101,12 @@ class Table:
         return self.gm_runs("open_scene", issue_id, title).aggregate.id  # type: ignore[no-any-return]
 
     # ---- reading -------------------------------------------------------------------------------
+
+    def record(self, outcome: Outcome) -> dict[str, Any]:
+        """The roll record of a rolling command's outcome (its first aggregate is the roll)."""
+        roll = outcome.aggregate
+        assert isinstance(roll, Roll), f"{type(roll).__name__} is no roll"
+        return roll.record
 
     def position(self) -> int:
         return self.app.recorder.max_notification_id() or 0

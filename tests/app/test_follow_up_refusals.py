@@ -33,4 +33,4 @@ def test_resolve_after_a_trait_roll_still_adds_dice_wcbh_20b() -> None:
     scene = t.scene()
     roll = t.run(t.player, "roll", scene, "trait", {"trait": "Agility"}, nova, "first")
     more = t.run(t.player, "follow_up", roll.aggregate.id, "resolve_dice", {"resolve": 1}, "more")
-    assert more.aggregate.record["follow_up_of"] == str(roll.aggregate.id)
+    assert t.record(more)["follow_up_of"] == t.record(roll)["roll_id"]

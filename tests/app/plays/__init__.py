@@ -44,9 +44,8 @@ ACTIONS: dict[str, dict[str, Action]] = {
 
 def start(script: Script) -> Play:
     table = Table(script.ruleset, seed=script.seed)
-    play = Play(table)
-    play.issue = table.issue()
-    play.scene = table.scene(play.issue)
+    issue = table.issue()
+    play = Play(table, issue, table.scene(issue))
     SETUPS[script.ruleset](play)
     play.read_new_rolls()
     return play

@@ -38,8 +38,8 @@ def _edge(pick: Pick) -> dict[str, int]:
 
 def stat_roll(p: Play, pick: Pick) -> None:
     if pick.number(5) == 0:
-        request = {"stat_value": pick.number(6), "difficulty_name": "medium"}
-        p.gm("roll", p.scene, "stat", request, None, pick.client_seed())
+        raw = {"stat_value": pick.number(6), "difficulty_name": "medium"}
+        p.gm("roll", p.scene, "stat", raw, None, pick.client_seed())
         return
     who = pick.one(p.fighters)
     request: dict[str, Any] = {"stat": pick.one(("might", "speed", "spirit")), **_edge(pick)}

@@ -62,11 +62,11 @@ class Play:
     """One play in progress: its table, characters, current scene, and what happened."""
 
     table: Table
+    issue: UUID
+    scene: UUID
     heroes: list[UUID] = field(default_factory=list)
     foes: list[UUID] = field(default_factory=list)
     owners: dict[UUID, Actor] = field(default_factory=dict)
-    issue: UUID | None = None
-    scene: UUID | None = None
     mission: UUID | None = None
     records: list[dict[str, Any]] = field(default_factory=list)
     done: Counter[str] = field(default_factory=Counter)

@@ -124,7 +124,7 @@ def help_roll(p: Play, pick: Pick) -> None:
         pending = _pending(p)
         if pending is None:  # a miss is never held
             return
-    roll = p.table.app.repository.get(UUID(pending["roll_id"])).record
+    roll: dict[str, Any] = p.table.app.repository.get(UUID(pending["roll_id"])).record
     attacker, target = UUID(roll["character_id"]), UUID(pending["target_id"])
     helpers = [h for h in p.heroes if h not in (attacker, target)]
     if not helpers:
@@ -212,7 +212,7 @@ def hide(p: Play, pick: Pick) -> None:
     """A hero behind cover hides (a Stealth roll)."""
     hero = pick.one(p.heroes)
     level = pick.one(("partial", "full"))
-    conditions = p.table.app.repository.get(hero).nimble_conditions
+    conditions: dict[str, Any] = p.table.app.repository.get(hero).nimble_conditions
     if conditions.get(health.COVER, {}).get("level") != level:
         p.run(p.actor(hero, pick), "nimble_take_cover", hero, p.scene, level)
     seed = pick.client_seed()

@@ -31,8 +31,8 @@ def _trait(p: Play, character: UUID, pick: Pick) -> str:
 
 def trait_roll(p: Play, pick: Pick) -> None:
     if pick.number(5) == 0:  # the GM's raw pool
-        request = {"pool": pick.number(8), "difficulty": pick.number(3)}
-        p.gm("roll", p.scene, "trait", request, None, pick.client_seed())
+        raw = {"pool": pick.number(8), "difficulty": pick.number(3)}
+        p.gm("roll", p.scene, "trait", raw, None, pick.client_seed())
         return
     who = pick.one(p.fighters)
     request: dict[str, Any] = {
