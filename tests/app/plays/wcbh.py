@@ -151,8 +151,14 @@ def attack(p: Play, pick: Pick) -> None:
         kwargs["effect"] = "Stunned"  # WCBH-35
     elif pick.number(4) == 0:
         kwargs["maneuver"] = pick.one(("charge", "all_out"))  # WCBH-44
+    elif pick.number(3) == 0:  # WCBH-44: bash the target with a third, or a third defends it
+        third = pick.one([c for c in p.fighters if c not in (attacker, target)])
+        option = pick.one(("club_id", "defender_id"))
+        kwargs |= {option: third, "defender_active": pick.flag()}
     trait = _trait(p, attacker, pick)
-    p.run(p.actor(attacker, pick), "attack", p.scene, attacker, target, trait, **kwargs)
+    # The GM: a defender may be another player's character (the target's side chooses).
+    actor = p.table.gm if "defender_id" in kwargs else p.actor(attacker, pick)
+    p.run(actor, "attack", p.scene, attacker, target, trait, **kwargs)
 
 
 def grapple(p: Play, pick: Pick) -> None:
