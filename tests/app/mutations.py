@@ -224,6 +224,33 @@ def drop_line(entries: Entries, index: int) -> tuple[Entries, Target]:
     return body + head, Target(MISSING)
 
 
+# The lines besides the records that the proof of the dice rests on, with the keys that matter and
+# what a change of each must be reported as.
+PROOF_LINES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    LINK: (("sequence", "roll_id", "hash"), TAMPERED | MISSING | MISORDERED),
+    "Scene.RollMade": (("roll_id", "epoch", "nonce"), frozenset({"nonce_mismatch", "misordered"})),
+    "Scene.Opened": (("seed_commitment",), SEED),
+    "Scene.SeedRotated": (("new_commitment",), SEED),
+}
+
+
+def proof_lines(entries: Entries) -> list[int]:
+    return [i for i, e in enumerate(entries) if e.get("type") in PROOF_LINES]
+
+
+def edit_proof_line(entries: Entries, index: int, key: str) -> tuple[Entries, Target]:
+    """Change `key` of a chain link, a scene's nonce record (`Scene.RollMade`) or a seed commitment."""
+    body, head = split_head(entries)
+    payload = body[index]["payload"]
+    payload[key] = changed(payload[key])
+    _, kinds = PROOF_LINES[body[index]["type"]]
+    # A link or nonce record names its roll (and a link its sequence), before or after the edit.
+    values = (entries[index]["payload"], payload)
+    roll_ids = frozenset(str(v["roll_id"]) for v in values if "roll_id" in v)
+    sequences = frozenset(v["sequence"] for v in values if isinstance(v.get("sequence"), int))
+    return body + head, Target(kinds, roll_ids, sequences, None if roll_ids else index + 1)
+
+
 def swap_lines(entries: Entries, first: int, second: int) -> tuple[Entries, Target]:
     """Two lines trade places (each with its own log position)."""
     body, head = split_head(entries)

@@ -90,6 +90,7 @@ def test_every_generated_play_exports_a_log_that_verifies(
 MUTATION_KINDS = (
     "edit_record",
     "edit_payload",
+    "edit_proof_line",
     "recompute_lie",
     "nonce_999",
     "nonce_other_epoch",
@@ -105,7 +106,7 @@ def applicable_kinds(entries: m.Entries) -> list[str]:
     body, _ = m.split_head(entries)
     rolls = m.roll_lines(body)
     kinds = ["drop", "swap", "truncate"]
-    kinds += ["edit_record", "edit_payload", "nonce_999"] if rolls else []
+    kinds += ["edit_record", "edit_payload", "edit_proof_line", "nonce_999"] if rolls else []
     kinds += ["recompute_lie"] if m.revealed_roll_lines(body) else []
     kinds += ["seed"] if m.reveal_lines(body) else []
     kinds += ["nonce_other_epoch"] if any(m.other_epoch_nonces(body, i) for i in rolls) else []
@@ -139,6 +140,11 @@ def draw_mutation(
         key = data.draw(st.sampled_from(sorted(record)), label="key")
         path = data.draw(st.sampled_from(m.leaf_paths(record[key], (key,))), label="path")
         return kind, *m.edit_record(entries, line, path)
+    if kind == "edit_proof_line":
+        line = data.draw(st.sampled_from(m.proof_lines(body)), label="line")
+        keys, _ = m.PROOF_LINES[body[line]["type"]]
+        key = data.draw(st.sampled_from(keys), label="key")
+        return kind, *m.edit_proof_line(entries, line, key)
     if kind == "edit_payload":
         line = data.draw(st.sampled_from(rolls), label="line")
         payload = {k: v for k, v in body[line]["payload"].items() if k not in ("record",)}
@@ -247,6 +253,18 @@ def test_every_key_of_every_kind_of_roll_record_changed_is_caught(honest: m.Entr
                     (record["check"], record["follow_up"], path, [p.kind for p in problems])
                 )
     assert not missed, f"record edits not caught and named: {missed}"
+
+
+@pytest.mark.parametrize(
+    "kind, key",
+    [(k, key) for k, (keys, _) in m.PROOF_LINES.items() for key in keys],
+)
+def test_an_edited_chain_link_nonce_record_or_commitment_is_caught(
+    honest: m.Entries, kind: str, key: str
+) -> None:
+    line = next(i for i, e in enumerate(honest) if e["type"] == kind)
+    mutated, target = m.edit_proof_line(honest, line, key)
+    assert_caught(mutated, target, f"edit {kind}.{key}")
 
 
 @pytest.mark.parametrize("key", ["score", "success", "odds"])
