@@ -376,6 +376,14 @@ def _odds_resolve_reroll(
     return Odds(pool.at_least(req.difficulty + 1), pool.at_least(outcome.score))
 
 
+def _allowed_on_trait_checks(original: BaseModel, outcome: CheckOutcome) -> str | None:
+    """Resolve after the roll reads a trait check's pool; the fight's checks (attack, grapple,
+    maneuver, ambush…) carry their Resolve in their own request (e.g. WCBH-47's explode)."""
+    if isinstance(original, TraitRequest):
+        return None
+    return "Resolve dice and rerolls after the roll apply to trait checks only (WCBH-20b, 20c)"
+
+
 RESOLVE_DICE = FollowUp(
     name="resolve_dice",
     description="Spend Resolve after seeing the roll: +1 die each (3 in a Decisive Moment, "
@@ -384,7 +392,7 @@ RESOLVE_DICE = FollowUp(
     Request=ResolveDiceRequest,
     cost=lambda request: {"resolve": getattr(request, "resolve", 0)},
     apply=_apply_resolve_dice,
-    allowed=lambda original, outcome: None,
+    allowed=_allowed_on_trait_checks,
     odds=_odds_resolve_dice,
 )
 
@@ -396,7 +404,7 @@ RESOLVE_REROLL = FollowUp(
     Request=ResolveRerollRequest,
     cost=lambda request: {"resolve": 1},
     apply=_apply_resolve_reroll,
-    allowed=lambda original, outcome: None,
+    allowed=_allowed_on_trait_checks,
     odds=_odds_resolve_reroll,
 )
 

@@ -1,0 +1,248 @@
+"""Nimble in a generated play: checks and saves, encounters with Initiative, held attacks, Help and
+reactions, Assess, grapples and escapes, Dying saves."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from domain.rulesets.nimble import encounter as nimble_rules
+from domain.rulesets.nimble import health
+from tests.app.plays.core import Action, Pick, Play
+
+MONSTER = {
+    "kind": "monster",
+    "hp": 60,
+    "armor": 1,
+    "attacks": [{"name": "Claw", "dice": "1d6"}],
+}
+
+
+def setup(p: Play) -> None:
+    t = p.table
+    p.add("Nova", "hero", owner=t.player)
+    p.add("Rook", "hero", owner=t.other_player)
+    p.add("Goblins", "opponent", MONSTER)
+
+
+def skill_roll(p: Play, pick: Pick) -> None:
+    who = pick.one(p.heroes)
+    if pick.flag():
+        request: dict[str, Any] = {"skill": pick.one(("Might", "Finesse", "Stealth"))}
+        check = "skill"
+    else:
+        request, check = {"stat": pick.one(("STR", "DEX", "INT", "WIL"))}, "save"
+    p.run(p.actor(who, pick), "roll", p.scene, check, request, who, pick.client_seed())
+
+
+def _state(p: Play) -> dict[str, Any]:
+    return p.table.app.nimble_encounter(p.table.gm, p.scene).nimble  # type: ignore[no-any-return]
+
+
+def start(p: Play, pick: Pick) -> None:
+    """NB-1..3: the encounter starts (again) with the heroes' Initiative rolls."""
+    if _state(p)["status"] == "running" and _state(p)["pending"] is None:
+        p.gm("nimble_end", p.scene)
+    order = [*p.heroes, *p.foes]
+    party = pick.one((None, "three_actions"))
+    surprised = {p.heroes[1]: "one_action"} if pick.number(4) == 0 else None
+    p.gm(
+        "nimble_start",
+        p.scene,
+        order,
+        party=party,
+        surprised=surprised,
+        monsters_first=pick.flag(),
+        client_seed=pick.client_seed(),
+    )
+
+
+def _turn(p: Play, pick: Pick) -> UUID:
+    """Whose turn it is, starting the encounter (or the next round) first if need be."""
+    state = _state(p)
+    if state["status"] != "running":
+        start(p, pick)
+    elif nimble_rules.current(state) is None and state["pending"] is None:
+        p.gm("advance_page", p.scene)
+    current = nimble_rules.current(_state(p))
+    return UUID(current) if current else pick.one(p.fighters)
+
+
+def _foe_of(p: Play, who: UUID, pick: Pick) -> UUID:
+    return pick.one(p.foes if who in p.heroes else p.heroes)
+
+
+def attack(p: Play, pick: Pick) -> None:
+    """An attack by whoever's turn it is, held now and then for reactions (NB-15) and Help."""
+    attacker = _turn(p, pick)
+    attack = "Claw" if attacker in p.foes else pick.one(("Greataxe", "Javelin"))
+    p.run(
+        p.actor(attacker, pick),
+        "nimble_attack",
+        p.scene,
+        attacker,
+        _foe_of(p, attacker, pick),
+        attack,
+        advantage=pick.number(3),
+        disadvantage=pick.number(3) // 2,
+        hold=pick.number(3) > 0,
+        client_seed=pick.client_seed(),
+    )
+
+
+def _pending(p: Play) -> dict[str, Any] | None:
+    state = _state(p)
+    return state["pending"] if state["status"] == "running" else None
+
+
+def resolve(p: Play, pick: Pick) -> None:
+    """NB-15, 16: the target's side settles a held attack, defending or not (no dice)."""
+    pending = _pending(p)
+    if pending is not None:
+        defend = pick.flag() and UUID(pending["target_id"]) in p.heroes
+        p.gm("nimble_resolve_attack", p.scene, UUID(pending["roll_id"]), defend=defend)
+
+
+def help_roll(p: Play, pick: Pick) -> None:
+    """NB-19: an ally rerolls a die of a held attack (a follow-up roll of it)."""
+    pending = _pending(p)
+    if pending is None:  # a hero's held attack to help with
+        attacker = _turn(p, pick)
+        if attacker not in p.heroes:
+            return
+        p.run(
+            p.actor(attacker, pick),
+            "nimble_attack",
+            p.scene,
+            attacker,
+            pick.one(p.foes),
+            pick.one(("Greataxe", "Javelin")),
+            advantage=pick.number(3),
+            hold=True,
+            client_seed=pick.client_seed(),
+        )
+        pending = _pending(p)
+        if pending is None:  # a miss is never held
+            return
+    roll: dict[str, Any] = p.table.app.repository.get(UUID(pending["roll_id"])).record
+    attacker, target = UUID(roll["character_id"]), UUID(pending["target_id"])
+    helpers = [h for h in p.heroes if h not in (attacker, target)]
+    if not helpers:
+        return
+    helper = pick.one(helpers)
+    p.run(
+        p.actor(helper, pick),
+        "nimble_help",
+        p.scene,
+        helper,
+        UUID(pending["roll_id"]),
+        die=pick.number(2),
+        purpose="a feint",
+        client_seed=pick.client_seed(),
+    )
+
+
+def assess(p: Play, pick: Pick) -> None:
+    who = _turn(p, pick)
+    option = pick.one(("question", "find_weakness", "anticipate_danger"))
+    target = p.foes[0] if option == "find_weakness" else None
+    p.run(
+        p.actor(who, pick),
+        "nimble_assess",
+        p.scene,
+        who,
+        "Might",
+        option,
+        target_id=target,
+        question="Where?",
+        client_seed=pick.client_seed(),
+    )
+
+
+def end_turn(p: Play, pick: Pick) -> None:
+    current = nimble_rules.current(_state(p))
+    if current is not None:
+        p.gm("nimble_end_turn", p.scene, UUID(current))
+
+
+def hurt(p: Play, pick: Pick) -> None:
+    """Damage (no dice of its own) so that a hero is now and then Dying, and saves."""
+    hero = pick.one(p.heroes)
+    p.gm("nimble_deal_damage", hero, p.scene, 10 + pick.number(25), pick.flag())
+    p.run(p.actor(hero, pick), "nimble_dying_save", hero, p.scene, pick.client_seed())
+
+
+def grapple(p: Play, pick: Pick) -> None:
+    """NB-24: a grapple by whoever's turn it is; a held hero tries to escape."""
+    who = _turn(p, pick)
+    target = _foe_of(p, who, pick)
+    size = pick.one(("smaller", "same", "larger"))
+    p.run(
+        p.actor(who, pick),
+        "nimble_encounter_grapple",
+        p.scene,
+        who,
+        target,
+        size,
+        client_seed=pick.client_seed(),
+    )
+    if target in p.heroes:
+        stat = pick.one(("STR", "DEX"))
+        p.run(
+            p.actor(target, pick),
+            "nimble_escape",
+            target,
+            p.scene,
+            stat,
+            client_seed=pick.client_seed(),
+        )
+
+
+def concentrate(p: Play, pick: Pick) -> None:
+    """NB-25: a hero concentrates, takes a critical hit and makes its concentration save."""
+    hero = pick.one(p.heroes)
+    actor = p.actor(hero, pick)
+    p.run(actor, "nimble_concentrate", hero, p.scene, "Shield of faith")
+    p.gm("nimble_deal_damage", hero, p.scene, 1 + pick.number(5), True)  # a critical: a save
+    seed = pick.client_seed()
+    p.run(actor, "nimble_concentration_save", hero, p.scene, pick.number(2), client_seed=seed)
+
+
+def hide(p: Play, pick: Pick) -> None:
+    """A hero behind cover hides (a Stealth roll)."""
+    hero = pick.one(p.heroes)
+    level = pick.one(("partial", "full"))
+    conditions: dict[str, Any] = p.table.app.repository.get(hero).nimble_conditions
+    if conditions.get(health.COVER, {}).get("level") != level:
+        p.run(p.actor(hero, pick), "nimble_take_cover", hero, p.scene, level)
+    seed = pick.client_seed()
+    p.run(p.actor(hero, pick), "nimble_hide", hero, p.scene, pick.number(2), client_seed=seed)
+
+
+def grapple_outside_encounters(p: Play, pick: Pick) -> None:
+    """A grapple as a plain contest, outside an encounter's turns."""
+    hero = pick.one(p.heroes)
+    size = pick.one(("smaller", "same", "larger"))
+    seed = pick.client_seed()
+    p.run(p.actor(hero, pick), "nimble_grapple", hero, p.scene, p.foes[0], size, client_seed=seed)
+
+
+def end(p: Play, pick: Pick) -> None:
+    p.gm("nimble_end", p.scene)
+
+
+ACTIONS: dict[str, Action] = {
+    "check": skill_roll,
+    "start": start,
+    "attack": attack,
+    "resolve": resolve,
+    "help": help_roll,
+    "assess": assess,
+    "end_turn": end_turn,
+    "hurt_and_save": hurt,
+    "grapple": grapple,
+    "concentrate": concentrate,
+    "hide": hide,
+    "grapple_outside": grapple_outside_encounters,
+    "end": end,
+}

@@ -1,0 +1,36 @@
+"""Resolve after the roll on a fight's roll (found by the generated plays): refused, not a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import Conflict
+from tests.app.table import Table
+
+
+@pytest.mark.parametrize(
+    "follow_up, request_", [("resolve_dice", {"resolve": 1}), ("resolve_reroll", {})]
+)
+def test_resolve_after_an_attack_roll_is_refused_and_writes_nothing_wcbh_20b_20c(
+    follow_up: str, request_: dict[str, int]
+) -> None:
+    t = Table("wcbh")
+    nova = t.character("Nova", owner=t.player)
+    null = t.character("Dr. Null", "villain")
+    scene = t.scene()
+    attack = t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
+    before = t.position()
+    with pytest.raises(Conflict) as refused:
+        t.run(t.player, "follow_up", attack.aggregate.id, follow_up, request_, "more")
+    assert refused.value.code == "follow_up_refused"
+    assert "trait checks" in refused.value.message
+    assert t.position() == before
+
+
+def test_resolve_after_a_trait_roll_still_adds_dice_wcbh_20b() -> None:
+    t = Table("wcbh")
+    nova = t.character("Nova", owner=t.player)
+    scene = t.scene()
+    roll = t.run(t.player, "roll", scene, "trait", {"trait": "Agility"}, nova, "first")
+    more = t.run(t.player, "follow_up", roll.aggregate.id, "resolve_dice", {"resolve": 1}, "more")
+    assert t.record(more)["follow_up_of"] == t.record(roll)["roll_id"]
