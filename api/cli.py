@@ -47,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     """Check an export offline: no service, no database, only the file and the algorithm.
     Exit 0 intact, 1 tampered, 2 no usable export (docs/fair-dice.md)."""
-    from domain.audit import CutExport, UnusableExport, parse_export, verify_export
+    from domain.audit import CutExport, UnusableExport, parse_export
 
     try:
         if args.file == "-":
@@ -61,8 +61,19 @@ def _verify(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError, UnusableExport) as exc:
         print(f"chronicle verify: {args.file}: {exc}", file=sys.stderr)
         return 2
-    report = verify_export(entries, require_revealed=args.require_revealed)
-    _check_signatures(args, entries, report)
+    kept = _receipts_file(args.receipts) if args.receipts is not None else []
+    head = _expected_head(args)
+    logged, trailer, _ = receipts.split_export(entries)
+    keys = _trusted_keys(args, trailer)
+    report = receipts.audit_export(
+        entries, keys, require_revealed=args.require_revealed, allow_unsigned=args.allow_unsigned
+    )
+    # Receipts a player kept and a head announced earlier (docs/receipts.md).
+    report.problems += receipts.check_receipts(logged, kept, keys)
+    if head is not None:
+        report.problems += receipts.check_expected_head(logged, head, keys)
+    if args.receipts is not None:
+        print(f"{len(kept)} receipts checked")
     print("\n".join(report.lines()))
     return 0 if report.intact else 1
 
@@ -110,28 +121,13 @@ def _trusted_keys(args: argparse.Namespace, trailer: Any) -> dict[str, bytes]:
     return keys
 
 
-def _check_signatures(args: argparse.Namespace, lines: list[dict[str, Any]], report: Any) -> None:
-    """The signed trailer, then any kept receipts and announced head (docs/receipts.md), added to
-    the audit's report. With --allow-unsigned an export without a trailer (made before exports were
-    signed) is a warning, not a failure: a trailer that is there must still match."""
-    kept = _receipts_file(args.receipts) if args.receipts is not None else []
-    head = None
-    if args.expect_head is not None:
-        try:
-            head = receipts.parse_head(_json_file(args.expect_head, "--expect-head"))
-        except receipts.BadStatement as exc:
-            raise BadInputFile(f"--expect-head {args.expect_head}: {exc}") from None
-    entries, trailer, problems = receipts.split_export(lines)
-    keys = _trusted_keys(args, trailer)
-    problems += receipts.check_export_head(entries, trailer, keys)
-    problems += receipts.check_receipts(entries, kept, keys)
-    if head is not None:
-        problems += receipts.check_expected_head(entries, head, keys)
-    if args.receipts is not None:
-        print(f"{len(kept)} receipts checked")
-    unsigned = [p for p in problems if p.kind == "unsigned"] if args.allow_unsigned else []
-    report.warnings.extend(unsigned)
-    report.problems.extend(p for p in problems if p not in unsigned)
+def _expected_head(args: argparse.Namespace) -> Any:
+    if args.expect_head is None:
+        return None
+    try:
+        return receipts.parse_head(_json_file(args.expect_head, "--expect-head"))
+    except receipts.BadStatement as exc:
+        raise BadInputFile(f"--expect-head {args.expect_head}: {exc}") from None
 
 
 def _rotate_key(args: argparse.Namespace) -> int:

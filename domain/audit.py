@@ -12,12 +12,15 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.rulesets import ruleset_version
 from domain.rulesets.base import CheckOutcome
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 GENESIS_HASH = "0" * 64
 RECORD_FORMAT = 2
@@ -222,9 +225,8 @@ class _Replayed:
     odds: dict[str, float | None]
 
 
-def _replay(
-    record: Mapping[str, Any], seed: bytes, original: Mapping[str, Any] | None, version: str
-) -> _Replayed:
+def _rules_of(record: Mapping[str, Any], version: str) -> tuple[Any, BaseModel, BaseModel | None]:
+    """The ruleset of the record's rules version, its settings and its sheet snapshot, parsed."""
     rules = ruleset_version(str(record["ruleset"]), version)
     if rules is None:
         raise _Unknown(
@@ -234,12 +236,27 @@ def _replay(
     sheet = None
     if record.get("sheet") is not None:
         sheet = rules.parse_sheet(record["sheet"], settings, side=str(record.get("side", "hero")))
-    roller = Roller(FairSource(seed, str(record["client_seed"]), int(record["nonce"])))
+    return rules, settings, sheet
+
+
+def _replay(
+    record: Mapping[str, Any],
+    seed: bytes | None,
+    original: Mapping[str, Any] | None,
+    version: str,
+) -> _Replayed:
+    """The roll recomputed from its seed; with `seed` None (not revealed yet), what follows from
+    the record's own faces and outcome: its costs and odds, which need no seed."""
+    rules, settings, sheet = _rules_of(record, version)
+    roller = None
+    if seed is not None:
+        roller = Roller(FairSource(seed, str(record["client_seed"]), int(record["nonce"])))
+    declared = CheckOutcome(record.get("result"), record.get("score"), record.get("success"))  # type: ignore[arg-type]
     odds: dict[str, float | None] = {"success": None, "at_least": None, "above": None}
     if record.get("follow_up") is None:
         check = rules.checks[str(record["check"])]
         request = check.parse(record["request"])
-        outcome = check.roll(request, sheet, settings, roller)
+        outcome = declared if roller is None else check.roll(request, sheet, settings, roller)
         chances = check.odds(request, sheet, settings, outcome)
         # "above" is P(a better score), for the luck report (domain/rolls.py, `_next`)
         better = CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
@@ -254,19 +271,45 @@ def _replay(
         first = check.parse(original["request"])
         faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
         request = follow_up.Request.model_validate(record["request"])
-        outcome = follow_up.apply(first, faces, request, sheet, settings, roller)
+        outcome = (
+            declared
+            if roller is None
+            else follow_up.apply(first, faces, request, sheet, settings, roller)
+        )
         if follow_up.odds is not None:
             chances = follow_up.odds(first, faces, request, sheet, settings, outcome)
             odds = {"success": chances.success, "at_least": chances.at_least, "above": None}
         costs = follow_up.cost(request)
     return _Replayed(
-        faces=[f.to_json() for f in roller.faces],
+        faces=record.get("faces") if roller is None else [f.to_json() for f in roller.faces],  # type: ignore[arg-type]
         result=outcome.result,
         score=outcome.score,
         success=outcome.success,
         costs={k: v for k, v in costs.items() if v},
         odds=odds,
     )
+
+
+def check_unrevealed(
+    record: Mapping[str, Any], original: Mapping[str, Any] | None, shown: Shown | None
+) -> list[Problem]:
+    """What can be checked of a roll before its seed is revealed: its costs and odds follow from
+    its request, sheet and recorded outcome, and what the roll shows must say what its record says
+    (format 2 hashes score and success). The faces wait for the reveal."""
+    roll_id = str(record.get("roll_id"))
+    if _format(record) != RECORD_FORMAT:
+        return []  # format 1 hashed no score: it can only be recomputed from the seed
+    try:
+        replayed = _replay(record, None, original, str(record.get("rules_version")))
+    except _Unknown as exc:
+        return [Problem("unverifiable", f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
+    except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
+        message = f"roll {roll_id}: its odds could not be computed: {exc}"
+        return [Problem("unverifiable", message, record.get("sequence"), roll_id)]
+    return [
+        Problem(kind, f"roll {roll_id}: {message}", record.get("sequence"), roll_id)
+        for kind, message in _compare(record, replayed, shown)
+    ]
 
 
 def _compare(
@@ -611,14 +654,16 @@ def verify_export(
         epoch = epochs.get(recorded.roll_id)
         if epoch is None:
             continue  # its commitment was never published: reported by _check_epochs
+        first = by_id.get(str(recorded.record.get("follow_up_of")))
+        original = first.record if first is not None else None
         if epoch.seed is None:
             unrevealed = recorded.problem(
                 "unverified", f"its seed ({epoch.name()}) is not revealed yet: faces not recomputed"
             )
             (report.problems if require_revealed else report.unverified).append(unrevealed)
+            found = check_unrevealed(recorded.record, original, recorded.shown)
+            report.problems.extend(_at(p, recorded.line) for p in found)
             continue
-        first = by_id.get(str(recorded.record.get("follow_up_of")))
-        original = first.record if first is not None else None
         found = recompute(recorded.record, epoch.seed, original, recorded.shown)
         report.problems.extend(_at(p, recorded.line) for p in found)
         report.recomputed += 1

@@ -75,6 +75,15 @@ def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, An
         start = notifications[-1].id + 1
 
 
+def signed_export(app: Chronicle, campaign_id: UUID) -> list[dict[str, Any]]:
+    """The campaign's export as `GET /v1/campaigns/{id}/export` sends it: every entry, read fully
+    first (so an error is an answer, not half a file), then the signed trailer covering them
+    (docs/receipts.md)."""
+    entries = list(campaign_entries(app, campaign_id))
+    entries.append(app.signing.export_trailer(campaign_id, entries))
+    return entries
+
+
 def jsonl(entries: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     for item in entries:
         yield json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"

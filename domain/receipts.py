@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from domain.audit import GENESIS_HASH, Problem
+from domain.audit import GENESIS_HASH, Problem, Report, verify_export
 
 ALGORITHM = "ed25519"
 EXPORT_HEAD = "ExportHead"  # the `type` of an export's last line
@@ -322,6 +322,27 @@ def split_export(
     entries = [line for line in lines if line.get("type") != EXPORT_HEAD]
     trailer = lines[-1] if lines and lines[-1].get("type") == EXPORT_HEAD else None
     return entries, trailer, problems
+
+
+def audit_export(
+    lines: Sequence[Mapping[str, Any]],
+    keys: PublicKeys | None = None,
+    *,
+    require_revealed: bool = False,
+    allow_unsigned: bool = False,
+) -> Report:
+    """The whole offline check of an export: the audit of its log (docs/fair-dice.md), then its
+    signed trailer (a cut or an edit anywhere breaks it). ``keys`` None trusts the keys the trailer
+    names. ``allow_unsigned``: an export with no trailer at all (made before exports were signed) is
+    a warning, not a failure; a trailer that is there must still match."""
+    report = verify_export(lines, require_revealed=require_revealed)
+    entries, trailer, problems = split_export(lines)
+    trusted = trailer_keys(trailer) if keys is None else keys
+    problems += check_export_head(entries, trailer, trusted)
+    unsigned = [p for p in problems if p.kind == "unsigned"] if allow_unsigned else []
+    report.warnings.extend(unsigned)
+    report.problems.extend(p for p in problems if p not in unsigned)
+    return report
 
 
 def trailer_keys(trailer: Mapping[str, Any] | None) -> dict[str, bytes]:

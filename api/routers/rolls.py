@@ -23,7 +23,7 @@ from api.schemas import (
 )
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.application import Chronicle, Outcome
-from domain.export import campaign_entries, jsonl
+from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
@@ -136,11 +136,7 @@ def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse
 
     Read from the event store itself, not from the views: an audit must see what is stored now."""
     campaign = app.get(actor, Campaign, campaign_id)
-    entries = list(
-        campaign_entries(app, campaign.id)
-    )  # read fully first: errors become 4xx, not half a file
-    # The signed last line: what the export covers (docs/receipts.md).
-    entries.append(app.signing.export_trailer(campaign.id, entries))
+    entries = signed_export(app, campaign.id)
     return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from domain.audit import verify_export
+from domain.receipts import audit_export
 from tests.app import mutations as m
 from tests.app.plays import RULESETS, run, scripts
 from tests.app.test_audit_properties import MAX_STEPS, draw_mutation, export_of
@@ -44,7 +44,7 @@ def _detail(kind: str, entries: m.Entries, mutated: m.Entries) -> str:
 def tally(ruleset: str, data: Any) -> None:
     play = run(data.draw(scripts(ruleset, MAX_STEPS)))
     entries = export_of(play)
-    report = verify_export(entries)
+    report = audit_export(entries)
     if not report.intact:
         for problem in report.problems:
             action = play.made_by.get(str(problem.roll_id), "?")
@@ -53,7 +53,7 @@ def tally(ruleset: str, data: Any) -> None:
     kind, mutated, target = draw_mutation(data, entries)
     detail = _detail(kind, entries, mutated)
     try:
-        problems = verify_export(mutated).problems
+        problems = audit_export(mutated).problems
     except Exception as exc:  # noqa: BLE001 - a crash of the verifier is one of the findings
         crashes[(kind, f"{detail}: {type(exc).__name__}")] += 1
         return

@@ -26,11 +26,25 @@ LINK = "RollChain.Linked"
 REVEALS = ("Scene.SeedRotated", "Scene.Closed")
 
 # What a verifier reports for each mutation (docs/fair-dice.md names the kinds).
-TAMPERED = frozenset({"tampered"})
-MISSING = frozenset({"missing", "truncated"})
+# A record whose format or rules version is edited can no longer be replayed: "unverifiable".
+TAMPERED = frozenset({"tampered", "unverifiable"})
+# A dropped or cut line of any kind breaks the signed trailer (docs/receipts.md); the audit itself
+# names what it can see of it (a roll, a link, a nonce record).
+MISSING = frozenset({"missing", "truncated", "trailer_mismatch", "unsigned"})
 MISORDERED = frozenset({"misordered"})
-SEED = frozenset({"seed_mismatch"})
-RECOMPUTED = frozenset({"faces_mismatch", "result_mismatch", "nonce_mismatch", "seed_mismatch"})
+# An edited commitment: the reveal no longer hashes to it, and its rolls name one never published.
+SEED = frozenset({"seed_mismatch", "unpublished"})
+RECOMPUTED = frozenset(
+    {
+        "faces_mismatch",
+        "result_mismatch",
+        "score_mismatch",
+        "costs_mismatch",
+        "odds_mismatch",
+        "nonce_mismatch",
+        "seed_mismatch",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -228,7 +242,10 @@ def drop_line(entries: Entries, index: int) -> tuple[Entries, Target]:
 # what a change of each must be reported as.
 PROOF_LINES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     LINK: (("sequence", "roll_id", "hash"), TAMPERED | MISSING | MISORDERED),
-    "Scene.RollMade": (("roll_id", "epoch", "nonce"), frozenset({"nonce_mismatch", "misordered"})),
+    "Scene.RollMade": (
+        ("roll_id", "epoch", "nonce"),
+        frozenset({"nonce_mismatch", "misordered"}) | MISSING,
+    ),
     "Scene.Opened": (("seed_commitment",), SEED),
     "Scene.SeedRotated": (("new_commitment",), SEED),
 }
@@ -248,7 +265,11 @@ def edit_proof_line(entries: Entries, index: int, key: str) -> tuple[Entries, Ta
     values = (entries[index]["payload"], payload)
     roll_ids = frozenset(str(v["roll_id"]) for v in values if "roll_id" in v)
     sequences = frozenset(v["sequence"] for v in values if isinstance(v.get("sequence"), int))
-    return body + head, Target(kinds, roll_ids, sequences, None if roll_ids else index + 1)
+    if roll_ids:
+        return body + head, Target(kinds, roll_ids, sequences)
+    # An edited commitment shows where its seed is revealed (the reveal no longer hashes to it) and
+    # in the rolls made on it (never published): any line of those will do.
+    return body + head, Target(kinds)
 
 
 def swap_lines(entries: Entries, first: int, second: int) -> tuple[Entries, Target]:

@@ -25,7 +25,7 @@ from uuid import UUID
 from domain.aggregates import Roll
 from domain.application import Actor, Chronicle, CommandContext, Outcome
 from domain.dice import commitment
-from domain.export import campaign_entries, jsonl
+from domain.export import jsonl, signed_export
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer
 
@@ -41,6 +41,7 @@ class SeededChronicle(Chronicle):
         super().__init__({"PERSISTENCE_MODULE": "eventsourcing.popo"}, sealer=Sealer(TEST_KEY))
         self._seed = seed
         self._seeds_drawn = 0
+        self.signing.ensure_key()  # as the service's start does: exports and receipts are signed
 
     def _new_sealed_seed(self) -> tuple[str, str]:
         self._seeds_drawn += 1
@@ -113,4 +114,4 @@ class Table:
 
     def export(self) -> list[dict[str, Any]]:
         """The campaign's export as a reader of the file sees it: each JSON line parsed back."""
-        return [json.loads(line) for line in jsonl(campaign_entries(self.app, self.campaign_id))]
+        return [json.loads(line) for line in jsonl(iter(signed_export(self.app, self.campaign_id)))]

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from api.cli import main as chronicle
-from domain.audit import verify_export
+from domain.receipts import audit_export
 from tests.app import mutations as m
 from tests.app.plays import RULESETS, Play, run, scripts
 from tests.app.table import Table
@@ -53,7 +53,7 @@ def export_of(play: Play) -> m.Entries:
 
 
 def problems_of(entries: m.Entries) -> list[Any]:
-    return list(verify_export(entries).problems)
+    return list(audit_export(entries).problems)
 
 
 def assert_caught(entries: m.Entries, target: m.Target, what: str) -> None:
@@ -76,7 +76,7 @@ def test_every_generated_play_exports_a_log_that_verifies(
     ruleset: str, data: st.DataObject
 ) -> None:
     play = run(data.draw(scripts(ruleset, MAX_STEPS), label="script"))
-    report = verify_export(export_of(play))
+    report = audit_export(export_of(play))
     made_by = {p.roll_id: play.made_by.get(str(p.roll_id), "?") for p in report.problems}
     assert report.intact, (
         f"an honest play fails to verify: {[(p.kind, made_by[p.roll_id], p.message) for p in report.problems]}"
@@ -179,7 +179,7 @@ def test_a_single_mutation_of_an_honest_export_is_caught_and_named(
     play = run(data.draw(scripts(ruleset, MAX_STEPS), label="script"))
     entries = export_of(play)
     # Only an export that verifies can show a mutation; honest failures are property (a)'s.
-    assume(kind in applicable_kinds(entries) and verify_export(entries).intact)
+    assume(kind in applicable_kinds(entries) and audit_export(entries).intact)
     kind, mutated, target = draw_mutation(data, entries, kind)
     assert mutated != entries, f"{kind} changed nothing"
     assert_caught(m.parse(m.serialise(mutated)), target, kind)
@@ -205,7 +205,7 @@ def honest() -> m.Entries:
         t.run(t.player, "roll", scene, "trait", trait, nova, f"after {n}")
     t.gm_runs("close_scene", scene)
     entries = export_of_table(t)
-    assert verify_export(entries).intact, "the named examples need an honest export that verifies"
+    assert audit_export(entries).intact, "the named examples need an honest export that verifies"
     return entries
 
 
