@@ -13,8 +13,11 @@ from domain.aggregates import IdempotencyRecord
 if TYPE_CHECKING:
     from domain.application import Chronicle
 
-# Never leave the store: sealed seeds (unrevealed until their scene closes) and token hashes.
-SECRET_FIELDS = frozenset({"sealed_seed", "new_sealed_seed", "token_hash", "gm_token_hash"})
+# Never leave the store: sealed seeds (unrevealed until their scene closes), token hashes (also of
+# rotated tokens, Campaign.TokenRotated) and Idempotency-Key hashes.
+SECRET_FIELDS = frozenset(
+    {"sealed_seed", "new_sealed_seed", "token_hash", "gm_token_hash", "key_hash"}
+)
 PAGE = 500
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
 

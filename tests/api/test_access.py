@@ -92,7 +92,7 @@ CASES: dict[str, Case] = {
     "replace sheet": Case(
         "PUT",
         lambda t: f"/v1/characters/{t.character(t.player)}/sheet",
-        lambda t: {"sheet": t.example_sheet},
+        lambda t: {"sheet": t.example_sheet, "reason": "retrained"},
         owner_and_gm(200),
     ),
     "start story": Case(
