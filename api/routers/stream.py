@@ -37,6 +37,7 @@ HEARTBEAT_SECONDS = 15
 RETRY_MILLISECONDS = 1000  # tells EventSource how soon to reconnect
 CHECK_SECONDS = 0.25  # bound on noticing a disconnect or a server shutdown while idle
 CREDENTIAL_SECONDS = 1.0  # an open stream re-checks its token against the store this often
+CREDENTIAL_ENTRIES = ("Campaign.TokenRotated", "Campaign.TokenRevoked", "Campaign.MemberRemoved")
 
 
 def readable(entry: dict[str, Any], actor: Actor) -> bool:
@@ -62,8 +63,15 @@ class Credential:
         self.app, self.token, self.actor = app, token, actor
         self.next_check = time.monotonic() + CREDENTIAL_SECONDS
 
-    async def valid(self) -> bool:
-        if time.monotonic() < self.next_check:
+    async def valid(self, entry: dict[str, Any] | None = None) -> bool:
+        """Still valid? Checked at once at an entry that changes this member's credentials (so
+        nothing after it is sent), else at most every CREDENTIAL_SECONDS."""
+        ours = (
+            entry is not None
+            and entry["type"] in CREDENTIAL_ENTRIES
+            and entry["payload"].get("member_id") == str(self.actor.member_id)
+        )
+        if not ours and time.monotonic() < self.next_check:
             return True
         self.next_check = time.monotonic() + CREDENTIAL_SECONDS
         try:
@@ -192,6 +200,8 @@ async def _events(
             read = await head.read(campaign_id, last)
             for entry in read.entries:
                 last = entry["position"]
+                if not await credential.valid(entry):
+                    return
                 if readable(entry, credential.actor):
                     yield _event(entry)
                     sent += 1
