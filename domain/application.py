@@ -196,7 +196,7 @@ class Chronicle(
         campaign = self.campaign_of(actor)
         valid = self._validated_sheet(campaign, sheet, character.side)
         if not actor.is_gm:
-            mode = self._settings(campaign).player_sheet_changes
+            mode = self._campaign_settings(campaign).player_sheet_changes
             if mode == "gm_approval":
                 change_id = uuid4()
                 character.propose_sheet(change_id, valid, reason, actor.member_id)
@@ -249,7 +249,7 @@ class Chronicle(
         return kept
 
     def _check_player_side(self, campaign: Campaign, side: str) -> None:
-        sides = self._settings(campaign).player_sides
+        sides = self._campaign_settings(campaign).player_sides
         if side not in sides:
             raise Forbidden(
                 f"players may create characters on the sides {', '.join(sides)}, not {side!r}; "
@@ -258,7 +258,7 @@ class Chronicle(
             )
 
     @staticmethod
-    def _settings(campaign: Campaign) -> Any:
+    def _campaign_settings(campaign: Campaign) -> Any:
         return get_ruleset(campaign.ruleset).parse_settings(campaign.settings)
 
     @command

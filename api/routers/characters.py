@@ -118,6 +118,12 @@ def adjust_resource(
     "/v1/characters/{character_id}/sheet",
     response_model=CharacterPublic,
     operation_id="replace_character_sheet",
+    responses={
+        202: {
+            "model": CharacterPublic,
+            "description": "A player's change awaits the GM's approval (in `sheet_changes`)",
+        }
+    },
 )
 def replace_sheet(
     character_id: UUID, body: SheetReplace, app: AppDep, actor: ActorDep, commands: CommandsDep

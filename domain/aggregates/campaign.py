@@ -120,7 +120,11 @@ class Campaign(Aggregate):
 
     def rotate_token(self, member_id: UUID, token_hash: str, token_expires_at: str | None) -> None:
         """A new token for the member; the old one stops authenticating with this event."""
-        self.member(member_id)
+        if self.member(member_id).role == "gm" and token_expires_at is not None:
+            raise InvalidInput(
+                "the GM's token cannot expire: nobody could give it a new one",
+                field="expires_in",
+            )
         self._token_rotated(member_id, token_hash, token_expires_at)
 
     @event("TokenRotated")

@@ -224,6 +224,18 @@ def test_a_rotated_token_may_expire_too(table: Table, monkeypatch: pytest.Monkey
     assert status(table, rotated["token"]) == 401
 
 
+def test_the_gm_s_own_token_cannot_be_made_to_expire(table: Table) -> None:
+    before = table.position()
+    response = table.client.post(
+        member_url(table, table.gm, "/token"), json={"expires_in": 3600}, headers=bearer(table.gm)
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "expires_in"
+    assert table.position() == before
+    rotated = table.post(member_url(table, table.gm, "/token"), {}, status=200)
+    assert (status(table, table.gm), status(table, rotated["token"])) == (401, 200)
+
+
 @pytest.mark.parametrize("expires_in", [0, 59, "soon"])
 def test_expires_in_must_be_at_least_a_minute(table: Table, expires_in: Any) -> None:
     response = table.client.post(
