@@ -108,6 +108,9 @@ CASES: dict[str, Case] = {
     "get character": Case(
         "GET", lambda t: f"/v1/characters/{t.character(t.player)}", no_body, reads()
     ),
+    "replay character": Case(
+        "GET", lambda t: f"/v1/characters/{t.character(t.player)}/replay", no_body, reads()
+    ),
     "replace sheet": Case(
         "PUT",
         lambda t: f"/v1/characters/{t.character(t.player)}/sheet",

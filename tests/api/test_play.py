@@ -87,7 +87,9 @@ def test_a_sheet_change_is_validated_and_versioned(table: Table) -> None:
     )
     assert ok(replaced)["version"] == 2
     bad = table.client.put(
-        f"/v1/characters/{character_id}/sheet", json={"sheet": {}, "reason": "typo"}, headers=bearer(table.player)
+        f"/v1/characters/{character_id}/sheet",
+        json={"sheet": {}, "reason": "typo"},
+        headers=bearer(table.player),
     )
     assert bad.status_code == 422
     assert bad.json()["error"]["field"].startswith("sheet")

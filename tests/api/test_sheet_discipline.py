@@ -285,3 +285,33 @@ def test_a_setting_lets_players_create_other_sides(client: TestClient) -> None:
         f"/v1/campaigns/{t.campaign_id}/characters", json=body, headers=bearer(t.player)
     )
     assert response.status_code == 403
+
+
+def test_the_character_s_replay_tells_each_sheet_change_with_who_and_why(
+    client: TestClient,
+) -> None:
+    t = Table(client, settings=APPROVAL)
+    hero = t.character(t.player)
+    proposed = ok(put_sheet(t, hero, stronger(t), t.player, reason="trained with Bolt"), 202)
+    [change_id] = proposed["sheet_changes"]
+    t.post(f"/v1/characters/{hero}/sheet-changes/{change_id}/approve", status=200)
+    ok(put_sheet(t, hero, t.example_sheet, t.gm, reason="the curse"))
+    steps = t.get(f"/v1/characters/{hero}/replay?min_position={t.position()}")["steps"]
+    told = [(s["type"], s["actor"], s["text"]) for s in steps]
+    gm, player = t.member_id(t.gm), t.player_id
+    assert told == [
+        ("Character.Created", player, "Nova (hero) joined the campaign"),
+        (
+            "Character.SheetChangeProposed",
+            player,
+            "A sheet change for Nova awaits the GM (trained with Bolt)",
+        ),
+        (
+            "Character.SheetChanged",
+            gm,
+            "Nova's sheet changed, as proposed and approved (trained with Bolt)",
+        ),
+        ("Character.SheetChanged", gm, "Nova's sheet changed (the curse)"),
+    ]
+    strength = steps[2]["changes"]["sheet"]
+    assert [s["abilities"]["Strength"] for s in strength] == [4, 5]
