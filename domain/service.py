@@ -51,6 +51,9 @@ class Service(Application):
     env: ClassVar[dict[str, str]] = {
         "AGGREGATE_CACHE_MAXSIZE": "2000",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
+        # Never answer from a cached aggregate without reading the store: a token revoked through
+        # another replica must be refused here at once (see `authenticate`).
+        "AGGREGATE_CACHE_FASTFORWARD_SKIPPING": "n",
     }
 
     def __init__(

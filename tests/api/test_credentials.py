@@ -262,6 +262,8 @@ def test_a_token_revoked_on_one_replica_is_401_on_the_other_at_once(
     replicas: tuple[TestClient, TestClient],
 ) -> None:
     one, two = replicas
+    repository = two.app.state.chronicle.repository  # type: ignore[attr-defined]
+    assert repository.fastforward and not repository.fastforward_skipping  # reads hit the store
     t = Table(one)
     on_two = Table.__new__(Table)
     on_two.client, on_two.campaign_id = two, t.campaign_id
