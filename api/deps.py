@@ -27,6 +27,13 @@ from projections.runner import ViewReader
 
 IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
 MAX_IDEMPOTENCY_KEY = 200
+# Without a token, an Idempotency-Key is the only secret between a caller and its stored response
+# (which holds a GM token): it must carry at least 128 random bits, a UUID or 32+ base64url
+# characters (hex is base64url too). docs/decisions.md, "Idempotency-Key".
+ANONYMOUS_KEY = re.compile(
+    r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|[A-Za-z0-9_-]{32,200})$"
+)
 
 
 # Dependencies that do no I/O are `async def`: FastAPI runs sync ones in its thread pool, and each hop
@@ -150,16 +157,20 @@ class Commands:
         verb: Callable[..., Outcome],
         *args: Any,
         present: Callable[[Outcome], BaseModel],
-        status_code: int = 200,
+        status_code: int | Callable[[Outcome], int] = 200,
         **kwargs: Any,
     ) -> JSONResponse:
+        def status_of(outcome: Outcome) -> int:
+            return status_code(outcome) if callable(status_code) else status_code
+
         def render(outcome: Outcome) -> tuple[int, dict[str, Any]]:
-            return status_code, present(outcome).model_dump(mode="json")
+            return status_of(outcome), present(outcome).model_dump(mode="json")
 
         idempotency = None
         if self.idempotency_key is not None:
-            scope = self.actor.member_id.hex if self.actor else "anonymous"
-            idempotency = IdempotencyRequest(scope, self.idempotency_key, self.request_hash, render)
+            idempotency = IdempotencyRequest(
+                self._scope(), self.idempotency_key, self.request_hash, render
+            )
         ctx = CommandContext(self.actor, self.expected_version, idempotency)
         outcome = verb(ctx, *args, **kwargs)
         if outcome.replayed is not None:
@@ -171,7 +182,23 @@ class Commands:
             )
         body = present(outcome).model_dump(mode="json")
         body["position"] = outcome.position
-        return JSONResponse(body, status_code=status_code, headers=etag(body["version"]))
+        return JSONResponse(body, status_code=status_of(outcome), headers=etag(body["version"]))
+
+    def _scope(self) -> str:
+        """A member's keys are its own. An anonymous key is bound to its request too, so another
+        body under a used key is simply a new request: no answer tells a used key from an unused
+        one, and only who sends the very key and body again gets the stored response."""
+        if self.actor is not None:
+            return self.actor.member_id.hex
+        assert self.idempotency_key is not None
+        if not ANONYMOUS_KEY.match(self.idempotency_key):
+            raise InvalidInput(
+                "without a token, Idempotency-Key must carry at least 128 random bits: a UUID, or "
+                "32 to 200 base64url characters (A-Z a-z 0-9 - _)",
+                field="Idempotency-Key",
+                code="idempotency_key_weak",
+            )
+        return f"anonymous:{self.request_hash}"
 
 
 def _idempotency_key(value: str | None) -> str | None:

@@ -48,10 +48,24 @@ class CampaignCreate(Strict):
     gm_name: str = Field(default="GM", min_length=1, max_length=200)
 
 
+ExpiresIn = Field(
+    default=None,
+    ge=60,
+    le=366 * 24 * 3600,
+    description="Seconds the token is valid (60 s to a year); omitted: until rotated or revoked.",
+)
+
+
 class MemberPublic(BaseModel):
     id: UUID
     name: str
     role: Literal["gm", "player", "observer"]
+    token_revoked: bool = Field(
+        default=False, description="True once the GM revoked its token (until it rotates one)"
+    )
+    token_expires_at: str | None = Field(
+        default=None, description="When its token stops working (ISO 8601); null: never"
+    )
 
 
 class CampaignPublic(Written):
@@ -70,6 +84,18 @@ class CampaignCreated(CampaignPublic):
 class MemberCreate(Strict):
     name: str = Title
     role: Literal["player", "observer"]
+    expires_in: int | None = ExpiresIn
+
+
+class TokenRotate(Strict):
+    expires_in: int | None = ExpiresIn
+
+
+class TokenIssued(Written):
+    member_id: UUID
+    campaign_id: UUID
+    token: str = Field(description="The member's new bearer token. Shown once: keep it.")
+    token_expires_at: str | None = Field(description="When it stops working; null: never")
 
 
 class MemberCreated(Written):
@@ -87,7 +113,13 @@ def campaign_public(campaign: Campaign) -> CampaignPublic:
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
         members=[
-            MemberPublic(id=m.id, name=m.name, role=m.role)  # type: ignore[arg-type]
+            MemberPublic(
+                id=m.id,
+                name=m.name,
+                role=m.role,  # type: ignore[arg-type]
+                token_revoked=m.token_hash is None,
+                token_expires_at=m.token_expires_at,
+            )
             for m in campaign.members.values()
         ],
         version=campaign.version,
@@ -121,6 +153,13 @@ class PoolChange(Strict):
 
 class SheetReplace(Strict):
     sheet: dict[str, Any]
+    reason: str = Field(
+        min_length=1, max_length=200, description="Why the sheet changes (kept in its history)"
+    )
+
+
+class SheetChangeDecision(Strict):
+    note: str | None = Field(default=None, max_length=200, description="For the player")
 
 
 class CharacterPublic(Written):
@@ -155,6 +194,11 @@ class CharacterPublic(Written):
         default_factory=list,
         description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
     )
+    sheet_changes: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Sheet changes players proposed (setting player_sheet_changes = gm_approval), "
+        "by id: sheet, reason, proposed_by, status (pending, approved, declined, replaced), note",
+    )
     # Nimble health (docs/nimble-health.md)
     nimble: dict[str, Any] | None = Field(
         default=None,
@@ -183,6 +227,7 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
         conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
         + [{"name": name, **c} for name, c in character.fight_conditions.items()]  # WCBH-40/41
         + nimble_conditions(character, campaign),  # Nimble health (NB-21..26)
+        sheet_changes=character.sheet_changes,
         **resolve_fields(character),  # Resolve area (WCBH-16, 19, 20e)
         nimble=nimble_view(character, campaign),  # Nimble health (NB-20..26)
         version=character.version,

@@ -105,7 +105,9 @@ def play(s: Session) -> tuple[str, list[str]]:
         {"name": "Nova", "side": "hero", "sheet": sheet},
     )["id"]
     sheet = {**sheet, "perks": [*sheet.get("perks", []), "Rooftop contacts"]}
-    s.call("PUT", f"/v1/characters/{hero}/sheet", player, {"sheet": sheet})
+    s.call(
+        "PUT", f"/v1/characters/{hero}/sheet", player, {"sheet": sheet, "reason": "new contacts"}
+    )
 
     # An Idempotency-Key writes an IdempotencyRecord too: it must not show up in the log.
     story = s.call(
@@ -228,6 +230,7 @@ def play(s: Session) -> tuple[str, list[str]]:
     play_resolve_area(s, campaign_id, gm, player, sheet)
     play_scene_play(s, campaign_id, gm, player, sheet)
     play_fight(s, campaign_id, gm, player, sheet)
+    play_sheet_approval_and_credentials(s, sheet)
 
     # A scene still open when its game Issue ends is closed in the same save.
     s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Getaway"})
@@ -523,6 +526,39 @@ def play_mission_counters(s: Session, campaign_id: str, gm: str, story: str) -> 
         gm,
         {"change": 10, "reason": "the Sentinels crack the vault first", "code": "rival_success"},
     )
+
+
+def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> None:
+    """A campaign where players' sheet changes wait for the GM (one declined, one approved), then
+    a token rotated, one revoked and a member removed (its hero passes to the GM)."""
+    campaign = s.call(
+        "POST",
+        "/v1/campaigns",
+        None,
+        {"name": "Vetted", "ruleset": "wcbh", "settings": {"player_sheet_changes": "gm_approval"}},
+    )
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    members = f"/v1/campaigns/{campaign_id}/members"
+    bo = s.call("POST", members, gm, {"name": "Bo", "role": "player", "expires_in": 86400})
+    cy = s.call("POST", members, gm, {"name": "Cy", "role": "player"})
+    hero = s.call(
+        "POST",
+        f"/v1/campaigns/{campaign_id}/characters",
+        bo["token"],
+        {"name": "Nova", "side": "hero", "sheet": sheet},
+    )["id"]
+    changes = f"/v1/characters/{hero}/sheet-changes"
+    for reason, decision in (("a new power", "decline"), ("trained Stealth", "approve")):
+        proposal = {"sheet": sheet, "reason": reason}
+        proposed = s.call("PUT", f"/v1/characters/{hero}/sheet", bo["token"], proposal)
+        change_id = next(
+            i for i, c in proposed["sheet_changes"].items() if c["status"] == "pending"
+        )
+        s.call("POST", f"{changes}/{change_id}/{decision}", gm, {"note": "as agreed"})
+    s.call("POST", f"{members}/{bo['id']}/token", bo["token"], {"expires_in": 3600})
+    s.call("DELETE", f"{members}/{cy['id']}/token", gm)
+    s.call("DELETE", f"{members}/{bo['id']}", gm)
 
 
 def play_classd_combat(s: Session) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -79,13 +80,67 @@ class Chronicle(
         )
 
     @command
-    def add_member(self, ctx: CommandContext, campaign_id: UUID, name: str, role: str) -> Outcome:
+    def add_member(
+        self,
+        ctx: CommandContext,
+        campaign_id: UUID,
+        name: str,
+        role: str,
+        expires_in: int | None = None,
+    ) -> Outcome:
         actor = self._gm(ctx)
         campaign = self._target(ctx, actor, Campaign, campaign_id)
         member_id = uuid4()
         token = mint_token(campaign.id, member_id)
-        campaign.join(member_id, name, role, hash_token(token))
+        campaign.join(member_id, name, role, hash_token(token), self._expiry(expires_in))
         return self._commit(ctx, campaign, revealed={"member_id": member_id, "token": token})
+
+    @command
+    def rotate_token(
+        self,
+        ctx: CommandContext,
+        campaign_id: UUID,
+        member_id: UUID,
+        expires_in: int | None = None,
+    ) -> Outcome:
+        """A new token for a member (the GM for anyone, a member for itself); the old one is dead."""
+        actor = self._member(ctx)
+        if not actor.is_gm and member_id != actor.member_id:
+            raise Forbidden("only the GM may rotate another member's token", field="member_id")
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        token = mint_token(campaign.id, member_id)
+        campaign.rotate_token(member_id, hash_token(token), self._expiry(expires_in))
+        return self._commit(ctx, campaign, revealed={"member_id": member_id, "token": token})
+
+    @command
+    def revoke_token(self, ctx: CommandContext, campaign_id: UUID, member_id: UUID) -> Outcome:
+        """The GM revokes a member's token: it gets 401 until the GM rotates it a new one."""
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign.revoke_token(member_id)
+        return self._commit(ctx, campaign)
+
+    @command
+    def remove_member(self, ctx: CommandContext, campaign_id: UUID, member_id: UUID) -> Outcome:
+        """The GM removes a member; the characters it owned pass to the GM (they stay in play)."""
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        name = campaign.member(member_id).name
+        campaign.remove_member(member_id)
+        owned = [self.get(actor, Character, c) for c in campaign.character_ids]
+        owned = [c for c in owned if c.owner_member_id == member_id]
+        for character in owned:
+            character.release_to_gm(f"{name} left the campaign")
+        return self._commit(ctx, campaign, *owned)
+
+    def _expiry(self, expires_in: int | None) -> str | None:
+        if expires_in is None:
+            return None
+        if expires_in <= 0:
+            raise InvalidInput(
+                "expires_in must be a positive number of seconds", field="expires_in"
+            )
+        return (self.clock() + timedelta(seconds=expires_in)).isoformat()
 
     @command
     def create_character(
@@ -107,6 +162,7 @@ class Chronicle(
                     "a player may create only characters it owns; observers create none",
                     field="owner_member_id",
                 )
+            self._check_player_side(campaign, side)
         if owner_member_id is not None:
             owner = campaign.members.get(owner_member_id)
             if owner is None or owner.role == "observer":
@@ -129,13 +185,81 @@ class Chronicle(
         return self._commit(ctx, character, campaign)
 
     @command
-    def change_sheet(self, ctx: CommandContext, character_id: UUID, sheet: Any) -> Outcome:
+    def change_sheet(
+        self, ctx: CommandContext, character_id: UUID, sheet: Any, reason: str
+    ) -> Outcome:
+        """The GM changes any sheet at any time; a player its own, under the campaign's
+        `player_sheet_changes`: outside open scenes, or as a proposal the GM decides."""
         actor = self._member(ctx)
         character = self._target(ctx, actor, Character, character_id)
         self._check_may_act_for(actor, character)
         campaign = self.campaign_of(actor)
-        character.change_sheet(self._validated_sheet(campaign, sheet, character.side))
+        valid = self._validated_sheet(campaign, sheet, character.side)
+        if not actor.is_gm:
+            mode = self._campaign_settings(campaign).player_sheet_changes
+            if mode == "gm_approval":
+                change_id = uuid4()
+                character.propose_sheet(change_id, valid, reason, actor.member_id)
+                return self._commit(ctx, character, revealed={"sheet_change_id": change_id})
+            if campaign.open_scene_ids:
+                raise Conflict(
+                    "a player changes its sheet only while no scene of the campaign is open "
+                    "(setting player_sheet_changes = outside_scenes); ask the GM",
+                    code="scene_open",
+                    details={"open_scene_ids": [str(i) for i in campaign.open_scene_ids]},
+                )
+        character.change_sheet(valid, reason, self._kept_resources(campaign, character, valid))
         return self._commit(ctx, character)
+
+    @command
+    def decide_sheet_change(
+        self,
+        ctx: CommandContext,
+        character_id: UUID,
+        change_id: UUID,
+        approve: bool,
+        note: str | None = None,
+    ) -> Outcome:
+        """The GM approves (the sheet changes now) or declines a player's proposed sheet."""
+        actor = self._gm(ctx)
+        character = self._target(ctx, actor, Character, character_id)
+        if not approve:
+            character.decline_sheet_change(change_id, note)
+            return self._commit(ctx, character)
+        campaign = self.campaign_of(actor)
+        proposal = character.pending_sheet_change(change_id)
+        # Validated again: the sheet may have changed since (a lower maximum clamps from now on).
+        valid = self._validated_sheet(campaign, proposal["sheet"], character.side)
+        resources = self._kept_resources(campaign, character, valid)
+        character.change_sheet(valid, proposal["reason"], resources, change_id)
+        return self._commit(ctx, character)
+
+    def _kept_resources(
+        self, campaign: Campaign, character: Character, sheet: dict[str, Any]
+    ) -> dict[str, int]:
+        """A new sheet never heals or refills: each current level stays, lowered to a smaller new
+        maximum; a resource the character never had starts at its starting level."""
+        rules = get_ruleset(campaign.ruleset)
+        settings = rules.parse_settings(campaign.settings)
+        parsed = rules.parse_sheet(sheet, settings, side=character.side)
+        kept = {}
+        for name, spec in rules.resources(parsed, settings).items():
+            level = character.resources.get(name, int(spec["start"]))
+            kept[name] = level if spec["max"] is None else min(level, int(spec["max"]))
+        return kept
+
+    def _check_player_side(self, campaign: Campaign, side: str) -> None:
+        sides = self._campaign_settings(campaign).player_sides
+        if side not in sides:
+            raise Forbidden(
+                f"players may create characters on the sides {', '.join(sides)}, not {side!r}; "
+                "the GM creates the others (setting player_sides)",
+                field="side",
+            )
+
+    @staticmethod
+    def _campaign_settings(campaign: Campaign) -> Any:
+        return get_ruleset(campaign.ruleset).parse_settings(campaign.settings)
 
     @command
     def adjust_resource(
@@ -250,15 +374,19 @@ class Chronicle(
         issue = self._target(ctx, actor, Issue, issue_id)
         scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
         issue.end()
+        campaign = self.campaign_of(actor)
         loaded = Loaded()
         for scene in scenes:
             scene.close(self._reveal(scene))
+            campaign.note_scene_closed(scene.id)
             self._end_effects(actor, scene, loaded)
             self._scene_closed(actor, scene, issue, loaded)
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
         self._issue_ended(actor, issue, story, loaded)
-        return self._commit(ctx, issue, story, *scenes, *loaded.touched(issue, story, *scenes))
+        return self._commit(
+            ctx, issue, story, *scenes, campaign, *loaded.touched(issue, story, *scenes)
+        )
 
     @command
     def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
@@ -268,9 +396,11 @@ class Chronicle(
             issue.campaign_id, issue.story_id, issue.id, title, *self._new_sealed_seed()
         )
         issue.add_scene(scene.id)
+        campaign = self.campaign_of(actor)
+        campaign.note_scene_opened(scene.id)
         loaded = Loaded()
         self._scene_opened(actor, scene, issue, loaded)
-        return self._commit(ctx, scene, issue, *loaded.touched(scene, issue))
+        return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 
     @command
     def advance_page(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
@@ -290,10 +420,12 @@ class Chronicle(
         scene.close(self._reveal(scene))
         issue = self.get(actor, Issue, scene.issue_id)
         issue.scene_closed(scene.id)
+        campaign = self.campaign_of(actor)
+        campaign.note_scene_closed(scene.id)
         loaded = Loaded()
         self._end_effects(actor, scene, loaded)
         self._scene_closed(actor, scene, issue, loaded)
-        return self._commit(ctx, scene, issue, *loaded.touched(scene, issue))
+        return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 
     def _end_effects(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
         """WCBH-36: closing a scene ends the effects on the characters it affected."""

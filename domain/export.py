@@ -13,10 +13,17 @@ from domain.aggregates import IdempotencyRecord
 if TYPE_CHECKING:
     from domain.application import Chronicle
 
-# Never leave the store: sealed seeds (unrevealed until their scene closes), token hashes and the
-# sealed private signing keys.
+# Never leave the store: sealed seeds (unrevealed until their scene closes), token hashes (also of
+# rotated tokens, Campaign.TokenRotated), Idempotency-Key hashes and the sealed private signing keys.
 SECRET_FIELDS = frozenset(
-    {"sealed_seed", "new_sealed_seed", "token_hash", "gm_token_hash", "sealed_private_key"}
+    {
+        "sealed_seed",
+        "new_sealed_seed",
+        "token_hash",
+        "gm_token_hash",
+        "key_hash",
+        "sealed_private_key",
+    }
 )
 PAGE = 500
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")

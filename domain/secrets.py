@@ -49,7 +49,14 @@ class Sealer:
     def __init__(self, key: bytes) -> None:
         if len(key) != 32:
             raise ValueError("the secret key must be 32 bytes")
+        self._key = key
         self._aead = AESGCM(key)
+
+    def derive(self, context: str) -> Sealer:
+        """A sealer whose key also depends on `context`: what it seals cannot be unsealed by whoever
+        holds only the server key and the store, unless they also know `context` (an Idempotency-Key,
+        which is never stored)."""
+        return Sealer(hmac.new(self._key, context.encode(), hashlib.sha256).digest())
 
     def seal(self, plaintext: str) -> str:
         nonce = secrets.token_bytes(12)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
@@ -12,6 +13,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Campaign, Character, IdempotencyRecord
+from domain.aggregates.idempotency import hash_key
 from domain.commands import (
     DEFAULT_ATTEMPTS,
     Actor,
@@ -33,6 +35,13 @@ from domain.secrets import Sealer, parse_token, token_matches
 
 A = TypeVar("A", bound=Aggregate)
 
+# How long a stored first response can be replayed (docs/decisions.md, "Idempotency-Key").
+IDEMPOTENCY_TTL = timedelta(hours=24)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
 
 class Service(Application):
     """All aggregates of all campaigns live in one application (one event store, one notification log)."""
@@ -42,6 +51,9 @@ class Service(Application):
     env: ClassVar[dict[str, str]] = {
         "AGGREGATE_CACHE_MAXSIZE": "2000",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
+        # Never answer from a cached aggregate without reading the store: a token revoked through
+        # another replica must be refused here at once (see `authenticate`).
+        "AGGREGATE_CACHE_FASTFORWARD_SKIPPING": "n",
     }
 
     def __init__(
@@ -56,6 +68,8 @@ class Service(Application):
         self.attempts = attempts
         self._in_flight_keys: set[tuple[str, str]] = set()
         self._in_flight_lock = threading.Lock()
+        # Token expiry and stored responses' expiry read this clock (tests move it on).
+        self.clock: Callable[[], datetime] = utc_now
 
     @property
     def sealer(self) -> Sealer:
@@ -67,6 +81,11 @@ class Service(Application):
     # ---- authentication and reads -------------------------------------------------------------
 
     def authenticate(self, token: str | None) -> Actor:
+        """The member a token belongs to, checked against the campaign as stored now.
+
+        The repository's cache fast-forwards every read from the store (AGGREGATE_CACHE_FASTFORWARD,
+        never skipping), so a token revoked, rotated or removed through any replica is refused by
+        every other at its next request: no process keeps its own list of valid tokens."""
         if not token:
             raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
         parts = parse_token(token)
@@ -77,8 +96,14 @@ class Service(Application):
         except AggregateNotFoundError:
             raise Unauthenticated("the bearer token matches no campaign") from None
         member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
-        if member is None or not token_matches(token, member.token_hash):
+        if member is None:
             raise Unauthenticated("the bearer token matches no member of its campaign")
+        if member.token_hash is None:
+            raise Unauthenticated("this member's token was revoked", code="token_revoked")
+        if not token_matches(token, member.token_hash):
+            raise Unauthenticated("the bearer token matches no member of its campaign")
+        if member.token_expires_at is not None and self.clock() >= member.expires_at:
+            raise Unauthenticated("the bearer token has expired", code="token_expired")
         return Actor(campaign.id, member.id, member.role)
 
     def get(self, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
@@ -159,12 +184,13 @@ class Service(Application):
         record = None
         if ctx.idempotency is not None:
             status_code, body = ctx.idempotency.render(outcome)
+            key = ctx.idempotency.key
             record = IdempotencyRecord(
                 scope=ctx.idempotency.scope,
-                key=ctx.idempotency.key,
+                key_hash=hash_key(key),
                 request_hash=ctx.idempotency.request_hash,
                 status_code=status_code,
-                body={"sealed": self.sealer.seal(json.dumps(body))},
+                body={"sealed": self.sealer.derive(key).seal(json.dumps(body))},
             )
         recordings = self.save(*self._signed(ctx, aggregate, *others, record))
         outcome.position = max(r.notification.id for r in recordings)
@@ -186,7 +212,7 @@ class Service(Application):
         return events
 
     def _stored_response(self, request: IdempotencyRequest) -> StoredResponse | None:
-        record_id = IdempotencyRecord.create_id(request.scope, request.key)
+        record_id = IdempotencyRecord.create_id(request.scope, hash_key(request.key))
         try:
             record: IdempotencyRecord = self.repository.get(record_id)
         except AggregateNotFoundError:
@@ -197,7 +223,15 @@ class Service(Application):
                 field="Idempotency-Key",
                 code="idempotency_key_reused",
             )
-        body = json.loads(self.sealer.unseal(record.body["sealed"]))
+        if self.clock() >= record.created_on + IDEMPOTENCY_TTL:
+            # Its record stays (the log is append-only) but its response is no longer handed out.
+            raise InvalidInput(
+                f"this Idempotency-Key's first response expired after "
+                f"{IDEMPOTENCY_TTL.total_seconds() / 3600:g} hours; send a new key",
+                field="Idempotency-Key",
+                code="idempotency_key_expired",
+            )
+        body = json.loads(self.sealer.derive(request.key).unseal(record.body["sealed"]))
         # A crash between the command's save and noting its position leaves only a lower bound.
         body["position"] = record.position or self.recorder.max_notification_id() or 0
         return StoredResponse(record.status_code, body)

@@ -205,6 +205,15 @@ class ViewStore(TrackingRecorder):
         )
         return [json.loads(r["step"]) for r in rows]
 
+    def doc_timeline(self, kind: str, doc_id: str) -> list[dict[str, Any]]:
+        """The steps of every event that changed one view document (a character's history)."""
+        rows = self._rows(
+            "SELECT t.step FROM view_versions v JOIN view_timeline t ON t.position = v.position "
+            "WHERE v.kind = %s AND v.id = %s ORDER BY t.position, t.n",
+            (kind, doc_id),
+        )
+        return [json.loads(r["step"]) for r in rows]
+
     def dump(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every view table, in a stable order (to compare two builds)."""
         keys = {

@@ -128,7 +128,28 @@ def campaign(t: Translation) -> None:
         doc = t.load("campaign", t.id)
         doc.setdefault("character_ids", []).append(str(e.character_id))
         t.save("campaign", doc)
+    elif t.name in CREDENTIAL_EVENTS:
+        _credentials(t)
     t.changes.campaign_id = t.id
+
+
+CREDENTIAL_EVENTS = {
+    "TokenRotated": "{name}'s token was rotated (the old one no longer works)",
+    "TokenRevoked": "{name}'s token was revoked",
+    "MemberRemoved": "{name} was removed from the campaign",
+}
+
+
+def _credentials(t: Translation) -> None:
+    """Token rotations, revocations and removals, told without any secret (no hash)."""
+    before = t.load("campaign", t.id)
+    member_id = str(t.event.member_id)
+    name = next((m["name"] for m in before["members"] if m["id"] == member_id), member_id)
+    doc = copy.deepcopy(before)
+    if t.name == "MemberRemoved":
+        doc["members"] = [m for m in doc["members"] if m["id"] != member_id]
+        t.save("campaign", doc)
+    t.step(CREDENTIAL_EVENTS[t.name].format(name=name), before, doc)
 
 
 # ---- characters --------------------------------------------------------------------------------
@@ -147,6 +168,44 @@ def _derived(t: Translation, doc: dict[str, Any]) -> None:
     }
 
 
+SHEET_EVENTS = ("SheetChanged", "SheetChangeProposed", "SheetChangeDeclined", "OwnerReleased")
+
+
+def _sheet(t: Translation, doc: dict[str, Any]) -> str:
+    """Sheet changes with who (the step's actor) and why; proposals a player makes for the GM."""
+    e = t.event
+    changes = doc.setdefault("sheet_changes", {})
+    reason = getattr(e, "reason", None)
+    if t.name == "SheetChanged":
+        doc["sheet"] = e.sheet
+        _derived(t, doc)
+        for name, level in (getattr(e, "resources", None) or {}).items():
+            doc["resources"][name]["current"] = level  # kept, never refilled
+        change_id = getattr(e, "change_id", None)
+        if change_id is not None:
+            changes[str(change_id)]["status"] = "approved"
+            return f"{doc['name']}'s sheet changed, as proposed and approved ({reason})"
+        return f"{doc['name']}'s sheet changed" + (f" ({reason})" if reason else "")
+    if t.name == "SheetChangeProposed":
+        if e.replaces is not None:
+            changes[str(e.replaces)]["status"] = "replaced"
+        changes[str(e.change_id)] = {
+            "sheet": e.sheet,
+            "reason": e.reason,
+            "proposed_by": str(e.proposed_by),
+            "status": "pending",
+            "note": None,
+        }
+        return f"A sheet change for {doc['name']} awaits the GM ({e.reason})"
+    if t.name == "SheetChangeDeclined":
+        changes[str(e.change_id)].update(status="declined", note=e.note)
+        return f"The GM declined a sheet change for {doc['name']}" + (
+            f" ({e.note})" if e.note else ""
+        )
+    doc["owner_member_id"] = None
+    return f"{doc['name']} passes to the GM ({e.reason})"
+
+
 def character(t: Translation) -> None:
     e = t.event
     if t.name == "Created":
@@ -160,6 +219,7 @@ def character(t: Translation) -> None:
             "sheet": e.sheet,
             "status": "active",
             "conditions": [],
+            "sheet_changes": {},
         }
         _derived(t, doc)
         for name, level in (getattr(e, "resources", None) or {}).items():
@@ -169,10 +229,8 @@ def character(t: Translation) -> None:
     else:
         before = t.load("character", t.id)
         doc = copy.deepcopy(before)
-        if t.name == "SheetChanged":
-            doc["sheet"] = e.sheet
-            _derived(t, doc)
-            text = f"{doc['name']}'s sheet changed"
+        if t.name in SHEET_EVENTS:
+            text = _sheet(t, doc)
         elif t.name == "ResourceSpent":
             spec = doc["resources"].setdefault(
                 e.resource, {"max": None, "start": 0, "refresh": None, "current": 0}

@@ -15,6 +15,8 @@ from api.schemas import (
     CampaignPublic,
     MemberCreate,
     MemberCreated,
+    TokenIssued,
+    TokenRotate,
     campaign_public,
 )
 from domain.aggregates import Campaign
@@ -78,5 +80,69 @@ def add_member(
         )
 
     return commands.run(
-        app.add_member, campaign_id, body.name, body.role, present=present, status_code=201
+        app.add_member,
+        campaign_id,
+        body.name,
+        body.role,
+        body.expires_in,
+        present=present,
+        status_code=201,
     )
+
+
+def _campaign(outcome: Outcome) -> CampaignPublic:
+    return campaign_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+@router.post(
+    "/{campaign_id}/members/{member_id}/token",
+    response_model=TokenIssued,
+    operation_id="rotate_member_token",
+)
+def rotate_token(
+    campaign_id: UUID,
+    member_id: UUID,
+    app: AppDep,
+    commands: CommandsDep,
+    body: TokenRotate | None = None,
+) -> JSONResponse:
+    """A new token for a member (the GM for anyone, a member for itself), shown once; the old
+    token gets 401 from now on, on every replica."""
+
+    def present(outcome: Outcome) -> TokenIssued:
+        campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
+        member = campaign.members[outcome.revealed["member_id"]]
+        return TokenIssued(
+            member_id=member.id,
+            campaign_id=campaign.id,
+            token=outcome.revealed["token"],
+            token_expires_at=member.token_expires_at,
+            version=campaign.version,
+        )
+
+    expires_in = body.expires_in if body is not None else None
+    return commands.run(app.rotate_token, campaign_id, member_id, expires_in, present=present)
+
+
+@router.delete(
+    "/{campaign_id}/members/{member_id}/token",
+    response_model=CampaignPublic,
+    operation_id="revoke_member_token",
+)
+def revoke_token(
+    campaign_id: UUID, member_id: UUID, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM revokes a member's token: 401 at once, until the GM rotates it a new one."""
+    return commands.run(app.revoke_token, campaign_id, member_id, present=_campaign)
+
+
+@router.delete(
+    "/{campaign_id}/members/{member_id}",
+    response_model=CampaignPublic,
+    operation_id="remove_member",
+)
+def remove_member(
+    campaign_id: UUID, member_id: UUID, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM removes a member (never itself): its token gets 401, its characters pass to the GM."""
+    return commands.run(app.remove_member, campaign_id, member_id, present=_campaign)

@@ -9,12 +9,13 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, ViewsDep, respond
+from api.deps import WAIT, ActorDep, AppDep, Commands, CommandsDep, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     CharacterCreate,
     CharacterPublic,
     ResourceChange,
+    SheetChangeDecision,
     SheetReplace,
     character_public,
 )
@@ -117,14 +118,82 @@ def adjust_resource(
     "/v1/characters/{character_id}/sheet",
     response_model=CharacterPublic,
     operation_id="replace_character_sheet",
+    responses={
+        202: {
+            "model": CharacterPublic,
+            "description": "A player's change awaits the GM's approval (in `sheet_changes`)",
+        }
+    },
 )
 def replace_sheet(
     character_id: UUID, body: SheetReplace, app: AppDep, actor: ActorDep, commands: CommandsDep
 ) -> JSONResponse:
-    """Replace the sheet (the GM, or the owning player); the ruleset validates it."""
+    """Replace the sheet (the GM at any time; the owning player under the campaign's
+    `player_sheet_changes`). The ruleset validates it; current resources are kept (lowered to a
+    smaller maximum, never refilled). A player's change that needs the GM's approval is 202: it
+    waits in `sheet_changes` as pending."""
+
+    def status(outcome: Outcome) -> int:
+        return 202 if "sheet_change_id" in outcome.revealed else 200
+
     return commands.run(
         app.change_sheet,
         character_id,
         body.sheet,
+        body.reason,
         present=_presenter(app, actor.campaign_id),
+        status_code=status,
     )
+
+
+def _decide(
+    approve: bool,
+    character_id: UUID,
+    change_id: UUID,
+    body: SheetChangeDecision | None,
+    app: Chronicle,
+    campaign_id: UUID,
+    commands: Commands,
+) -> JSONResponse:
+    return commands.run(
+        app.decide_sheet_change,
+        character_id,
+        change_id,
+        approve,
+        body.note if body is not None else None,
+        present=_presenter(app, campaign_id),
+    )
+
+
+@router.post(
+    "/v1/characters/{character_id}/sheet-changes/{change_id}/approve",
+    response_model=CharacterPublic,
+    operation_id="approve_sheet_change",
+)
+def approve_sheet_change(
+    character_id: UUID,
+    change_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    commands: CommandsDep,
+    body: SheetChangeDecision | None = None,
+) -> JSONResponse:
+    """The GM approves a player's pending sheet change: the sheet changes now (resources kept)."""
+    return _decide(True, character_id, change_id, body, app, actor.campaign_id, commands)
+
+
+@router.post(
+    "/v1/characters/{character_id}/sheet-changes/{change_id}/decline",
+    response_model=CharacterPublic,
+    operation_id="decline_sheet_change",
+)
+def decline_sheet_change(
+    character_id: UUID,
+    change_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    commands: CommandsDep,
+    body: SheetChangeDecision | None = None,
+) -> JSONResponse:
+    """The GM declines a player's pending sheet change, with a note."""
+    return _decide(False, character_id, change_id, body, app, actor.campaign_id, commands)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import ActorDep, AppDep, ViewsDep
 from api.errors import ERROR_RESPONSES
-from domain.aggregates import Campaign, Issue, Scene, Story
+from domain.aggregates import Campaign, Character, Issue, Scene, Story
 
 router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
 
@@ -83,3 +83,13 @@ def replay_story(story_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) 
     """The story step by step, its game Issues and scenes included."""
     story = app.get(actor, Story, story_id)
     return Replay(id=story.id, steps=views.store.timeline("story_id", str(story.id)))  # type: ignore[arg-type]
+
+
+@router.get(
+    "/v1/characters/{character_id}/replay", response_model=Replay, operation_id="replay_character"
+)
+def replay_character(character_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
+    """The character's history step by step: each change with who made it (`actor`) and why (sheet
+    changes and their proposals carry their reason)."""
+    character = app.get(actor, Character, character_id)
+    return Replay(id=character.id, steps=views.store.doc_timeline("character", str(character.id)))  # type: ignore[arg-type]

@@ -14,15 +14,15 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from anyio import to_thread
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
-from api.deps import ActorDep, AppDep
+from api.deps import ActorDep, AppDep, bearer
 from api.errors import ERROR_RESPONSES
 from api.routers.history import LogEntry
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
-from domain.errors import InvalidInput
+from domain.errors import InvalidInput, Unauthenticated
 from projections.runner import ViewReader
 
 log = logging.getLogger("chronicle.stream")
@@ -36,6 +36,8 @@ BATCH = 500
 HEARTBEAT_SECONDS = 15
 RETRY_MILLISECONDS = 1000  # tells EventSource how soon to reconnect
 CHECK_SECONDS = 0.25  # bound on noticing a disconnect or a server shutdown while idle
+CREDENTIAL_SECONDS = 1.0  # an open stream re-checks its token against the store this often
+CREDENTIAL_ENTRIES = ("Campaign.TokenRotated", "Campaign.TokenRevoked", "Campaign.MemberRemoved")
 
 
 def readable(entry: dict[str, Any], actor: Actor) -> bool:
@@ -51,6 +53,31 @@ def server_exiting() -> bool:
     """
     server = getattr(signal.getsignal(signal.SIGTERM), "__self__", None)
     return bool(getattr(server, "should_exit", False))
+
+
+class Credential:
+    """The stream's token, authenticated again against the store while the stream runs, so that a
+    token revoked, rotated, removed or expired ends its open streams too (within a second)."""
+
+    def __init__(self, app: Chronicle, token: str | None, actor: Actor) -> None:
+        self.app, self.token, self.actor = app, token, actor
+        self.next_check = time.monotonic() + CREDENTIAL_SECONDS
+
+    async def valid(self, entry: dict[str, Any] | None = None) -> bool:
+        """Still valid? Checked at once at an entry that changes this member's credentials (so
+        nothing after it is sent), else at most every CREDENTIAL_SECONDS."""
+        ours = (
+            entry is not None
+            and entry["type"] in CREDENTIAL_ENTRIES
+            and entry["payload"].get("member_id") == str(self.actor.member_id)
+        )
+        if not ours and time.monotonic() < self.next_check:
+            return True
+        self.next_check = time.monotonic() + CREDENTIAL_SECONDS
+        try:
+            return await to_thread.run_sync(self.app.authenticate, self.token) == self.actor
+        except Unauthenticated:
+            return False
 
 
 @dataclass(frozen=True)
@@ -157,7 +184,7 @@ def _event(entry: dict[str, Any]) -> str:
 
 async def _events(
     request: Request,
-    actor: Actor,
+    credential: Credential,
     campaign_id: str,
     after: int,
     limit: int | None,
@@ -169,11 +196,13 @@ async def _events(
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         last, sent = after, 0
         beat = time.monotonic() + heartbeat
-        while True:
+        while await credential.valid():
             read = await head.read(campaign_id, last)
             for entry in read.entries:
                 last = entry["position"]
-                if readable(entry, actor):
+                if not await credential.valid(entry):
+                    return
+                if readable(entry, credential.actor):
                     yield _event(entry)
                     sent += 1
                     if sent == limit:
@@ -186,6 +215,8 @@ async def _events(
                 max(read.complete_to, last), min(CHECK_SECONDS, beat - time.monotonic())
             ):
                 if await request.is_disconnected() or server_exiting():
+                    return
+                if not await credential.valid():
                     return
                 if time.monotonic() >= beat:
                     yield ": heartbeat\n\n"
@@ -213,6 +244,7 @@ def stream(
     campaign_id: UUID,
     app: AppDep,
     actor: ActorDep,
+    token: Annotated[str | None, Depends(bearer)],
     after: Annotated[
         int, Query(ge=0, description="Start after this position (Last-Event-ID wins)")
     ] = 0,
@@ -230,7 +262,7 @@ def stream(
     campaign = app.get(actor, Campaign, campaign_id)
     start = _resume_from(app, after, last_event_id)
     return StreamingResponse(
-        _events(request, actor, str(campaign.id), start, limit, heartbeat),
+        _events(request, Credential(app, token, actor), str(campaign.id), start, limit, heartbeat),
         media_type="text/event-stream",
         # no-transform and X-Accel-Buffering: proxies must pass each event on at once, not buffer them.
         headers={"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"},

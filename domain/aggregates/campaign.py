@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -21,7 +22,13 @@ class Member:
     id: UUID
     name: str
     role: str
-    token_hash: str
+    token_hash: str | None  # None once revoked: no token of this member authenticates
+    token_expires_at: str | None = None  # ISO 8601 (UTC); None: the token does not expire
+
+    @property
+    def expires_at(self) -> datetime:
+        assert self.token_expires_at is not None
+        return datetime.fromisoformat(self.token_expires_at)
 
 
 class Campaign(Aggregate):
@@ -41,6 +48,9 @@ class Campaign(Aggregate):
         self.settings = settings
         self.members: dict[UUID, Member] = {}
         self.character_ids: list[UUID] = []
+        # Scenes opened and not yet closed, in every game Issue: players' sheet changes wait for
+        # none to be open (setting player_sheet_changes = "outside_scenes").
+        self.open_scene_ids: list[UUID] = []
         self._add_member(gm_member_id, gm_name, "gm", gm_token_hash)
 
     @classmethod
@@ -77,18 +87,102 @@ class Campaign(Aggregate):
                 f"member {member_id} is not in this campaign", field="member_id"
             ) from None
 
-    def join(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
+    def join(
+        self,
+        member_id: UUID,
+        name: str,
+        role: str,
+        token_hash: str,
+        token_expires_at: str | None = None,
+    ) -> None:
         if role not in JOINABLE_ROLES:
             raise InvalidInput(
                 f"role must be one of {', '.join(JOINABLE_ROLES)}, not {role!r}", field="role"
             )
         if member_id in self.members:
             raise Conflict(f"member {member_id} has already joined", code="member_exists")
-        self._member_joined(member_id, clean_title(name, "name"), role, token_hash)
+        self._member_joined(
+            member_id, clean_title(name, "name"), role, token_hash, token_expires_at
+        )
 
     @event("MemberJoined")
-    def _member_joined(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
-        self._add_member(member_id, name, role, token_hash)
+    def _member_joined(
+        self,
+        member_id: UUID,
+        name: str,
+        role: str,
+        token_hash: str,
+        token_expires_at: str | None = None,
+    ) -> None:
+        self._add_member(member_id, name, role, token_hash, token_expires_at)
+
+    # ---- credentials: rotation, revocation, removal (docs/decisions.md, "Tokens") ------------
+
+    def rotate_token(self, member_id: UUID, token_hash: str, token_expires_at: str | None) -> None:
+        """A new token for the member; the old one stops authenticating with this event."""
+        if self.member(member_id).role == "gm" and token_expires_at is not None:
+            raise InvalidInput(
+                "the GM's token cannot expire: nobody could give it a new one",
+                field="expires_in",
+            )
+        self._token_rotated(member_id, token_hash, token_expires_at)
+
+    @event("TokenRotated")
+    def _token_rotated(
+        self, member_id: UUID, token_hash: str, token_expires_at: str | None
+    ) -> None:
+        self.members[member_id] = replace(
+            self.members[member_id], token_hash=token_hash, token_expires_at=token_expires_at
+        )
+
+    def revoke_token(self, member_id: UUID) -> None:
+        member = self.member(member_id)
+        if member.role == "gm":
+            raise Conflict(
+                "the GM cannot revoke its own token (nobody could give it a new one); rotate it",
+                field="member_id",
+                code="gm_token_required",
+            )
+        if member.token_hash is None:
+            raise Conflict(f"{member.name}'s token is already revoked", code="token_revoked")
+        self._token_revoked(member_id)
+
+    @event("TokenRevoked")
+    def _token_revoked(self, member_id: UUID) -> None:
+        self.members[member_id] = replace(
+            self.members[member_id], token_hash=None, token_expires_at=None
+        )
+
+    def remove_member(self, member_id: UUID) -> None:
+        if self.member(member_id).role == "gm":
+            raise Conflict(
+                "the GM cannot remove itself from its campaign",
+                field="member_id",
+                code="gm_cannot_leave",
+            )
+        self._member_removed(member_id)
+
+    @event("MemberRemoved")
+    def _member_removed(self, member_id: UUID) -> None:
+        del self.members[member_id]
+
+    # ---- open scenes --------------------------------------------------------------------------
+
+    def note_scene_opened(self, scene_id: UUID) -> None:
+        self._scene_opened(scene_id)
+
+    @event("SceneOpened")
+    def _scene_opened(self, scene_id: UUID) -> None:
+        self.open_scene_ids.append(scene_id)
+
+    def note_scene_closed(self, scene_id: UUID) -> None:
+        # Scenes opened before campaigns kept this list are not in it: nothing to note.
+        if scene_id in self.open_scene_ids:
+            self._scene_closed(scene_id)
+
+    @event("SceneClosed")
+    def _scene_closed(self, scene_id: UUID) -> None:
+        self.open_scene_ids.remove(scene_id)
 
     def enrol(self, character_id: UUID) -> None:
         """Note a new character, so that refreshes (a new game Issue…) reach every character."""
@@ -98,5 +192,12 @@ class Campaign(Aggregate):
     def _character_enrolled(self, character_id: UUID) -> None:
         self.character_ids.append(character_id)
 
-    def _add_member(self, member_id: UUID, name: str, role: str, token_hash: str) -> None:
-        self.members[member_id] = Member(member_id, name, role, token_hash)
+    def _add_member(
+        self,
+        member_id: UUID,
+        name: str,
+        role: str,
+        token_hash: str,
+        token_expires_at: str | None = None,
+    ) -> None:
+        self.members[member_id] = Member(member_id, name, role, token_hash, token_expires_at)

@@ -35,6 +35,8 @@ class Character(Aggregate):
         self.effects: dict[str, dict[str, Any]] = {}
         # Where and when damage last defeated the character (WCBH-31; back in the fight, WCBH-39).
         self.defeated_at: dict[str, Any] | None = None
+        # Sheet changes players proposed, by id: {"sheet", "reason", "proposed_by", "status", "note"}.
+        self.sheet_changes: dict[str, dict[str, Any]] = {}
         self._init_resolve_area()
         self._init_fight_area()
         self._init_nimble_health_area()
@@ -59,13 +61,94 @@ class Character(Aggregate):
             resources=resources or {},
         )
 
-    def change_sheet(self, sheet: dict[str, Any]) -> None:
-        """Replace the sheet (already validated by the campaign's ruleset)."""
-        self._sheet_changed(sheet)
+    def change_sheet(
+        self,
+        sheet: dict[str, Any],
+        reason: str,
+        resources: dict[str, int],
+        change_id: UUID | None = None,
+    ) -> None:
+        """Replace the sheet (already validated by the campaign's ruleset). `resources` are the
+        levels the character keeps: never refilled, only lowered to a smaller new maximum; with
+        `change_id`, the GM approves that pending proposal."""
+        if change_id is not None:
+            self._pending(change_id)
+        self._sheet_changed(sheet, clean_title(reason, "reason"), resources, change_id)
 
     @event("SheetChanged")
-    def _sheet_changed(self, sheet: dict[str, Any]) -> None:
+    def _sheet_changed(
+        self,
+        sheet: dict[str, Any],
+        reason: str | None = None,
+        resources: dict[str, int] | None = None,
+        change_id: UUID | None = None,
+    ) -> None:
         self.sheet = sheet
+        self.resources.update(resources or {})
+        if change_id is not None:
+            self.sheet_changes[str(change_id)]["status"] = "approved"
+
+    # ---- sheet changes a player proposes (setting player_sheet_changes = "gm_approval") ------
+
+    def propose_sheet(
+        self, change_id: UUID, sheet: dict[str, Any], reason: str, proposed_by: UUID
+    ) -> None:
+        """A player's sheet change that waits for the GM; it replaces the player's pending one."""
+        replaces = next(
+            (UUID(i) for i, c in self.sheet_changes.items() if c["status"] == "pending"), None
+        )
+        self._sheet_change_proposed(
+            change_id, sheet, clean_title(reason, "reason"), proposed_by, replaces
+        )
+
+    @event("SheetChangeProposed")
+    def _sheet_change_proposed(
+        self,
+        change_id: UUID,
+        sheet: dict[str, Any],
+        reason: str,
+        proposed_by: UUID,
+        replaces: UUID | None,
+    ) -> None:
+        if replaces is not None:
+            self.sheet_changes[str(replaces)]["status"] = "replaced"
+        self.sheet_changes[str(change_id)] = {
+            "sheet": sheet,
+            "reason": reason,
+            "proposed_by": str(proposed_by),
+            "status": "pending",
+            "note": None,
+        }
+
+    def decline_sheet_change(self, change_id: UUID, note: str | None) -> None:
+        self._pending(change_id)
+        self._sheet_change_declined(change_id, note)
+
+    @event("SheetChangeDeclined")
+    def _sheet_change_declined(self, change_id: UUID, note: str | None) -> None:
+        self.sheet_changes[str(change_id)].update(status="declined", note=note)
+
+    def pending_sheet_change(self, change_id: UUID) -> dict[str, Any]:
+        return self._pending(change_id)
+
+    def _pending(self, change_id: UUID) -> dict[str, Any]:
+        change = self.sheet_changes.get(str(change_id))
+        if change is None:
+            raise NotFound(f"sheet change {change_id} not found", field="change_id")
+        if change["status"] != "pending":
+            raise Conflict(
+                f"sheet change {change_id} is {change['status']}, no longer pending",
+                code="sheet_change_decided",
+            )
+        return change
+
+    def release_to_gm(self, reason: str) -> None:
+        """Its owner left the campaign: the GM plays it from now on."""
+        self._owner_released(reason)
+
+    @event("OwnerReleased")
+    def _owner_released(self, reason: str) -> None:
+        self.owner_member_id = None
 
     def spend(self, costs: dict[str, int], reason: str) -> None:
         """Spend resources (Resolve, Will, Will Power…); never below zero, all or nothing."""

@@ -1,24 +1,37 @@
-"""IdempotencyRecord: the first response to a POST with an Idempotency-Key, saved with its command."""
+"""IdempotencyRecord: the first response to a POST with an Idempotency-Key, saved with its command.
+
+The key itself is never stored: the record's id and `key_hash` are derived from it, and the response
+is sealed with a key derived from it, so the store alone cannot replay anyone's response."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
 
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 class IdempotencyRecord(Aggregate):
     @staticmethod
-    def create_id(scope: str, key: str) -> UUID:  # type: ignore[override]
-        return uuid5(NAMESPACE_URL, f"chronicle:idempotency:{scope}:{key}")
+    def create_id(scope: str, key_hash: str) -> UUID:  # type: ignore[override]
+        return uuid5(NAMESPACE_URL, f"chronicle:idempotency:{scope}:{key_hash}")
 
     @event("Recorded")
     def __init__(
-        self, scope: str, key: str, request_hash: str, status_code: int, body: dict[str, Any]
+        self,
+        scope: str,
+        request_hash: str,
+        status_code: int,
+        body: dict[str, Any],
+        key_hash: str,
     ) -> None:
         self.scope = scope
-        self.key = key
+        self.key_hash = key_hash
         self.request_hash = request_hash
         self.status_code = status_code
         self.body = body

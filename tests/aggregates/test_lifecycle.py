@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 
 from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
-from domain.errors import Conflict, InvalidInput
+from domain.errors import Conflict, InvalidInput, NotFound
 from tests.aggregates.support import given, new_events
 
 
@@ -44,10 +44,87 @@ def test_a_player_joins_with_a_role_and_a_token_hash() -> None:
     assert new_events(campaign) == [
         (
             "MemberJoined",
-            {"member_id": member_id, "name": "Bo", "role": "player", "token_hash": "h1"},
+            {
+                "member_id": member_id,
+                "name": "Bo",
+                "role": "player",
+                "token_hash": "h1",
+                "token_expires_at": None,
+            },
         )
     ]
     assert campaign.members[member_id].role == "player"
+
+
+def a_campaign_with(member_id: UUID) -> Campaign:
+    campaign = a_campaign()
+    campaign.join(member_id, "Bo", "player", "h1")
+    return given(campaign)
+
+
+def test_a_rotated_token_replaces_the_hash_and_may_expire() -> None:
+    member_id = uuid4()
+    campaign = a_campaign_with(member_id)
+    campaign.rotate_token(member_id, "h2", "2027-01-01T00:00:00+00:00")
+    assert new_events(campaign) == [
+        (
+            "TokenRotated",
+            {
+                "member_id": member_id,
+                "token_hash": "h2",
+                "token_expires_at": "2027-01-01T00:00:00+00:00",
+            },
+        )
+    ]
+    assert campaign.members[member_id].token_hash == "h2"
+
+
+def test_a_revoked_token_leaves_no_hash_and_is_revoked_once() -> None:
+    member_id = uuid4()
+    campaign = a_campaign_with(member_id)
+    campaign.revoke_token(member_id)
+    assert new_events(campaign) == [("TokenRevoked", {"member_id": member_id})]
+    assert campaign.members[member_id].token_hash is None
+    with pytest.raises(Conflict):
+        campaign.revoke_token(member_id)
+
+
+def test_the_gm_keeps_its_token_and_its_seat() -> None:
+    campaign = a_campaign()
+    gm = campaign.gm.id
+    for refused in (campaign.revoke_token, campaign.remove_member):
+        with pytest.raises(Conflict) as error:
+            refused(gm)
+        assert error.value.field == "member_id"
+    with pytest.raises(InvalidInput) as invalid:
+        campaign.rotate_token(gm, "h9", "2027-01-01T00:00:00+00:00")
+    assert invalid.value.field == "expires_in"
+    assert new_events(campaign) == []
+
+
+def test_a_removed_member_is_gone() -> None:
+    member_id = uuid4()
+    campaign = a_campaign_with(member_id)
+    campaign.remove_member(member_id)
+    assert new_events(campaign) == [("MemberRemoved", {"member_id": member_id})]
+    assert member_id not in campaign.members
+    with pytest.raises(NotFound):
+        campaign.remove_member(member_id)
+
+
+def test_the_campaign_knows_its_open_scenes() -> None:
+    campaign = a_campaign()
+    one, two = uuid4(), uuid4()
+    campaign.note_scene_opened(one)
+    campaign.note_scene_opened(two)
+    campaign.note_scene_closed(one)
+    campaign.note_scene_closed(uuid4())  # a scene from before the list existed: nothing to note
+    assert [name for name, _ in new_events(campaign)] == [
+        "SceneOpened",
+        "SceneOpened",
+        "SceneClosed",
+    ]
+    assert campaign.open_scene_ids == [two]
 
 
 @pytest.mark.parametrize("role", ["gm", "admin", ""])
@@ -235,11 +312,42 @@ def test_spending_a_resource_is_recorded_and_never_goes_below_zero() -> None:
     assert new_events(character) == []
 
 
-def test_a_sheet_change_is_an_event() -> None:
+def test_a_sheet_change_is_an_event_with_its_reason_and_the_levels_kept() -> None:
+    character = given(Character.create(uuid4(), "Nova", "hero", None, {"a": 1}, {"health": 9}))
+    character.change_sheet({"a": 2}, " trained ", {"health": 5})
+    assert new_events(character) == [
+        (
+            "SheetChanged",
+            {"sheet": {"a": 2}, "reason": "trained", "resources": {"health": 5}, "change_id": None},
+        )
+    ]
+    assert (character.sheet, character.resources) == ({"a": 2}, {"health": 5})
+
+
+def test_a_sheet_change_needs_a_reason() -> None:
     character = given(Character.create(uuid4(), "Nova", "hero", None, {"a": 1}))
-    character.change_sheet({"a": 2})
-    assert new_events(character) == [("SheetChanged", {"sheet": {"a": 2}})]
-    assert character.sheet == {"a": 2}
+    with pytest.raises(InvalidInput) as error:
+        character.change_sheet({"a": 2}, "  ", {})
+    assert error.value.field == "reason"
+
+
+def test_a_proposal_waits_replaces_the_pending_one_and_is_decided_once() -> None:
+    player = uuid4()
+    character = given(Character.create(uuid4(), "Nova", "hero", player, {"a": 1}))
+    first, second = uuid4(), uuid4()
+    character.propose_sheet(first, {"a": 2}, "more a", player)
+    character.propose_sheet(second, {"a": 3}, "even more", player)
+    assert [p["replaces"] for _, p in new_events(character)] == [None, first]
+    assert character.sheet == {"a": 1}
+    assert character.sheet_changes[str(first)]["status"] == "replaced"
+    with pytest.raises(Conflict):
+        character.change_sheet({"a": 2}, "more a", {}, first)
+    character.change_sheet({"a": 3}, "even more", {}, second)
+    assert character.sheet_changes[str(second)]["status"] == "approved"
+    with pytest.raises(Conflict):
+        character.decline_sheet_change(second, "too late")
+    with pytest.raises(NotFound):
+        character.decline_sheet_change(uuid4(), None)
 
 
 def a_mission() -> Mission:

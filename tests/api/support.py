@@ -18,13 +18,14 @@ def ok(response: Any, status: int = 200) -> dict[str, Any]:
 
 
 class Table:
-    def __init__(self, client: TestClient, ruleset: str = "wcbh") -> None:
+    def __init__(
+        self, client: TestClient, ruleset: str = "wcbh", settings: dict[str, Any] | None = None
+    ) -> None:
         self.client = client
         self.ruleset = ruleset
         self.example_sheet = ok(client.get(f"/v1/rulesets/{ruleset}"))["example_sheet"]
-        created = ok(
-            client.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}), 201
-        )
+        body = {"name": "Night City", "ruleset": ruleset, "settings": settings}
+        created = ok(client.post("/v1/campaigns", json=body), 201)
         self.campaign_id = created["id"]
         self.gm = created["gm_token"]
         self.player = self.join("Bo", "player")

@@ -35,6 +35,25 @@ class Case:
     body: Callable[[Table], Any]
     expect: dict[str, int]
     ruleset: str = "wcbh"  # the campaign's ruleset (Class D combat needs a classd campaign)
+    settings: dict[str, Any] | None = None  # the campaign's settings, if not the defaults
+
+
+APPROVAL = {"player_sheet_changes": "gm_approval"}
+
+
+def _in_a_scene(t: Table) -> str:
+    hero = t.character(t.player)
+    t.scene()
+    return hero
+
+
+def _proposal(t: Table, decision: str) -> str:
+    hero = t.character(t.player)
+    body = {"sheet": t.example_sheet, "reason": "retrained"}
+    response = t.client.put(f"/v1/characters/{hero}/sheet", json=body, headers=bearer(t.player))
+    assert response.status_code == 202, response.text
+    [change_id] = response.json()["sheet_changes"]
+    return f"/v1/characters/{hero}/sheet-changes/{change_id}/{decision}"
 
 
 def reads(ok: int = 200) -> dict[str, int]:
@@ -89,11 +108,63 @@ CASES: dict[str, Case] = {
     "get character": Case(
         "GET", lambda t: f"/v1/characters/{t.character(t.player)}", no_body, reads()
     ),
+    "replay character": Case(
+        "GET", lambda t: f"/v1/characters/{t.character(t.player)}/replay", no_body, reads()
+    ),
     "replace sheet": Case(
         "PUT",
         lambda t: f"/v1/characters/{t.character(t.player)}/sheet",
-        lambda t: {"sheet": t.example_sheet},
+        lambda t: {"sheet": t.example_sheet, "reason": "retrained"},
         owner_and_gm(200),
+    ),
+    # setting player_sheet_changes: outside open scenes (the default), or with the GM's approval
+    "replace sheet during a scene": Case(
+        "PUT",
+        lambda t: f"/v1/characters/{_in_a_scene(t)}/sheet",
+        lambda t: {"sheet": t.example_sheet, "reason": "retrained"},
+        owner_and_gm(200) | {"owner": 409},
+    ),
+    "propose a sheet change": Case(
+        "PUT",
+        lambda t: f"/v1/characters/{t.character(t.player)}/sheet",
+        lambda t: {"sheet": t.example_sheet, "reason": "retrained"},
+        owner_and_gm(200) | {"owner": 202},
+        settings=APPROVAL,
+    ),
+    "approve sheet change": Case(
+        "POST", lambda t: _proposal(t, "approve"), no_body, gm_only(200), settings=APPROVAL
+    ),
+    "decline sheet change": Case(
+        "POST",
+        lambda t: _proposal(t, "decline"),
+        lambda t: {"note": "no"},
+        gm_only(200),
+        settings=APPROVAL,
+    ),
+    "create a villain": Case(  # setting player_sides: heroes only by default
+        "POST",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/characters",
+        lambda t: {"name": "Dr. Null", "side": "villain", "sheet": t.example_sheet},
+        gm_only(201),
+    ),
+    # credentials: the GM rotates, revokes or removes anyone; a member rotates its own token
+    "rotate a member's token": Case(
+        "POST",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/members/{t.player_id}/token",
+        lambda t: {"expires_in": 3600},
+        owner_and_gm(200),
+    ),
+    "revoke a member's token": Case(
+        "DELETE",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/members/{t.player_id}/token",
+        no_body,
+        gm_only(200),
+    ),
+    "remove a member": Case(
+        "DELETE",
+        lambda t: f"/v1/campaigns/{t.campaign_id}/members/{t.player_id}",
+        no_body,
+        gm_only(200),
     ),
     "start story": Case(
         "POST",
@@ -814,8 +885,8 @@ CASES.update(
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_role_gets_exactly_its_status(table: Table, name: str) -> None:
     case = CASES[name]
-    if case.ruleset != table.ruleset:
-        table = Table(table.client, case.ruleset)
+    if case.ruleset != table.ruleset or case.settings:
+        table = Table(table.client, case.ruleset, case.settings)
     path, body = case.path(table), case.body(table)
     seen = {}
     for role in ROLES:

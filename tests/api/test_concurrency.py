@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -118,7 +119,7 @@ def test_idempotency_keys_are_scoped_to_the_caller(table: Table) -> None:
 def test_a_campaign_created_twice_with_one_key_returns_the_same_token_after_a_restart(
     settings: Settings,
 ) -> None:
-    headers = {"Idempotency-Key": "new-campaign"}
+    headers = {"Idempotency-Key": str(uuid.uuid4())}  # anonymous keys carry 128 random bits
     body = {"name": "Night City", "ruleset": "wcbh"}
     with TestClient(create_app(settings)) as client:
         first = ok(client.post("/v1/campaigns", json=body, headers=headers), 201)

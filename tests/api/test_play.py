@@ -82,12 +82,14 @@ def test_a_sheet_change_is_validated_and_versioned(table: Table) -> None:
     character_id = table.character(table.player)
     replaced = table.client.put(
         f"/v1/characters/{character_id}/sheet",
-        json={"sheet": table.example_sheet},
+        json={"sheet": table.example_sheet, "reason": "retrained"},
         headers=bearer(table.player),
     )
     assert ok(replaced)["version"] == 2
     bad = table.client.put(
-        f"/v1/characters/{character_id}/sheet", json={"sheet": {}}, headers=bearer(table.player)
+        f"/v1/characters/{character_id}/sheet",
+        json={"sheet": {}, "reason": "typo"},
+        headers=bearer(table.player),
     )
     assert bad.status_code == 422
     assert bad.json()["error"]["field"].startswith("sheet")

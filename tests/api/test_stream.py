@@ -284,3 +284,21 @@ def test_an_open_stream_does_not_hold_up_the_server_shutdown(settings: Settings)
         started = time.monotonic()
     assert time.monotonic() - started < 5  # uvicorn would otherwise wait for the stream forever
     assert ended.wait(5)
+
+
+def test_an_open_stream_ends_when_its_token_is_revoked(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    member = campaign.call(
+        "POST", f"/v1/campaigns/{campaign.id}/members", {"name": "Bo", "role": "player"}
+    )
+    url = f"/v1/campaigns/{campaign.id}/stream"
+    params = {"heartbeat": 1, "after": campaign.position}
+    with client.stream("GET", url, params=params, headers=bearer(member["token"])) as response:
+        assert response.status_code == 200
+        campaign.call("DELETE", f"/v1/campaigns/{campaign.id}/members/{member['id']}/token")
+        revoked = time.monotonic()
+        seen = list(messages(response))  # ends: the stream re-checks its token against the store
+    assert time.monotonic() - revoked < 5
+    assert not [m for m in seen if m.event == "Campaign.TokenRevoked"]
+    again = client.get(url, headers=bearer(member["token"]))
+    assert again.status_code == 401

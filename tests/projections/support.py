@@ -55,8 +55,11 @@ def play(client: TestClient) -> Played:
     villain = table.character(name="Vex")
     changed = copy.deepcopy(table.example_sheet)
     changed["abilities"]["Strength"] += 1
+    # Mid-scene: the GM changes the sheet (a player may not while a scene is open).
     table.client.put(
-        f"/v1/characters/{dice.hero}/sheet", json={"sheet": changed}, headers=bearer(table.player)
+        f"/v1/characters/{dice.hero}/sheet",
+        json={"sheet": changed, "reason": "a training montage"},
+        headers=bearer(table.gm),
     ).raise_for_status()
     page = _post(table, f"/v1/scenes/{scene}/pages")
     rolls = [dice.roll(table.player)["id"], dice.roll()["id"]]
@@ -91,7 +94,9 @@ def play(client: TestClient) -> Played:
     _post(table, f"/v1/issues/{issue}/end")
     changed["abilities"]["Will"] += 1
     _post_put = table.client.put(
-        f"/v1/characters/{dice.hero}/sheet", json={"sheet": changed}, headers=bearer(table.gm)
+        f"/v1/characters/{dice.hero}/sheet",
+        json={"sheet": changed, "reason": "experience"},
+        headers=bearer(table.gm),
     )
     ok(_post_put)
     _post(table, f"/v1/stories/{story}/complete")

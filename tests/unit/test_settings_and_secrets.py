@@ -6,6 +6,7 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
+from cryptography.exceptions import InvalidTag
 from pydantic import ValidationError
 
 from api.settings import Settings
@@ -85,3 +86,16 @@ def test_sealed_text_round_trips_and_hides_the_plaintext() -> None:
     assert "chr_secret" not in sealed
     assert sealer.unseal(sealed) == "chr_secret"
     assert sealer.seal("chr_secret") != sealed  # a fresh nonce every time
+
+
+def test_a_derived_sealer_needs_both_the_server_key_and_its_context() -> None:
+    server = Sealer(bytes(32))
+    sealed = server.derive("idempotency-key-1").seal("chr_gm_token")
+    assert server.derive("idempotency-key-1").unseal(sealed) == "chr_gm_token"
+    for wrong in (
+        server,
+        server.derive("idempotency-key-2"),
+        Sealer(bytes([1]) * 32).derive("idempotency-key-1"),
+    ):
+        with pytest.raises(InvalidTag):
+            wrong.unseal(sealed)
