@@ -571,6 +571,8 @@ def _character_event(log: _Log, line: int, position: int, entry: Mapping[str, An
     sheets = log.sheets.setdefault(character, [])
     if kind == "Character.Created":
         log.sides[character] = payload["side"]
+    if kind == "Character.SheetChangeProposed":
+        return  # a proposal is no sheet of the character's until approved (then SheetChanged)
     if "sheet" in payload:
         sheets.append(payload["sheet"])
     elif kind in _RANK_CHANGES and sheets and payload.get("rank") is not None:
