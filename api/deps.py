@@ -14,6 +14,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from api.schemas import roll_request_public
+from domain.aggregates import RollRequest
 from domain.application import (
     Actor,
     Chronicle,
@@ -151,6 +153,10 @@ class Commands:
         **kwargs: Any,
     ) -> JSONResponse:
         def render(outcome: Outcome) -> tuple[int, dict[str, Any]]:
+            # Any command that rolls may instead record a roll request for the GM: 202 with it.
+            pending = outcome.aggregate
+            if isinstance(pending, RollRequest) and pending.status == "pending":
+                return 202, roll_request_public(pending).model_dump(mode="json")
             return status_code, present(outcome).model_dump(mode="json")
 
         idempotency = None
@@ -166,9 +172,9 @@ class Commands:
                 status_code=outcome.replayed.status_code,
                 headers={**etag(body["version"]), "Idempotent-Replayed": "true"},
             )
-        body = present(outcome).model_dump(mode="json")
+        status, body = render(outcome)
         body["position"] = outcome.position
-        return JSONResponse(body, status_code=status_code, headers=etag(body["version"]))
+        return JSONResponse(body, status_code=status, headers=etag(body["version"]))
 
 
 def _idempotency_key(value: str | None) -> str | None:

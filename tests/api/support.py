@@ -18,13 +18,16 @@ def ok(response: Any, status: int = 200) -> dict[str, Any]:
 
 
 class Table:
-    def __init__(self, client: TestClient, ruleset: str = "wcbh") -> None:
+    def __init__(
+        self, client: TestClient, ruleset: str = "wcbh", settings: dict[str, Any] | None = None
+    ) -> None:
         self.client = client
         self.ruleset = ruleset
         self.example_sheet = ok(client.get(f"/v1/rulesets/{ruleset}"))["example_sheet"]
-        created = ok(
-            client.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}), 201
-        )
+        body: dict[str, Any] = {"name": "Night City", "ruleset": ruleset}
+        if settings is not None:
+            body["settings"] = settings
+        created = ok(client.post("/v1/campaigns", json=body), 201)
         self.campaign_id = created["id"]
         self.gm = created["gm_token"]
         self.player = self.join("Bo", "player")
@@ -47,6 +50,15 @@ class Table:
 
     def post(self, path: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
         return ok(self.client.post(path, json=body, headers=bearer(token or self.gm)), status)
+
+    def approved(self, pending: dict[str, Any], **modifiers: Any) -> dict[str, Any]:
+        """The GM approves a player's roll request (player_modifiers: gm_approval), changing
+        `modifiers`; the roll it made."""
+        assert pending["status"] == "pending", pending
+        decided = self.post(
+            f"/v1/roll-requests/{pending['id']}/approve", {"modifiers": modifiers}, status=200
+        )
+        return self.get(f"/v1/rolls/{decided['result_id']}")  # type: ignore[no-any-return]
 
     def get(self, path: str, token: str | None = None) -> Any:
         return ok(self.client.get(path, headers=bearer(token or self.gm)))
