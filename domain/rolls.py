@@ -501,7 +501,7 @@ class RollCommands(Service):
         runs now, as the player's (its client seed included), on the state of the moment."""
         gm = self._gm(ctx)
         request = self._target(ctx, gm, RollRequest, request_id)
-        request._check_pending()
+        request.check_pending()
         final = {**request.modifiers, **(modifiers or {})}
         unknown = sorted(set(final) - set(request.modifier_fields))
         if unknown:

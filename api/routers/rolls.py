@@ -42,7 +42,7 @@ def _presenter(app: Chronicle):  # type: ignore[no-untyped-def]
     return present
 
 
-PENDING = {
+PENDING: dict[int | str, dict[str, Any]] = {
     202: {
         "model": RollRequestPublic,
         "description": "A player's situational modifiers wait for the GM (player_modifiers: "

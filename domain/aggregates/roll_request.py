@@ -47,7 +47,7 @@ class RollRequest(Aggregate):
         self.result_id: UUID | None = None
         self.note: str | None = None
 
-    def _check_pending(self) -> None:
+    def check_pending(self) -> None:
         if self.status != "pending":
             raise Conflict(
                 f"this roll request is already {self.status}", code="roll_request_decided"
@@ -56,7 +56,7 @@ class RollRequest(Aggregate):
     def approve(self, by: UUID, modifiers: dict[str, Any], result_id: UUID | None) -> None:
         """The GM let ``modifiers`` through (the player's, or changed); ``result_id`` is what the
         approved command recorded first (its roll)."""
-        self._check_pending()
+        self.check_pending()
         self._approved(by, modifiers, result_id)
 
     @event("Approved")
@@ -67,7 +67,7 @@ class RollRequest(Aggregate):
         self.result_id = result_id
 
     def decline(self, by: UUID, note: str | None) -> None:
-        self._check_pending()
+        self.check_pending()
         self._declined(by, note)
 
     @event("Declined")

@@ -51,6 +51,14 @@ class Table:
     def post(self, path: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
         return ok(self.client.post(path, json=body, headers=bearer(token or self.gm)), status)
 
+    def rolled(self, path: str, body: Any, token: str) -> dict[str, Any]:
+        """A player's roll: rolled at once, or (its modifiers waiting for the GM) approved by the
+        GM as declared; the roll either way."""
+        response = self.client.post(path, json=body, headers=bearer(token))
+        if response.status_code == 202:
+            return self.approved(response.json())
+        return ok(response, 201)
+
     def approved(self, pending: dict[str, Any], **modifiers: Any) -> dict[str, Any]:
         """The GM approves a player's roll request (player_modifiers: gm_approval), changing
         `modifiers`; the roll it made."""

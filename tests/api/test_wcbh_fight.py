@@ -75,7 +75,7 @@ class Fight:
 
     def attack(self, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
         body = attack_body(extra.pop("attacker", self.nova), target, **extra)
-        return self.table.post(self.path("attacks"), body, token or self.table.player)  # type: ignore[no-any-return]
+        return self.table.rolled(self.path("attacks"), body, token or self.table.player)
 
     def declare(
         self, character: str, actions: int = 1, token: str | None = None, **extra: Any
