@@ -638,12 +638,11 @@ class Declared:
     set_by_gm: tuple[str, ...] = ()
 
 
-def declared_by(fields: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> Declared:
-    """A verb's own situational modifiers (its arguments by name), those not at their default
-    (0 unless `defaults` says otherwise)."""
-    defaults = defaults or {}
-    values = {k: v for k, v in fields.items() if v != defaults.get(k, 0)}
-    return Declared(values=values, fields=tuple(fields))
+def declared_by(fields: Mapping[str, Any], path: str = "") -> Declared:
+    """A verb's own situational modifiers (its arguments by name, or the fields of its argument
+    `path`), those not at their default 0."""
+    values = {k: v for k, v in fields.items() if v != 0}
+    return Declared(values=values, fields=tuple(fields), path=path)
 
 
 def _check(rules: Ruleset, check_name: str) -> Check:

@@ -302,7 +302,37 @@ def test_wcbh_attack_modifier_from_a_player_waits_for_the_gm_wcbh_30(client: Tes
     assert roll["modifiers"][0]["rule"] == "player_modifiers:gm_approval"
     plain = t.client.post(
         f"/v1/scenes/{s['scene']}/attacks",
-        json=attack_body(s["sidekick"], villain),
+        json=attack_body(s["sidekick"], s["villain"]),
         headers=bearer(t.player),
     )
     assert plain.status_code == 201, plain.text  # no modifiers: rolled at once
+
+
+def test_a_players_modifier_on_an_assisted_roll_waits_and_help_is_rolled_on_approval_wcbh_10(
+    client: TestClient,
+) -> None:
+    r = Rolls(client)
+    chars = f"/v1/campaigns/{r.t.campaign_id}/characters"
+    bolt = {"name": "Bolt", "side": "hero", "sheet": r.t.example_sheet}
+    helper = r.t.post(chars, bolt, r.t.player)["id"]
+    body = {
+        "character_id": r.hero,
+        "request": {"trait": "Agility", "modifier": 1},
+        "helpers": [{"character_id": helper, "trait": "Strength"}],
+    }
+    path = f"/v1/scenes/{r.scene}/assisted-rolls"
+    asked = r.t.post(path, body, r.t.player, status=202)
+    assert (asked["command"], asked["modifiers"]) == ("assisted_roll", {"modifier": 1})
+    roll = r.t.approved(asked)
+    assert roll["character_id"] == r.hero and roll["request"]["modifier"] >= 1
+    assert roll["proof"]["sequence"] == 1  # the helper's roll came first, at approval
+    assert roll["modifiers"] == [
+        {
+            "field": "modifier",
+            "value": 1,
+            "by": r.t.player_id,
+            "role": "player",
+            "rule": "player_modifiers:gm_approval",
+            "approved_by": r.t.member_id(r.t.gm),
+        }
+    ]
