@@ -336,3 +336,37 @@ def test_a_players_modifier_on_an_assisted_roll_waits_and_help_is_rolled_on_appr
             "approved_by": r.t.member_id(r.t.gm),
         }
     ]
+
+
+def test_a_retried_request_with_its_idempotency_key_asks_the_gm_once(client: TestClient) -> None:
+    r = Rolls(client)
+    body = {
+        "check": "trait",
+        "request": {"trait": "Agility", "modifier": 1},
+        "character_id": r.hero,
+    }
+    headers = {**bearer(r.t.player), "Idempotency-Key": "ask-once"}
+    path = f"/v1/scenes/{r.scene}/rolls"
+    first = r.t.client.post(path, json=body, headers=headers)
+    again = r.t.client.post(path, json=body, headers=headers)
+    assert (first.status_code, again.status_code) == (202, 202)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"]
+    assert [q["id"] for q in r.requests()] == [first.json()["id"]]
+
+
+def test_an_approval_the_state_now_refuses_writes_nothing_and_the_request_waits(
+    client: TestClient,
+) -> None:
+    r = Rolls(client)
+    asked = r.attempt("trait", {"trait": "Agility", "modifier": 1}, r.t.player).json()
+    r.t.post(f"/v1/scenes/{r.scene}/close", status=200)
+    before = r.t.position()
+    late = r.t.client.post(
+        f"/v1/roll-requests/{asked['id']}/approve", json={}, headers=bearer(r.t.gm)
+    )
+    assert late.status_code == 409 and late.json()["error"]["code"] == "scene_closed"
+    _unchanged(r.t, before)
+    assert r.requests()[0]["status"] == "pending"
+    declined = r.t.post(f"/v1/roll-requests/{asked['id']}/decline", {}, status=200)
+    assert declined["status"] == "declined"
