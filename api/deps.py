@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from api.schemas import REQUEST_SIGNING
+from api.schemas import roll_request_public
+from domain.aggregates import RollRequest
 from domain.application import (
     Actor,
     Chronicle,
@@ -164,6 +166,10 @@ class Commands:
             return status_code(outcome) if callable(status_code) else status_code
 
         def render(outcome: Outcome) -> tuple[int, dict[str, Any]]:
+            # Any command that rolls may instead record a roll request for the GM: 202 with it.
+            pending = outcome.aggregate
+            if isinstance(pending, RollRequest) and pending.status == "pending":
+                return 202, roll_request_public(pending).model_dump(mode="json")
             return status_of(outcome), present(outcome).model_dump(mode="json")
 
         idempotency = None
@@ -180,9 +186,9 @@ class Commands:
                 status_code=outcome.replayed.status_code,
                 headers={**etag(body["version"]), "Idempotent-Replayed": "true"},
             )
-        body = present(outcome).model_dump(mode="json")
+        status, body = render(outcome)
         body["position"] = outcome.position
-        return JSONResponse(body, status_code=status_of(outcome), headers=etag(body["version"]))
+        return JSONResponse(body, status_code=status, headers=etag(body["version"]))
 
     def _scope(self) -> str:
         """A member's keys are its own. An anonymous key is bound to its request too, so another

@@ -11,7 +11,7 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.scene_play_models import ScenePlayPublic, scene_play_public
-from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
+from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
 from domain.signing import Signing
 from domain.verbs.nimble_health import nimble_conditions, nimble_view
@@ -498,6 +498,16 @@ class RollPublic(Written):
     odds: OddsPublic
     proof: Proof
     receipt: ReceiptPublic
+    modifiers: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Each situational modifier: field, value, who gave it (`by`, `role`) and "
+        "under which rule ('gm', 'player_modifiers:trusted', 'player_modifiers:gm_approval' "
+        "with `approved_by`, or a rule id for the rules' own dice)",
+    )
+    set_by_gm: list[str] = Field(
+        default_factory=list, description="The sheet numbers of the request the GM gave itself"
+    )
+
 
 
 # The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs
@@ -509,6 +519,63 @@ REQUEST_SIGNING: ContextVar[Signing] = ContextVar("REQUEST_SIGNING")
 def receipt_public(roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> ReceiptPublic:
     """The receipt of a roll that a response names only by its id (`made`: Outcome.saved)."""
     return ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt_of(roll_id, made))
+
+
+class RollRequestPublic(Written):
+    """A player's roll with situational modifiers, waiting for the GM (player_modifiers)."""
+
+    id: UUID
+    campaign_id: UUID
+    scene_id: UUID
+    character_id: UUID | None
+    requested_by: UUID
+    command: str = Field(description="The command the player sent, run on approval")
+    arguments: dict[str, Any] = Field(description="Its arguments, as sent")
+    modifiers: dict[str, Any] = Field(description="The modifiers the player declared")
+    modifier_fields: list[str] = Field(description="The modifiers the GM may set on approval")
+    status: Literal["pending", "approved", "declined"]
+    decided_by: UUID | None
+    approved_modifiers: dict[str, Any] | None = Field(
+        description="What counted: the player's modifiers with the GM's changes"
+    )
+    result_id: UUID | None = Field(description="On approval: the roll it made")
+    note: str | None
+
+
+def roll_request_public(request: RollRequest) -> RollRequestPublic:
+    return RollRequestPublic(
+        id=request.id,
+        campaign_id=request.campaign_id,
+        scene_id=request.scene_id,
+        character_id=request.character_id,
+        requested_by=request.requested_by,
+        command=request.verb,
+        arguments=request.arguments,
+        modifiers=request.modifiers,
+        modifier_fields=request.modifier_fields,
+        status=request.status,  # type: ignore[arg-type]
+        decided_by=request.decided_by,
+        approved_modifiers=request.approved_modifiers,
+        result_id=request.result_id,
+        note=request.note,
+        version=request.version,
+    )
+
+
+class RollRequestList(BaseModel):
+    items: list[RollRequestPublic]
+
+
+class RollRequestApproval(Strict):
+    modifiers: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Modifiers to change or add before the roll (names from `modifier_fields`); "
+        "omitted: the player's as declared",
+    )
+
+
+class RollRequestDecline(Strict):
+    note: str | None = Field(default=None, max_length=2000, description="Why, for the player")
 
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:
@@ -541,6 +608,8 @@ def roll_public(roll: Roll, scene: Scene) -> RollPublic:
         ),
         receipt=ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt(record)),
         version=roll.version,
+        modifiers=record.get("modifiers", []),
+        set_by_gm=record.get("set_by_gm", []),
     )
 
 
@@ -616,6 +685,15 @@ class CheckDescription(BaseModel):
     rules: list[str]
     request_schema: dict[str, Any]
     example: dict[str, Any] = Field(description="A valid request for the ruleset's example sheet")
+    sheet_fields: list[str] = Field(
+        description="Numbers the sheet or the scene supplies: only the GM sends them"
+    )
+    modifier_fields: list[str] = Field(
+        description="Situational modifiers; a player's follow the campaign's player_modifiers"
+    )
+    via: str | None = Field(
+        description="Set where a verb builds the request: the endpoint players roll it through"
+    )
 
 
 class FollowUpDescription(BaseModel):

@@ -70,6 +70,8 @@ class Session:
         self.position = 0
         # Campaigns of other rulesets the session also plays (Class D combat): (id, GM token).
         self.more: list[tuple[str, str]] = []
+        # The GM who approves a player's roll request (a 202: player_modifiers is gm_approval).
+        self.approver: str | None = None
 
     def call(
         self, method: str, path: str, token: str | None, body: Any = None, **headers: str
@@ -80,6 +82,11 @@ class Session:
         if response.status_code >= 300:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
         answer: dict[str, Any] = response.json()
+        if response.status_code == 202 and self.approver is not None:
+            # a player's modifiers wait for the GM: approve, and answer with the roll it made
+            approval = f"/v1/roll-requests/{answer['id']}/approve"
+            roll_id = self.call("POST", approval, self.approver, {})["result_id"]
+            return self.call("GET", f"/v1/rolls/{roll_id}", self.approver)
         if method != "GET":
             self.position = max(self.position, int(answer["position"]))
         return answer
@@ -94,6 +101,7 @@ def play(s: Session) -> tuple[str, list[str]]:
         "POST", "/v1/campaigns", None, {"name": "Night City", "ruleset": "wcbh", "gm_name": "Ana"}
     )
     campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.approver = gm
     player = s.call(
         "POST", f"/v1/campaigns/{campaign_id}/members", gm, {"name": "Bo", "role": "player"}
     )["token"]
@@ -150,6 +158,16 @@ def play(s: Session) -> tuple[str, list[str]]:
         player,
         {"follow_up": "resolve_dice", "request": {"resolve": 1}, "client_seed": "more luck"},
     )
+    declined = s.client.post(  # a player's modifier the GM declines (player_modifiers)
+        f"/v1/scenes/{scene}/rolls",
+        json={
+            "check": "trait",
+            "request": {"trait": "Agility", "modifier": 2},
+            "character_id": hero,
+        },
+        headers={"Authorization": f"Bearer {player}"},
+    ).json()
+    s.call("POST", f"/v1/roll-requests/{declined['id']}/decline", gm, {"note": "no cover there"})
     s.call(
         "POST",
         f"/v1/scenes/{scene}/rolls",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import secrets
 import time
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
@@ -12,6 +14,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
+from pydantic import TypeAdapter
+from pydantic_core import to_jsonable_python
 
 from domain.errors import Conflict, VersionConflict
 
@@ -28,12 +32,23 @@ DEFAULT_ATTEMPTS = 10
 
 
 @dataclass(frozen=True)
+class Approval:
+    """The GM's approval of a player's roll request, carried by the player's actor while the
+    approved command runs: the modifiers count, and those the GM set are recorded as the GM's."""
+
+    request_id: UUID
+    gm_member_id: UUID
+    changed: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Actor:
     """Who sends a command: one member of one campaign, or nobody (creating a campaign)."""
 
     campaign_id: UUID
     member_id: UUID
     role: str
+    approval: Approval | None = None
 
     @property
     def is_gm(self) -> bool:
@@ -55,6 +70,32 @@ class CommandContext:
     expected_version: int | None = None
     idempotency: IdempotencyRequest | None = None
     target_id: UUID | None = None
+    # An approved roll request: the GM's command runs the player's command as the player...
+    on_behalf_of: Actor | None = None
+    # ...and adds its decision to the same save: (main aggregate, others) -> (what to present, all).
+    finish: (
+        Callable[[Aggregate, tuple[Aggregate, ...]], tuple[Aggregate, list[Aggregate]]] | None
+    ) = None
+
+
+class ApprovalNeeded(Exception):
+    """Raised by a roll whose player-declared modifiers wait for the GM (player_modifiers:
+    gm_approval); the command runner records a roll request instead of the command's events."""
+
+    def __init__(
+        self,
+        scene_id: UUID,
+        character_id: UUID | None,
+        modifiers: dict[str, Any],
+        fields: tuple[str, ...],
+        path: str,
+    ) -> None:
+        super().__init__("the GM approves these modifiers first")
+        self.scene_id = scene_id
+        self.character_id = character_id
+        self.modifiers = modifiers
+        self.fields = fields
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -93,6 +134,9 @@ def command(
                 ctx.target_id = None
                 try:
                     return fn(self, ctx, *args, **kwargs)
+                except ApprovalNeeded as pending:
+                    arguments = command_arguments(fn, self, ctx, args, kwargs)
+                    return self._ask_gm(ctx, fn.__name__, arguments, pending)  # type: ignore[attr-defined]
                 except IntegrityError:
                     if ctx.expected_version is not None and ctx.target_id is not None:
                         current = self.repository.get(ctx.target_id).version
@@ -106,3 +150,22 @@ def command(
         )
 
     return run
+
+
+def command_arguments(
+    fn: Callable[..., Any], app: Any, ctx: CommandContext, args: Any, kwargs: Any
+) -> dict[str, Any]:
+    """A command's arguments by name, as JSON (to run it again once the GM approves)."""
+    bound = inspect.signature(fn).bind(app, ctx, *args, **kwargs)
+    named = dict(list(bound.arguments.items())[2:])
+    return to_jsonable_python(named)  # type: ignore[no-any-return]
+
+
+def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """The JSON arguments of ``command_arguments`` back as the types ``fn`` declares (UUIDs,
+    tuples…), validated the way pydantic validates any input."""
+    hints = typing.get_type_hints(fn)
+    return {
+        name: TypeAdapter(hints.get(name, Any)).validate_python(value)
+        for name, value in arguments.items()
+    }

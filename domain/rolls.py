@@ -5,22 +5,50 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
 from pydantic import BaseModel
 
-from domain.aggregates import Campaign, Character, Roll, RollChain, Scene, Story
+from domain.aggregates import (
+    Campaign,
+    Character,
+    Roll,
+    RollChain,
+    RollRequest,
+    Scene,
+    SceneRollRequests,
+    Story,
+)
 from domain.audit import RECORD_FORMAT, Link, verify_export
-from domain.commands import Actor, CommandContext, Outcome, command
+from domain.commands import (
+    Actor,
+    Approval,
+    ApprovalNeeded,
+    CommandContext,
+    Outcome,
+    command,
+    revive_arguments,
+)
 from domain.dice import FairSource, Roller, commitment, new_seed
 from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.export import campaign_entries
 from domain.rulesets import Ruleset, get_ruleset
-from domain.rulesets.base import Check, CheckOutcome, Once, parse_request
+from domain.rulesets.base import (
+    PLAYER_MODIFIERS,
+    Check,
+    CheckOutcome,
+    Once,
+    gm_set,
+    modifier_entry,
+    parse_request,
+    player_modifiers_verdict,
+    refuse_player_numbers,
+)
 from domain.service import Service
 from domain.signing import Signing
 
@@ -75,14 +103,26 @@ class RollCommands(Service):
         character_id: UUID | None = None,
         client_seed: str | None = None,
     ) -> Outcome:
+        """A check of the ruleset. A player names what is rolled (the sheet gives the numbers)
+        and may declare situational modifiers (they follow the campaign's player_modifiers); the
+        GM may give any number, and the record lists those it set."""
         actor = self._member(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         character, _ = self._roller_character(actor, rules, settings, character_id)
+        check = _check(rules, check_name)
+        if not actor.is_gm:
+            refuse_player_numbers(check, request)
+        declared = Declared(
+            values=check.declared_modifiers(check.parse(request)),
+            fields=check.modifier_fields,
+            path="request",
+            set_by_gm=tuple(gm_set(check, request)) if actor.is_gm else (),
+        )
         _, touched = self._roll_check(
-            actor, scene, campaign, check_name, request, character, client_seed
+            actor, scene, campaign, check_name, request, character, client_seed, declared=declared
         )
         return self._commit(ctx, *touched)
 
@@ -98,25 +138,24 @@ class RollCommands(Service):
         chain: RollChain | None = None,
         *,
         action: bool = True,
+        declared: Declared | None = None,
     ) -> tuple[CheckOutcome, list[Any]]:
         """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
         roll spends; returns the outcome and the aggregates to save (the roll first). A command
         that rolls several times passes the chain its earlier rolls linked to (touched[1]).
         `action` False: a check that is no action of the page (a chase, recovery, shaking off), which
-        the extra actions of the page do not penalise (WCBH-25)."""
+        the extra actions of the page do not penalise (WCBH-25). `declared`: the situational
+        modifiers the roller declared (a player's follow player_modifiers: see `_modifiers`)."""
         rules = get_ruleset(campaign.ruleset)
-        check = rules.checks.get(check_name)
-        if check is None:
-            raise InvalidInput(
-                f"{rules.name} has no check {check_name!r}; it has: {', '.join(rules.checks)}",
-                field="check",
-            )
+        check = _check(rules, check_name)
         settings = rules.parse_settings(campaign.settings)
         sheet = None
         if character is not None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
         request = self._with_page_dice(scene, campaign, check, request, character, action=action)
         parsed = parse_request(check.Request, request, "request")
+        modifiers = self._modifiers(actor, settings, scene, character, declared)
+        modifiers.extend(_page_entries(parsed))
         costs = check.cost(parsed)
         roll_id = uuid4()
         seed_by = _seed_by(client_seed)
@@ -171,10 +210,62 @@ class RollCommands(Service):
             "score": outcome.score,
             "success": outcome.success,
             "client_seed_by": seed_by,
+            "modifiers": modifiers,
+            "set_by_gm": list(declared.set_by_gm) if declared else [],
         }
         return outcome, self._linked_roll(
             campaign.id, record, outcome, odds.success, odds.at_least, above, touched, chain
         )
+
+    def _modifiers(
+        self,
+        actor: Actor,
+        settings: Any,
+        scene: Scene,
+        character: Character | None,
+        declared: Declared | None,
+    ) -> list[dict[str, Any]]:
+        """Who gave each declared modifier, under which rule, for the record. The one place a
+        player's modifiers meet the campaign's player_modifiers: refused (422), trusted, or
+        waiting for the GM (`ApprovalNeeded`: the command runner records a roll request)."""
+        if declared is None or not declared.values:
+            return []
+        member = str(actor.member_id)
+        if actor.is_gm:
+            return [
+                modifier_entry(f, v, by=member, role="gm", rule="gm")
+                for f, v in declared.values.items()
+            ]
+        approval = actor.approval
+        if approval is not None:
+            gm = str(approval.gm_member_id)
+            return [
+                modifier_entry(f, v, by=gm, role="gm", rule="gm")
+                if f in approval.changed
+                else modifier_entry(
+                    f,
+                    v,
+                    by=member,
+                    role=actor.role,
+                    rule=f"{PLAYER_MODIFIERS}:gm_approval",
+                    approved_by=gm,
+                )
+                for f, v in declared.values.items()
+            ]
+        prefix = f"{declared.path}." if declared.path else ""
+        policy = settings.player_modifiers
+        if player_modifiers_verdict(policy, declared.values, prefix) == "ask_gm":
+            raise ApprovalNeeded(
+                scene.id,
+                character.id if character else None,
+                dict(declared.values),
+                declared.fields,
+                declared.path,
+            )
+        return [
+            modifier_entry(f, v, by=member, role=actor.role, rule=f"{PLAYER_MODIFIERS}:trusted")
+            for f, v in declared.values.items()
+        ]
 
     def _with_page_dice(
         self,
@@ -390,6 +481,101 @@ class RollCommands(Service):
         self._check_may_act_for(actor, character)
         return character, rules.parse_sheet(character.sheet, settings, side=character.side)
 
+    # ---- roll requests: a player's modifiers wait for the GM (player_modifiers:gm_approval) ----
+
+    def _ask_gm(
+        self, ctx: CommandContext, verb: str, arguments: dict[str, Any], pending: ApprovalNeeded
+    ) -> Outcome:
+        """Record the player's command as a pending roll request instead of rolling (no dice)."""
+        actor = self._member(ctx)
+        request = RollRequest(
+            campaign_id=actor.campaign_id,
+            scene_id=pending.scene_id,
+            character_id=pending.character_id,
+            requested_by=actor.member_id,
+            verb=verb,
+            arguments=arguments,
+            path=pending.path,
+            modifiers=pending.modifiers,
+            modifier_fields=list(pending.fields),
+        )
+        index = self._roll_request_index(actor, pending.scene_id)
+        index.add(request.id)
+        return self._commit(ctx, request, index)
+
+    def _roll_request_index(self, actor: Actor, scene_id: UUID) -> SceneRollRequests:
+        try:
+            return self.get(actor, SceneRollRequests, SceneRollRequests.create_id(scene_id))
+        except NotFound:
+            return SceneRollRequests(campaign_id=actor.campaign_id, scene_id=scene_id)
+
+    def roll_requests(self, actor: Actor, scene_id: UUID) -> list[RollRequest]:
+        """The scene's roll requests in the order they were made (pending and decided)."""
+        scene = self.get(actor, Scene, scene_id)
+        try:
+            index = self.get(actor, SceneRollRequests, SceneRollRequests.create_id(scene.id))
+        except NotFound:
+            return []
+        return [self.get(actor, RollRequest, rid) for rid in index.request_ids]
+
+    @command
+    def approve_roll_request(
+        self,
+        ctx: CommandContext,
+        request_id: UUID,
+        modifiers: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """The GM approves a roll request, optionally changing its modifiers: the player's command
+        runs now, as the player's (its client seed included), on the state of the moment."""
+        gm = self._gm(ctx)
+        request = self._target(ctx, gm, RollRequest, request_id)
+        request.check_pending()
+        final = {**request.modifiers, **(modifiers or {})}
+        unknown = sorted(set(final) - set(request.modifier_fields))
+        if unknown:
+            raise InvalidInput(
+                f"{unknown[0]} is no modifier of this roll; it has: "
+                f"{', '.join(request.modifier_fields) or 'none'}",
+                field=f"modifiers.{unknown[0]}",
+            )
+        changed = frozenset(k for k, v in final.items() if request.modifiers.get(k) != v)
+        arguments = _with_modifiers(request.arguments, request.path, final)
+        player = Actor(
+            gm.campaign_id,
+            request.requested_by,
+            self._role_of(gm, request.requested_by),
+            approval=Approval(request.id, gm.member_id, changed),
+        )
+
+        def finish(main: Any, others: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+            # a verb may save its scene first; the request points at the (first) roll it made
+            rolled = next((a.id for a in (main, *others) if isinstance(a, Roll)), None)
+            request.approve(gm.member_id, final, rolled)
+            return request, [main, *others]
+
+        inner = CommandContext(
+            ctx.actor, idempotency=ctx.idempotency, on_behalf_of=player, finish=finish
+        )
+        verb = getattr(type(self), request.verb)
+        run = getattr(verb, "__wrapped__", verb)  # the verb itself, inside this command's retries
+        return run(self, inner, **revive_arguments(run, arguments))  # type: ignore[no-any-return]
+
+    @command
+    def decline_roll_request(
+        self, ctx: CommandContext, request_id: UUID, note: str | None = None
+    ) -> Outcome:
+        """The GM declines a roll request: nothing is rolled, the player may ask again."""
+        gm = self._gm(ctx)
+        request = self._target(ctx, gm, RollRequest, request_id)
+        request.decline(gm.member_id, note)
+        return self._commit(ctx, request)
+
+    def _role_of(self, actor: Actor, member_id: UUID) -> str:
+        member = self.campaign_of(actor).members.get(member_id)
+        if member is None:
+            raise Conflict("the member who asked has left the campaign", code="member_gone")
+        return str(member.role)
+
     # ---- audit -------------------------------------------------------------------------------
 
     def chain_links(self, campaign_id: UUID) -> tuple[list[Link], list[int]]:
@@ -450,3 +636,50 @@ def _client_seed(value: str | None) -> str:
 def _next(outcome: CheckOutcome) -> CheckOutcome:
     """The same outcome one step better: its at_least is P(score > this score), for the luck report."""
     return CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a roller declared on a roll besides what is rolled: situational modifiers by name
+    (`fields` are all it may declare; `path` is where they sit in the command's arguments,
+    "request" for a check's own request) and, for the GM, the sheet numbers it gave itself."""
+
+    values: dict[str, Any]
+    fields: tuple[str, ...]
+    path: str = ""
+    set_by_gm: tuple[str, ...] = ()
+
+
+def declared_by(fields: Mapping[str, Any], path: str = "") -> Declared:
+    """A verb's own situational modifiers (its arguments by name, or the fields of its argument
+    `path`), those not at their default 0."""
+    values = {k: v for k, v in fields.items() if v != 0}
+    return Declared(values=values, fields=tuple(fields), path=path)
+
+
+def _check(rules: Ruleset, check_name: str) -> Check:
+    check = rules.checks.get(check_name)
+    if check is None:
+        raise InvalidInput(
+            f"{rules.name} has no check {check_name!r}; it has: {', '.join(rules.checks)}",
+            field="check",
+        )
+    return check
+
+
+def _page_entries(parsed: BaseModel) -> list[dict[str, Any]]:
+    """The page's own dice in a request (WCBH-25 extra actions, WCBH-41 maneuvers): the rules
+    gave them, not a member."""
+    value = getattr(parsed, "page_modifier", 0)
+    if not value:
+        return []
+    return [modifier_entry("page_modifier", value, by=None, role="rules", rule="WCBH-25")]
+
+
+def _with_modifiers(
+    arguments: Mapping[str, Any], path: str, modifiers: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The command's arguments with the approved modifiers in place (at `path`)."""
+    if not path:
+        return {**arguments, **modifiers}
+    return {**arguments, path: {**arguments.get(path, {}), **modifiers}}

@@ -142,9 +142,11 @@ class Service(Application):
         }
 
     def _member(self, ctx: CommandContext) -> Actor:
+        """The member the command acts as: the caller, or the player whose roll request the
+        calling GM approved (the events are still signed by the GM, see ``_signed``)."""
         if ctx.actor is None:
             raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
-        return ctx.actor
+        return ctx.on_behalf_of or ctx.actor
 
     def _gm(self, ctx: CommandContext) -> Actor:
         actor = self._member(ctx)
@@ -180,6 +182,9 @@ class Service(Application):
         revealed: dict[str, Any] | None = None,
     ) -> Outcome:
         """Save every touched aggregate (and the idempotency record) in one atomic save."""
+        if ctx.finish is not None:
+            aggregate, touched = ctx.finish(aggregate, others)
+            others = tuple(touched)
         outcome = Outcome(aggregate=aggregate, revealed=revealed or {}, saved=(aggregate, *others))
         record = None
         if ctx.idempotency is not None:

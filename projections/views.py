@@ -875,6 +875,16 @@ def roll_chain(t: Translation) -> None:
         t.changes.campaign_id = t.load("chain", t.id)["campaign_id"]
 
 
+def roll_request(t: Translation) -> None:
+    """A roll request and a scene's list of them: only their campaign's log shows them (the GM's
+    list reads the aggregates)."""
+    if t.name in ("Requested", "Started"):
+        t.save("roll_request", {"id": t.id, "campaign_id": str(t.event.campaign_id)})
+        t.changes.campaign_id = str(t.event.campaign_id)
+    else:
+        t.changes.campaign_id = t.load("roll_request", t.id)["campaign_id"]
+
+
 HANDLERS: dict[str, Handler] = {
     "Campaign": campaign,
     "Character": character,
@@ -884,4 +894,6 @@ HANDLERS: dict[str, Handler] = {
     "Mission": mission,
     "Roll": roll,
     "RollChain": roll_chain,
+    "RollRequest": roll_request,
+    "SceneRollRequests": roll_request,
 }

@@ -16,12 +16,17 @@ from api.schemas import (
     LuckReport,
     RollCreate,
     RollPublic,
+    RollRequestApproval,
+    RollRequestDecline,
+    RollRequestList,
+    RollRequestPublic,
     ScenePublic,
     Verification,
     roll_public,
+    roll_request_public,
     scene_public,
 )
-from domain.aggregates import Campaign, Character, Roll, Scene
+from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
@@ -38,12 +43,27 @@ def _presenter(app: Chronicle):  # type: ignore[no-untyped-def]
     return present
 
 
+PENDING: dict[int | str, dict[str, Any]] = {
+    202: {
+        "model": RollRequestPublic,
+        "description": "A player's situational modifiers wait for the GM (player_modifiers: "
+        "gm_approval): a roll request, no dice rolled yet",
+    }
+}
+
+
 @router.post(
-    "/v1/scenes/{scene_id}/rolls", status_code=201, response_model=RollPublic, operation_id="roll"
+    "/v1/scenes/{scene_id}/rolls",
+    status_code=201,
+    response_model=RollPublic,
+    operation_id="roll",
+    responses=PENDING,
 )
 def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
-    a player for its own characters)."""
+    a player for its own characters: it names what is rolled, the sheet gives the numbers, and
+    its situational modifiers follow the campaign's `player_modifiers`, 202 when they wait for
+    the GM)."""
     return commands.run(
         app.roll,
         scene_id,
@@ -54,6 +74,60 @@ def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -
         present=_presenter(app),
         status_code=201,
     )
+
+
+def _request(outcome: Outcome) -> RollRequestPublic:
+    request = outcome.aggregate
+    assert isinstance(request, RollRequest)
+    return roll_request_public(request)
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/scenes/{scene_id}/roll-requests",
+    response_model=RollRequestList,
+    operation_id="list_roll_requests",
+)
+def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequestList:
+    """The scene's roll requests, oldest first: pending ones wait for the GM's decision."""
+    return RollRequestList(
+        items=[roll_request_public(r) for r in app.roll_requests(actor, scene_id)]
+    )
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/roll-requests/{request_id}",
+    response_model=RollRequestPublic,
+    operation_id="get_roll_request",
+)
+def get_roll_request(request_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    return respond(roll_request_public(app.get(actor, RollRequest, request_id)))
+
+
+@router.post(
+    "/v1/roll-requests/{request_id}/approve",
+    response_model=RollRequestPublic,
+    operation_id="approve_roll_request",
+)
+def approve_roll_request(
+    request_id: UUID, body: RollRequestApproval, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM approves (optionally changing `modifiers`): the player's command runs now, as the
+    player's roll with its client seed; `result_id` is the roll it made."""
+    return commands.run(app.approve_roll_request, request_id, body.modifiers, present=_request)
+
+
+@router.post(
+    "/v1/roll-requests/{request_id}/decline",
+    response_model=RollRequestPublic,
+    operation_id="decline_roll_request",
+)
+def decline_roll_request(
+    request_id: UUID, body: RollRequestDecline, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """The GM declines: nothing is rolled."""
+    return commands.run(app.decline_roll_request, request_id, body.note, present=_request)
 
 
 @router.get(

@@ -8,6 +8,7 @@ from domain.aggregates.idempotency import IdempotencyRecord
 from domain.aggregates.issue import Issue
 from domain.aggregates.mission import MISSION_OUTCOMES, Mission
 from domain.aggregates.roll import Roll, RollChain
+from domain.aggregates.roll_request import RollRequest, SceneRollRequests
 from domain.aggregates.scene import Scene
 from domain.aggregates.signing_keys import SigningKeys
 from domain.aggregates.story import Story
@@ -24,7 +25,9 @@ __all__ = [
     "Mission",
     "Roll",
     "RollChain",
+    "RollRequest",
     "Scene",
+    "SceneRollRequests",
     "SigningKeys",
     "Story",
 ]

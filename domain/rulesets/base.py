@@ -357,6 +357,15 @@ class Check(ABC):
     description: ClassVar[str]
     rules: ClassVar[tuple[str, ...]]
     Request: ClassVar[type[BaseModel]]
+    sheet_fields: ClassVar[tuple[str, ...]] = ()
+    """Request fields that the sheet or the recorded scene supplies (ranks, pools, stats, damage,
+    armour, defences): only the GM sends them, and the record says it did (``set_by_gm``)."""
+    modifier_fields: ClassVar[tuple[str, ...]] = ()
+    """Situational modifiers a roller may declare (modifier dice, advantage steps, a difficulty);
+    a player's follow the campaign's ``player_modifiers``."""
+    verb: ClassVar[str | None] = None
+    """Set where a verb builds the request from the record: the endpoint a player uses instead
+    of ``POST /v1/scenes/{id}/rolls`` (the GM may still roll the check there)."""
 
     @abstractmethod
     def example(self) -> dict[str, Any]:
@@ -365,6 +374,10 @@ class Check(ABC):
     def parse(self, raw: Mapping[str, Any]) -> BaseModel:
         """The request model; ``InvalidInput(field="request.<path>")`` on errors."""
         return parse_request(self.Request, raw, "request")
+
+    def declared_modifiers(self, request: BaseModel) -> dict[str, Any]:
+        """The situational modifiers ``request`` sets to something other than their default."""
+        return declared(request, self.modifier_fields)
 
     def once(self, request: BaseModel, side: str) -> list[Once]:
         """The limited uses this request makes (none unless the ruleset says so)."""
@@ -399,7 +412,77 @@ class Check(ABC):
             "rules": list(self.rules),
             "request_schema": self.Request.model_json_schema(),
             "example": self.example(),
+            "sheet_fields": list(self.sheet_fields),
+            "modifier_fields": list(self.modifier_fields),
+            "via": self.verb,
         }
+
+
+# -- who may send which numbers (the campaign setting `player_modifiers`) ---------------------
+
+PLAYER_MODIFIERS = "player_modifiers"
+"""The rule id of refusals under the campaign setting of that name."""
+
+
+def declared(request: BaseModel, fields: Iterable[str]) -> dict[str, Any]:
+    """The ``fields`` of ``request`` whose value is not their default (what a roller declared)."""
+    model_fields = type(request).model_fields
+    found: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(request, name)
+        if value != model_fields[name].get_default(call_default_factory=True):
+            found[name] = value
+    return found
+
+
+def refuse_player_numbers(check: Check, raw: Mapping[str, Any]) -> None:
+    """A player names what is rolled, never the numbers: a check a verb builds goes through the
+    verb, and no sheet number may be sent (the server reads it from the sheet)."""
+    if check.verb is not None:
+        raise InvalidInput(
+            f"a player rolls {check.name!r} through {check.verb}, which reads every number from "
+            "the record",
+            field="check",
+            rule=PLAYER_MODIFIERS,
+        )
+    for name in check.sheet_fields:
+        if raw.get(name) is not None:
+            raise InvalidInput(
+                f"{name} is a number of the sheet: the server reads it from the character's "
+                "sheet, a player does not send it",
+                field=f"request.{name}",
+                rule=PLAYER_MODIFIERS,
+            )
+
+
+def gm_set(check: Check, raw: Mapping[str, Any]) -> list[str]:
+    """The sheet numbers a GM's request gives itself (the record lists them as set by the GM)."""
+    return [name for name in check.sheet_fields if raw.get(name) is not None]
+
+
+def player_modifiers_verdict(
+    policy: str, declared_values: Mapping[str, Any], prefix: str = ""
+) -> Literal["roll", "ask_gm"]:
+    """What a player's declared situational modifiers allow under the campaign's
+    ``player_modifiers``: roll now (none declared, or ``trusted``), ask the GM first
+    (``gm_approval``); ``refused`` is a 422 naming the first one."""
+    if not declared_values or policy == "trusted":
+        return "roll"
+    first = next(iter(declared_values))
+    if policy == "refused":
+        raise InvalidInput(
+            f"this campaign refuses modifiers declared by players ({first}); the GM sets them",
+            field=f"{prefix}{first}",
+            rule=PLAYER_MODIFIERS,
+        )
+    return "ask_gm"
+
+
+def modifier_entry(
+    field: str, value: Any, *, by: str | None, role: str, rule: str, **more: Any
+) -> dict[str, Any]:
+    """One item of a roll record's ``modifiers``: who gave the number and under which rule."""
+    return {"field": field, "value": value, "by": by, "role": role, "rule": rule, **more}
 
 
 @dataclass(frozen=True)
@@ -443,6 +526,7 @@ class FollowUp:
 __all__ = [
     "ATTACK_CHECK",
     "MAX_ITEMS",
+    "PLAYER_MODIFIERS",
     "REFRESHES",
     "SIDES",
     "CampaignSettings",
@@ -458,9 +542,14 @@ __all__ = [
     "SheetModel",
     "StatSpec",
     "Text",
+    "declared",
     "form_of",
+    "gm_set",
     "kind_of",
+    "modifier_entry",
     "parse_request",
+    "player_modifiers_verdict",
+    "refuse_player_numbers",
     "resource",
     "unwrap",
 ]

@@ -12,6 +12,7 @@ from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.classd import combat
 from domain.rulesets.classd.sheet import ClassdSheet, Feature
@@ -135,9 +136,12 @@ class ClassDFightCommands(Hooks):
         request: dict[str, Any],
         roller: Character,
         client_seed: str | None,
+        edges: dict[str, int],
     ) -> tuple[dict[str, Any], Roll, list[Aggregate]]:
+        """`edges`: the advantages and disadvantages the roller declared (CD-5), which follow
+        player_modifiers; those of the record (CD-18 high ground, CD-20 shields) are added."""
         outcome, touched = self._roll_check(
-            actor, scene, campaign, check, request, roller, client_seed
+            actor, scene, campaign, check, request, roller, client_seed, declared=declared_by(edges)
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -243,7 +247,15 @@ class ClassDFightCommands(Hooks):
             "purpose": purpose,
         }
         result, roll, touched = self._cd_rolled(
-            ctx, actor, scene, campaign, "hero_attack", request, hero.character, client_seed
+            ctx,
+            actor,
+            scene,
+            campaign,
+            "hero_attack",
+            request,
+            hero.character,
+            client_seed,
+            {"advantage": advantage, "disadvantage": disadvantage},
         )
         scene.classd_act(hero.id, f"attack:{attack_type}")
         where = (roll.id, scene.id, scene.page)
@@ -355,7 +367,15 @@ class ClassDFightCommands(Hooks):
             "purpose": purpose,
         }
         result, roll, touched = self._cd_rolled(
-            ctx, actor, scene, campaign, "villain_attack", request, hero.character, client_seed
+            ctx,
+            actor,
+            scene,
+            campaign,
+            "villain_attack",
+            request,
+            hero.character,
+            client_seed,
+            {"advantage": advantage, "disadvantage": disadvantage},
         )
         scene.classd_act(villain.id, f"attack:{attack_type}")
         if result["damage"]:
@@ -472,7 +492,15 @@ class ClassDFightCommands(Hooks):
                 "purpose": f"Retreat from {fastest.name} (CD-14)",
             }
             result, roll, touched = self._cd_rolled(
-                ctx, actor, scene, campaign, "action", request, hero.character, client_seed
+                ctx,
+                actor,
+                scene,
+                campaign,
+                "action",
+                request,
+                hero.character,
+                client_seed,
+                {"advantage": advantage, "disadvantage": disadvantage},
             )
             success = bool(result["success"])
         scene.classd_act(hero.id, "flee")
@@ -535,7 +563,15 @@ class ClassDFightCommands(Hooks):
             "purpose": f"Stop {villain.name} fleeing (CD-16)",
         }
         result, roll, touched = self._cd_rolled(
-            ctx, actor, scene, campaign, "action", request, hero.character, client_seed
+            ctx,
+            actor,
+            scene,
+            campaign,
+            "action",
+            request,
+            hero.character,
+            client_seed,
+            {"advantage": advantage, "disadvantage": disadvantage},
         )
         scene.classd_stop(hero.id, villain.id, bool(result["success"]))
         return self._cd_save(ctx, scene, touched, roll, stopped=bool(result["success"]))
@@ -588,7 +624,15 @@ class ClassDFightCommands(Hooks):
             "purpose": f"Move for {edge.replace('_', ' ')} (CD-18)",
         }
         result, roll, touched = self._cd_rolled(
-            ctx, actor, scene, campaign, "action", request, hero.character, client_seed
+            ctx,
+            actor,
+            scene,
+            campaign,
+            "action",
+            request,
+            hero.character,
+            client_seed,
+            {"advantage": advantage, "disadvantage": disadvantage},
         )
         success = bool(result["success"])
         scene.classd_act(hero.id, "move" if success else "move_failed", free=not takes_action)

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import ATTACK_CHECK, Check, unwrap
 from domain.rulesets.wcbh.attack import defence_options, is_minion, rank_of
@@ -582,7 +583,16 @@ class FightCommands(Hooks):
             self._fight_save(scene, guard.id, fighter, f"defends {target.name}")
             self._lose_next_turn(scene, guard.id, "WCBH-44", f"defended {target.name}")
         outcome, touched = self._roll_check(
-            actor, scene, campaign, ATTACK_CHECK, request, attacker, client_seed
+            actor,
+            scene,
+            campaign,
+            ATTACK_CHECK,
+            request,
+            attacker,
+            client_seed,
+            # WCBH-28/30: weapon and situation dice; the sheet lists no weapons, so the weapon's
+            # dice are a declaration too (ruling)
+            declared=declared_by({"weapon": weapon, "modifier": modifier}),
         )
         roll_id = touched[0].id
         result = outcome.result
@@ -652,7 +662,14 @@ class FightCommands(Hooks):
         }
         self._fight_act(scene, attacker, [target.id], "grapples")
         outcome, touched = self._roll_check(
-            actor, scene, campaign, "grapple", request, attacker, client_seed
+            actor,
+            scene,
+            campaign,
+            "grapple",
+            request,
+            attacker,
+            client_seed,
+            declared=declared_by({"modifier": modifier}),  # WCBH-30: the situation's dice
         )
         result = outcome.result
         condition = {"kind": "grapple", "rule": "WCBH-40", "by": str(attacker.id)}
@@ -730,7 +747,14 @@ class FightCommands(Hooks):
         }
         self._fight_act(scene, attacker, [target.id], f"{maneuver.replace('_', ' ')}")
         outcome, touched = self._roll_check(
-            actor, scene, campaign, "maneuver", request, attacker, client_seed
+            actor,
+            scene,
+            campaign,
+            "maneuver",
+            request,
+            attacker,
+            client_seed,
+            declared=declared_by({"modifier": modifier}),  # WCBH-30: the situation's dice
         )
         result = outcome.result
         if result["net"] >= 1:
@@ -887,7 +911,14 @@ class FightCommands(Hooks):
         }
         self._fight_act(scene, attacker, ids, "area attack")
         outcome, touched = self._roll_check(
-            actor, scene, campaign, "area_attack", request, attacker, client_seed
+            actor,
+            scene,
+            campaign,
+            "area_attack",
+            request,
+            attacker,
+            client_seed,
+            declared=declared_by({"weapon": weapon, "modifier": modifier}),  # WCBH-28/30
         )
         roll_id = touched[0].id
         for entry in outcome.result["targets"]:

@@ -14,6 +14,7 @@ from uuid import UUID
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.nimble import encounter as enc
 from domain.rulesets.nimble.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
@@ -518,6 +519,8 @@ class NimbleEncounterCommands(Hooks):
         an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
         for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
         actor = self._member(ctx)
+        # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
+        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
         scene, campaign = self._nbe_scene(ctx, actor, scene_id)
         state = scene.nimble
         attacker, _ = self._nbe_actor_char(actor, campaign, state, attacker_id, "attacker_id")
@@ -601,7 +604,15 @@ class NimbleEncounterCommands(Hooks):
             "purpose": purpose,
         }
         outcome, touched = self._roll_check(
-            actor, scene, campaign, "attack", request, attacker, client_seed, chain
+            actor,
+            scene,
+            campaign,
+            "attack",
+            request,
+            attacker,
+            client_seed,
+            chain,
+            declared=declared,
         )
         touched = [*dying_touched, *touched]
         roll = touched[len(dying_touched)]
@@ -928,8 +939,9 @@ class NimbleEncounterCommands(Hooks):
             "disadvantage": disadvantage,
             "purpose": question,
         }
+        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
         outcome, touched = self._roll_check(
-            actor, scene, campaign, "assess", request, character, client_seed
+            actor, scene, campaign, "assess", request, character, client_seed, declared=declared
         )
         roll = touched[0]
         result = outcome.result

@@ -24,6 +24,7 @@ from eventsourcing.domain import Aggregate
 from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
 from domain.rulesets.nimble import health
@@ -345,9 +346,20 @@ class NimbleHealthCommands(Hooks):
         character: Character,
         client_seed: str | None,
         chain: RollChain | None = None,
+        steps: tuple[int, int] = (0, 0),
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
+        """`steps`: the advantage and disadvantage the roller declared (NB-11), which follow
+        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
         outcome, touched = self._roll_check(
-            actor, scene, campaign, check, request, character, client_seed, chain
+            actor,
+            scene,
+            campaign,
+            check,
+            request,
+            character,
+            client_seed,
+            chain,
+            declared=declared_by({"advantage": steps[0], "disadvantage": steps[1]}),
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -600,7 +612,15 @@ class NimbleHealthCommands(Hooks):
             "purpose": f"grapple {target.name} (NB-24)",
         }
         result, success, roll, rolled = self._nb_roll(
-            actor, scene, campaign, "skill", request, grappler, client_seed, chain
+            actor,
+            scene,
+            campaign,
+            "skill",
+            request,
+            grappler,
+            client_seed,
+            chain,
+            (advantage, disadvantage),
         )
         touched += rolled
         if edge.from_hiding:
@@ -690,7 +710,14 @@ class NimbleHealthCommands(Hooks):
             "purpose": f"escape: {name} (NB-24)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "save", request, character, client_seed
+            actor,
+            scene,
+            campaign,
+            "save",
+            request,
+            character,
+            client_seed,
+            steps=(advantage, disadvantage),
         )
         if success:
             detail = character.nimble_conditions[name]
@@ -809,7 +836,14 @@ class NimbleHealthCommands(Hooks):
             "purpose": f"keep concentrating on {concentration['effect']} (NB-25)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "save", request, character, client_seed
+            actor,
+            scene,
+            campaign,
+            "save",
+            request,
+            character,
+            client_seed,
+            steps=(advantage, disadvantage),
         )
         character.concentration_save(roll.id, success, scene.id)
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
@@ -887,7 +921,14 @@ class NimbleHealthCommands(Hooks):
             "purpose": "hide (NB-26)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "skill", request, character, client_seed
+            actor,
+            scene,
+            campaign,
+            "skill",
+            request,
+            character,
+            client_seed,
+            steps=(advantage, disadvantage),
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)

@@ -12,6 +12,7 @@ from domain.aggregates import Campaign, Character, Roll, RollChain, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.nwod_micro import combat
 from domain.rulesets.nwod_micro.sheet import DAMAGE_BONUS, NwodSheet, Weapon, armor, defense, speeds
@@ -155,9 +156,19 @@ class NwodFightCommands(Hooks):
         client_seed: str | None,
         chain: RollChain | None,
         touched: list[Aggregate],
+        modifier: int = 0,
     ) -> tuple[dict[str, Any], Roll, RollChain]:
+        """`modifier`: the situational dice the roller declared (NW-17), under player_modifiers."""
         outcome, new = self._roll_check(
-            actor, scene, campaign, check, request, fighter.character, client_seed, chain
+            actor,
+            scene,
+            campaign,
+            check,
+            request,
+            fighter.character,
+            client_seed,
+            chain,
+            declared=declared_by({"modifier": modifier}),
         )
         roll, linked = new[0], new[1]
         assert isinstance(roll, Roll) and isinstance(linked, RollChain)
@@ -217,7 +228,16 @@ class NwodFightCommands(Hooks):
         }
         touched: list[Aggregate] = []
         result, roll, _ = self._nw_roll(
-            actor, scene, campaign, "initiative", request, fighter, client_seed, None, touched
+            actor,
+            scene,
+            campaign,
+            "initiative",
+            request,
+            fighter,
+            client_seed,
+            None,
+            touched,
+            modifier,
         )
         scene.nwod_change(
             "initiative",
@@ -347,7 +367,16 @@ class NwodFightCommands(Hooks):
                 "purpose": purpose or f"Suppressive fire by {attacker.name} (NW-15)",
             }
             result, first, chain = self._nw_roll(
-                actor, scene, campaign, "fight_roll", request, attacker, client_seed, chain, touched
+                actor,
+                scene,
+                campaign,
+                "fight_roll",
+                request,
+                attacker,
+                client_seed,
+                chain,
+                touched,
+                modifier,
             )
             hits.append(
                 {"roll_id": str(first.id), "successes": result["successes"], "pool": result["pool"]}
@@ -377,6 +406,7 @@ class NwodFightCommands(Hooks):
                     client_seed,
                     chain,
                     touched,
+                    modifier,
                 )
                 first = first or roll
                 if result["target_health"] != target.level("health"):
@@ -665,7 +695,16 @@ class NwodFightCommands(Hooks):
         }
         touched: list[Aggregate] = []
         result, roll, _ = self._nw_roll(
-            actor, scene, campaign, "fight_roll", request, fighter, client_seed, None, touched
+            actor,
+            scene,
+            campaign,
+            "fight_roll",
+            request,
+            fighter,
+            client_seed,
+            None,
+            touched,
+            modifier,
         )
         held = bool(result["success"])
         scene.nwod_change("suppression_resolved", {"character_id": fighter.key, "held": held})
@@ -727,7 +766,16 @@ class NwodFightCommands(Hooks):
         )
         touched: list[Aggregate] = []
         result, roll, _ = self._nw_roll(
-            actor, scene, campaign, "fight_roll", request, fighter, client_seed, None, touched
+            actor,
+            scene,
+            campaign,
+            "fight_roll",
+            request,
+            fighter,
+            client_seed,
+            None,
+            touched,
+            modifier,
         )
         return self._nw_save(ctx, scene, touched, roll, successes=result["successes"])
 

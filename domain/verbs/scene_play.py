@@ -16,6 +16,7 @@ from uuid import UUID, uuid4
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import CheckOutcome, form_of, parse_request
 from domain.rulesets.wcbh.checks import TraitRequest, trait_rank
@@ -86,7 +87,9 @@ class ScenePlayCommands(Hooks):
             touched.extend(made)
         bonus = best_help(row["successes"] for row in rows)
         helped = _raw(req, modifier=req.modifier + bonus)
-        _, made = self._play_roll(actor, scene, campaign, character, helped, client_seed, touched)
+        _, made = self._play_roll(
+            actor, scene, campaign, character, helped, client_seed, touched, declared=req
+        )
         return self._commit(
             ctx, *made, *touched, revealed={"help": rows, "bonus": bonus, "scene": scene}
         )
@@ -136,7 +139,11 @@ class ScenePlayCommands(Hooks):
                 rule="WCBH-11",
             )
         raw = _raw(req, difficulty=group["difficulty"])
-        outcome, made = self._play_roll(actor, scene, campaign, character, raw, client_seed, [])
+        # the group's difficulty is the GM's (WCBH-11): only the roller's modifier is its own
+        own = req.model_copy(update={"difficulty": 0})
+        outcome, made = self._play_roll(
+            actor, scene, campaign, character, raw, client_seed, [], declared=own
+        )
         scene.group_roll(group_id, character.id, made[0].id, outcome.result["successes"])
         return self._commit(ctx, scene, *made, revealed={"group_id": group_id, "roll": made[0]})
 
@@ -200,7 +207,9 @@ class ScenePlayCommands(Hooks):
         bonus = scene.contest_bonus(contest_id, character.id)
         req = self._play_request(request)
         raw = _raw(req, modifier=req.modifier + bonus)
-        outcome, made = self._play_roll(actor, scene, campaign, character, raw, client_seed, [])
+        outcome, made = self._play_roll(
+            actor, scene, campaign, character, raw, client_seed, [], declared=req
+        )
         scene.contest_roll(contest_id, character.id, made[0].id, outcome.result["successes"], bonus)
         return self._commit(ctx, scene, *made, revealed={"contest_id": contest_id, "roll": made[0]})
 
@@ -263,7 +272,7 @@ class ScenePlayCommands(Hooks):
             halved = rank - halve(rank)
         raw = _raw(req, modifier=req.modifier + bonus - halved)
         outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], action=False
+            actor, scene, campaign, character, raw, client_seed, [], action=False, declared=req
         )
         successes = outcome.result["successes"]
         scene.chase_check(chase_id, character.id, made[0].id, successes, bonus, shift)
@@ -350,7 +359,7 @@ class ScenePlayCommands(Hooks):
         purpose = req.purpose or f"shake off {effect} (WCBH-37)"
         raw = _raw(req, purpose=purpose)
         outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], action=False
+            actor, scene, campaign, character, raw, client_seed, [], action=False, declared=req
         )
         left = shake_off(current, outcome.result["net"])
         pages = left.pages if left is not None else 0
@@ -598,9 +607,12 @@ class ScenePlayCommands(Hooks):
         earlier: list[Any],
         *,
         action: bool = True,
+        declared: TraitRequest | None = None,
     ) -> tuple[CheckOutcome, list[Any]]:
         """One trait roll; a command's later rolls link to the chain its earlier ones did. Chases,
-        recovery and shaking off are no actions of the page (`action` False, WCBH-25)."""
+        recovery and shaking off are no actions of the page (`action` False, WCBH-25).
+        `declared`: the roller's own request, whose modifier and difficulty follow
+        player_modifiers (what the rule adds, help or a contest win, is not the roller's)."""
         chain = earlier[1] if len(earlier) > 1 else None
         return self._roll_check(
             actor,
@@ -612,6 +624,11 @@ class ScenePlayCommands(Hooks):
             client_seed,
             chain=chain,
             action=action,
+            declared=None
+            if declared is None
+            else declared_by(
+                {"modifier": declared.modifier, "difficulty": declared.difficulty}, "request"
+            ),
         )
 
 

@@ -24,7 +24,9 @@ class Table:
         self.client = client
         self.ruleset = ruleset
         self.example_sheet = ok(client.get(f"/v1/rulesets/{ruleset}"))["example_sheet"]
-        body = {"name": "Night City", "ruleset": ruleset, "settings": settings}
+        body: dict[str, Any] = {"name": "Night City", "ruleset": ruleset}
+        if settings is not None:
+            body["settings"] = settings
         created = ok(client.post("/v1/campaigns", json=body), 201)
         self.campaign_id = created["id"]
         self.gm = created["gm_token"]
@@ -48,6 +50,23 @@ class Table:
 
     def post(self, path: str, body: Any = None, token: str | None = None, status: int = 201) -> Any:
         return ok(self.client.post(path, json=body, headers=bearer(token or self.gm)), status)
+
+    def rolled(self, path: str, body: Any, token: str) -> dict[str, Any]:
+        """A player's roll: rolled at once, or (its modifiers waiting for the GM) approved by the
+        GM as declared; the roll either way."""
+        response = self.client.post(path, json=body, headers=bearer(token))
+        if response.status_code == 202:
+            return self.approved(response.json())
+        return ok(response, 201)
+
+    def approved(self, pending: dict[str, Any], **modifiers: Any) -> dict[str, Any]:
+        """The GM approves a player's roll request (player_modifiers: gm_approval), changing
+        `modifiers`; the roll it made."""
+        assert pending["status"] == "pending", pending
+        decided = self.post(
+            f"/v1/roll-requests/{pending['id']}/approve", {"modifiers": modifiers}, status=200
+        )
+        return self.get(f"/v1/rolls/{decided['result_id']}")  # type: ignore[no-any-return]
 
     def get(self, path: str, token: str | None = None) -> Any:
         return ok(self.client.get(path, headers=bearer(token or self.gm)))

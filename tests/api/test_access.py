@@ -565,7 +565,8 @@ CASES.update(
             "POST",
             lambda t: play.access_stunned_hero(t) + "/shake-offs",
             lambda t: {**play.kept(t), "request": {"trait": "Will", "difficulty": 100}},
-            owner_and_gm(201),
+            # the owner's difficulty waits for the GM (player_modifiers: gm_approval)
+            owner_and_gm(201) | {"owner": 202},
         ),
         "extend effect": Case(
             "POST",

@@ -544,7 +544,7 @@ def test_a_hostage_shield_gives_disadvantage_and_a_critical_failure_hits_the_hos
     response = until(
         fight,
         lambda r: r["roll"]["result"]["outcome"] == "critical_failure",
-        lambda: fight.attack(goon, disadvantage=8),
+        lambda: fight.attack(goon, disadvantage=8, token=fight.t.gm),  # the GM's disadvantages
     )
     roll = response["roll"]
     hand_check(roll, 2, 6, edge=-9)  # 8 asked for + 1 for the shield

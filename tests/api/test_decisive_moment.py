@@ -12,8 +12,7 @@ def declare(table: Table, scene: str, character: str, token: str) -> Any:
         "check": "trait",
         "character_id": character,
         "request": {
-            "trait": "Agility",
-            "difficulty": 2,
+            "trait": "Agility",  # no difficulty of the player's: that would wait for the GM
             "decisive_moment": True,
             "effort": "physical",  # WCBH-16
         },

@@ -75,7 +75,7 @@ class Fight:
 
     def attack(self, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
         body = attack_body(extra.pop("attacker", self.nova), target, **extra)
-        return self.table.post(self.path("attacks"), body, token or self.table.player)  # type: ignore[no-any-return]
+        return self.table.rolled(self.path("attacks"), body, token or self.table.player)
 
     def declare(
         self, character: str, actions: int = 1, token: str | None = None, **extra: Any
@@ -475,7 +475,8 @@ def knockback_path(t: Table) -> str:
     s = stage(t)
     villain = make(t, "Wall", "villain", sheet_with(t, Agility=1, Stamina=10, Strength=10, Will=10))
     body = attack_body(s["hero"], villain, weapon=20, modifier=20)
-    roll = t.post(f"/v1/scenes/{s['scene']}/attacks", body, t.player)
+    # the player's weapon and situation dice wait for the GM (player_modifiers: gm_approval)
+    roll = t.approved(t.post(f"/v1/scenes/{s['scene']}/attacks", body, t.player, status=202))
     assert roll["result"]["damage"] >= 6
     next_page(t, s["scene"])
     return f"/v1/rolls/{roll['id']}/knockback"

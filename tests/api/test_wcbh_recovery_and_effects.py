@@ -28,8 +28,7 @@ def decisive(table: Table, scene: str, who: str, token: str) -> Any:
         "check": "trait",
         "character_id": who,
         "request": {
-            "trait": "Strength",
-            "difficulty": 3,
+            "trait": "Strength",  # no difficulty of the player's: that would wait for the GM
             "decisive_moment": True,
             "effort": "physical",
             "purpose": "hold up the bridge",

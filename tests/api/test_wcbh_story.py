@@ -74,6 +74,11 @@ class Story:
 
     def post(self, path: str, body: Any, token: str | None = None, status: int = 201) -> Any:
         response = self.t.client.post(path, json=body, headers=bearer(token or self.t.gm))
+        if response.status_code == 202 and status == 201:  # a player's dice: the GM approves them
+            decided = self.post(
+                f"/v1/roll-requests/{response.json()['id']}/approve", {}, status=200
+            )
+            return self.t.get(f"/v1/rolls/{decided['result_id']}")
         assert response.status_code == status, response.text
         data = response.json()
         self.position = max(self.position, int(data.get("position") or 0))

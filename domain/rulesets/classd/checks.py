@@ -86,6 +86,14 @@ class StatCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("CD-2", "CD-3", "CD-4", "CD-5")
     Request: ClassVar[type[BaseModel]] = StatRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("stat_value",)
+    modifier_fields: ClassVar[tuple[str, ...]] = (
+        "difficulty",
+        "difficulty_name",
+        "target_stat",
+        "advantage",
+        "disadvantage",
+    )
 
     def example(self) -> dict[str, Any]:
         return {"stat": "speed", "target_stat": 2, "advantage": 1, "purpose": "Ranged attack"}

@@ -96,6 +96,7 @@ class ActionCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("CD-2", "CD-3", "CD-4", "CD-5", "CD-6")
     Request: ClassVar[type[BaseModel]] = ActionRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/classd/retreats, .../stops or .../moves"
 
     def example(self) -> dict[str, Any]:
         return {"stat": "speed", "target_stat": 2, "will_rerolls": 1, "purpose": "Retreat"}
@@ -199,6 +200,7 @@ class HeroAttackCheck(Check):
         "CD-20",
     )
     Request: ClassVar[type[BaseModel]] = HeroAttackRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/classd/attacks"
 
     def example(self) -> dict[str, Any]:
         return {
@@ -325,6 +327,7 @@ class VillainAttackCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("CD-4", "CD-5", "CD-6", "CD-15")
     Request: ClassVar[type[BaseModel]] = VillainAttackRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/classd/villain-attacks"
 
     def example(self) -> dict[str, Any]:
         return {

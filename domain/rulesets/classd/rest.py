@@ -54,6 +54,7 @@ class RestCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("CD-22",)
     Request: ClassVar[type[BaseModel]] = RestRequest
+    verb: ClassVar[str | None] = "POST /v1/missions/{id}/rests"
 
     def example(self) -> dict[str, Any]:
         return {

@@ -110,6 +110,7 @@ class AttackCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-9", "NB-10", "NB-11")
     Request: ClassVar[type[BaseModel]] = AttackRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nimble/attacks"
 
     def example(self) -> dict[str, Any]:
         return {"attack": "Greataxe", "advantage": 1, "purpose": "Cleave the goblin"}
@@ -353,6 +354,8 @@ class InitiativeCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-1", "NB-2", "NB-11")
     Request: ClassVar[type[BaseModel]] = InitiativeRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("bonus",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
 
     def example(self) -> dict[str, Any]:
         return {}

@@ -46,6 +46,7 @@ class AssessCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-14", "NB-11")
     Request: ClassVar[type[BaseModel]] = AssessRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nimble/assessments"
 
     def example(self) -> dict[str, Any]:
         return {"skill": "Examination", "modifier": 2, "option": "find_weakness"}
@@ -103,6 +104,7 @@ class HelpRerollCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-19",)
     Request: ClassVar[type[BaseModel]] = HelpRerollRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nimble/help"
 
     def example(self) -> dict[str, Any]:
         return {"helped_roll_id": "roll-id", "old_face": 3, "modifier": 2}

@@ -130,6 +130,8 @@ class SaveCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-21", "NB-24", "NB-25", "NB-11")
     Request: ClassVar[type[BaseModel]] = SaveRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
 
     def example(self) -> dict[str, Any]:
         return {"stat": "STR", "purpose": "Keep concentrating"}
@@ -163,6 +165,8 @@ class SkillCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-24", "NB-26", "NB-10", "NB-11")
     Request: ClassVar[type[BaseModel]] = SkillRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
 
     def example(self) -> dict[str, Any]:
         return {"skill": "Might", "purpose": "Grab the goblin"}

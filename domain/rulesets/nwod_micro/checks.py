@@ -93,6 +93,13 @@ class PoolCheck(Check):
         "NW-11",
     )
     Request: ClassVar[type[BaseModel]] = PoolRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = (
+        "pool",
+        "damage_bonus",
+        "target_defense",
+        "target_armor",
+    )
+    modifier_fields: ClassVar[tuple[str, ...]] = ("modifier",)
 
     def example(self) -> dict[str, Any]:
         return {

@@ -35,6 +35,7 @@ class InitiativeCheck(Check):
     description: ClassVar[str] = "Initiative: 1d10 + INT (+ modifier); higher acts first."
     rules: ClassVar[tuple[str, ...]] = ("NW-14", "NW-18")
     Request: ClassVar[type[BaseModel]] = InitiativeRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nwod/initiative"
 
     def example(self) -> dict[str, Any]:
         return {"intelligence": 2}
@@ -119,6 +120,9 @@ class FightRollCheck(Check):
         "NW-18",
     )
     Request: ClassVar[type[BaseModel]] = FightRollRequest
+    verb: ClassVar[str | None] = (
+        "POST /v1/scenes/{id}/nwod/attacks, .../rolls, .../suppression-rolls or .../contests"
+    )
 
     def example(self) -> dict[str, Any]:
         return {

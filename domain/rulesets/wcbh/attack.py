@@ -264,6 +264,7 @@ class AttackCheck(Check):
         "WCBH-47",
     )
     Request = AttackRequest
+    verb = "POST /v1/scenes/{id}/attacks"
 
     def example(self) -> dict[str, Any]:
         return {
@@ -480,6 +481,7 @@ class GrappleCheck(Check):
     )
     rules = ("WCBH-40", "WCBH-25")
     Request = GrappleRequest
+    verb = "POST /v1/scenes/{id}/grapples"
 
     def example(self) -> dict[str, Any]:
         return {"rank": 4, "defences": [{"name": "Agility", "rank": 5, "active": True}]}
@@ -554,6 +556,7 @@ class ManeuverCheck(Check):
     )
     rules = ("WCBH-41", "WCBH-25")
     Request = ManeuverRequest
+    verb = "POST /v1/scenes/{id}/maneuvers"
 
     def example(self) -> dict[str, Any]:
         return {
@@ -662,6 +665,7 @@ class AmbushCheck(Check):
     )
     rules = ("WCBH-42", "WCBH-11")
     Request = AmbushRequest
+    verb = "POST /v1/scenes/{id}/ambushes"
 
     def example(self) -> dict[str, Any]:
         return {
@@ -767,6 +771,7 @@ class AreaAttackCheck(Check):
     )
     rules = ("WCBH-43", "WCBH-25", "WCBH-28", "WCBH-31")
     Request = AreaAttackRequest
+    verb = "POST /v1/scenes/{id}/area-attacks"
 
     def example(self) -> dict[str, Any]:
         return {
@@ -854,6 +859,7 @@ class RedirectedCheck(Check):
     )
     rules = ("WCBH-46", "WCBH-31")
     Request = RedirectedRequest
+    verb = "POST /v1/rolls/{id}/redirect"
 
     def example(self) -> dict[str, Any]:
         return {

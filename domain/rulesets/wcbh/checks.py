@@ -149,6 +149,8 @@ class TraitCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("WCBH-7", "WCBH-8", "WCBH-9", "WCBH-13", "WCBH-20b")
     Request: ClassVar[type[BaseModel]] = TraitRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("pool",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("modifier", "difficulty")
 
     def example(self) -> dict[str, Any]:
         return {"trait": "Agility", "difficulty": 2, "purpose": "Leap across the rooftops"}

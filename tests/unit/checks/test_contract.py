@@ -47,7 +47,16 @@ def test_describe_lists_the_checks_and_follow_ups_as_json(ruleset: Ruleset) -> N
     assert [c["name"] for c in described["checks"]] == list(ruleset.checks)
     assert [f["name"] for f in described["follow_ups"]] == list(ruleset.follow_ups)
     for entry in described["checks"]:
-        assert set(entry) == {"name", "description", "rules", "request_schema", "example"}
+        assert set(entry) == {
+            "name",
+            "description",
+            "rules",
+            "request_schema",
+            "example",
+            "sheet_fields",
+            "modifier_fields",
+            "via",
+        }
         assert entry["rules"]
     for entry in described["follow_ups"]:
         assert set(entry) == {"name", "description", "rules", "request_schema", "via"}
