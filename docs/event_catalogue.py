@@ -82,8 +82,9 @@ class Session:
         if response.status_code >= 300:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
         answer: dict[str, Any] = response.json()
-        if response.status_code == 202 and self.approver is not None:
-            # a player's modifiers wait for the GM: approve, and answer with the roll it made
+        if response.status_code == 202 and self.approver is not None and "command" in answer:
+            # a player's modifiers wait for the GM: approve, and answer with the roll it made (a
+            # sheet-change proposal is a 202 too, decided by its own play)
             approval = f"/v1/roll-requests/{answer['id']}/approve"
             roll_id = self.call("POST", approval, self.approver, {})["result_id"]
             return self.call("GET", f"/v1/rolls/{roll_id}", self.approver)
