@@ -94,6 +94,9 @@ class BodyLimit:
     """Refuses bodies over the limit with 413 in the error shape, declared or streamed.
 
     FastAPI's own max_body_size answers a declared oversized body in plain text, not our JSON shape.
+    A body without Content-Length (chunked) is read here, up to the limit, before the app sees it:
+    an error raised from inside the app's `receive` would reach FastAPI's body parsing, which
+    turns it into a 400.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -108,20 +111,26 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._refuse(send)
             return
-        seen = 0
+        body = await self._read(receive)
+        if body is None:
+            await self._refuse(send)
+            return
+        await self.app(scope, _replay(body, receive), send)
 
-        async def limited() -> Message:
-            nonlocal seen
+    async def _read(self, receive: Receive) -> list[Message] | None:
+        """The request's body messages, or None once they pass the limit."""
+        messages: list[Message] = []
+        seen = 0
+        while True:
             message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                return messages  # the client went away: the app sees that as it would have
             seen += len(message.get("body", b""))
             if seen > self.max_bytes:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(send)
+                return None
+            if not message.get("more_body", False):
+                return messages
 
     async def _refuse(self, send: Send) -> None:
         response = errors.error_response(
@@ -130,8 +139,14 @@ class BodyLimit:
         await response({"type": "http"}, _no_body, send)
 
 
-class _TooLarge(Exception):
-    pass
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A `receive` that hands out the body already read, then waits on the client (disconnects)."""
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
 
 
 async def _no_body() -> Message:
