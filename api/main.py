@@ -27,9 +27,9 @@ from api.routers import (
     scene_play,
     stream,
 )
-from api.settings import Settings
+from api.settings import KEY_FILENAME, Settings
 from domain.application import Chronicle
-from domain.secrets import Sealer
+from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 
 
@@ -41,6 +41,19 @@ def build_application(settings: Settings) -> Chronicle:
     )
 
 
+def _claim_key(chronicle: Chronicle, settings: Settings) -> None:
+    """Refuse to start with another key than the store's secrets were sealed with."""
+    try:
+        chronicle.claim_server_key()
+    except WrongKey as exc:
+        chronicle.close()
+        raise WrongKey(
+            f"{exc}. The key came from {settings.key_source()}: start with the original key in "
+            "CHRONICLE_SECRET_KEY (64 hex digits) or in the key file "
+            f"{settings.data_dir / KEY_FILENAME}."
+        ) from None
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -48,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.chronicle = build_application(settings)
+        _claim_key(app.state.chronicle, settings)
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))

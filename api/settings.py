@@ -89,6 +89,12 @@ class Settings(BaseSettings):
             "POSTGRES_LOCK_TIMEOUT": "10",
         }
 
+    def key_source(self) -> str:
+        """Where key_bytes() takes the key from, for messages about it."""
+        if self.secret_key:
+            return "CHRONICLE_SECRET_KEY"
+        return f"the key file {self.data_dir / KEY_FILENAME} (CHRONICLE_SECRET_KEY unset)"
+
     def key_bytes(self) -> bytes:
         """The 32-byte server key: from settings, else from (or first written to) the key file."""
         if self.secret_key:

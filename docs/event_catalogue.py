@@ -37,7 +37,7 @@ from domain.export import SECRET_FIELDS
 from domain.secrets import hash_token
 
 # Aggregates whose events never enter a campaign's log (GET .../events, the export, the views).
-NOT_IN_LOG = {"IdempotencyRecord"}
+NOT_IN_LOG = {"IdempotencyRecord", "ServerKey"}
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]
 PAGE_SIZE = 7  # small on purpose: the session's log is read over several pages via next_after

@@ -1,4 +1,5 @@
-"""The six aggregates of a campaign (and the idempotency record); invariants live here."""
+"""The six aggregates of a campaign (and the idempotency record, the server key's fingerprint);
+invariants live here."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from domain.aggregates.issue import Issue
 from domain.aggregates.mission import MISSION_OUTCOMES, Mission
 from domain.aggregates.roll import Roll, RollChain
 from domain.aggregates.scene import Scene
+from domain.aggregates.server_key import ServerKey
 from domain.aggregates.story import Story
 
 __all__ = [
@@ -24,5 +26,6 @@ __all__ = [
     "Roll",
     "RollChain",
     "Scene",
+    "ServerKey",
     "Story",
 ]
