@@ -237,8 +237,7 @@ class RollCommands(Service):
             record_sheet = character.sheet if character else None
         check = rules.checks[original.record["check"]]
         original_request = check.parse(original.record["request"])
-        first = CheckOutcome(original.record["result"], original.score, original.success)
-        reason = follow.allowed(original_request, first)
+        reason = follow.allowed(original_request, _latest_outcome(original, name))
         if reason is not None:
             raise Conflict(reason, code="follow_up_refused", rule=",".join(follow.rules) or None)
         parsed = parse_request(follow.Request, request, "request")
@@ -279,6 +278,8 @@ class RollCommands(Service):
             "follow_up_of": str(original.id),
             "costs": costs,
         }
+        original.note_follow_up(new_id, name, outcome.result, outcome.score, outcome.success)
+        touched.append(original)
         return outcome, self._linked_roll(
             campaign.id, record, outcome, success, at_least, above, touched
         )
@@ -433,6 +434,16 @@ def _client_seed(value: str | None) -> str:
             field="client_seed",
         )
     return value
+
+
+def _latest_outcome(original: Roll, name: str) -> CheckOutcome:
+    """The outcome a follow-up ``name`` is judged on: the last one of that name made on the roll
+    (a Will reroll of a reroll, CD-6), else the roll's own. Rolls from before follow-ups were
+    noted on them have none noted."""
+    made = [f for f in getattr(original, "follow_ups", []) if f["name"] == name]
+    if made:
+        return CheckOutcome(made[-1]["result"], made[-1]["score"], made[-1]["success"])
+    return CheckOutcome(original.record["result"], original.score, original.success)
 
 
 def _next(outcome: CheckOutcome) -> CheckOutcome:
