@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel
 
 from domain.aggregates import Campaign, Character, Roll, RollChain, Scene, Story
@@ -321,10 +322,26 @@ class RollCommands(Service):
             if limit.scope == "scene":
                 scene.use_once(limit.key, character.id, limit.rule, exclusive=limit.exclusive)
             else:
-                story = self.get(actor, Story, scene.story_id)
-                story.use_once(limit.key, character.id, limit.rule)
-                touched.append(story)
+                touched.append(self._use_story_limit(actor, limit, scene, character))
         return touched
+
+    def _use_story_limit(
+        self, actor: Actor, limit: Once, scene: Scene, character: Character
+    ) -> Story:
+        """The story is read after the scene: a racing roll that committed both in between shows
+        in the story only, and its refusal would judge a mixed state (e.g. the follow-on of the
+        character's Decisive Moment in this scene taken for a second one, WCBH-14, 15). If the
+        scene moved on since it was read, this save would clash anyway: clash now, and the
+        command retries on fresh state (domain/commands.py)."""
+        story = self.get(actor, Story, scene.story_id)
+        try:
+            story.use_once(limit.key, character.id, limit.rule)
+        except Conflict:
+            read_at = scene.version - len(scene.pending_events)
+            if self.repository.get(scene.id).version != read_at:
+                raise IntegrityError(f"scene {scene.id} changed while the roll was made") from None
+            raise
+        return story
 
     def _rolled(
         self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
