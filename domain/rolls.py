@@ -193,7 +193,14 @@ class RollCommands(Service):
         _, touched = self._follow_up_roll(
             actor, scene, campaign, original, name, request, client_seed
         )
+        touched.extend(self._followed_up(actor, scene, original, touched[0]))
         return self._commit(ctx, *touched)
+
+    def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
+        """Hook: what a direct follow-up changes besides its roll and its cost (an area of play
+        overrides it, calls super() and returns the aggregates it changed; e.g. Resolve on an
+        attack decides its hit again, WCBH-20b, 20c in domain/verbs/fight.py)."""
+        return []
 
     def _follow_up_roll(
         self,

@@ -216,6 +216,15 @@ def character(t: Translation) -> None:
             if e.defeated:
                 doc["status"] = "defeated"
             text = f"{doc['name']} is hit: Health {e.health}" + (", defeated" if e.defeated else "")
+        elif t.name == "HitRevised":  # WCBH-20b, 20c: Resolve re-decided an attack's hit
+            doc["resources"]["health"]["current"] = e.health
+            if e.defeated:
+                doc["status"] = "defeated"
+            elif e.revived and doc["status"] == "defeated":
+                doc["status"] = "active"
+            text = f"{doc['name']}'s hit is decided again: Health {e.health}" + (
+                ", defeated" if e.defeated else ", back up" if e.revived else ""
+            )
         elif t.name == "ResourceAdjusted":
             doc["resources"][e.resource]["current"] += e.change
             verb = "gained" if e.change > 0 else "lost"
