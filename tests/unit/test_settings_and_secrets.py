@@ -85,3 +85,17 @@ def test_sealed_text_round_trips_and_hides_the_plaintext() -> None:
     assert "chr_secret" not in sealed
     assert sealer.unseal(sealed) == "chr_secret"
     assert sealer.seal("chr_secret") != sealed  # a fresh nonce every time
+
+
+def test_postgres_connections_are_checked_before_use_and_wait_the_set_timeout() -> None:
+    env = Settings(
+        database_url="postgresql://root@localhost/x", postgres_connect_timeout=7
+    ).eventsourcing_env()
+    assert (env["POSTGRES_PRE_PING"], env["POSTGRES_CONNECT_TIMEOUT"]) == ("y", "7")
+
+
+def test_a_key_fingerprint_names_the_key_without_revealing_it() -> None:
+    key, other = bytes(range(32)), bytes(range(1, 33))
+    assert Sealer(key).fingerprint == Sealer(bytes(key)).fingerprint
+    assert Sealer(key).fingerprint != Sealer(other).fingerprint
+    assert key.hex() not in Sealer(key).fingerprint and len(Sealer(key).fingerprint) == 64
