@@ -66,6 +66,14 @@ class RollCommands(Service):
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         character, _ = self._roller_character(actor, rules, settings, character_id)
+        if isinstance(request, Mapping) and request.get("target_id") is not None:
+            # A raw roll has no effects on anyone; the verbs that roll at a target (an attack,
+            # a grapple...) fill it and apply what the roll does, and follow-ups trust them.
+            raise InvalidInput(
+                "a raw roll names no target: roll at a character with its verb, e.g. "
+                "POST /v1/scenes/{scene_id}/attacks",
+                field="request.target_id",
+            )
         _, touched = self._roll_check(
             actor, scene, campaign, check_name, request, character, client_seed
         )

@@ -253,6 +253,8 @@ class FightCommands(Hooks):
         record = original.record
         if record.get("ruleset") != WCBH or record.get("check") != ATTACK_CHECK:
             return touched
+        if record["request"].get("target_id") is None:
+            return touched  # a raw attack roll (POST .../rolls) hit no one: nothing to decide again
         if str(original.id) in scene.attack_follow_ups:
             raise Conflict(
                 "Resolve after an attack comes before its knockback or redirect",

@@ -165,3 +165,42 @@ def test_resolve_on_a_bashing_attack_is_refused_naming_the_rule(table: Table) ->
     assert (error["code"], error["rule"]) == ("follow_up_refused", "WCBH-20b,WCBH-13")
     assert "club" in error["message"]
     assert table.position() == before
+
+
+RAW_ATTACK = {
+    "attack_rank": 8,
+    "defences": [{"name": "Agility", "rank": 4, "active": True}],
+    "target_health": 6,
+}
+
+
+def test_a_raw_attack_roll_names_no_target(table: Table) -> None:
+    """Only the attack verb rolls at a character (and applies the hit): a raw roll naming one
+    could otherwise have Resolve change that character's Health."""
+    nova = make(table, "Nova", "hero", table.example_sheet, table.player)
+    null = make(table, "Dr. Null", "villain", sturdy(table))
+    scene = table.scene()
+    before = table.position()
+    body = {
+        "check": "attack",
+        "character_id": nova,
+        "request": {**RAW_ATTACK, "target_id": null},
+    }
+    response = table.client.post(
+        f"/v1/scenes/{scene}/rolls", json=body, headers=bearer(table.player)
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["field"] == "request.target_id"
+    assert table.position() == before
+
+
+def test_resolve_on_a_raw_attack_roll_rerolls_and_hits_no_one_wcbh_20c(table: Table) -> None:
+    nova = make(table, "Nova", "hero", table.example_sheet, table.player)
+    scene = table.scene()
+    body = {"check": "attack", "character_id": nova, "request": RAW_ATTACK}
+    roll = table.post(f"/v1/scenes/{scene}/rolls", body, table.player)
+    response = follow_up(table, roll["id"], "resolve_reroll")
+    assert response.status_code == 201, response.text
+    assert response.json()["result"]["attack_successes"] == successes(response.json(), "attack")
+    events = table.get(f"/v1/campaigns/{table.campaign_id}/events?limit=1000")["items"]
+    assert not [e for e in events if e["type"] in ("Character.Hit", "Character.HitRevised")]
