@@ -14,8 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from api.schemas import REQUEST_SIGNING
-from api.schemas import roll_request_public
+from api.schemas import REQUEST_SIGNING, roll_request_public
 from domain.aggregates import RollRequest
 from domain.application import (
     Actor,
@@ -28,6 +27,9 @@ from domain.errors import InvalidInput, NotCaughtUp
 from projections.runner import ViewReader
 
 IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
+# Log positions are 64-bit signed integers in both stores: a larger one would overflow the driver
+# (a 500 on SQLite) instead of being refused as input.
+MAX_POSITION = 2**63 - 1
 MAX_IDEMPOTENCY_KEY = 200
 # Without a token, an Idempotency-Key is the only secret between a caller and its stored response
 # (which holds a GM token): it must carry at least 128 random bits, a UUID or 32+ base64url
@@ -66,11 +68,16 @@ def _caught_up(views: ViewReader, app: Chronicle, min_position: int) -> None:
         )
 
 
+def position_query(description: str) -> Any:
+    """A query parameter holding a log position: 0 to MAX_POSITION, else 422 naming it."""
+    return Query(ge=0, le=MAX_POSITION, description=description)
+
+
 async def get_views(
     request: Request,
     min_position: Annotated[
         int | None,
-        Query(ge=0, description="Wait (up to 2 s) until the views have applied this log position"),
+        position_query("Wait (up to 2 s) until the views have applied this log position"),
     ] = None,
 ) -> ViewReader:
     views: ViewReader = request.app.state.views

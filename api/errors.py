@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from eventsourcing.persistence import InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -33,6 +34,10 @@ STATUS = {
     NotCaughtUp: 503,
 }
 
+# An unreachable store (PostgreSQL down, its connections cut, no pooled connection in time; SQLite
+# locked past its timeout) is worth retrying: the pool reconnects by itself once it is back.
+STORE_RETRY_AFTER_SECONDS = 5
+
 
 class ErrorDetail(BaseModel):
     code: str = Field(description="Stable machine-readable code, e.g. not_found, version_conflict.")
@@ -59,7 +64,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         409: "The current state refuses it (with the current version on version conflicts)",
         413: "Body too large",
         422: "Invalid input; `field` names it",
-        503: "The views have not reached `min_position` yet: retry after Retry-After seconds",
+        503: "The views have not reached `min_position` yet, or the database is unreachable: "
+        "retry after Retry-After seconds",
     }.items()
 }
 
@@ -148,6 +154,18 @@ def install(app: FastAPI) -> None:
         )
         headers = dict(exc.headers) if exc.headers else None
         return error_response(exc.status_code, code, str(exc.detail), headers=headers)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    def _store_unavailable(_: Request, exc: Exception) -> JSONResponse:
+        log.warning("the store is unreachable: %s", exc)
+        return error_response(
+            503,
+            "store_unavailable",
+            "the database is unreachable or busy: retry later (a command cut off at its commit "
+            "may have been written: retry it with the same Idempotency-Key)",
+            headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+        )
 
     @app.exception_handler(Exception)
     def _unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -28,9 +28,9 @@ from api.routers import (
     signing,
     stream,
 )
-from api.settings import Settings
+from api.settings import KEY_FILENAME, Settings
 from domain.application import Chronicle
-from domain.secrets import Sealer
+from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 
 
@@ -42,6 +42,19 @@ def build_application(settings: Settings) -> Chronicle:
     )
 
 
+def _claim_key(chronicle: Chronicle, settings: Settings) -> None:
+    """Refuse to start with another key than the store's secrets were sealed with."""
+    try:
+        chronicle.claim_server_key()
+    except WrongKey as exc:
+        chronicle.close()
+        raise WrongKey(
+            f"{exc}. The key came from {settings.key_source()}: start with the original key in "
+            "CHRONICLE_SECRET_KEY (64 hex digits) or in the key file "
+            f"{settings.data_dir / KEY_FILENAME}."
+        ) from None
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -49,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.chronicle = build_application(settings)
+        _claim_key(app.state.chronicle, settings)
         app.state.chronicle.signing.ensure_key()  # the first start makes the first key
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
@@ -97,6 +111,9 @@ class BodyLimit:
     """Refuses bodies over the limit with 413 in the error shape, declared or streamed.
 
     FastAPI's own max_body_size answers a declared oversized body in plain text, not our JSON shape.
+    A body without Content-Length (chunked) is read here, up to the limit, before the app sees it:
+    an error raised from inside the app's `receive` would reach FastAPI's body parsing, which
+    turns it into a 400.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -111,20 +128,26 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._refuse(send)
             return
-        seen = 0
+        body = await self._read(receive)
+        if body is None:
+            await self._refuse(send)
+            return
+        await self.app(scope, _replay(body, receive), send)
 
-        async def limited() -> Message:
-            nonlocal seen
+    async def _read(self, receive: Receive) -> list[Message] | None:
+        """The request's body messages, or None once they pass the limit."""
+        messages: list[Message] = []
+        seen = 0
+        while True:
             message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                return messages  # the client went away: the app sees that as it would have
             seen += len(message.get("body", b""))
             if seen > self.max_bytes:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(send)
+                return None
+            if not message.get("more_body", False):
+                return messages
 
     async def _refuse(self, send: Send) -> None:
         response = errors.error_response(
@@ -133,8 +156,14 @@ class BodyLimit:
         await response({"type": "http"}, _no_body, send)
 
 
-class _TooLarge(Exception):
-    pass
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A `receive` that hands out the body already read, then waits on the client (disconnects)."""
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
 
 
 async def _no_body() -> Message:

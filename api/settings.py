@@ -35,6 +35,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     command_attempts: int = Field(default=10, ge=1, le=50)
     postgres_pool_size: int = Field(default=10, ge=2)
+    postgres_connect_timeout: int = Field(
+        default=3,
+        ge=1,
+        le=60,
+        description="Seconds a request waits for a PostgreSQL connection before the store counts "
+        "as unreachable (503 with Retry-After); eventsourcing retries reads and writes up to 10 "
+        "times, so an outage answers within about ten times this.",
+    )
     projections: Literal["embedded", "external"] = Field(
         default="embedded",
         description="embedded: `chronicle serve` runs the view runner itself; external: `chronicle "
@@ -73,9 +81,19 @@ class Settings(BaseSettings):
             "POSTGRES_PASSWORD": unquote(url.password or ""),
             "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
             "POSTGRES_MAX_OVERFLOW": str(self.postgres_pool_size),
-            "POSTGRES_CONNECT_TIMEOUT": "10",
+            "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_connect_timeout),
+            # Check each pooled connection before use: after PostgreSQL drops its connections (a
+            # restart, a failover, pg_terminate_backend) the pool replaces them instead of failing
+            # the next requests. The views store inherits it (its env falls back to these keys).
+            "POSTGRES_PRE_PING": "y",
             "POSTGRES_LOCK_TIMEOUT": "10",
         }
+
+    def key_source(self) -> str:
+        """Where key_bytes() takes the key from, for messages about it."""
+        if self.secret_key:
+            return "CHRONICLE_SECRET_KEY"
+        return f"the key file {self.data_dir / KEY_FILENAME} (CHRONICLE_SECRET_KEY unset)"
 
     def key_bytes(self) -> bytes:
         """The 32-byte server key: from settings, else from (or first written to) the key file."""

@@ -35,7 +35,7 @@ from domain.export import SECRET_FIELDS
 from domain.secrets import hash_token
 
 # Aggregates whose events never enter a campaign's log (GET .../events, the export, the views).
-NOT_IN_LOG = {"IdempotencyRecord", "SigningKeys"}
+NOT_IN_LOG = {"IdempotencyRecord", "ServerKey", "SigningKeys"}
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]
 PAGE_SIZE = 7  # small on purpose: the session's log is read over several pages via next_after
@@ -227,6 +227,24 @@ def play(s: Session) -> tuple[str, list[str]]:
             },
         )
         if stunned["result"]["effect_pages"] >= 2:
+            break
+    # Resolve dice after an attack decide its hit again (WCBH-20b): until they change the Health.
+    for n in range(20):
+        s.call("POST", f"/v1/scenes/{scene}/pages", gm)
+        rival = s.call(
+            "POST",
+            f"/v1/campaigns/{campaign_id}/characters",
+            gm,
+            {"name": f"Rival {n + 1}", "side": "villain", "sheet": sturdy},
+        )["id"]
+        body = {"attacker_id": hero, "target_id": rival, "trait": "Lightning Bolt"}
+        shot = s.call("POST", f"/v1/scenes/{scene}/attacks", player, body)
+        more = {"follow_up": "resolve_dice", "request": {"resolve": 1}}
+        again = s.call("POST", f"/v1/rolls/{shot['id']}/follow-ups", player, more)
+        # The GM gives the Resolve back: acting first below costs the hero 1 (WCBH-24).
+        award = {"resource": "resolve", "change": 1, "reason": "a rousing speech"}
+        s.call("POST", f"/v1/characters/{hero}/resources", gm, award)
+        if again["result"]["health"] != shot["result"]["health"]:
             break
     s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     s.call("POST", f"/v1/scenes/{scene}/combatants", gm, {"character_ids": [hero]})

@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel
 
 from domain.aggregates import (
@@ -112,6 +113,14 @@ class RollCommands(Service):
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         character, _ = self._roller_character(actor, rules, settings, character_id)
+        if isinstance(request, Mapping) and request.get("target_id") is not None:
+            # A raw roll has no effects on anyone; the verbs that roll at a target (an attack,
+            # a grapple...) fill it and apply what the roll does, and follow-ups trust them.
+            raise InvalidInput(
+                "a raw roll names no target: roll at a character with its verb, e.g. "
+                "POST /v1/scenes/{scene_id}/attacks",
+                field="request.target_id",
+            )
         check = _check(rules, check_name)
         if not actor.is_gm:
             refuse_player_numbers(check, request)
@@ -305,7 +314,14 @@ class RollCommands(Service):
         _, touched = self._follow_up_roll(
             actor, scene, campaign, original, name, request, client_seed
         )
+        touched.extend(self._followed_up(actor, scene, original, touched[0]))
         return self._commit(ctx, *touched)
+
+    def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
+        """Hook: what a direct follow-up changes besides its roll and its cost (an area of play
+        overrides it, calls super() and returns the aggregates it changed; e.g. Resolve on an
+        attack decides its hit again, WCBH-20b, 20c in domain/verbs/fight.py)."""
+        return []
 
     def _follow_up_roll(
         self,
@@ -350,8 +366,7 @@ class RollCommands(Service):
             record_sheet = character.sheet if character else None
         check = rules.checks[original.record["check"]]
         original_request = check.parse(original.record["request"])
-        first = CheckOutcome(original.record["result"], original.score, original.success)
-        reason = follow.allowed(original_request, first)
+        reason = follow.allowed(original_request, _latest_outcome(original, name))
         if reason is not None:
             raise Conflict(reason, code="follow_up_refused", rule=",".join(follow.rules) or None)
         parsed = parse_request(follow.Request, request, "request")
@@ -398,6 +413,8 @@ class RollCommands(Service):
             "success": outcome.success,
             "client_seed_by": seed_by,
         }
+        original.note_follow_up(new_id, name, outcome.result, outcome.score, outcome.success)
+        touched.append(original)
         return outcome, self._linked_roll(
             campaign.id, record, outcome, success, at_least, above, touched
         )
@@ -439,10 +456,26 @@ class RollCommands(Service):
             if limit.scope == "scene":
                 scene.use_once(limit.key, character.id, limit.rule, exclusive=limit.exclusive)
             else:
-                story = self.get(actor, Story, scene.story_id)
-                story.use_once(limit.key, character.id, limit.rule)
-                touched.append(story)
+                touched.append(self._use_story_limit(actor, limit, scene, character))
         return touched
+
+    def _use_story_limit(
+        self, actor: Actor, limit: Once, scene: Scene, character: Character
+    ) -> Story:
+        """The story is read after the scene: a racing roll that committed both in between shows
+        in the story only, and its refusal would judge a mixed state (e.g. the follow-on of the
+        character's Decisive Moment in this scene taken for a second one, WCBH-14, 15). If the
+        scene moved on since it was read, this save would clash anyway: clash now, and the
+        command retries on fresh state (domain/commands.py)."""
+        story = self.get(actor, Story, scene.story_id)
+        try:
+            story.use_once(limit.key, character.id, limit.rule)
+        except Conflict:
+            read_at = scene.version - len(scene.pending_events)
+            if self.repository.get(scene.id).version != read_at:
+                raise IntegrityError(f"scene {scene.id} changed while the roll was made") from None
+            raise
+        return story
 
     def _rolled(
         self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
@@ -631,6 +664,16 @@ def _client_seed(value: str | None) -> str:
             field="client_seed",
         )
     return value
+
+
+def _latest_outcome(original: Roll, name: str) -> CheckOutcome:
+    """The outcome a follow-up ``name`` is judged on: the last one of that name made on the roll
+    (a Will reroll of a reroll, CD-6), else the roll's own. Rolls from before follow-ups were
+    noted on them have none noted."""
+    made = [f for f in getattr(original, "follow_ups", []) if f["name"] == name]
+    if made:
+        return CheckOutcome(made[-1]["result"], made[-1]["score"], made[-1]["success"])
+    return CheckOutcome(original.record["result"], original.score, original.success)
 
 
 def _next(outcome: CheckOutcome) -> CheckOutcome:

@@ -43,6 +43,13 @@ def token_matches(token: str, token_hash: str) -> bool:
     return hmac.compare_digest(hash_token(token), token_hash)
 
 
+FINGERPRINT_LABEL = b"chronicle:server-key-fingerprint"
+
+
+class WrongKey(Exception):
+    """The server key is not the one the store's secrets were sealed with: refuse to start."""
+
+
 class Sealer:
     """Encrypts short secrets with the server key so that the event store never holds them in clear."""
 
@@ -51,6 +58,8 @@ class Sealer:
             raise ValueError("the secret key must be 32 bytes")
         self._key = key
         self._aead = AESGCM(key)
+        # An HMAC of a fixed label: it identifies the key without revealing anything about it.
+        self.fingerprint = hmac.new(key, FINGERPRINT_LABEL, hashlib.sha256).hexdigest()
 
     def derive(self, context: str) -> Sealer:
         """A sealer whose key also depends on `context`: what it seals cannot be unsealed by whoever

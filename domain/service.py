@@ -11,8 +11,9 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
 
-from domain.aggregates import Campaign, Character, IdempotencyRecord
+from domain.aggregates import Campaign, Character, IdempotencyRecord, ServerKey
 from domain.aggregates.idempotency import hash_key
 from domain.commands import (
     DEFAULT_ATTEMPTS,
@@ -31,7 +32,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.rulesets import get_ruleset
-from domain.secrets import Sealer, parse_token, token_matches
+from domain.secrets import Sealer, WrongKey, parse_token, token_matches
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -77,6 +78,25 @@ class Service(Application):
         if self._sealer is None:
             raise RuntimeError("this application was built without the server key")
         return self._sealer
+
+    def claim_server_key(self) -> None:
+        """At start-up: the first server on a store records its key's fingerprint; a later one
+        (any replica) with another key raises WrongKey before it could fail to unseal anything.
+        Ruling: a store from before fingerprints takes the key of its first start from now on."""
+        given = self.sealer.fingerprint
+        try:
+            recorded: ServerKey = self.repository.get(ServerKey.create_id())
+        except AggregateNotFoundError:
+            try:
+                self.save(ServerKey(given))
+                return
+            except IntegrityError:  # another replica claimed it first: compare with its key
+                recorded = self.repository.get(ServerKey.create_id())
+        if recorded.fingerprint != given:
+            raise WrongKey(
+                "the server key is not the key this store's secrets were sealed with "
+                f"(fingerprint {recorded.fingerprint[:16]}… recorded, {given[:16]}… given)"
+            )
 
     # ---- authentication and reads -------------------------------------------------------------
 

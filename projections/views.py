@@ -274,6 +274,15 @@ def character(t: Translation) -> None:
             if e.defeated:
                 doc["status"] = "defeated"
             text = f"{doc['name']} is hit: Health {e.health}" + (", defeated" if e.defeated else "")
+        elif t.name == "HitRevised":  # WCBH-20b, 20c: Resolve re-decided an attack's hit
+            doc["resources"]["health"]["current"] = e.health
+            if e.defeated:
+                doc["status"] = "defeated"
+            elif e.revived and doc["status"] == "defeated":
+                doc["status"] = "active"
+            text = f"{doc['name']}'s hit is decided again: Health {e.health}" + (
+                ", defeated" if e.defeated else ", back up" if e.revived else ""
+            )
         elif t.name == "ResourceAdjusted":
             doc["resources"][e.resource]["current"] += e.change
             verb = "gained" if e.change > 0 else "lost"
@@ -837,6 +846,9 @@ def _describe_roll(record: dict[str, Any], who: str) -> str:
 
 def roll(t: Translation) -> None:
     e = t.event
+    if t.name == "FollowedUp":
+        roll_followed_up(t)
+        return
     record = e.record
     doc = {
         "id": t.id,
@@ -865,6 +877,16 @@ def roll(t: Translation) -> None:
         "scene_id": scene_doc["id"],
     }
     t.step(_describe_roll(record, who), {}, {"result": record["result"], "faces": record["faces"]})
+
+
+def roll_followed_up(t: Translation) -> None:
+    """The follow-up's own Roll.Recorded tells the story; this notes it on the original roll."""
+    doc = t.load("roll", t.id)
+    doc.setdefault("follow_ups", []).append(
+        {"roll_id": str(t.event.follow_up_id), "name": t.event.name, "success": t.event.success}
+    )
+    t.save("roll", doc, ref=doc["record"].get("character_id"))
+    t.changes.campaign_id = doc["campaign_id"]
 
 
 def roll_chain(t: Translation) -> None:

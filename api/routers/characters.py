@@ -9,7 +9,16 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.deps import WAIT, ActorDep, AppDep, Commands, CommandsDep, ViewsDep, respond
+from api.deps import (
+    WAIT,
+    ActorDep,
+    AppDep,
+    Commands,
+    CommandsDep,
+    ViewsDep,
+    position_query,
+    respond,
+)
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     CharacterCreate,
@@ -69,7 +78,7 @@ def get_character(
     actor: ActorDep,
     views: ViewsDep,
     at_position: Annotated[
-        int | None, Query(ge=0, description="The character as it was at this log position")
+        int | None, position_query("The character as it was at this log position")
     ] = None,
     as_of: Annotated[
         datetime | None, Query(description="The character as it was at this time (ISO 8601)")

@@ -8,7 +8,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from api.deps import ActorDep, AppDep, ViewsDep
+from api.deps import ActorDep, AppDep, ViewsDep, position_query
 from api.errors import ERROR_RESPONSES
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 
@@ -52,7 +52,7 @@ def events(
     app: AppDep,
     actor: ActorDep,
     views: ViewsDep,
-    after: Annotated[int, Query(ge=0, description="Only entries after this position")] = 0,
+    after: Annotated[int, position_query("Only entries after this position")] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> LogPage:
     """The campaign's log in order, paged; follow `next_after`."""

@@ -17,7 +17,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
-from api.deps import ActorDep, AppDep, bearer
+from api.deps import ActorDep, AppDep, bearer, position_query
 from api.errors import ERROR_RESPONSES
 from api.routers.history import LogEntry
 from domain.aggregates import Campaign
@@ -245,9 +245,7 @@ def stream(
     app: AppDep,
     actor: ActorDep,
     token: Annotated[str | None, Depends(bearer)],
-    after: Annotated[
-        int, Query(ge=0, description="Start after this position (Last-Event-ID wins)")
-    ] = 0,
+    after: Annotated[int, position_query("Start after this position (Last-Event-ID wins)")] = 0,
     last_event_id: Annotated[
         str | None, Header(description="The last `id` received: resume right after it")
     ] = None,

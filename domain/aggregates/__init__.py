@@ -1,4 +1,5 @@
-"""The six aggregates of a campaign (and the idempotency record); invariants live here."""
+"""The six aggregates of a campaign (and the idempotency record, the server key's fingerprint);
+invariants live here."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from domain.aggregates.mission import MISSION_OUTCOMES, Mission
 from domain.aggregates.roll import Roll, RollChain
 from domain.aggregates.roll_request import RollRequest, SceneRollRequests
 from domain.aggregates.scene import Scene
+from domain.aggregates.server_key import ServerKey
 from domain.aggregates.signing_keys import SigningKeys
 from domain.aggregates.story import Story
 
@@ -28,6 +30,7 @@ __all__ = [
     "RollRequest",
     "Scene",
     "SceneRollRequests",
+    "ServerKey",
     "SigningKeys",
     "Story",
 ]

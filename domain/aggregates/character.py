@@ -205,6 +205,38 @@ class Character(Aggregate):
             self.status = "defeated"
             self.defeated_at = {"scene_id": scene_id, "page": page}
 
+    def revise_hit(
+        self,
+        health: int,
+        defeated: bool,
+        revived: bool,
+        roll_id: UUID,
+        scene_id: UUID,
+        page: int,
+    ) -> None:
+        """WCBH-20b, 20c: Resolve after an attack decided its hit again (`roll_id` the follow-up
+        roll): Health is now `health`; at 0 defeated, or `revived` if the first hit had defeated
+        it and the new one does not."""
+        self._hit_revised(health, defeated, revived, roll_id, scene_id, page)
+
+    @event("HitRevised")
+    def _hit_revised(
+        self,
+        health: int,
+        defeated: bool,
+        revived: bool,
+        roll_id: UUID,
+        scene_id: UUID,
+        page: int,
+    ) -> None:
+        self.resources["health"] = health
+        if defeated:
+            self.status = "defeated"
+            self.defeated_at = {"scene_id": scene_id, "page": page}
+        elif revived and self.status == "defeated":
+            self.status = "active"
+            self.defeated_at = None
+
     def apply_effect(self, name: str, pages: int, whole_scene: bool, scene_id: UUID) -> None:
         """WCBH-35/36: the effect's pages (added up); defeated by it for the rest of the scene."""
         self._effect_applied(name, pages, whole_scene, scene_id)

@@ -11,7 +11,8 @@ from domain.audit import GENESIS_HASH, record_hash
 
 
 class Roll(Aggregate):
-    """Recorded once, never changed: every face, the result and the proof (docs/fair-dice.md)."""
+    """Recorded once, never changed: every face, the result and the proof (docs/fair-dice.md).
+    It notes the follow-ups made on it, so that the next one sees them (CD-6)."""
 
     @event("Recorded")
     def __init__(
@@ -29,6 +30,7 @@ class Roll(Aggregate):
         self.score = score
         self.success = success
         self.odds = odds
+        self.follow_ups: list[dict[str, Any]] = []
 
     @classmethod
     def record_roll(
@@ -51,6 +53,36 @@ class Roll(Aggregate):
     @property
     def scene_id(self) -> UUID:
         return UUID(self.record["scene_id"])
+
+    def note_follow_up(
+        self,
+        follow_up_id: UUID,
+        name: str,
+        result: dict[str, Any],
+        score: int,
+        success: bool | None,
+    ) -> None:
+        """A follow-up roll was made on this one; its own record holds its faces and proof."""
+        self._followed_up(follow_up_id, name, result, score, success)
+
+    @event("FollowedUp")
+    def _followed_up(
+        self,
+        follow_up_id: UUID,
+        name: str,
+        result: dict[str, Any],
+        score: int,
+        success: bool | None,
+    ) -> None:
+        self.follow_ups.append(
+            {
+                "roll_id": str(follow_up_id),
+                "name": name,
+                "result": result,
+                "score": score,
+                "success": success,
+            }
+        )
 
 
 class RollChain(Aggregate):

@@ -491,7 +491,9 @@ class FollowUp:
 
     ``apply(original request, the original roll's faces (fresh copies; apply may mark them not
     kept), follow-up request, sheet, settings, roller for the new dice)`` returns the combined
-    outcome. ``allowed(original request, original outcome)`` is None or the reason it is refused.
+    outcome. ``allowed(original request, outcome)`` is None or the reason it is refused; the outcome
+    is that of the last follow-up of the same name already made on the roll, else the roll's own
+    (a Will reroll is judged on the reroll before it, CD-6).
     ``odds`` takes the same arguments as ``apply`` with the combined outcome in place of the roller.
     """
 

@@ -245,6 +245,57 @@ class FightCommands(Hooks):
             )
         return {**request, "page_modifier": dice}
 
+    # ---- Resolve after an attack (WCBH-20b, 20c) -------------------------------------------------
+
+    def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
+        """Resolve dice or a reroll after an attack decided its hit again (the rules,
+        domain/rulesets/wcbh/follow_ups.py): the target's Health changes in the same save."""
+        touched: list[Any] = super()._followed_up(actor, scene, original, follow)  # type: ignore[misc]
+        record = original.record
+        if record.get("ruleset") != WCBH or record.get("check") != ATTACK_CHECK:
+            return touched
+        if record["request"].get("target_id") is None:
+            return touched  # a raw attack roll (POST .../rolls) hit no one: nothing to decide again
+        if str(original.id) in scene.attack_follow_ups:
+            raise Conflict(
+                "Resolve after an attack comes before its knockback or redirect",
+                field="roll_id",
+                code="follow_up_refused",
+                rule="WCBH-20b",
+            )
+        notes = original.follow_ups  # the new follow-up is the last one
+        before = notes[-2]["result"] if len(notes) > 1 else record["result"]
+        target = self._fight_character(actor, UUID(record["request"]["target_id"]), "roll_id")
+        if self._fight_revise_hit(actor, target, record["request"], before, follow, scene):
+            touched.append(target)
+        return touched
+
+    def _fight_revise_hit(
+        self,
+        actor: Actor,
+        target: Character,
+        request: Mapping[str, Any],
+        before: Mapping[str, Any],
+        follow: Roll,
+        scene: Scene,
+    ) -> bool:
+        """The Health the attack took, taken again by its new outcome. Ruling: relative to the
+        target's Health now (what changed it since stays), within 0..its maximum; a defeat that
+        the new outcome undoes puts the target back up."""
+        after = follow.record["result"]
+        took_before = request["target_health"] - before["health"]
+        took_after = request["target_health"] - after["health"]
+        if took_before == took_after:
+            return False
+        _, settings = self._fight(actor)
+        rules = get_ruleset(WCBH)
+        sheet = self._fight_sheet(target, settings)
+        maximum = int(rules.resources(sheet, settings)["health"]["max"])
+        health = min(maximum, max(0, self._fight_health(target) + took_before - took_after))
+        revived = bool(before["defeated"]) and health > 0
+        target.revise_hit(health, health == 0, revived, follow.id, scene.id, scene.page)
+        return True
+
     # ---- boundaries ----------------------------------------------------------------------------
 
     def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
@@ -1146,8 +1197,11 @@ class FightCommands(Hooks):
 
 
 def _entry_for(roll: Roll, target_id: UUID | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The roll's result for one target (an area attack names it), with the roll's request."""
+    """The roll's result for one target (an area attack names it), with the roll's request; after
+    Resolve on the attack (WCBH-20b, 20c), the last follow-up's result is the attack's."""
     request, result = roll.record["request"], roll.record["result"]
+    if roll.follow_ups:
+        result = roll.follow_ups[-1]["result"]
     if roll.record["check"] == "area_attack":
         entries = result["targets"]
         if target_id is None and len(entries) == 1:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer
 
@@ -74,3 +80,54 @@ def test_an_ordinary_roll_uses_no_decisive_moment(table: Table) -> None:
         == 201
     )
     assert table.get(f"/v1/scenes/{scene}")["once_per_scene_uses"] == {}
+
+
+def test_a_follow_on_roll_racing_its_first_is_never_refused_once_per_story_wcbh_14_15(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interleaving the race produces, made certain: the follow-on roll reads the scene, then
+    the first roll commits the scene and the story, then the follow-on reads the story. It must be
+    the Decisive Moment going on (WCBH-14), not a second one of the story (WCBH-15)."""
+    table = Table(client)
+    hero, scene = table.character(table.player), table.scene()
+    chronicle = client.app.state.chronicle  # type: ignore[attr-defined]
+    real = chronicle._use_limits
+    paused, first_done = threading.Event(), threading.Event()
+    calls = itertools.count()
+
+    def pausing(*args: Any, **kwargs: Any) -> Any:
+        if next(calls) == 0:  # the follow-on roll, its scene read, its story not yet
+            paused.set()
+            assert first_done.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(chronicle, "_use_limits", pausing)
+    with ThreadPoolExecutor(1) as pool:
+        follow_on = pool.submit(declare, table, scene, hero, table.player)
+        assert paused.wait(30)
+        first = declare(table, scene, hero, table.player)
+        first_done.set()
+        assert first.status_code == 201, first.text
+        assert follow_on.result().status_code == 201, follow_on.result().text
+    story = table.get(f"/v1/scenes/{scene}")["story_id"]
+    assert table.get(f"/v1/stories/{story}")["once_per_story_uses"] == {"decisive_moment": [hero]}
+
+
+def test_racing_decisive_moment_rolls_of_one_hero_in_its_scene_all_go_on_wcbh_14_15(
+    client: TestClient,
+) -> None:
+    table = Table(client)
+    hero = table.character(table.player)
+    for _ in range(3):
+        scene = table.scene()  # a new story each round: a new Decisive Moment
+        barrier = threading.Barrier(4)
+
+        def roll(_: int, scene: str = scene, barrier: threading.Barrier = barrier) -> Any:
+            barrier.wait()
+            return declare(table, scene, hero, table.player)
+
+        with ThreadPoolExecutor(4) as pool:
+            responses = list(pool.map(roll, range(4)))
+        assert [r.status_code for r in responses] == [201] * 4, [r.text for r in responses]
+        uses = table.get(f"/v1/scenes/{scene}")["once_per_scene_uses"]
+        assert uses == {"decisive_moment": [hero]}

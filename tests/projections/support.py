@@ -11,7 +11,7 @@ from uuid import UUID
 
 from fastapi.testclient import TestClient
 
-from domain.aggregates import Campaign, IdempotencyRecord, SigningKeys
+from domain.aggregates import Campaign, IdempotencyRecord, ServerKey, SigningKeys
 from domain.application import Chronicle, CommandContext
 from projections.runner import ViewReader, open_view_store, views_env
 from projections.store import ViewStore
@@ -159,7 +159,9 @@ def event_store_positions(env: Mapping[str, str]) -> dict[str, list[int]]:
             page = app.recorder.select_notifications(start=start, limit=500)
             for notification in page:
                 event = app.mapper.to_domain_event(notification)
-                if isinstance(event, (IdempotencyRecord.Event, SigningKeys.Event)):
+                if isinstance(
+                    event, (IdempotencyRecord.Event, SigningKeys.Event, ServerKey.Event)
+                ):  # no campaign
                     continue
                 if event.originator_id not in owner:
                     owner[event.originator_id] = _campaign_of(event)

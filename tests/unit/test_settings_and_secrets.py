@@ -99,3 +99,17 @@ def test_a_derived_sealer_needs_both_the_server_key_and_its_context() -> None:
     ):
         with pytest.raises(InvalidTag):
             wrong.unseal(sealed)
+
+
+def test_postgres_connections_are_checked_before_use_and_wait_the_set_timeout() -> None:
+    env = Settings(
+        database_url="postgresql://root@localhost/x", postgres_connect_timeout=7
+    ).eventsourcing_env()
+    assert (env["POSTGRES_PRE_PING"], env["POSTGRES_CONNECT_TIMEOUT"]) == ("y", "7")
+
+
+def test_a_key_fingerprint_names_the_key_without_revealing_it() -> None:
+    key, other = bytes(range(32)), bytes(range(1, 33))
+    assert Sealer(key).fingerprint == Sealer(bytes(key)).fingerprint
+    assert Sealer(key).fingerprint != Sealer(other).fingerprint
+    assert key.hex() not in Sealer(key).fingerprint and len(Sealer(key).fingerprint) == 64

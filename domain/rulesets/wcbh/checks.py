@@ -1,5 +1,5 @@
-"""We Can Be Heroes checks: a trait's d6 pool against a difficulty (WCBH-7..9, WCBH-13) and the
-Resolve follow-ups (WCBH-20b, WCBH-20c)."""
+"""We Can Be Heroes checks: a trait's d6 pool against a difficulty (WCBH-7..9, WCBH-13); the
+Resolve follow-ups (WCBH-20b, WCBH-20c) are in follow_ups.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from domain.errors import InvalidInput
 from domain.rulesets.base import (
     Check,
     CheckOutcome,
-    FollowUp,
     Name,
     Odds,
     Once,
@@ -298,128 +297,10 @@ def _request(request: BaseModel) -> TraitRequest:
     return request
 
 
-# -- follow-ups --------------------------------------------------------------------------------
-
-
-class ResolveDiceRequest(RequestModel):
-    """Resolve spent after seeing the roll for more dice (WCBH-20b)."""
-
-    resolve: int = Field(
-        ge=1, le=MAX_POOL, description="Resolve spent: 1 die each, 3 in a Decisive Moment."
-    )
-
-
-class ResolveRerollRequest(RequestModel):
-    """1 Resolve rerolls every die of the roll, Resolve dice included (WCBH-20c)."""
-
-
-def _apply_resolve_dice(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    req = _request(original)
-    assert isinstance(request, ResolveDiceRequest)
-    trait, rank = trait_rank(req, sheet)
-    dice = resolve_dice(request.resolve, req.decisive_moment)
-    added = roller.roll(SIDES, dice, explodes=_explodes(req.decisive_moment), label="resolve")
-    return evaluate(req, trait, rank, faces + added, settings)
-
-
-def _odds_resolve_dice(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
-    """Given the roll already seen: the chance the added dice bring success / this many."""
-    req = _request(original)
-    assert isinstance(request, ResolveDiceRequest)
-    before = sum(face_successes(f.face) for f in faces if f.kept)
-    added = wcbh_pool(resolve_dice(request.resolve, req.decisive_moment), req.decisive_moment)
-    return Odds(added.at_least(req.difficulty + 1 - before), added.at_least(outcome.score - before))
-
-
-def _apply_resolve_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    req = _request(original)
-    trait, rank = trait_rank(req, sheet)
-    # Explosion dice belong to the die that set them off: they go with it, and the new die
-    # sets off its own chain in a Decisive Moment.
-    rolled = [f for f in faces if f.kept and f.exploded_from is None]
-    for face in faces:
-        if face.exploded_from is not None:
-            face.kept = False
-    new = roller.reroll(rolled, explodes=_explodes(req.decisive_moment))
-    return evaluate(req, trait, rank, faces + new, settings)
-
-
-def _odds_resolve_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
-    req = _request(original)
-    pool = wcbh_pool(outcome.result["dice"], req.decisive_moment)
-    return Odds(pool.at_least(req.difficulty + 1), pool.at_least(outcome.score))
-
-
-def _allowed_on_trait_checks(original: BaseModel, outcome: CheckOutcome) -> str | None:
-    """Resolve after the roll reads a trait check's pool; the fight's checks (attack, grapple,
-    maneuver, ambush…) carry their Resolve in their own request (e.g. WCBH-47's explode)."""
-    if isinstance(original, TraitRequest):
-        return None
-    return "Resolve dice and rerolls after the roll apply to trait checks only (WCBH-20b, 20c)"
-
-
-RESOLVE_DICE = FollowUp(
-    name="resolve_dice",
-    description="Spend Resolve after seeing the roll: +1 die each (3 in a Decisive Moment, "
-    "exploding 6s); the result counts every kept die. Odds are given the roll already seen.",
-    rules=("WCBH-20b", "WCBH-13"),
-    Request=ResolveDiceRequest,
-    cost=lambda request: {"resolve": getattr(request, "resolve", 0)},
-    apply=_apply_resolve_dice,
-    allowed=_allowed_on_trait_checks,
-    odds=_odds_resolve_dice,
-)
-
-RESOLVE_REROLL = FollowUp(
-    name="resolve_reroll",
-    description="Spend 1 Resolve to reroll every die of the roll, Resolve dice included; "
-    "explosion dice go with the die that set them off. Odds are those of a fresh pool.",
-    rules=("WCBH-20c", "WCBH-13"),
-    Request=ResolveRerollRequest,
-    cost=lambda request: {"resolve": 1},
-    apply=_apply_resolve_reroll,
-    allowed=_allowed_on_trait_checks,
-    odds=_odds_resolve_reroll,
-)
-
 CHECKS: dict[str, Check] = {TraitCheck.name: TraitCheck()}
-FOLLOW_UPS: dict[str, FollowUp] = {f.name: f for f in (RESOLVE_DICE, RESOLVE_REROLL)}
 
 __all__ = [
     "CHECKS",
-    "FOLLOW_UPS",
-    "RESOLVE_DICE",
-    "RESOLVE_REROLL",
-    "ResolveDiceRequest",
-    "ResolveRerollRequest",
     "TraitCheck",
     "TraitRequest",
     "band",

@@ -19,7 +19,8 @@ from domain.rulesets.base import (
     resource,
 )
 from domain.rulesets.wcbh.attack import FIGHT_CHECKS, AttackCheck, attack_request
-from domain.rulesets.wcbh.checks import CHECKS, FOLLOW_UPS
+from domain.rulesets.wcbh.checks import CHECKS
+from domain.rulesets.wcbh.follow_ups import FOLLOW_UPS
 from domain.rulesets.wcbh.initiative import Combatant, order_of_action
 from domain.rulesets.wcbh.play import SCENE_LIMITED_SIDES
 from domain.rulesets.wcbh.sheet import (
