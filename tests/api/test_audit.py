@@ -29,7 +29,9 @@ class Play:
     second scene, and a last roll in a scene still open (its seed unrevealed)."""
 
     def __init__(self, client: TestClient) -> None:
-        table = self.table = Table(client)
+        # Players' modifiers apply at once here (player_modifiers: trusted): the approval flow has its
+        # own tests (tests/api/test_numbers.py), exports included.
+        table = self.table = Table(client, settings={"player_modifiers": "trusted"})
         self.nova = table.character(table.player)
         self.bolt = table.character(table.player, name="Bolt")
         self.scene_a = table.scene()

@@ -219,7 +219,8 @@ def _held_hero_hit(e: Enc, attack: str) -> dict[str, Any]:
     e.ok("grants", {"character_id": e.hero, "actions": 3, "reason": "a test's patience"}, None, 200)
     body = {"attacker_id": e.hero, "target_id": e.goblin, "attack": attack, "hold": True}
     for tries in range(6):
-        state = e.ok("attacks", {**body, "advantage": tries}, e.t.player)
+        # The retries' advantage is the GM's to give (player_modifiers): the GM sends them.
+        state = e.ok("attacks", {**body, "advantage": tries}, e.t.player if tries == 0 else None)
         assert state["roll"]["result"]["edge"] == 0
         if state["pending"] is not None:
             return state

@@ -89,8 +89,10 @@ def test_a_roll_its_read_and_its_follow_up_carry_receipts_of_their_chain_place(
 
 
 def test_the_helpers_rolls_of_an_assisted_roll_carry_receipts_also_when_replayed(
-    table: Table,
+    client: TestClient,
 ) -> None:
+    # the player's difficulty applies at once (player_modifiers: trusted), so the roll is made
+    table = Table(client, settings={"player_modifiers": "trusted"})
     nova, bolt = table.character(table.player), table.character(table.player, "Bolt")
     body = {
         "character_id": nova,

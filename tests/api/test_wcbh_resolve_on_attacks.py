@@ -141,7 +141,7 @@ def test_resolve_after_a_knockback_is_refused_and_writes_nothing_wcbh_20b(table:
         "weapon": 20,
         "modifier": 20,  # 48 dice: 6+ damage all but surely (WCBH-45)
     }
-    roll = table.post(f"/v1/scenes/{scene}/attacks", body, table.player)
+    roll = table.rolled(f"/v1/scenes/{scene}/attacks", body, table.player)  # the GM approves
     assert roll["result"]["damage"] >= 6
     table.post(f"/v1/rolls/{roll['id']}/knockback", {}, table.player, status=200)
     before = table.position()
@@ -198,7 +198,7 @@ def test_resolve_on_a_raw_attack_roll_rerolls_and_hits_no_one_wcbh_20c(table: Ta
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
     body = {"check": "attack", "character_id": nova, "request": RAW_ATTACK}
-    roll = table.post(f"/v1/scenes/{scene}/rolls", body, table.player)
+    roll = table.post(f"/v1/scenes/{scene}/rolls", body, table.gm)  # only the GM rolls it raw
     response = follow_up(table, roll["id"], "resolve_reroll")
     assert response.status_code == 201, response.text
     assert response.json()["result"]["attack_successes"] == successes(response.json(), "attack")

@@ -58,6 +58,9 @@ class Table:
         self.ruleset = ruleset
         self.rules = get_ruleset(ruleset)
         self.app = SeededChronicle(seed)
+        # Players' modifiers apply at once (player_modifiers: trusted) unless a test says otherwise:
+        # the plays roll; the GM's approval of roll requests has its own tests (tests/api/test_numbers.py).
+        settings = {"player_modifiers": "trusted", **(settings or {})}
         created = self.app.create_campaign(CommandContext(None), "Night City", ruleset, settings)
         self.campaign_id: UUID = created.aggregate.id
         self.gm = Actor(self.campaign_id, created.revealed["gm_member_id"], "gm")

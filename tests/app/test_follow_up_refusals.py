@@ -1,17 +1,18 @@
-"""Resolve after the roll on a fight's roll (found by the generated plays): refused, not a 500."""
+"""Resolve after the roll on a fight's roll (found by the generated plays): a 500 once; now applied
+to attacks (the hit decided again, tests/api/test_wcbh_resolve_on_attacks.py) and refused, writing
+nothing, where it cannot apply (a grapple)."""
 
 from __future__ import annotations
 
 import pytest
 
-from domain.errors import Conflict
 from tests.app.table import Table
 
 
 @pytest.mark.parametrize(
     "follow_up, request_", [("resolve_dice", {"resolve": 1}), ("resolve_reroll", {})]
 )
-def test_resolve_after_an_attack_roll_is_refused_and_writes_nothing_wcbh_20b_20c(
+def test_resolve_after_an_attack_roll_follows_it_up_wcbh_20b_20c(
     follow_up: str, request_: dict[str, int]
 ) -> None:
     t = Table("wcbh")
@@ -19,12 +20,9 @@ def test_resolve_after_an_attack_roll_is_refused_and_writes_nothing_wcbh_20b_20c
     null = t.character("Dr. Null", "villain")
     scene = t.scene()
     attack = t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
-    before = t.position()
-    with pytest.raises(Conflict) as refused:
-        t.run(t.player, "follow_up", attack.aggregate.id, follow_up, request_, "more")
-    assert refused.value.code == "follow_up_refused"
-    assert "trait checks" in refused.value.message
-    assert t.position() == before
+    more = t.run(t.player, "follow_up", attack.aggregate.id, follow_up, request_, "more")
+    assert t.record(more)["follow_up_of"] == str(attack.aggregate.id)
+    assert t.record(more)["follow_up"] == follow_up
 
 
 def test_resolve_after_a_trait_roll_still_adds_dice_wcbh_20b() -> None:
