@@ -38,11 +38,12 @@ BOTH_BACKENDS = {"store", "e2e"}
 
 
 def layer_of(path: Path) -> str | None:
-    parts = path.relative_to(Path(__file__).parent).parts
+    here = Path(__file__).parent
+    parts = path.relative_to(here).parts if path.is_relative_to(here) else ()
     return LAYERS.get(parts[0]) if len(parts) > 1 else None
 
 
-def backends_for(node: pytest.Item | pytest.Function | pytest.FunctionDefinition) -> list[str]:
+def backends_for(node: pytest.Item) -> list[str]:
     if node.get_closest_marker("store") or layer_of(node.path) in BOTH_BACKENDS:
         return BACKENDS
     return ["sqlite"]
@@ -60,7 +61,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         layer = layer_of(item.path)
         if layer is not None:
             item.add_marker(layer)
-        if "backend" in item.fixturenames and backends_for(item) == BACKENDS:
+        if "backend" in getattr(item, "fixturenames", ()) and backends_for(item) == BACKENDS:
             item.add_marker("store")  # `-m store` then selects whatever runs on both backends
 
 
