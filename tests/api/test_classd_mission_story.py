@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.classd_support import Fight, hand_check, kept, villain_sheet
@@ -43,6 +44,8 @@ def spent(roll: dict[str, Any]) -> bool:
     return bool(back and back["reaction_spent"])
 
 
+# A journey its work issue asked to see on both backends (docs/testing.md).
+@pytest.mark.store
 def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_to_cd_25(
     client: TestClient,
 ) -> None:

@@ -14,6 +14,9 @@ from api.settings import Settings
 from domain.application import command
 from tests.api.support import Table, bearer, ok
 
+# Version clashes, retries and stored idempotent responses are the store's own behaviour.
+pytestmark = pytest.mark.store
+
 
 def test_if_match_on_a_stale_version_is_409_with_the_current_version(table: Table) -> None:
     scene_id = table.scene()

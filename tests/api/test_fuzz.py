@@ -1,4 +1,5 @@
-"""Property-based fuzzing of the whole OpenAPI schema against the real server, on each backend."""
+"""Property-based fuzzing of the whole OpenAPI schema against the real server: an HTTP contract test
+(status codes, response schemas), so on SQLite (docs/testing.md)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from api.main import create_app
-from tests.conftest import BACKENDS, store_settings
+from tests.conftest import store_settings
 from tests.server import Server, running_server
 
 schema = schemathesis.openapi.from_dict(create_app().openapi())
@@ -30,12 +31,10 @@ CHECKS = [
 ]
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
-    data_dir: Path = tmp_path_factory.mktemp(f"fuzz-{request.param}")
-    with store_settings(request.param, data_dir) as settings, running_server(settings) as value:
+@pytest.fixture(scope="module")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data_dir: Path = tmp_path_factory.mktemp(f"fuzz-{backend}")
+    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
         yield value
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer
@@ -107,6 +108,8 @@ class Story:
         return self.t.get(f"/v1/rolls/{roll_id}")  # type: ignore[no-any-return]
 
 
+# A journey its work issue asked to see on both backends (docs/testing.md).
+@pytest.mark.store
 def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     s = Story(client)
     t = s.t

@@ -1,7 +1,8 @@
-"""The life of a campaign through the API, on each backend, including a restart on the same store."""
+"""The life of a campaign through the API, including a restart on the same store (on each backend)."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.main import create_app
@@ -111,6 +112,7 @@ def test_a_mission_is_created_linked_and_ended_once(table: Table) -> None:
     assert again.json()["error"]["rule"] == "CD-21"
 
 
+@pytest.mark.store
 def test_a_restarted_service_on_the_same_store_finds_everything_again(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         table = Table(client)

@@ -1,4 +1,5 @@
-"""Fair rolls through the API: commit–reveal, proofs, access, verification and tampering, on each backend."""
+"""Fair rolls through the API: commit–reveal, proofs, access, verification and tampering; what the
+store keeps (the chain, sealed seeds, exports, tampering behind the service) on each backend."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def test_a_roll_answers_every_face_its_result_odds_and_proof(dice: Dice) -> None
     assert fetched == {**roll, "position": None}
 
 
+@pytest.mark.store
 def test_rolls_in_a_scene_take_consecutive_nonces_and_chain_their_hashes(dice: Dice) -> None:
     rolls = [dice.roll() for _ in range(3)]
     assert [r["nonce"] for r in rolls] == [0, 1, 2]
@@ -85,6 +87,7 @@ def test_a_generated_client_seed_is_recorded(dice: Dice) -> None:
     )
 
 
+@pytest.mark.store
 def test_closing_the_scene_reveals_the_seed_that_recomputes_every_roll(dice: Dice) -> None:
     rolls = [dice.roll() for _ in range(3)]
     unrevealed = dice.table.get(f"/v1/rolls/{rolls[0]['id']}/verification")
@@ -129,6 +132,7 @@ def test_an_unknown_check_and_a_bad_request_are_refused_naming_the_field(dice: D
     assert dice.table.position() == before
 
 
+@pytest.mark.store
 def test_rotating_the_seed_reveals_the_old_one_and_starts_new_nonces(dice: Dice) -> None:
     before = dice.roll()
     scene = dice.table.post(f"/v1/scenes/{dice.scene}/seed/rotate", status=200)
@@ -177,6 +181,7 @@ def _verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.store
 def test_an_export_verifies_offline_and_a_tampered_export_fails_naming_the_record(
     dice: Dice, tmp_path: Path
 ) -> None:
@@ -228,6 +233,7 @@ def _tampered(settings: Settings, change: Any, tmp_path: Path) -> tuple[dict[str
     return report, offline.stdout
 
 
+@pytest.mark.store
 def test_editing_a_stored_roll_s_faces_is_detected(settings: Settings, tmp_path: Path) -> None:
     def change(ids: list[str]) -> None:
         tamper.edit_record(
@@ -240,6 +246,7 @@ def test_editing_a_stored_roll_s_faces_is_detected(settings: Settings, tmp_path:
     assert "TAMPERED: sequence 1" in offline
 
 
+@pytest.mark.store
 def test_deleting_a_stored_roll_is_detected(settings: Settings, tmp_path: Path) -> None:
     report, offline = _tampered(
         settings, lambda ids: tamper.delete_roll(settings, ids[1]), tmp_path
@@ -248,6 +255,7 @@ def test_deleting_a_stored_roll_is_detected(settings: Settings, tmp_path: Path) 
     assert "MISSING: sequence 1" in offline
 
 
+@pytest.mark.store
 def test_swapping_two_stored_rolls_is_detected(settings: Settings, tmp_path: Path) -> None:
     report, offline = _tampered(
         settings, lambda ids: tamper.swap_rolls(settings, ids[1], ids[2]), tmp_path
@@ -257,6 +265,7 @@ def test_swapping_two_stored_rolls_is_detected(settings: Settings, tmp_path: Pat
     assert "MISORDERED: sequence 1" in offline
 
 
+@pytest.mark.store
 def test_an_unrevealed_seed_survives_a_restart(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         dice = Dice(Table(client))
@@ -271,6 +280,7 @@ def test_an_unrevealed_seed_survives_a_restart(settings: Settings) -> None:
             assert verification["recomputed"]["match"] is True
 
 
+@pytest.mark.store
 def test_an_unrevealed_seed_appears_in_no_response_and_no_log_line(
     dice: Dice, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

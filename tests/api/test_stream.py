@@ -15,8 +15,11 @@ import httpx
 import pytest
 
 from api.settings import Settings
-from tests.conftest import BACKENDS, store_settings
+from tests.conftest import store_settings
 from tests.server import Server, running_server
+
+# The stream reads the store's notifications (LISTEN/NOTIFY on PostgreSQL, polling on SQLite).
+pytestmark = pytest.mark.store
 
 TIMEOUT = httpx.Timeout(10.0)  # every read sees a byte at least each heartbeat (1 s here)
 
@@ -112,14 +115,12 @@ class Campaign:
         )
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
+@pytest.fixture(scope="module")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server per backend for the module (each test makes its own campaigns): starting one takes
     seconds. The shutdown test starts its own from the `settings` fixture."""
-    data_dir = tmp_path_factory.mktemp(f"stream-{request.param}")
-    with store_settings(request.param, data_dir) as settings, running_server(settings) as value:
+    data_dir = tmp_path_factory.mktemp(f"stream-{backend}")
+    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
         yield value
 
 
