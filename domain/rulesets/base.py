@@ -33,6 +33,13 @@ class SheetModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+PlayerSide = Literal["hero", "villain", "opponent", "minion", "other"]
+
+
+def _heroes_only() -> list[PlayerSide]:
+    return ["hero"]
+
+
 class CampaignSettings(SheetModel):
     """The settings every campaign has, whatever its ruleset: how far players are trusted with
     numbers (situational modifiers, their own sheets, which sides they may create)."""
@@ -48,8 +55,8 @@ class CampaignSettings(SheetModel):
         description="When a player may change its own character's sheet: only while no scene of "
         "the campaign is open ('outside_scenes'), or only with the GM's approval ('gm_approval').",
     )
-    player_sides: list[Literal["hero", "villain", "opponent", "minion", "other"]] = Field(
-        default_factory=lambda: ["hero"],
+    player_sides: list[PlayerSide] = Field(
+        default_factory=_heroes_only,
         description="The sides of the characters a player may create (the GM creates any).",
     )
 

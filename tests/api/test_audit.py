@@ -507,6 +507,7 @@ def test_a_dash_reads_standard_input(
 # ---- the live store: the campaign's report and each roll's ------------------------------------
 
 
+@pytest.mark.store  # the store is what it tests: on SQLite and PostgreSQL
 def test_the_campaign_verification_is_the_export_s_report(
     settings: Settings, tmp_path: Path
 ) -> None:

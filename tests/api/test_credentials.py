@@ -259,6 +259,7 @@ def replicas(settings: Settings) -> Iterator[tuple[TestClient, TestClient]]:
         yield one, two
 
 
+@pytest.mark.store  # the store is what it tests: on SQLite and PostgreSQL
 def test_a_token_revoked_on_one_replica_is_401_on_the_other_at_once(
     replicas: tuple[TestClient, TestClient],
 ) -> None:

@@ -82,6 +82,7 @@ def test_an_ordinary_roll_uses_no_decisive_moment(table: Table) -> None:
     assert table.get(f"/v1/scenes/{scene}")["once_per_scene_uses"] == {}
 
 
+@pytest.mark.store  # the store is what it tests: on SQLite and PostgreSQL
 def test_a_follow_on_roll_racing_its_first_is_never_refused_once_per_story_wcbh_14_15(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,6 +114,7 @@ def test_a_follow_on_roll_racing_its_first_is_never_refused_once_per_story_wcbh_
     assert table.get(f"/v1/stories/{story}")["once_per_story_uses"] == {"decisive_moment": [hero]}
 
 
+@pytest.mark.store  # the store is what it tests: on SQLite and PostgreSQL
 def test_racing_decisive_moment_rolls_of_one_hero_in_its_scene_all_go_on_wcbh_14_15(
     client: TestClient,
 ) -> None:

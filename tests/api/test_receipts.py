@@ -146,6 +146,7 @@ def test_the_published_keys_need_no_token_and_the_private_key_never_leaves_the_s
         assert "sealed_private_key" not in text and "SigningKeys" not in text
 
 
+@pytest.mark.store  # the store is what it tests: on SQLite and PostgreSQL
 def test_replicas_on_one_store_sign_with_the_same_key(settings: Settings) -> None:
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         assert _keys(one) == _keys(two) and len(_keys(one)["keys"]) == 1

@@ -14,6 +14,9 @@ from domain.secrets import WrongKey
 from tests.api.support import Table, bearer
 from tests.server import running_server
 
+# The fingerprint is kept in the store: checked on SQLite and PostgreSQL.
+pytestmark = pytest.mark.store
+
 
 def with_key(settings: Settings, key: str | None) -> Settings:
     return settings.model_copy(update={"secret_key": key})
