@@ -725,4 +725,11 @@ def _with_modifiers(
     """The command's arguments with the approved modifiers in place (at `path`)."""
     if not path:
         return {**arguments, **modifiers}
-    return {**arguments, path: {**arguments.get(path, {}), **modifiers}}
+    at = arguments.get(path, {})
+    if isinstance(at, list):  # a list of entries (a team attack's attackers): "index.field"
+        entries = [dict(entry) for entry in at]
+        for name, value in modifiers.items():
+            index, _, field = name.partition(".")
+            entries[int(index)][field] = value
+        return {**arguments, path: entries}
+    return {**arguments, path: {**at, **modifiers}}

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
-from domain.rolls import declared_by
+from domain.rolls import Declared, declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import ATTACK_CHECK, Check, unwrap
 from domain.rulesets.wcbh.attack import defence_options, is_minion, rank_of
@@ -1005,8 +1005,9 @@ class FightCommands(Hooks):
         self._fight_standing(target, "target_id")
         team = []
         for entry in attackers:
+            # a UUID from the route; its text when an approved roll request runs it again
             character = self._fight_actor_character(
-                actor, entry["attacker_id"], "attackers", loaded
+                actor, UUID(str(entry["attacker_id"])), "attackers", loaded
             )
             if character.id == target.id:
                 raise InvalidInput("the target is no attacker", field="attackers", rule="WCBH-47")
@@ -1021,6 +1022,10 @@ class FightCommands(Hooks):
             raise InvalidInput(exc.message, field="attackers", rule=exc.rule) from None
         if len({c.id for c, _ in team}) != len(team):
             raise InvalidInput("an attacker is named twice", field="attackers", rule="WCBH-47")
+        # Each attacker's weapon and modifier are a player's declarations: the whole team attack
+        # follows player_modifiers (refused, trusted, or waiting for the GM) before any dice.
+        declared = _team_declared(team)
+        self._modifiers(actor, settings, scene, None, declared)
         for character, _ in team:
             scene.use_once("team_attack", character.id, "WCBH-47", exclusive=False)
             self._fight_act(scene, character, [target.id], "team attack")
@@ -1030,7 +1035,7 @@ class FightCommands(Hooks):
         rolls: list[Aggregate] = []
         others: list[Aggregate] = []
         chain: RollChain | None = None
-        for character, entry in team:
+        for index, (character, entry) in enumerate(team):
             trait = entry["trait"]
             request = {
                 "attack_rank": self._fight_rank(
@@ -1050,7 +1055,15 @@ class FightCommands(Hooks):
                 "explode": bool(entry.get("explode")),
             }
             outcome, touched = self._roll_check(
-                actor, scene, campaign, ATTACK_CHECK, request, character, client_seed, chain
+                actor,
+                scene,
+                campaign,
+                ATTACK_CHECK,
+                request,
+                character,
+                client_seed,
+                chain,
+                declared=_attacker_declared(declared, index),
             )
             chain = touched[1]
             rolls.append(touched[0])
@@ -1233,3 +1246,22 @@ def _allowed(
         field=field,
         rule="WCBH-41",
     )
+
+
+def _team_declared(team: Sequence[tuple[Character, Mapping[str, Any]]]) -> Declared:
+    """Every attacker's weapon and modifier in a team attack (WCBH-47), named by its place in
+    `attackers` ("1.modifier"), those not 0."""
+    given = {
+        f"{index}.{name}": entry.get(name, 0)
+        for index, (_, entry) in enumerate(team)
+        for name in ("weapon", "modifier")
+    }
+    return Declared(
+        values={k: v for k, v in given.items() if v}, fields=tuple(given), path="attackers"
+    )
+
+
+def _attacker_declared(team: Declared, index: int) -> Declared:
+    """What one attacker of a team attack declared: its own entries of the team's, for its roll."""
+    own = {k: v for k, v in team.values.items() if k.split(".", 1)[0] == str(index)}
+    return Declared(values=own, fields=team.fields, path=team.path)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.support import Table
+from tests.api.support import Table, bearer
 from tests.api.test_attacks import make
 from tests.api.test_wcbh_fight import (
     Fight,
@@ -338,3 +338,57 @@ def test_a_team_attack_gives_each_two_dice_and_exploding_sixes_for_resolve_wcbh_
     next_page(table, fight.scene)
     body["target_id"] = fight.villain(name="Fresh villain")  # the first may be defeated (WCBH-31)
     refused(table, fight.path("team-attacks"), body, 409, "WCBH-47", table.player)
+
+
+def _team_with_modifiers(table: Table, fight: Fight) -> dict[str, Any]:
+    bolt = make(table, "Bolt", "hero", table.example_sheet, table.player)
+    return {
+        "target_id": fight.villain(),
+        "attackers": [
+            {"attacker_id": fight.nova, "trait": "Lightning Bolt", "modifier": 2},
+            {"attacker_id": bolt, "trait": "Strength", "weapon": 1},
+        ],
+    }
+
+
+def _recorded(table: Table) -> list[dict[str, Any]]:
+    events = table.get(f"/v1/campaigns/{table.campaign_id}/events?limit=1000")["items"]
+    return [e["payload"]["record"] for e in events if e["type"] == "Roll.Recorded"]
+
+
+def test_a_player_s_team_attack_modifiers_wait_for_the_gm_wcbh_47(table: Table) -> None:
+    """Each attacker's weapon and modifier are a player's declarations (player_modifiers): the
+    team attack waits, rolls nothing, and rolls on approval with what the GM changed."""
+    fight = Fight(table)
+    body = _team_with_modifiers(table, fight)
+    rolls_before = len(_recorded(table))
+    pending = table.client.post(fight.path("team-attacks"), json=body, headers=bearer(table.player))
+    assert pending.status_code == 202, pending.text
+    assert pending.json()["modifiers"] == {"0.modifier": 2, "1.weapon": 1}
+    assert len(_recorded(table)) == rolls_before
+    table.post(
+        f"/v1/roll-requests/{pending.json()['id']}/approve",
+        {"modifiers": {"0.modifier": 1}},
+        status=200,
+    )
+    first, second = _recorded(table)[rolls_before:]
+    assert (first["request"]["modifier"], second["request"]["weapon"]) == (1, 1)
+    assert [(m["field"], m["rule"]) for m in first["modifiers"]] == [("0.modifier", "gm")]
+    assert [(m["field"], m["rule"]) for m in second["modifiers"]] == [
+        ("1.weapon", "player_modifiers:gm_approval")
+    ]
+
+
+def test_a_player_s_team_attack_modifiers_are_refused_when_the_campaign_refuses_them_wcbh_47(
+    client: Any,
+) -> None:
+    table = Table(client, settings={"player_modifiers": "refused"})
+    fight = Fight(table)
+    body = _team_with_modifiers(table, fight)
+    before = table.position()
+    response = table.client.post(
+        fight.path("team-attacks"), json=body, headers=bearer(table.player)
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["field"] == "attackers.0.modifier"
+    assert table.position() == before
