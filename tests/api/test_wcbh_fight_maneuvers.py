@@ -351,8 +351,10 @@ def _team_with_modifiers(table: Table, fight: Fight) -> dict[str, Any]:
     }
 
 
-def _recorded(table: Table) -> list[dict[str, Any]]:
-    events = table.get(f"/v1/campaigns/{table.campaign_id}/events?limit=1000")["items"]
+def _recorded(table: Table, position: int) -> list[dict[str, Any]]:
+    """The roll records in the log, once the views include `position`."""
+    path = f"/v1/campaigns/{table.campaign_id}/events?limit=1000&min_position={position}"
+    events = table.get(path)["items"]
     return [e["payload"]["record"] for e in events if e["type"] == "Roll.Recorded"]
 
 
@@ -361,17 +363,17 @@ def test_a_player_s_team_attack_modifiers_wait_for_the_gm_wcbh_47(table: Table) 
     team attack waits, rolls nothing, and rolls on approval with what the GM changed."""
     fight = Fight(table)
     body = _team_with_modifiers(table, fight)
-    rolls_before = len(_recorded(table))
+    rolls_before = len(_recorded(table, table.position()))
     pending = table.client.post(fight.path("team-attacks"), json=body, headers=bearer(table.player))
     assert pending.status_code == 202, pending.text
     assert pending.json()["modifiers"] == {"0.modifier": 2, "1.weapon": 1}
-    assert len(_recorded(table)) == rolls_before
-    table.post(
+    assert len(_recorded(table, pending.json()["position"])) == rolls_before
+    decided = table.post(
         f"/v1/roll-requests/{pending.json()['id']}/approve",
         {"modifiers": {"0.modifier": 1}},
         status=200,
     )
-    first, second = _recorded(table)[rolls_before:]
+    first, second = _recorded(table, decided["position"])[rolls_before:]
     assert (first["request"]["modifier"], second["request"]["weapon"]) == (1, 1)
     assert [(m["field"], m["rule"]) for m in first["modifiers"]] == [("0.modifier", "gm")]
     assert [(m["field"], m["rule"]) for m in second["modifiers"]] == [
