@@ -24,10 +24,9 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from domain.audit import GENESIS_HASH, Problem, Report, verify_export
+from domain.audit import EXPORT_HEAD, GENESIS_HASH, Problem, Report, verify_export
 
 ALGORITHM = "ed25519"
-EXPORT_HEAD = "ExportHead"  # the `type` of an export's last line
 # Domain separation: a signature made for one kind of statement never verifies as another.
 RECEIPT_TAG = "chronicle-receipt-v1"
 HEAD_TAG = "chronicle-head-v1"
