@@ -200,6 +200,12 @@ class Character(Aggregate):
         scene_id: UUID | None = None,
         page: int | None = None,
     ) -> None:
+        self._health_after_hit(health, defeated, scene_id, page)
+
+    def _health_after_hit(
+        self, health: int, defeated: bool, scene_id: UUID | None, page: int | None
+    ) -> None:
+        """What a hit and a revised hit both leave: Health, and at 0 defeated where and when."""
         self.resources["health"] = health
         if defeated:
             self.status = "defeated"
@@ -229,11 +235,8 @@ class Character(Aggregate):
         scene_id: UUID,
         page: int,
     ) -> None:
-        self.resources["health"] = health
-        if defeated:
-            self.status = "defeated"
-            self.defeated_at = {"scene_id": scene_id, "page": page}
-        elif revived and self.status == "defeated":
+        self._health_after_hit(health, defeated, scene_id, page)
+        if not defeated and revived and self.status == "defeated":
             self.status = "active"
             self.defeated_at = None
 
