@@ -74,6 +74,8 @@ class Settings(BaseSettings):
         url = urlsplit(self.database_url)
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # Replicas and views runners starting together create the schema one at a time.
+            "APPLICATION_RECORDER_TOPIC": "domain.pg_schema:LockedApplicationRecorder",
             "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
             "POSTGRES_HOST": url.hostname or "127.0.0.1",
             "POSTGRES_PORT": str(url.port or 5432),

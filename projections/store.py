@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.persistence import Tracking, TrackingRecorder
-from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
+
+from domain.pg_schema import LockedTrackingRecorder
 
 TABLES = ("view_docs", "view_versions", "view_log", "view_timeline")
 
@@ -268,7 +269,7 @@ class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
         return [*super().construct_create_table_statements(), *CREATE]
 
 
-class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
+class PostgresViewStore(ViewStore, LockedTrackingRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.sql_create_statements.extend(SQL(statement) for statement in CREATE)  # type: ignore[misc]
