@@ -8,23 +8,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import systems
 from api import errors
 from api.routers import (
     campaigns,
     characters,
-    classd,
-    fight,
     history,
     meta,
     missions,
-    nimble,
-    nimble_grapple,
-    nimble_health,
-    nwod,
     play,
-    resolve,
     rolls,
-    scene_play,
     signing,
     stream,
 )
@@ -88,26 +81,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # are built once, at import. So every app of the process (one per test) shares them; they keep
     # no state of an app (a request reaches its app through its scope). The one thing lost, the
     # app's `dependency_overrides`, nothing here uses. The OpenAPI schema is the same.
-    for module in (
-        meta,
-        campaigns,
-        characters,
-        play,
-        resolve,
-        scene_play,
-        fight,
-        classd,
-        nimble,
-        nimble_grapple,
-        nimble_health,
-        nwod,
-        missions,
-        rolls,
-        history,
-        signing,
-        stream,
-    ):
-        app.router.routes.extend(module.router.routes)
+    routers = [
+        *(r.router for r in (meta, campaigns, characters, play)),
+        *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
+        *(r.router for r in (missions, rolls, history, signing, stream)),
+    ]
+    for router in routers:
+        app.router.routes.extend(router.routes)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     return app
 

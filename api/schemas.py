@@ -10,12 +10,12 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.scene_play_models import ScenePlayPublic, scene_play_public
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
 from domain.rulesets import RULESETS, get_ruleset
 from domain.signing import Signing
-from domain.verbs.nimble_health import nimble_conditions, nimble_view
-from domain.verbs.resolve import resolve_fields
+from systems.nimble.commands.health import nimble_conditions, nimble_view
+from systems.wcbh.commands.resolve import resolve_fields
+from systems.wcbh.schemas import ScenePlayPublic, scene_play_public
 
 Title = Field(min_length=1, max_length=200)
 RulesetId = Literal["wcbh", "classd", "nimble", "nwod-micro"]
@@ -177,7 +177,7 @@ class CharacterPublic(Written):
     conditions: list[dict[str, Any]] = Field(
         default_factory=list, description="Conditions and effects with their remaining duration"
     )
-    # Resolve area (docs/wcbh-resolve.md)
+    # Resolve area (systems/wcbh/docs/resolve.md)
     last_gasp: dict[str, Any] | None = Field(
         default=None,
         description="WCBH-19: the running last gasp (scene_id, page, unconscious); null if none",
@@ -199,7 +199,7 @@ class CharacterPublic(Written):
         description="Sheet changes players proposed (setting player_sheet_changes = gm_approval), "
         "by id: sheet, reason, proposed_by, status (pending, approved, declined, replaced), note",
     )
-    # Nimble health (docs/nimble-health.md)
+    # Nimble health (systems/nimble/docs/health.md)
     nimble: dict[str, Any] | None = Field(
         default=None,
         description="Nimble only (NB-20..26): hp, temp_hp, wounds, status (dying/dead), "
@@ -349,7 +349,7 @@ class ScenePublic(Written):
         description="Groups in acting order (a group acts simultaneously), WCBH-22..24; null "
         "without combatants or in rulesets without a fixed order",
     )
-    # Resolve area (docs/wcbh-resolve.md)
+    # Resolve area (systems/wcbh/docs/resolve.md)
     pools: dict[str, int] = Field(
         default_factory=dict,
         description="The scene's own pools, apart from its game Issue's, e.g. adversity (WCBH-21)",
@@ -358,7 +358,7 @@ class ScenePublic(Written):
         default_factory=list,
         description="Powers imitated for this scene: character_id, trait, power, rank (WCBH-20f)",
     )
-    # Scene play (docs/wcbh-scene-play.md)
+    # Scene play (systems/wcbh/docs/scene-play.md)
     play: ScenePlayPublic = Field(
         default_factory=ScenePlayPublic,
         description="Group checks with their totals (WCBH-11), contests (WCBH-12) and chases "
@@ -507,7 +507,6 @@ class RollPublic(Written):
     set_by_gm: list[str] = Field(
         default_factory=list, description="The sheet numbers of the request the GM gave itself"
     )
-
 
 
 # The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs

@@ -497,7 +497,7 @@ def play_scene_play(
 
 
 def play_fight(s: Session, campaign_id: str, gm: str, player: str, sheet: dict[str, Any]) -> None:
-    """The fight (WCBH-25, 40, 45; docs/wcbh-fight.md) in a story of its own: declared actions,
+    """The fight (WCBH-25, 40, 45; systems/wcbh/docs/fight.md) in a story of its own: declared actions,
     a grapple's hold, a knockback, and the scene's close ending the hold."""
     characters = f"/v1/campaigns/{campaign_id}/characters"
     hero = s.call("POST", characters, player, {"name": "Titan", "side": "hero", "sheet": sheet})[

@@ -16,19 +16,19 @@ from domain.commands import (
     StoredResponse,
     command,
 )
+from domain.components import Loaded
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.missions import MissionCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import hash_token, mint_token
-from domain.verbs.base import Loaded
-from domain.verbs.classd_fight import ClassDFightCommands
-from domain.verbs.fight import FightCommands
-from domain.verbs.missions import MissionCommands
-from domain.verbs.nimble_encounter import NimbleEncounterCommands
-from domain.verbs.nimble_grapple import NimbleEncounterGrappleCommands
-from domain.verbs.nimble_health import NimbleHealthCommands
-from domain.verbs.nwod_fight import NwodFightCommands
-from domain.verbs.resolve import ResolveCommands
-from domain.verbs.scene_play import ScenePlayCommands
+from systems.classd.commands.fight import ClassDFightCommands
+from systems.nimble.commands.encounter import NimbleEncounterCommands
+from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
+from systems.nimble.commands.health import NimbleHealthCommands
+from systems.nwod_micro.commands.fight import NwodFightCommands
+from systems.wcbh.commands.fight import FightCommands
+from systems.wcbh.commands.resolve import ResolveCommands
+from systems.wcbh.commands.scene_play import ScenePlayCommands
 
 __all__ = [
     "Actor",
@@ -54,7 +54,7 @@ class Chronicle(
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
 
     The verbs of each area of play live in their own mixin (domain/verbs/); the lifecycle verbs here
-    call the boundary hooks of `domain.verbs.base.Hooks` so that each area adds what changes at a page,
+    call the boundary hooks of `domain.components.Hooks` so that each area adds what changes at a page,
     a scene or a game Issue boundary to the same atomic save."""
 
     # ---- commands ----------------------------------------------------------------------------

@@ -287,10 +287,10 @@ class RollCommands(Service):
         action: bool = True,
     ) -> Mapping[str, Any]:
         """Hook: the request with the dice the page adds to the character's roll (WCBH-25, 41),
-        put into the request so that the record recomputes; domain/verbs/fight.py fills them."""
+        put into the request so that the record recomputes; systems/wcbh/commands/fight.py fills them."""
         return request
 
-    # `attack` (WCBH-25, 28..31, 33, 44) lives in domain/verbs/fight.py with the fight's other verbs.
+    # `attack` (WCBH-25, 28..31, 33, 44) lives in systems/wcbh/commands/fight.py with the fight's other verbs.
 
     @command
     def follow_up(
@@ -320,7 +320,7 @@ class RollCommands(Service):
     def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
         """Hook: what a direct follow-up changes besides its roll and its cost (an area of play
         overrides it, calls super() and returns the aggregates it changed; e.g. Resolve on an
-        attack decides its hit again, WCBH-20b, 20c in domain/verbs/fight.py)."""
+        attack decides its hit again, WCBH-20b, 20c in systems/wcbh/commands/fight.py)."""
         return []
 
     def _follow_up_roll(

@@ -13,11 +13,12 @@ from eventsourcing.projection import Projection
 
 from domain.export import entry
 from domain.rulesets import get_ruleset
-from domain.rulesets.classd import combat as classd_combat
-from domain.rulesets.nimble import encounter as nimble_encounter
-from domain.rulesets.nwod_micro import combat as nwod_combat
-from projections import nimble_health_views, scene_play_views
 from projections.store import Changes, Doc, ViewStore, ViewTransaction
+from systems.classd.rules import combat as classd_combat
+from systems.nimble import views as nimble_health_views
+from systems.nimble.rules import encounter as nimble_encounter
+from systems.nwod_micro.rules import combat as nwod_combat
+from systems.wcbh import views as scene_play_views
 
 Handler = Callable[["Translation"], None]
 
@@ -540,7 +541,7 @@ def _in_scene(t: Translation, scene_id: Any) -> None:
 
 
 def _resolve_character(t: Translation, doc: dict[str, Any]) -> str:
-    from domain.verbs.resolve import owed_loss
+    from systems.wcbh.commands.resolve import owed_loss
 
     e, name = t.event, doc["name"]
     resolve = doc["resources"].setdefault(
@@ -748,7 +749,7 @@ def mission(t: Translation) -> None:
     t.step(text, before, doc)
 
 
-# ---- nWoD micro firefights (NW-7..NW-18; domain/verbs/nwod_fight.py) ---------------------------
+# ---- nWoD micro firefights (NW-7..NW-18; systems/nwod_micro/commands/fight.py) ---------------------------
 
 
 def _nwod_scene(t: Translation, doc: dict[str, Any]) -> str:
@@ -760,7 +761,7 @@ def _nwod_scene(t: Translation, doc: dict[str, Any]) -> str:
     return nwod_combat.describe(e.change, e.details, name)
 
 
-# ---- Nimble encounters (NB-1..NB-19; domain/verbs/nimble_encounter.py) -------------------------
+# ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) -------------------------
 
 
 def _nimble_scene(t: Translation, doc: dict[str, Any]) -> str:
@@ -772,7 +773,7 @@ def _nimble_scene(t: Translation, doc: dict[str, Any]) -> str:
     return nimble_encounter.describe(e.change, e.details, name)
 
 
-# ---- Class D Heroes combat (CD-8..CD-20; domain/verbs/classd_fight.py) -------------------------
+# ---- Class D Heroes combat (CD-8..CD-20; systems/classd/commands/fight.py) -------------------------
 
 
 def _classd_damage(t: Translation, doc: dict[str, Any]) -> str:

@@ -280,7 +280,7 @@ class Character(Aggregate):
         self.resources[resource] = self.resources.get(resource, 0) - amount
         self._spend_last_gasp(resource, amount)
 
-    # ---- Resolve area (WCBH-16, WCBH-19, WCBH-20a, WCBH-20e; domain/verbs/resolve.py) ----------
+    # ---- Resolve area (WCBH-16, WCBH-19, WCBH-20a, WCBH-20e; systems/wcbh/commands/resolve.py) ----------
 
     def _init_resolve_area(self) -> None:
         # WCBH-19: the running last gasp: {"scene_id", "page", "left", "unconscious"}.
@@ -499,7 +499,7 @@ class Character(Aggregate):
         self.sheet = {**self.sheet, "abilities": {**self.sheet["abilities"], ability: rank}}
         self.lowered.remove({"ability": ability, "roll_id": roll_id})
 
-    # ---- Class D Heroes combat (CD-11..CD-15, CD-20; domain/verbs/classd_fight.py) ------------
+    # ---- Class D Heroes combat (CD-11..CD-15, CD-20; systems/classd/commands/fight.py) ------------
 
     def take_damage(
         self,
@@ -531,7 +531,7 @@ class Character(Aggregate):
             self.status = status
             self.defeated_at = {"scene_id": scene_id, "page": page}
 
-    # ---- the fight (WCBH-40, WCBH-41; domain/verbs/fight.py) ------------------------------------
+    # ---- the fight (WCBH-40, WCBH-41; systems/wcbh/commands/fight.py) ------------------------------------
 
     def _init_fight_area(self) -> None:
         # Conditions a fight imposed: name → {"kind", "rule", "scene_id", "until_page" (None: to
@@ -558,7 +558,7 @@ class Character(Aggregate):
             self.fight_conditions.pop(name, None)
 
     # ---- scene play: recovery, shaking off, back in the fight, extended effects -----------------
-    # (WCBH-34, WCBH-37..39; domain/verbs/scene_play.py)
+    # (WCBH-34, WCBH-37..39; systems/wcbh/commands/scene_play.py)
 
     def recover(self, health: int, roll_id: UUID, scene_id: UUID) -> None:
         """WCBH-34: a recovery check brought Health up to `health`."""
@@ -661,7 +661,7 @@ class Character(Aggregate):
             self.status = "active"
             self.defeated_at = None
 
-    # ---- Nimble health (NB-20..NB-26; domain/verbs/nimble_health.py) --------------------------
+    # ---- Nimble health (NB-20..NB-26; systems/nimble/commands/health.py) --------------------------
     # status: "active", "dying" or "dead" for a hero, "active" or "defeated" for a monster.
 
     def _init_nimble_health_area(self) -> None:

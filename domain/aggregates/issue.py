@@ -92,7 +92,7 @@ class Issue(Aggregate):
         self.ended = True
         self.open_scene_ids = []
 
-    # ---- Resolve area (WCBH-21; domain/verbs/resolve.py) --------------------------------------
+    # ---- Resolve area (WCBH-21; systems/wcbh/commands/resolve.py) --------------------------------------
 
     @property
     def villainous_deed(self) -> dict[str, Any] | None:
@@ -124,7 +124,7 @@ class Issue(Aggregate):
             "scene_id": scene_id,
         }
 
-    # ---- scene play (WCBH-38; domain/verbs/scene_play.py) ---------------------------------------
+    # ---- scene play (WCBH-38; systems/wcbh/commands/scene_play.py) ---------------------------------------
 
     @property
     def extended_effects(self) -> list[dict[str, str]]:

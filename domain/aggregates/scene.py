@@ -14,15 +14,15 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import check_change, clean_title
 from domain.errors import Conflict, InvalidInput, NotFound
-from domain.rulesets.classd import combat as classd_combat
-from domain.rulesets.nwod_micro import combat as nwod_combat
-from domain.rulesets.wcbh.movement import (
+from systems.classd.rules import combat as classd_combat
+from systems.nwod_micro.rules import combat as nwod_combat
+from systems.wcbh.rules.movement import (
     CHASE_SHIFT_NET,
     CHASE_WIN_BONUS,
     ChaseState,
     resolve_chase,
 )
-from domain.rulesets.wcbh.play import GROUP_KEEP, Contest, group_check
+from systems.wcbh.rules.play import GROUP_KEEP, Contest, group_check
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Scene(Aggregate):
         ] = []  # characters attacked here: their effects tick with the pages
         self.combatants: list[UUID] = []  # who takes part in the fight (order of action, WCBH-22)
         self.acting_first: list[UUID] = []  # who spent Resolve to act first (WCBH-24)
-        # Scene play (domain/verbs/scene_play.py), by id: group checks (WCBH-11), contests
+        # Scene play (systems/wcbh/commands/scene_play.py), by id: group checks (WCBH-11), contests
         # (WCBH-12), chases (WCBH-27).
         self.group_checks: dict[str, dict[str, Any]] = {}
         self.contests: dict[str, dict[str, Any]] = {}
@@ -211,7 +211,7 @@ class Scene(Aggregate):
         if self.closed:
             raise Conflict("the scene is closed", code="scene_closed")
 
-    # ---- scene play: group checks, contests, chases (WCBH-11, 12, 27; domain/verbs/scene_play.py) --
+    # ---- scene play: group checks, contests, chases (WCBH-11, 12, 27; systems/wcbh/commands/scene_play.py) --
 
     def open_group_check(
         self, group_id: UUID, participants: list[UUID], difficulty: int, purpose: str
@@ -559,7 +559,7 @@ class Scene(Aggregate):
         sides = state["sides"]
         return Contest((sides[0], sides[1]), state["rolls"], tuple(state["winners"]))
 
-    # ---- Resolve area (WCBH-20f, WCBH-21; domain/verbs/resolve.py) ----------------------------
+    # ---- Resolve area (WCBH-20f, WCBH-21; systems/wcbh/commands/resolve.py) ----------------------------
 
     def _init_resolve_area(self) -> None:
         # WCBH-21: the scene's own pools (Adversity), apart from its game Issue's.
@@ -616,8 +616,8 @@ class Scene(Aggregate):
             }
         )
 
-    # ---- Class D Heroes combat (CD-8..CD-20; domain/verbs/classd_fight.py) ------------------
-    # The verb checks the rules (domain/rulesets/classd/combat.py) first; each event below changes
+    # ---- Class D Heroes combat (CD-8..CD-20; systems/classd/commands/fight.py) ------------------
+    # The verb checks the rules (systems/classd/rules/combat.py) first; each event below changes
     # the round's JSON state through `classd_combat.apply`, which the scene view replays too.
 
     def _init_classd_area(self) -> None:
@@ -716,7 +716,7 @@ class Scene(Aggregate):
             "ClassDShieldChanged", villain_id=villain_id, hostage_id=hostage_id, hostage=hostage
         )
 
-    # ---- the fight's page (WCBH-25, WCBH-40..47; domain/verbs/fight.py) -----------------------
+    # ---- the fight's page (WCBH-25, WCBH-40..47; systems/wcbh/commands/fight.py) -----------------------
 
     def _init_fight_area(self) -> None:
         # WCBH-25: each character's page state (declared and used actions, targets, move, lost
@@ -774,8 +774,8 @@ class Scene(Aggregate):
             **details,
         }
 
-    # ---- nWoD micro firefights (NW-7..NW-18; domain/verbs/nwod_fight.py) ----------------------
-    # The verb checks the rules (domain/rulesets/nwod_micro/combat.py) first; the one event below
+    # ---- nWoD micro firefights (NW-7..NW-18; systems/nwod_micro/commands/fight.py) ----------------------
+    # The verb checks the rules (systems/nwod_micro/rules/combat.py) first; the one event below
     # changes the firefight's JSON state through `nwod_combat.apply`, which the scene view replays.
 
     @property
@@ -794,14 +794,14 @@ class Scene(Aggregate):
             getattr(self, "nwod_state", None), page, change, details
         )
 
-    # ---- Nimble encounters (NB-1..NB-19; domain/verbs/nimble_encounter.py) ---------------------
-    # The verb checks the rules (domain/rulesets/nimble/encounter.py) first; the one event below
+    # ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) ---------------------
+    # The verb checks the rules (systems/nimble/rules/encounter.py) first; the one event below
     # changes the encounter's JSON state through `nimble_encounter.apply`, which the view replays.
 
     @property
     def nimble(self) -> dict[str, Any]:
         """A copy of the Nimble encounter state (order, turn, actions, uses, reactions…)."""
-        from domain.rulesets.nimble import encounter
+        from systems.nimble.rules import encounter
 
         return encounter.state_of(getattr(self, "nimble_state", None))
 
@@ -812,6 +812,6 @@ class Scene(Aggregate):
 
     @event("NimbleEncounterChanged")
     def _nimble_encounter_changed(self, change: str, details: dict[str, Any], page: int) -> None:
-        from domain.rulesets.nimble import encounter
+        from systems.nimble.rules import encounter
 
         self.nimble_state = encounter.apply(getattr(self, "nimble_state", None), change, details)

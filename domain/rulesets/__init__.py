@@ -1,15 +1,14 @@
-"""The registry of game systems: look one up by id to validate sheets and compute derived stats."""
+"""The rulesets of the installed game systems (systems/): look one up by id to validate sheets and
+compute derived stats. The shared shape of a ruleset is in `domain.rulesets.base`."""
 
 from __future__ import annotations
 
+import systems
 from domain.errors import InvalidInput
-from domain.rulesets import classd, nimble, nwod_micro, wcbh
 from domain.rulesets.base import Ruleset, StatSpec
 
-RULESETS: dict[str, Ruleset] = {
-    ruleset.id: ruleset
-    for ruleset in (wcbh.RULESET, classd.RULESET, nimble.RULESET, nwod_micro.RULESET)
-}
+# Each installed system's rules (systems/<name>/rules), by ruleset id.
+RULESETS: dict[str, Ruleset] = {rules.RULESET.id: rules.RULESET for rules in systems.parts("rules")}
 
 # (ruleset id, rules version) -> the logic that reads the dice of that version; a roll record names
 # its version so that a verifier replays it with the rules it was rolled under (docs/fair-dice.md).

@@ -359,7 +359,7 @@ CASES: dict[str, Case] = {
 }
 
 
-# ---- Resolve area (WCBH-16, 19..21, availability): docs/wcbh-resolve.md ----------------------------
+# ---- Resolve area (WCBH-16, 19..21, availability): systems/wcbh/docs/resolve.md ----------------------------
 
 
 def _spent_hero(t: Table) -> str:
@@ -486,7 +486,7 @@ CASES.update(
 )
 
 
-# ---- scene play (WCBH-10..12, 27, 34, 37..39): docs/wcbh-scene-play.md -----------------------------
+# ---- scene play (WCBH-10..12, 27, 34, 37..39): systems/wcbh/docs/scene-play.md -----------------------------
 # The owner acts first; where its use leaves none (a roll a round, a use a scene), the GM gets 409.
 
 AGAIN_409 = {"gm": 409}
@@ -584,7 +584,7 @@ CASES.update(
 )
 
 
-# ---- the fight (WCBH-25, 40..47): docs/wcbh-fight.md; the owner acts first, the GM repeats -------
+# ---- the fight (WCBH-25, 40..47): systems/wcbh/docs/fight.md; the owner acts first, the GM repeats -------
 
 ONE_ACTION = {"gm": 409}  # WCBH-25: the owner's action (or use) leaves none for the GM's repeat
 CASES.update(
@@ -677,7 +677,7 @@ def token_of(table: Table, role: str) -> dict[str, str]:
     return bearer(token) if token else {}
 
 
-# ---- Nimble encounters (NB-1..19): docs/nimble-encounters.md; the owner acts first, the GM repeats
+# ---- Nimble encounters (NB-1..19): systems/nimble/docs/encounters.md; the owner acts first, the GM repeats
 
 
 def _nb(t: Table, what: str, **kw: bool) -> str:
@@ -790,7 +790,7 @@ CASES.update(
 )
 
 
-# ---- Nimble health (NB-20..26): docs/nimble-health.md; the owner acts first, the GM repeats ------
+# ---- Nimble health (NB-20..26): systems/nimble/docs/health.md; the owner acts first, the GM repeats ------
 
 NB = "nimble"
 CASES.update(

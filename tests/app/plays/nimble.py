@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.rulesets.nimble import encounter as nimble_rules
-from domain.rulesets.nimble import health
+from systems.nimble.rules import encounter as nimble_rules
+from systems.nimble.rules import health
 from tests.app.plays.core import Action, Pick, Play
 
 MONSTER = {

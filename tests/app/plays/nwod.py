@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.rulesets.nwod_micro import combat as nwod_rules
+from systems.nwod_micro.rules import combat as nwod_rules
 from tests.app.plays.core import Action, Pick, Play
 
 THUG = {

@@ -11,7 +11,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.nimble.checks import HELP_DIE
+from systems.nimble.rules.checks import HELP_DIE
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 ATTACK = RULESETS["nimble"].checks["attack"]

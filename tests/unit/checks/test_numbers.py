@@ -13,8 +13,8 @@ from domain.rulesets.base import (
     player_modifiers_verdict,
     refuse_player_numbers,
 )
-from domain.rulesets.classd.checks import StatCheck
-from domain.rulesets.wcbh.checks import TraitCheck
+from systems.classd.rules.checks import StatCheck
+from systems.wcbh.rules.checks import TraitCheck
 
 
 def test_every_check_names_fields_of_its_own_request_and_none_twice() -> None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from domain.dice import odds
-from domain.rulesets.wcbh.checks import face_successes
+from systems.wcbh.rules.checks import face_successes
 
 Dist = dict[int, Fraction]
 

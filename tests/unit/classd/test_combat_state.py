@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from domain.errors import Conflict
-from domain.rulesets.classd import combat
+from systems.classd.rules import combat
 
 
 def play(*events: tuple[str, dict[str, Any]]) -> dict[str, Any]:

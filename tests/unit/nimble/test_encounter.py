@@ -1,4 +1,4 @@
-"""The pure Nimble encounter library (domain/rulesets/nimble/encounter.py), NB-1..NB-21."""
+"""The pure Nimble encounter library (systems/nimble/rules/encounter.py), NB-1..NB-21."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from domain.errors import Conflict
-from domain.rulesets.nimble import encounter as enc
+from systems.nimble.rules import encounter as enc
 
 NOVA, ROOK, GOBLINS = "nova", "rook", "goblins"
 

@@ -1,11 +1,11 @@
-"""The pure Nimble health rules (domain/rulesets/nimble/health.py), NB-20..NB-26."""
+"""The pure Nimble health rules (systems/nimble/rules/health.py), NB-20..NB-26."""
 
 from __future__ import annotations
 
 import pytest
 
-from domain.rulesets.nimble import health
-from domain.rulesets.nimble.health import Health
+from systems.nimble.rules import health
+from systems.nimble.rules.health import Health
 
 
 def hero(hp: int = 10, temp_hp: int = 0, wounds: int = 0, status: str = "active") -> Health:

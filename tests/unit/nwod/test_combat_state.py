@@ -1,4 +1,4 @@
-"""The firefight state (domain/rulesets/nwod_micro/combat.py): order, actions, maneuvers."""
+"""The firefight state (systems/nwod_micro/rules/combat.py): order, actions, maneuvers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from domain.errors import Conflict, InvalidInput
-from domain.rulesets.nwod_micro import combat
+from systems.nwod_micro.rules import combat
 
 
 def with_fighters(*totals: tuple[str, int, int]) -> dict[str, Any]:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.nwod_micro.checks import PoolCheck, PoolRequest
-from domain.rulesets.nwod_micro.fight_checks import (
+from systems.nwod_micro.rules.checks import PoolCheck, PoolRequest
+from systems.nwod_micro.rules.fight_checks import (
     FightRollCheck,
     FightRollRequest,
     InitiativeCheck,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domain.errors import InvalidInput
 from domain.rulesets import get_ruleset
-from domain.rulesets.nimble.attack_dice import AttackDice, DiceTerm, parse_attack_dice
+from systems.nimble.rules.attack_dice import AttackDice, DiceTerm, parse_attack_dice
 
 NIMBLE = get_ruleset("nimble")
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from domain.errors import InvalidInput
 from domain.rulesets import get_ruleset
-from domain.rulesets.wcbh.sheet import WcbhCharacter, WcbhMinion
+from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
 WCBH = get_ruleset("wcbh")
 

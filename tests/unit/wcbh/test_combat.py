@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.combat import (
+from systems.wcbh.rules.combat import (
     Defence,
     PageState,
     best_defence,

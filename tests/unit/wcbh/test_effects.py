@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.effects import (
+from systems.wcbh.rules.effects import (
     Effect,
     add_effect,
     check_defeat,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.initiative import (
+from systems.wcbh.rules.initiative import (
     Combatant,
     delayed_order,
     lost_delays,

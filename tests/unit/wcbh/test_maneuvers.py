@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.combat import Defence, PageState, best_defence
-from domain.rulesets.wcbh.maneuvers import (
+from systems.wcbh.rules.combat import Defence, PageState, best_defence
+from systems.wcbh.rules.maneuvers import (
     ALL_OUT_BONUS,
     CHARGE_BONUS,
     AreaTarget,

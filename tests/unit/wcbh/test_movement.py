@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.movement import (
+from systems.wcbh.rules.movement import (
     ChaseState,
     chase_dice,
     pages_to_move,

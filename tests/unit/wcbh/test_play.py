@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidInput
-from domain.rulesets.wcbh.play import (
+from systems.wcbh.rules.play import (
     RESOLVE_SPENDS,
     Adversity,
     Contest,
@@ -20,8 +20,8 @@ from domain.rulesets.wcbh.play import (
     roll_help,
     spend_resolve,
 )
-from domain.rulesets.wcbh.ruleset import WcbhRuleset
-from domain.rulesets.wcbh.sheet import WcbhSettings
+from systems.wcbh.rules.ruleset import WcbhRuleset
+from systems.wcbh.rules.sheet import WcbhSettings
 from tests.unit.checks.support import scripted
 
 ABILITIES = {

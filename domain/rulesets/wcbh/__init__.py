@@ -1,9 +1,0 @@
-"""We Can Be Heroes (ruleset id ``wcbh``): superhero play-by-post with d6 pools and Resolve."""
-
-from __future__ import annotations
-
-from domain.rulesets.wcbh.ruleset import WcbhRuleset
-
-RULESET = WcbhRuleset()
-
-__all__ = ["RULESET", "WcbhRuleset"]

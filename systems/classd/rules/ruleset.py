@@ -1,0 +1,129 @@
+"""Class D Heroes as a ``Ruleset``: side/rank agreement, target difficulties, Health and Will."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from domain.rulesets.base import (
+    Check,
+    FollowUp,
+    Problem,
+    Ruleset,
+    StatSpec,
+    form_of,
+    resource,
+)
+from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
+from systems.classd.rules.fight import FIGHT_CHECKS
+from systems.classd.rules.rest import REST
+from systems.classd.rules.sheet import (
+    ClassdSettings,
+    ClassdSheet,
+    actions_per_turn,
+    difficulty_to_affect,
+    reactions,
+)
+
+VILLAIN_SIDES = ("villain", "opponent", "minion")
+
+
+class ClassdRuleset(Ruleset):
+    id: ClassVar[str] = "classd"
+    rules_version: ClassVar[str] = "1"
+    name: ClassVar[str] = "Class D Heroes"
+    Sheet: ClassVar[type[BaseModel]] = ClassdSheet
+    Settings: ClassVar[type[BaseModel]] = ClassdSettings
+    derived_specs: ClassVar[tuple[StatSpec, ...]] = (
+        StatSpec(
+            "difficulty_to_affect",
+            "Difficulty of checks acting on this character: 5 + its Might, Speed or Spirit.",
+            "CD-4",
+        ),
+        StatSpec(
+            "reactions",
+            "Reactions per round: 'none' (hero), 'one_shared' (minion), 'one_per_attack_type' "
+            "(henchman) or 'unlimited' (boss).",
+            "CD-17",
+        ),
+        StatSpec(
+            "actions_per_turn",
+            "Actions on its side's turn: 1, or 2 for a boss (two attacks, or one attack and one "
+            "special action).",
+            "CD-17",
+        ),
+    )
+    resource_specs: ClassVar[tuple[StatSpec, ...]] = (
+        StatSpec(
+            "health",
+            "Lost to damage (CD-11); a Rest restores 1d6, never above the maximum (CD-22).",
+            "CD-1",
+            "rest",
+        ),
+        StatSpec(
+            "will",
+            "Spent on rerolls (CD-6) and overflow (CD-13), lost to failed mental attacks "
+            "(CD-12); a Rest restores 1d6, never above the maximum (CD-22).",
+            "CD-1",
+            "rest",
+        ),
+    )
+    field_rules: ClassVar[Mapping[str, str]] = {
+        "might": "CD-1",
+        "speed": "CD-1",
+        "spirit": "CD-1",
+        "health": "CD-1",
+        "will": "CD-1",
+        "rank": "CD-17",
+    }
+    # The rest of a mission (CD-22) comes after the ruleset's own checks (missions area).
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, REST.name: REST, **FIGHT_CHECKS}
+    follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
+
+    def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
+        sheet = form_of(sheet, ClassdSheet)
+        self._settings(settings)
+        # CD-1/CD-17: villains, and only villains, have a rank; every villain has one of the three.
+        if side == "hero" and sheet.rank is not None:
+            yield Problem("rank", "a hero has no villain rank", "CD-1")
+        if side in VILLAIN_SIDES and sheet.rank is None:
+            yield Problem(
+                "rank", f"a {side} needs a villain rank: minion, henchman or boss", "CD-17"
+            )
+        if side == "minion" and sheet.rank not in (None, "minion"):
+            yield Problem(
+                "rank", f"the minion side needs rank 'minion', not {sheet.rank!r}", "CD-17"
+            )
+
+    def derived_stats(self, sheet: BaseModel, settings: BaseModel) -> dict[str, Any]:
+        sheet = form_of(sheet, ClassdSheet)
+        self._settings(settings)
+        return {
+            "difficulty_to_affect": difficulty_to_affect(sheet),
+            "reactions": reactions(sheet),
+            "actions_per_turn": actions_per_turn(sheet),
+        }
+
+    def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
+        sheet = form_of(sheet, ClassdSheet)
+        self._settings(settings)
+        return {
+            "health": resource(sheet.health, sheet.health, "rest"),
+            "will": resource(sheet.will, sheet.will, "rest"),
+        }
+
+    def example_sheet(self) -> dict[str, Any]:
+        return {
+            "might": 1,
+            "speed": 3,
+            "spirit": 2,
+            "health": 12,
+            "will": 5,
+            "rank": None,
+            "powers": [
+                {"name": "Blink", "description": "Teleports up to 10 m; +1 damage on ranged."}
+            ],
+            "gear": [{"name": "Lockpicks"}],
+        }

@@ -1,0 +1,499 @@
+"""Nimble encounters, pure: the order of turns (NB-3, NB-4), starting actions (NB-1, NB-2), the
+three actions (NB-7), free actions (NB-8), hasty attacks (NB-10), limited uses (NB-5), reactions
+(NB-15), concentration activities (NB-6), Assess (NB-14) and what refreshes when.
+
+The state is a JSON document kept on the Scene (a scene is an encounter, its pages are rounds);
+``apply`` is the one place that changes it, so the aggregate and the scene view replay the same
+events the same way. The ``check_*`` functions raise before any event.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from domain.errors import Conflict, InvalidInput
+from systems.nimble.rules.sheet import HERO_ACTIONS
+
+__all__ = [
+    "ASSESS_DC",
+    "ASSESS_OPTIONS",
+    "CHANGES",
+    "EVENT_NAME",
+    "PERIODS",
+    "REACTIONS",
+    "apply",
+    "check_actions",
+    "check_assess",
+    "check_free",
+    "check_hero",
+    "check_in",
+    "check_not_concentrating",
+    "check_not_pending",
+    "check_running",
+    "check_turn",
+    "check_use",
+    "current",
+    "movement_cost",
+    "primary_shift",
+    "refreshes",
+    "starting_actions",
+    "state_of",
+]
+
+ASSESS_DC = 10  # NB-14
+ASSESS_OPTIONS = ("question", "find_weakness", "anticipate_danger")  # NB-14
+PERIODS = ("turn", "round", "encounter")  # NB-5 (and NB-14 for encounters)
+REACTIONS = ("defend", "interpose", "opportunity_attack", "help")  # NB-15..19
+EVENT_NAME = "NimbleEncounterChanged"  # the Scene's one event of this area: (change, details)
+CHANGES = (
+    "started",
+    "acted",
+    "turn_ended",
+    "round_started",
+    "swapped",
+    "granted",
+    "capped",
+    "held",
+    "resolved",
+    "ended",
+)
+
+
+def fresh() -> dict[str, Any]:
+    return {
+        "status": "none",  # none -> running -> ended
+        "round": 0,
+        "order": [],  # NB-3: the fixed order (heroes in their agreed order, monster groups placed)
+        "round_order": [],  # this round's order (one-round swaps, monsters first when surprised)
+        "turn": 0,  # index into round_order; == len(round_order): the round is over
+        "kinds": {},  # id -> "hero" | "monster"
+        "actions": {},  # hero id -> actions it has now (NB-1, NB-7, NB-15)
+        "initiative": {},  # hero id -> {"roll_id", "actions", "surprise"} (NB-1, NB-2)
+        "uses": {"turn": {}, "round": {}, "encounter": {}},  # period -> id -> [keys] (NB-5)
+        "attacks": {},  # id -> attacks and save abilities this turn (NB-10)
+        "free": [],  # who used their free action this turn (NB-8)
+        "movement": {},  # hero id -> squares of movement left this turn (NB-13)
+        "assessed": {},  # hero id -> skills used to Assess this encounter (NB-14)
+        "assessments": {},  # roll id -> the Assess, for Help (NB-19)
+        "weakness": {},  # target id -> [{"by", "round"}] (NB-14 find a weakness)
+        "anticipating": {},  # id -> round (NB-14 anticipate danger)
+        "activities": {},  # hero id -> {"name", "cost", "paid"} (NB-6)
+        "helped": [],  # roll ids already helped (NB-19)
+        "max_actions": {},  # hero id -> actions it gets back at its turn's end (NB-7, NB-21)
+        "pending": None,  # a held attack waiting for reactions and Help (NB-15..17, NB-19)
+        "spent": {},  # hero id -> actions spent on its own current turn (NB-21's 1 a turn)
+    }
+
+
+def state_of(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    return copy.deepcopy(dict(raw)) if raw else fresh()
+
+
+def current(state: Mapping[str, Any]) -> str | None:
+    """NB-4: whose turn it is (None before the encounter, after it, or when the round is over)."""
+    order = state["round_order"]
+    if state["status"] != "running" or state["turn"] >= len(order):
+        return None
+    return str(order[state["turn"]])
+
+
+def starting_actions(rolled: int | None, surprise: str | None, party: str | None) -> int:
+    """NB-1/NB-2: the Initiative roll's actions, unless surprise fixes them (every hero 3, a
+    surprised hero 1)."""
+    if party == "three_actions":
+        return HERO_ACTIONS
+    if surprise == "one_action":
+        return 1
+    assert rolled is not None
+    return rolled
+
+
+def movement_cost(squares: int, difficult: int) -> int:
+    """NB-13: difficult terrain costs double."""
+    return squares + 2 * difficult
+
+
+def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, bool]:
+    """NB-14: the face shift of the next Primary die against ``target`` this round: +1 from a
+    weakness found, -1 while the target anticipates danger; and whether each applies."""
+    weakness = any(w["round"] == state["round"] for w in state["weakness"].get(target, []))
+    anticipating = state["anticipating"].get(target) == state["round"]
+    return int(weakness) - int(anticipating), weakness, anticipating
+
+
+def refreshes(
+    state: Mapping[str, Any], max_actions: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """What refreshes at the end of any turn, of each one's own turn, of the round and of the
+    encounter (NB-5, NB-7, NB-8, NB-10, NB-13, NB-14, NB-15). ``max_actions``: what each hero
+    gets back now (NB-21: its health today, which may have changed since the state learnt it)."""
+    uses = state["uses"]
+    back = {**state.get("max_actions", {}), **(max_actions or {})}
+    own: dict[str, Any] = {}
+    for who, kind in state["kinds"].items():
+        if kind != "hero":
+            continue
+        own[who] = {
+            "actions_back_to": int(back.get(who, HERO_ACTIONS)),
+            "actions_now": state["actions"].get(who, 0),
+            "round_uses": list(uses["round"].get(who, [])),
+            "attacks_this_turn": state["attacks"].get(who, 0),
+            "movement_left": state["movement"].get(who, 0),
+        }
+    return {
+        "end_of_turn": {
+            "turn_uses": {k: list(v) for k, v in uses["turn"].items() if v},
+            "free_actions_used": list(state["free"]),
+        },
+        "end_of_own_turn": own,
+        "end_of_round": {
+            "weakness": {k: v for k, v in state["weakness"].items() if v},
+            "anticipating": list(state["anticipating"]),
+        },
+        "end_of_encounter": {
+            "encounter_uses": {k: list(v) for k, v in uses["encounter"].items() if v},
+            "assessed": {k: list(v) for k, v in state["assessed"].items() if v},
+            "activities": dict(state["activities"]),
+        },
+    }
+
+
+# ---- checks (raise before any event) --------------------------------------------------------
+
+
+def check_running(state: Mapping[str, Any]) -> None:
+    if state["status"] != "running":
+        raise Conflict(
+            "no Nimble encounter is running in this scene; the GM rolls Initiative first",
+            code="no_encounter",
+            rule="NB-4",
+        )
+
+
+def check_in(state: Mapping[str, Any], who: str, name: str, field: str) -> None:
+    if who not in state["kinds"]:
+        raise InvalidInput(f"{name} takes no part in this encounter", field=field, rule="NB-4")
+
+
+def check_hero(state: Mapping[str, Any], who: str, name: str, field: str, rule: str) -> None:
+    if state["kinds"].get(who) != "hero":
+        raise InvalidInput(f"{name} is no hero: only heroes do this", field=field, rule=rule)
+
+
+def check_turn(state: Mapping[str, Any], who: str, name: str) -> None:
+    """NB-4/NB-15: outside its own turn a creature acts only with a reaction."""
+    now = current(state)
+    if now != who:
+        raise Conflict(
+            f"it is not {name}'s turn: outside its own turn a hero acts only with a reaction",
+            code="not_your_turn",
+            rule="NB-15",
+            details={"round": state["round"], "turn_of": now},
+        )
+
+
+def check_actions(state: Mapping[str, Any], who: str, name: str, cost: int, rule: str) -> None:
+    """NB-7/NB-15: a hero cannot spend actions it does not have."""
+    have = int(state["actions"].get(who, 0))
+    if cost > have:
+        raise Conflict(
+            f"{name} has {have} action(s) left, not {cost}",
+            code="no_actions",
+            rule=rule,
+            details={"have": have, "needed": cost},
+        )
+
+
+def check_use(state: Mapping[str, Any], who: str, key: str, period: str, rule: str) -> None:
+    """NB-5 (NB-14, NB-15, NB-19): a use limited to once per turn, round or encounter."""
+    if key in state["uses"][period].get(who, []):
+        raise Conflict(
+            f"{key} was already used this {period}",
+            code="already_used",
+            rule=rule,
+            details={"use": key, "per": period},
+        )
+
+
+def check_free(state: Mapping[str, Any], who: str, name: str) -> None:
+    """NB-8: one free action per turn."""
+    if who in state["free"]:
+        raise Conflict(
+            f"{name} has already taken a free action this turn",
+            code="free_action_used",
+            rule="NB-8",
+        )
+
+
+def check_not_concentrating(state: Mapping[str, Any], who: str, name: str) -> None:
+    """NB-6: while spreading an activity over turns, no other actions or reactions."""
+    activity = state["activities"].get(who)
+    if activity is not None:
+        raise Conflict(
+            f"{name} is concentrating on {activity['name']!r}: no other actions or reactions "
+            "(free actions allowed; a free action can end the concentration)",
+            code="concentrating",
+            rule="NB-6",
+            details=dict(activity),
+        )
+
+
+def check_not_pending(state: Mapping[str, Any]) -> None:
+    """NB-15: reactions resolve before what triggered them, so a held attack is settled (its
+    reactions declared, or none) before another attack or the end of a turn."""
+    pending = state.get("pending")
+    if pending:
+        raise Conflict(
+            "an attack is waiting for its reactions: resolve it first "
+            f"(POST .../nimble/attacks/{pending['roll_id']}/resolve)",
+            code="attack_pending",
+            rule="NB-15",
+            details={"roll_id": pending["roll_id"], "target_id": pending["target_id"]},
+        )
+
+
+def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
+    """NB-14: the same skill Assesses at most once per encounter."""
+    if skill.casefold() in [s.casefold() for s in state["assessed"].get(who, [])]:
+        raise Conflict(
+            f"{skill} was already used to Assess in this encounter",
+            code="skill_assessed",
+            rule="NB-14",
+            details={"skill": skill},
+        )
+
+
+# ---- apply ----------------------------------------------------------------------------------
+
+
+def apply(raw: Mapping[str, Any] | None, change: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The state after the Scene's ``NimbleEncounterChanged`` event (``change``, ``fields``)."""
+    state = state_of(raw)
+    handler = _HANDLERS.get(change)
+    if handler is None:
+        raise ValueError(f"unknown Nimble encounter change {change!r}")
+    handler(state, {k: _plain(v) for k, v in fields.items()})
+    return state
+
+
+def _plain(value: Any) -> Any:
+    if type(value).__name__ == "UUID":
+        return str(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _started(state: dict[str, Any], f: dict[str, Any]) -> None:
+    fresh_state = fresh()
+    state.clear()
+    state.update(fresh_state)
+    state.update(
+        status="running",
+        round=int(f["round"]),
+        order=list(f["order"]),
+        round_order=list(f["round_order"]),
+        turn=0,
+        kinds=dict(f["kinds"]),
+        actions={k: int(v) for k, v in f["actions"].items()},
+        initiative=dict(f["initiative"]),
+    )
+
+
+def _add_use(state: dict[str, Any], who: str, key: str, period: str) -> None:
+    state["uses"][period].setdefault(who, []).append(key)
+
+
+def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    who = str(f["character_id"])
+    details = f.get("details") or {}
+    if who in state["actions"]:
+        state["actions"][who] = int(state["actions"][who]) - int(f["cost"])
+        if current(state) == who:
+            spent = state.setdefault("spent", {})
+            spent[who] = int(spent.get(who, 0)) + int(f["cost"])
+    if f.get("free"):
+        state["free"].append(who)
+    if f.get("key") and f.get("per"):
+        _add_use(state, who, f["key"], f["per"])
+    if details.get("hasty"):
+        state["attacks"][who] = int(state["attacks"].get(who, 0)) + 1
+    if "movement_left" in details:
+        state["movement"][who] = int(details["movement_left"])
+    if "activity" in details:
+        activity = details["activity"]
+        if activity is None:
+            state["activities"].pop(who, None)
+        else:
+            state["activities"][who] = activity
+    if details.get("weakness_used"):
+        target = str(details["target_id"])
+        found = state["weakness"].get(target, [])
+        if found:
+            found.pop(0)
+    assess = details.get("assess")
+    if assess is not None:
+        state["assessed"].setdefault(who, []).append(assess["skill"])
+        state["assessments"][assess["roll_id"]] = assess
+        if assess["success"]:
+            _assess_effect(state, who, assess)
+    helped = details.get("help")
+    if helped is not None:
+        state["helped"].append(helped["roll_id"])
+        pending = state.get("pending")
+        if pending and pending["roll_id"] == helped["roll_id"]:  # NB-19 on a held attack
+            _weakness_after_help(state, pending, bool(helped.get("weakness_used")))
+            if helped.get("miss"):
+                state["pending"] = None  # the reroll made it a miss: nothing lands
+            else:
+                pending.update(
+                    total=helped["total"],
+                    armor=helped.get("armor", pending["armor"]),
+                    damage=helped["damage"],
+                    critical=helped["critical"],
+                    help_roll_id=helped["reroll_id"],
+                )
+        assess = state["assessments"].get(helped["roll_id"])
+        if assess is not None:
+            was = assess["success"]
+            assess.update(success=helped["success"], total=helped["total"], helped=True)
+            if helped["success"] and not was:
+                _assess_effect(state, str(assess["character_id"]), assess)
+
+
+def _weakness_after_help(state: dict[str, Any], pending: dict[str, Any], now: bool) -> None:
+    """NB-14: Help changed the held attack's Primary die: a weakness it no longer uses (the new
+    die crits by itself) waits again; one it now uses is used up."""
+    was = bool(pending.get("weakness_used"))
+    target = str(pending["target_id"])
+    if now and not was:
+        found = state["weakness"].get(target, [])
+        if found:
+            found.pop(0)
+    elif was and not now and pending.get("weakness_entry"):
+        state["weakness"].setdefault(target, []).insert(0, pending["weakness_entry"])
+    pending["weakness_used"] = now
+
+
+def _assess_effect(state: dict[str, Any], who: str, assess: Mapping[str, Any]) -> None:
+    if assess["option"] == "find_weakness" and assess.get("target_id"):
+        state["weakness"].setdefault(str(assess["target_id"]), []).append(
+            {"by": who, "round": state["round"]}
+        )
+    elif assess["option"] == "anticipate_danger":
+        state["anticipating"][who] = state["round"]
+
+
+def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    who = str(f["character_id"])
+    # NB-5/NB-8: 1/turn uses and free actions come back at the end of every turn.
+    state["uses"]["turn"] = {}
+    state["free"] = []
+    # NB-7/NB-5/NB-10/NB-13/NB-15: the creature's own turn ends: actions back to 3 (granted extra
+    # ones unspent are gone), 1/round uses and reactions back, no hasty attacks, no movement left.
+    # NB-21: a Dying hero gets 1 back, a dead one none (the verb writes `actions_back_to`).
+    if who in state["actions"]:
+        back = int(f.get("actions_back_to", HERO_ACTIONS))
+        state["actions"][who] = back
+        state.setdefault("max_actions", {})[who] = back
+    state["uses"]["round"].pop(who, None)
+    state.setdefault("spent", {}).pop(who, None)
+    state["attacks"].pop(who, None)
+    state["movement"].pop(who, None)
+    state["turn"] = int(state["turn"]) + 1
+
+
+def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state["round"] = int(f["round"])
+    state["round_order"] = list(state["order"])  # NB-3: swaps last one round
+    state["turn"] = 0
+    state["uses"]["turn"] = {}
+    state["free"] = []
+    state["spent"] = {}  # a turn skipped by the page turn (NB-4 ruling) ends here
+    # NB-14: a found weakness and anticipated danger last this round.
+    state["weakness"] = {}
+    state["anticipating"] = {}
+
+
+def _swapped(state: dict[str, Any], f: dict[str, Any]) -> None:
+    order = state["round_order"]
+    a, b = order.index(str(f["first_id"])), order.index(str(f["second_id"]))
+    order[a], order[b] = order[b], order[a]
+
+
+def _granted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    who = str(f["character_id"])
+    state["actions"][who] = int(state["actions"].get(who, 0)) + int(f["actions"])
+
+
+def _capped(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-21: a hero fell Dying (or died): it has at most `actions` now and at its turn's end;
+    # healed, its cap is 3 again (actions granted beyond 3 stay, NB-7).
+    who = str(f["character_id"])
+    cap = int(f["actions"])
+    if who in state["actions"] and cap < HERO_ACTIONS:
+        state["actions"][who] = min(int(state["actions"][who]), cap)
+    state.setdefault("max_actions", {})[who] = cap
+
+
+def _held(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-15: an attack that hit waits for reactions (and Help, NB-19) before its damage lands.
+    state["pending"] = dict(f)
+
+
+def _resolved(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state["pending"] = None
+
+
+def _ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-4/NB-14: the encounter is over: its limited uses, Assess skills, activities end; an
+    # attack still held lands nowhere (ruling).
+    state["status"] = "ended"
+    state["pending"] = None
+    state["uses"] = {"turn": {}, "round": {}, "encounter": {}}
+    state.update(
+        assessed={}, weakness={}, anticipating={}, activities={}, free=[], attacks={}, movement={}
+    )
+
+
+_HANDLERS = {
+    "started": _started,
+    "acted": _acted,
+    "turn_ended": _turn_ended,
+    "round_started": _round_started,
+    "swapped": _swapped,
+    "granted": _granted,
+    "capped": _capped,
+    "held": _held,
+    "resolved": _resolved,
+    "ended": _ended,
+}
+
+
+def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
+    """A readable timeline line for one change (``name``: the character's name, if any)."""
+    if change == "started":
+        return f"Round {fields['round']}: Initiative! The encounter begins (NB-1..NB-3)"
+    if change == "acted":
+        cost = int(fields["cost"])
+        spent = "a free action" if fields.get("free") else f"{cost} action(s)"
+        return f"{name}: {str(fields['action']).replace('_', ' ')} ({spent})"
+    if change == "turn_ended":
+        return f"{name} ends its turn (NB-4)"
+    if change == "round_started":
+        return f"Round {fields['round']} begins (NB-4)"
+    if change == "swapped":
+        return "Two heroes swap places for this round (NB-3)"
+    if change == "capped":
+        return f"{name} can take at most {fields['actions']} action(s) now (NB-21)"
+    if change == "held":
+        return f"{name}'s attack hits for {fields['damage']} unless the target reacts (NB-15)"
+    if change == "resolved":
+        return f"The held attack lands: {fields['damage']} damage (NB-15..17)"
+    if change == "granted":
+        return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
+    return f"The encounter ends after round {fields['round']} (NB-4)"

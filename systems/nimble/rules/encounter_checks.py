@@ -1,0 +1,146 @@
+"""Nimble encounter checks: Assess (a skill check, DC 10, NB-14) and Help's reroll of one die
+(NB-19). Every number they use is in the request, so a record recomputes offline."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from domain.dice.roller import Roller
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text
+from systems.nimble.rules.checks import D20, Steps, keep
+
+ASSESS_DC = 10
+
+
+class AssessRequest(Steps):
+    """Assess: 1d20 + the skill's modifier against DC 10 (NB-14)."""
+
+    skill: Name = Field(description="The skill used to Assess (once per encounter each).")
+    modifier: int = Field(ge=-10, le=30, description="The skill's modifier on the sheet.")
+    option: Literal["question", "find_weakness", "anticipate_danger"] = Field(
+        description="NB-14: ask the GM a question, find a weakness, or anticipate danger."
+    )
+    dc: int = Field(ASSESS_DC, ge=1, le=40, description="The difficulty (NB-14: 10).")
+    purpose: Text = Field("", description="What the hero looks at.")
+
+
+def _d20(faces: int, edge: int) -> list[float]:
+    """Chances of each kept d20 face with ``edge`` steps (drop lowest / highest)."""
+    n = 1 + abs(edge)
+    out = []
+    for face in range(1, faces + 1):
+        if edge >= 0:
+            out.append((face / faces) ** n - ((face - 1) / faces) ** n)
+        else:
+            out.append(((faces - face + 1) / faces) ** n - ((faces - face) / faces) ** n)
+    return out
+
+
+class AssessCheck(Check):
+    name: ClassVar[str] = "assess"
+    description: ClassVar[str] = (
+        "Assess (NB-14): 1d20 + the skill's modifier against DC 10, with advantage or "
+        "disadvantage. Score: the total; success at DC or more."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-14", "NB-11")
+    Request: ClassVar[type[BaseModel]] = AssessRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nimble/assessments"
+
+    def example(self) -> dict[str, Any]:
+        return {"skill": "Examination", "modifier": 2, "option": "find_weakness"}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _req(request, AssessRequest)
+        edge = req.advantage - req.disadvantage
+        natural = keep(roller.roll(D20, 1 + abs(edge), label="assess"), edge, 1, roller)[0].face
+        total = natural + req.modifier
+        success = total >= req.dc
+        result = {
+            "skill": req.skill,
+            "option": req.option,
+            "natural": natural,
+            "modifier": req.modifier,
+            "total": total,
+            "dc": req.dc,
+            "edge": edge,
+            "success": success,
+            "outcome": "success" if success else "failure",
+        }
+        return CheckOutcome(result, total, success)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _req(request, AssessRequest)
+        chances = _d20(D20, req.advantage - req.disadvantage)
+        success = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= req.dc)
+        at_least = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= outcome.score)
+        return Odds(success, at_least)
+
+
+class HelpRerollRequest(RequestModel):
+    """Help (NB-19): an ally rerolls the kept d20 of a roll; the new face replaces it."""
+
+    helped_roll_id: str = Field(max_length=64, description="The roll helped.")
+    old_face: int = Field(ge=1, le=D20, description="The kept face rerolled.")
+    modifier: int = Field(ge=-10, le=30, description="The helped roll's modifier.")
+    dc: int = Field(ASSESS_DC, ge=1, le=40, description="The helped roll's difficulty.")
+    purpose: Text = Field("", description="How the helper justifies it.")
+
+
+class HelpRerollCheck(Check):
+    name: ClassVar[str] = "help_reroll"
+    description: ClassVar[str] = (
+        "Help (NB-19): reroll one die of an ally's roll (the kept d20 of an Assess); the new "
+        "face counts. Score: the new total; success at the DC or more."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-19",)
+    Request: ClassVar[type[BaseModel]] = HelpRerollRequest
+    verb: ClassVar[str | None] = "POST /v1/scenes/{id}/nimble/help"
+
+    def example(self) -> dict[str, Any]:
+        return {"helped_roll_id": "roll-id", "old_face": 3, "modifier": 2}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _req(request, HelpRerollRequest)
+        face = roller.roll(D20, 1, label="help")[0].face
+        total = face + req.modifier
+        success = total >= req.dc
+        result = {
+            "old_face": req.old_face,
+            "natural": face,
+            "modifier": req.modifier,
+            "total": total,
+            "dc": req.dc,
+            "success": success,
+            "outcome": "success" if success else "failure",
+        }
+        return CheckOutcome(result, total, success)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _req(request, HelpRerollRequest)
+        success = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= req.dc) / D20
+        at_least = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= outcome.score) / D20
+        return Odds(success, at_least)
+
+
+def _req(request: BaseModel, cls: type[Any]) -> Any:
+    if not isinstance(request, cls):
+        raise TypeError(f"expected {cls.__name__}, got {type(request).__name__}")
+    return request

@@ -1,0 +1,312 @@
+"""Nimble hit points, Wounds, Dying, temporary HP, grapples, Concentration and cover (NB-20..NB-26).
+
+Pure rules: every function takes plain values and returns plain values; the verbs of
+systems/nimble/commands/health.py turn them into events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+DC = 10
+"""NB-21, NB-24..NB-26: every save and check of the chapter is DC 10 (ruling for the escape save,
+which names no DC)."""
+
+WOUNDS_WHILE_DYING = 2
+WOUNDS_WHILE_DYING_CRITICAL = 3
+DYING_ACTIONS = 1
+"""NB-21: a Dying hero has at most 1 action per turn."""
+
+Size = Literal["smaller", "same", "larger"]
+Keep = Literal["higher", "new", "current"]
+Cover = Literal["none", "partial", "full"]
+
+# Conditions kept on a character (name -> details); every one names the scene it started in.
+GRAPPLING = "grappling"  # holds `target_id` (a smaller or same-size creature)
+GRAPPLED = "grappled"  # held by `by_id`
+MOUNTED = "mounted"  # rides `on_id` (a larger creature it grabbed)
+RIDDEN = "ridden"  # carries `by_id` on its back
+RESTRAINED = "restrained"  # held by a thing (`by`), not a creature
+HIDDEN = "hidden"
+COVER = "cover"  # {"level": "partial" | "full"}
+GRAPPLE_CONDITIONS = (GRAPPLING, GRAPPLED, MOUNTED, RIDDEN)
+ESCAPABLE = (GRAPPLED, RIDDEN, RESTRAINED)
+
+
+@dataclass(frozen=True)
+class Health:
+    """What damage and healing read and write."""
+
+    hp: int
+    max_hp: int
+    temp_hp: int
+    wounds: int
+    max_wounds: int
+    status: str  # active, dying, dead (heroes); active, defeated (monsters)
+    hero: bool = True
+
+
+@dataclass(frozen=True)
+class Damage:
+    """The result of one hit (NB-20..NB-23)."""
+
+    after: Health
+    temp_hp_absorbed: int
+    hp_lost: int
+    wounds_taken: int
+    dropped_to_zero: bool
+
+
+def take_damage(health: Health, amount: int, critical: bool) -> Damage:
+    """NB-23: temporary HP are lost first; NB-20: then HP, and at 0 HP a hero gains 1 Wound and is
+    Dying; NB-21: damage that reaches a Dying hero inflicts 2 Wounds (3 on a critical) instead;
+    NB-22: the hero dies at the maximum. A monster at 0 HP is defeated (ruling: monsters take no
+    Wounds). Ruling: damage fully absorbed by temporary HP (or 0 damage) reaches no one."""
+    if amount < 0:
+        raise ValueError("damage is never negative")
+    if health.status in ("dead", "defeated") and health.hp == 0:
+        raise ValueError("the creature is already out")
+    absorbed = min(health.temp_hp, amount)
+    rest = amount - absorbed
+    hp_lost = min(health.hp, rest)
+    hp = health.hp - hp_lost
+    wounds = health.wounds
+    dropped = health.hp > 0 and hp == 0
+    status = health.status
+    taken = 0
+    if not health.hero:
+        status = "defeated" if hp == 0 else status
+    elif dropped:
+        taken = 1
+        status = "dying"
+    elif health.status == "dying" and rest > 0:
+        taken = WOUNDS_WHILE_DYING_CRITICAL if critical else WOUNDS_WHILE_DYING
+    if taken:
+        wounds = min(health.max_wounds, wounds + taken)
+        taken = wounds - health.wounds
+        if wounds >= health.max_wounds:
+            status = "dead"
+    after = Health(
+        hp, health.max_hp, health.temp_hp - absorbed, wounds, health.max_wounds, status, health.hero
+    )
+    return Damage(after, absorbed, hp_lost, taken, dropped)
+
+
+def take_wounds(health: Health, wounds: int) -> Health:
+    """NB-21: a Wound from attacking while Dying (failed STR save); NB-22: death at the maximum."""
+    total = min(health.max_wounds, health.wounds + wounds)
+    status = "dead" if total >= health.max_wounds else health.status
+    return Health(
+        health.hp, health.max_hp, health.temp_hp, total, health.max_wounds, status, health.hero
+    )
+
+
+def heal(health: Health, amount: int) -> Health:
+    """NB-20: HP back, up to the maximum; HP above 0 end Dying (a defeated monster is back).
+    Wounds do not heal this way (NB-22). The dead are beyond healing (the caller refuses)."""
+    hp = min(health.max_hp, health.hp + amount)
+    status = "active" if hp > 0 and health.status in ("dying", "defeated") else health.status
+    return Health(
+        hp, health.max_hp, health.temp_hp, health.wounds, health.max_wounds, status, health.hero
+    )
+
+
+def safe_rest(health: Health, max_mana: int) -> tuple[Health, dict[str, int], int]:
+    """NB-22/NB-23 (ruling for what the chapter leaves to the rest rules): a Safe Rest heals
+    1 Wound, restores HP and mana to their maximum and clears temporary HP; HP above 0 end Dying.
+    Returns the new health, the resource levels and the Wounds healed."""
+    healed = 1 if health.wounds > 0 else 0
+    after = Health(
+        health.max_hp,
+        health.max_hp,
+        0,
+        health.wounds - healed,
+        health.max_wounds,
+        "active",
+        health.hero,
+    )
+    levels = {"hp": after.hp, "temp_hp": 0, "wounds": after.wounds, "mana": max_mana}
+    return after, levels, healed
+
+
+def keep_temp_hp(current: int, offered: int, keep: Keep) -> int:
+    """NB-23: temporary HP do not stack: the hero keeps one amount of its choice."""
+    if keep == "new":
+        return offered
+    if keep == "current":
+        return current
+    return max(current, offered)
+
+
+def grapple_conditions(
+    grappler_id: str, target_id: str, size: str, scene_id: str
+) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """NB-24: the conditions a successful grab gives the grappler and its target: a grapple of a
+    smaller or same-size creature, or riding a larger one (Mounted)."""
+    if size == "larger":
+        return (
+            (MOUNTED, {"on_id": target_id, "scene_id": scene_id, "rule": "NB-24"}),
+            (RIDDEN, {"by_id": grappler_id, "scene_id": scene_id, "rule": "NB-24"}),
+        )
+    movement = (
+        "the target cannot move and is dragged along"
+        if size == "smaller"
+        else "either may move with the other at half speed"
+    )
+    return (
+        (
+            GRAPPLING,
+            {
+                "target_id": target_id,
+                "size": size,
+                "movement": movement,
+                "scene_id": scene_id,
+                "rule": "NB-24",
+            },
+        ),
+        (
+            GRAPPLED,
+            {
+                "by_id": grappler_id,
+                "size": size,
+                "movement": movement,
+                "scene_id": scene_id,
+                "rule": "NB-24",
+            },
+        ),
+    )
+
+
+def partner_of(name: str, condition: dict[str, Any]) -> str | None:
+    """The other creature of a grapple condition (None for the others)."""
+    for key in ("target_id", "by_id", "on_id"):
+        if name in GRAPPLE_CONDITIONS and key in condition:
+            return str(condition[key])
+    return None
+
+
+PARTNER_CONDITION = {GRAPPLING: GRAPPLED, GRAPPLED: GRAPPLING, MOUNTED: RIDDEN, RIDDEN: MOUNTED}
+
+
+@dataclass
+class AttackEdge:
+    """What the conditions of an attacker and its target add to an attack (NB-24, NB-26)."""
+
+    advantage: int = 0
+    disadvantage: int = 0
+    reasons: list[str] = field(default_factory=list)
+    can_target: bool = True
+    miss_hits_attacker: bool = False
+    from_hiding: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "advantage": self.advantage,
+            "disadvantage": self.disadvantage,
+            "reasons": list(self.reasons),
+            "can_target": self.can_target,
+            "miss_hits_attacker": self.miss_hits_attacker,
+            "from_hiding": self.from_hiding,
+        }
+
+
+def attack_edge(
+    attacker_id: str,
+    attacker: dict[str, dict[str, Any]],
+    target_id: str,
+    target: dict[str, dict[str, Any]],
+) -> AttackEdge:
+    """NB-24/NB-26: the advantage and disadvantage an attack gets from the conditions of the
+    attacker and the target (name -> details, as kept on the characters). Ruling: each source
+    counts one step; the steps add up and cancel as NB-11 says."""
+    edge = AttackEdge()
+    if HIDDEN in attacker:
+        edge.advantage += 1
+        edge.from_hiding = True
+        edge.reasons.append("the attacker attacks from hiding: advantage (NB-26)")
+    if GRAPPLED in target or GRAPPLING in target:
+        edge.advantage += 1
+        edge.reasons.append("the target is in a grapple: advantage (NB-24)")
+    if RESTRAINED in target:
+        edge.advantage += 1
+        edge.reasons.append("the target is Restrained: advantage (NB-24)")
+    rider = target.get(MOUNTED)
+    if rider is not None and str(rider.get("on_id")) == attacker_id:
+        edge.disadvantage += 1
+        edge.miss_hits_attacker = True
+        edge.reasons.append(
+            "the target rides the attacker: disadvantage, and a miss hits the attacker (NB-24)"
+        )
+    if HIDDEN in target:
+        # NB-17/NB-26: "a hidden hero may Interpose; the attack on it has disadvantage, as usual".
+        # Ruling: a step of its own, on top of the partial cover it hides in.
+        edge.disadvantage += 1
+        edge.reasons.append("the target is hidden: disadvantage (NB-26)")
+    cover = target.get(COVER, {}).get("level")
+    if cover == "partial":
+        edge.disadvantage += 1
+        edge.reasons.append("the target has cover: disadvantage (NB-26)")
+    elif cover == "full":
+        edge.can_target = False
+        edge.reasons.append("the target has full cover: it usually cannot be targeted (NB-26)")
+    return edge
+
+
+def max_actions(status: str, usual: int) -> int:
+    """NB-21: a Dying hero has at most 1 action per turn; the dead none."""
+    if status == "dead":
+        return 0
+    return min(usual, DYING_ACTIONS) if status == "dying" else usual
+
+
+def health_view(
+    resources: dict[str, int],
+    status: str,
+    conditions: dict[str, dict[str, Any]],
+    concentration: dict[str, Any] | None,
+    maxima: dict[str, int | None],
+    hero: bool,
+) -> dict[str, Any]:
+    """What the character views show of NB-20..NB-26: HP, temporary HP, Wounds, Dying or dead,
+    the conditions, the Concentration and what a Safe Rest refreshes. `maxima`: max hp, mana and
+    wounds (None where there is none)."""
+    wounds = int(resources.get("wounds", 0))
+    max_hp = maxima.get("hp") or 0
+    return {
+        "hp": int(resources.get("hp", 0)),
+        "max_hp": max_hp,
+        "temp_hp": int(resources.get("temp_hp", 0)),
+        "wounds": wounds,
+        "max_wounds": maxima.get("wounds") if hero else None,
+        "status": status,
+        "dying": status == "dying",
+        "dead": status == "dead",
+        "max_actions": max_actions(status, 3),
+        "conditions": {name: dict(c) for name, c in conditions.items()},
+        "concentration": dict(concentration) if concentration else None,
+        "safe_rest": (
+            {
+                "hp": max_hp,
+                "mana": maxima.get("mana") or 0,
+                "temp_hp": 0,
+                "wounds": max(0, wounds - 1),
+                "ends": ["dying", "conditions", "concentration"],
+            }
+            if hero
+            else None
+        ),
+    }
+
+
+def condition_list(
+    status: str, conditions: dict[str, dict[str, Any]], concentration: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """The same as entries of a character's `conditions` list (each with a `name`)."""
+    found: list[dict[str, Any]] = []
+    if status in ("dying", "dead"):
+        found.append({"name": status, "rule": "NB-21" if status == "dying" else "NB-22"})
+    found += [{"name": name, **c} for name, c in conditions.items()]
+    if concentration:
+        found.append({"name": "concentrating", **concentration, "rule": "NB-25"})
+    return found

@@ -1,0 +1,205 @@
+"""Nimble d20 saves and skill checks (NB-21, NB-24..NB-26): 1d20 + modifier against a DC.
+
+Both read the modifier from the hero's sheet when the request leaves it out; the verbs of
+systems/nimble/commands/health.py always write it into the request, so that the roll record holds
+every number it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, TypeVar
+
+from pydantic import BaseModel, Field
+
+from domain.dice.odds import kept_die
+from domain.dice.roller import Roller
+from domain.errors import InvalidInput
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of
+from systems.nimble.rules.checks import MAX_STEPS, Steps, keep
+from systems.nimble.rules.health import DC
+from systems.nimble.rules.sheet import NimbleHero, NimbleMonster
+
+D20 = 20
+T = TypeVar("T", bound=BaseModel)
+Stat = Literal["STR", "DEX", "INT", "WIL"]
+Modifier = Field(
+    None,
+    ge=-20,
+    le=40,
+    description="The modifier added to the d20; omit it to take the hero's sheet value (a GM's "
+    "raw roll or a monster must give it; monsters default to +0). With a hero it must match the "
+    "sheet.",
+)
+Difficulty = Field(DC, ge=1, le=40, description="The DC to reach (NB-21, NB-24..NB-26: 10).")
+
+
+class SaveRequest(Steps):
+    """A save: 1d20 + a stat against a DC (STR for Dying and Concentration, STR or DEX to
+    escape a grapple)."""
+
+    stat: Stat = Field(description="The stat saved with.")
+    modifier: int | None = Modifier
+    dc: int = Difficulty
+    purpose: Text = Field("", description="What the save is for.")
+
+
+class SkillRequest(Steps):
+    """A skill check: 1d20 + a skill against a DC (Might or Finesse to grapple, Stealth to
+    hide)."""
+
+    skill: Name = Field(description="The skill, as named on the sheet (e.g. Might, Stealth).")
+    modifier: int | None = Modifier
+    dc: int = Difficulty
+    attack_number: int = Field(
+        1,
+        ge=1,
+        le=MAX_STEPS,
+        description="For a grapple (an attack, NB-24): which attack of the turn it is; each after "
+        "the first adds a step of disadvantage (NB-10).",
+    )
+    purpose: Text = Field("", description="What the check is for.")
+
+
+def save_modifier(req: SaveRequest, sheet: BaseModel | None) -> int:
+    """The stat modifier: the hero's sheet value, else the request's (monsters default to +0)."""
+    return _modifier(req.modifier, sheet, lambda hero: getattr(hero.stats, req.stat), "stat")
+
+
+def skill_modifier(req: SkillRequest, sheet: BaseModel | None) -> int:
+    """Ruling: a skill the sheet does not list counts +0."""
+
+    def of_sheet(hero: NimbleHero) -> int:
+        for name, value in hero.skills.items():
+            if name.casefold() == req.skill.casefold():
+                return value
+        return 0
+
+    return _modifier(req.modifier, sheet, of_sheet, "skill")
+
+
+def _modifier(given: int | None, sheet: BaseModel | None, of_sheet: Any, what: str) -> int:
+    if sheet is None:
+        if given is None:
+            raise InvalidInput(
+                "a roll without a character needs an explicit modifier", field="request.modifier"
+            )
+        return given
+    creature = form_of(sheet, NimbleHero, NimbleMonster)
+    if isinstance(creature, NimbleMonster):
+        return 0 if given is None else given
+    value = int(of_sheet(creature))
+    if given is not None and given != value:
+        raise InvalidInput(
+            f"the modifier is the sheet's {what}: {value}, not {given}",
+            field="request.modifier",
+            details={"sheet": value},
+        )
+    return value
+
+
+def _d20(
+    edge: int, modifier: int, dc: int, roller: Roller, label: str
+) -> tuple[dict[str, Any], int, bool]:
+    rolled = roller.roll(D20, 1 + abs(edge), label=label)
+    natural = keep(rolled, edge, 1, roller)[0].face
+    total = natural + modifier
+    success = total >= dc
+    result = {
+        "natural": natural,
+        "modifier": modifier,
+        "total": total,
+        "dc": dc,
+        "edge": edge,
+        "outcome": "success" if success else "failure",
+        "success": success,
+    }
+    return result, total, success
+
+
+def _odds(edge: int, modifier: int, dc: int, score: int) -> Odds:
+    d20 = kept_die(D20, edge)
+    return Odds(d20.at_least(dc - modifier), d20.at_least(score - modifier))
+
+
+class SaveCheck(Check):
+    name: ClassVar[str] = "save"
+    description: ClassVar[str] = (
+        "A save: 1d20 + the stat against the DC (10): STR while attacking Dying, STR to keep "
+        "Concentration after a crit, STR or DEX to escape a grapple. Advantage (disadvantage) "
+        "rolls one more d20 and keeps the highest (lowest). Score: the total."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-21", "NB-24", "NB-25", "NB-11")
+    Request: ClassVar[type[BaseModel]] = SaveRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
+
+    def example(self) -> dict[str, Any]:
+        return {"stat": "STR", "purpose": "Keep concentrating"}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _as(request, SaveRequest)
+        modifier = save_modifier(req, sheet)
+        edge = req.advantage - req.disadvantage
+        result, total, success = _d20(edge, modifier, req.dc, roller, "save")
+        return CheckOutcome({"stat": req.stat, **result}, total, success)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _as(request, SaveRequest)
+        edge = req.advantage - req.disadvantage
+        return _odds(edge, save_modifier(req, sheet), req.dc, outcome.score)
+
+
+class SkillCheck(Check):
+    name: ClassVar[str] = "skill"
+    description: ClassVar[str] = (
+        "A skill check: 1d20 + the skill against the DC (10): Might or Finesse to grapple (an "
+        "attack: hasty attacks add disadvantage), Stealth to hide. Score: the total."
+    )
+    rules: ClassVar[tuple[str, ...]] = ("NB-24", "NB-26", "NB-10", "NB-11")
+    Request: ClassVar[type[BaseModel]] = SkillRequest
+    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
+
+    def example(self) -> dict[str, Any]:
+        return {"skill": "Might", "purpose": "Grab the goblin"}
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        req = _as(request, SkillRequest)
+        modifier = skill_modifier(req, sheet)
+        edge = skill_edge(req)
+        result, total, success = _d20(edge, modifier, req.dc, roller, "skill")
+        return CheckOutcome({"skill": req.skill, **result}, total, success)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _as(request, SkillRequest)
+        return _odds(skill_edge(req), skill_modifier(req, sheet), req.dc, outcome.score)
+
+
+def skill_edge(req: SkillRequest) -> int:
+    """NB-10/NB-11: advantage minus disadvantage, hasty attacks included."""
+    return req.advantage - req.disadvantage - (req.attack_number - 1)
+
+
+def _as(request: BaseModel, cls: type[T]) -> T:
+    if not isinstance(request, cls):
+        raise TypeError(f"expected {cls.__name__}, got {type(request).__name__}")
+    return request
+
+
+HEALTH_CHECKS: dict[str, Check] = {c.name: c for c in (SaveCheck(), SkillCheck())}

@@ -1,0 +1,1 @@
+"""systems.nwod_micro.commands."""

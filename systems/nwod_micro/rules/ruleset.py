@@ -1,0 +1,124 @@
+"""nWoD micro as a ``Ruleset``: shield ratings, derived Defense, armour, speeds, Health and WP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
+from systems.nwod_micro.rules.checks import CHECKS
+from systems.nwod_micro.rules.fight_checks import FIGHT_CHECKS
+from systems.nwod_micro.rules.sheet import (
+    SHIELD_MAX_RATING,
+    NwodSettings,
+    NwodSheet,
+    armor,
+    defense,
+    speeds,
+    weapon_summaries,
+)
+
+
+class NwodMicroRuleset(Ruleset):
+    id: ClassVar[str] = "nwod-micro"
+    rules_version: ClassVar[str] = "1"
+    name: ClassVar[str] = "Achernar (nWoD micro)"
+    Sheet: ClassVar[type[BaseModel]] = NwodSheet
+    Settings: ClassVar[type[BaseModel]] = NwodSettings
+    derived_specs: ClassVar[tuple[StatSpec, ...]] = (
+        StatSpec("initiative_bonus", "Added to 1d10 for Initiative: INT.", "NW-14"),
+        StatSpec(
+            "defense",
+            "DEF subtracted from melee pools against the character: the sheet's Defense plus the "
+            "best shield (SLD) rating.",
+            "NW-12",
+        ),
+        StatSpec(
+            "armor", "Subtracted from damage: the best ARM or DUR rating (0 if none).", "NW-11"
+        ),
+        StatSpec("speed", "Metres per turn: walk X, run 2X, sprint 3X.", "NW-2"),
+        StatSpec(
+            "weapons",
+            "Each weapon's name, damage class, damage bonus (+1 to +4 successes on a hit) and "
+            "magazine (null if none).",
+            "NW-11",
+        ),
+    )
+    resource_specs: ClassVar[tuple[StatSpec, ...]] = (
+        StatSpec(
+            "health",
+            "Lost 1 per attack success plus weapon damage minus armour (NW-8, NW-11); "
+            "restored only by GM-recorded events.",
+            "NW-8",
+            "never",
+        ),
+        StatSpec(
+            "will_power",
+            "1 point: +3d10 on one roll, or +2 Defense or Initiative (NW-9); restored only by "
+            "GM-recorded events.",
+            "NW-9",
+            "never",
+        ),
+    )
+    field_rules: ClassVar[Mapping[str, str]] = {
+        "affinities": "NW-1",
+        "health": "NW-2",
+        "will_power": "NW-2",
+        "defense": "NW-2",
+        "speed": "NW-2",
+        "merits": "NW-3",
+        "weapons": "NW-11",
+        "protection": "NW-12",
+    }
+    checks: ClassVar[dict[str, Check]] = {**CHECKS, **FIGHT_CHECKS}  # NW-14, firefights
+
+    def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
+        # One form for every side: the rules have no minion form.
+        sheet = form_of(sheet, NwodSheet)
+        self._settings(settings)
+        for index, item in enumerate(sheet.protection):
+            if item.kind == "SLD" and item.rating > SHIELD_MAX_RATING:
+                yield Problem(
+                    f"protection.{index}.rating",
+                    f"a shield is light or medium (rating 1 or 2), not {item.rating}",
+                    "NW-12",
+                )
+
+    def derived_stats(self, sheet: BaseModel, settings: BaseModel) -> dict[str, Any]:
+        sheet = form_of(sheet, NwodSheet)
+        self._settings(settings)
+        return {
+            "initiative_bonus": sheet.affinities.INT,
+            "defense": defense(sheet),
+            "armor": armor(sheet),
+            "speed": speeds(sheet),
+            "weapons": weapon_summaries(sheet),
+        }
+
+    def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
+        sheet = form_of(sheet, NwodSheet)
+        self._settings(settings)
+        return {
+            "health": resource(sheet.health, sheet.health, "never"),
+            "will_power": resource(sheet.will_power, sheet.will_power, "never"),
+        }
+
+    def example_sheet(self) -> dict[str, Any]:
+        return {
+            "affinities": {"INT": 2, "ELG": 3, "VIO": 4},
+            "health": 7,
+            "will_power": 3,
+            "defense": 2,
+            "speed": 5,
+            "merits": [
+                {"name": "Marksman", "text": "+1d10 on aimed rifle shots.", "dice_modifier": 1},
+                {"name": "Ex-convict", "text": "Knows the city's underworld."},
+            ],
+            "weapons": [
+                {"name": "Assault rifle", "damage_class": "professional", "magazine": 30},
+                {"name": "Knife", "damage_class": "common"},
+            ],
+            "protection": [{"name": "Police vest", "kind": "ARM", "rating": 2}],
+        }

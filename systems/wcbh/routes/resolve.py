@@ -1,0 +1,498 @@
+"""HTTP verbs of systems/wcbh/commands/resolve.py (We Can Be Heroes play): giving Resolve, luck, imitating
+a Power, the last gasp, the scene's own Adversity, the villainous deed, the Decisive Moment's
+Ability loss, and the availability view (systems/wcbh/docs/resolve.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+from uuid import UUID
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from api.deps import WAIT, ActorDep, AppDep, CommandsDep, ViewsDep
+from api.errors import ERROR_RESPONSES
+from api.schemas import (
+    CharacterPublic,
+    IssuePublic,
+    PoolChange,
+    ScenePublic,
+    Strict,
+    Written,
+    character_public,
+    issue_public,
+    scene_public,
+)
+from domain.aggregates import Campaign, Character, Scene
+from domain.application import Chronicle, Outcome
+from domain.commands import Actor
+from domain.errors import NotCaughtUp
+from projections.runner import ViewReader
+from systems.wcbh.rules.ruleset import LIMITED_USES, LimitedUse
+
+router = APIRouter(tags=["resolve"], responses=ERROR_RESPONSES)
+
+Purpose = Field(min_length=1, max_length=500)
+
+
+# ---- request and response bodies -----------------------------------------------------------------
+
+
+class ResolveGiftCreate(Strict):
+    receiver_id: UUID = Field(description="The character helped; it gains 1 Resolve")
+    scene_id: UUID = Field(description="The open scene the help happens in")
+    purpose: str = Field(
+        min_length=1, max_length=500, description="The action helped and how (WCBH-20a)"
+    )
+    directly: bool = Field(
+        default=True,
+        description="false: the giver cannot help directly (unconscious, far away): 2 Resolve "
+        "give 1, and `flashback` is required",
+    )
+    flashback: str | None = Field(
+        default=None, min_length=1, max_length=500, description="The flashback of a gift from afar"
+    )
+
+
+class ResolveGiftPublic(Written):
+    giver: CharacterPublic
+    receiver: CharacterPublic
+
+
+class LuckCreate(Strict):
+    scene_id: UUID = Field(description="The open scene the luck is for")
+    detail: str = Field(
+        min_length=1,
+        max_length=500,
+        description="The small narrative detail to change, e.g. 'a mattress truck below'",
+    )
+
+
+class LuckDecision(Strict):
+    approve: bool = Field(description="true: approved, 1 Resolve is spent now; false: declined")
+    note: str | None = Field(default=None, min_length=1, max_length=500)
+
+
+class LuckRequestPublic(Written):
+    id: UUID
+    character_id: UUID
+    scene_id: UUID
+    detail: str
+    status: Literal["pending", "approved", "declined"]
+    note: str | None
+    resolve: int = Field(description="The character's Resolve now")
+
+
+class ImitationCreate(Strict):
+    character_id: UUID
+    trait: str = Field(
+        min_length=1, max_length=80, description="The Ability or ranked Power that imitates"
+    )
+    power: str = Field(
+        min_length=1, max_length=80, description="The Power imitated, at the trait's rank"
+    )
+    purpose: str = Field(default="", max_length=500)
+
+
+class LastGaspCreate(Strict):
+    scene_id: UUID = Field(description="The open scene; the last gasp is for its current page")
+
+
+class ScenePoolOpen(Strict):
+    pool: str = Field(default="adversity", min_length=1, max_length=60)
+    amount: int = Field(ge=0, le=1000, description="The pool's start")
+    reason: str = Field(min_length=1, max_length=200)
+
+
+class VillainousDeedCreate(Strict):
+    villain_id: UUID = Field(description="The main villain: a character of the villain side")
+    description: str = Field(min_length=1, max_length=500)
+    scene_id: UUID | None = Field(
+        default=None,
+        description="Pay the 1 Adversity from this open scene's own pool; omitted: from the "
+        "game Issue's pool",
+    )
+
+
+class AbilityLossCreate(Strict):
+    roll_id: UUID = Field(description="The Decisive Moment roll the loss is owed for")
+    ability: str = Field(
+        min_length=1,
+        max_length=80,
+        description="Agility, Strength or Stamina (physical); Intelligence, Perception or Will "
+        "(mental)",
+    )
+
+
+class AbilityRestoreCreate(Strict):
+    ability: str = Field(min_length=1, max_length=80)
+    reason: str = Field(min_length=1, max_length=200, description="The experience spent")
+
+
+class Use(BaseModel):
+    rule: str
+    available: bool = Field(description="The limit still allows it")
+    used_by: list[UUID] = Field(description="Who used it in this scope (of those it counts)")
+
+
+class CharacterAvailability(BaseModel):
+    character_id: UUID
+    name: str
+    side: str
+    status: str
+    scene: dict[str, Use] = Field(description="Limited uses of this scene, by key")
+    issue: dict[str, Any] = Field(
+        description="resolve (now) and starting_resolve (what the next game Issue restores)"
+    )
+    story: dict[str, Use] = Field(description="Limited uses of this story, by key")
+
+
+class GmAvailability(BaseModel):
+    adversity: dict[str, int | None] = Field(
+        description="issue: left in the game Issue's pool; scene: left in the scene's own pool "
+        "(null: it has none)"
+    )
+    villainous_deed: dict[str, Any] = Field(
+        description="available, and the deed once done (villain_id, description, scene_id)"
+    )
+
+
+class Availability(BaseModel):
+    scene_id: UUID
+    issue_id: UUID
+    story_id: UUID
+    page: int
+    gm: GmAvailability
+    characters: list[CharacterAvailability]
+
+
+# ---- presenters ----------------------------------------------------------------------------------
+
+
+def _character(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], CharacterPublic]:
+    def present(outcome: Outcome) -> CharacterPublic:
+        character: Character = outcome.aggregate  # type: ignore[assignment]
+        campaign: Campaign = app.repository.get(character.campaign_id)
+        return character_public(character, campaign)
+
+    return present
+
+
+def _gift(app: Chronicle) -> Callable[[Outcome], ResolveGiftPublic]:
+    def present(outcome: Outcome) -> ResolveGiftPublic:
+        giver: Character = outcome.aggregate  # type: ignore[assignment]
+        campaign: Campaign = app.repository.get(giver.campaign_id)
+        receiver: Character = app.repository.get(outcome.revealed["receiver_id"])
+        return ResolveGiftPublic(
+            giver=character_public(giver, campaign),
+            receiver=character_public(receiver, campaign),
+            version=giver.version,
+        )
+
+    return present
+
+
+def _luck(outcome: Outcome) -> LuckRequestPublic:
+    character: Character = outcome.aggregate  # type: ignore[assignment]
+    request_id = outcome.revealed["request_id"]
+    request = character.luck_requests[str(request_id)]
+    return LuckRequestPublic(
+        id=request_id,
+        character_id=character.id,
+        scene_id=request["scene_id"],
+        detail=request["detail"],
+        status=request["status"],
+        note=request["note"],
+        resolve=character.resources.get("resolve", 0),
+        version=character.version,
+    )
+
+
+def _scene(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], ScenePublic]:
+    def present(outcome: Outcome) -> ScenePublic:
+        scene: Scene = outcome.aggregate  # type: ignore[assignment]
+        order = app.order_of_action(actor, scene) if actor is not None else None
+        return scene_public(scene, order)
+
+    return present
+
+
+def _issue(outcome: Outcome) -> IssuePublic:
+    return issue_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+# ---- WCBH-20a, e, f ------------------------------------------------------------------------------
+
+
+@router.post(
+    "/v1/characters/{character_id}/resolve-gifts",
+    response_model=ResolveGiftPublic,
+    operation_id="give_resolve",
+)
+def give_resolve(
+    character_id: UUID, body: ResolveGiftCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
+    afar, with a flashback). Both changes are one save."""
+    return commands.run(
+        app.give_resolve,
+        character_id,
+        body.receiver_id,
+        body.scene_id,
+        body.purpose,
+        directly=body.directly,
+        flashback=body.flashback,
+        present=_gift(app),
+    )
+
+
+@router.post(
+    "/v1/characters/{character_id}/luck-requests",
+    status_code=201,
+    response_model=LuckRequestPublic,
+    operation_id="ask_luck",
+)
+def ask_luck(
+    character_id: UUID, body: LuckCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
+    pending on the character until the GM decides."""
+    return commands.run(
+        app.ask_luck, character_id, body.scene_id, body.detail, present=_luck, status_code=201
+    )
+
+
+@router.post(
+    "/v1/characters/{character_id}/luck-requests/{request_id}/decision",
+    response_model=LuckRequestPublic,
+    operation_id="decide_luck",
+)
+def decide_luck(
+    character_id: UUID, request_id: UUID, body: LuckDecision, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once."""
+    return commands.run(
+        app.decide_luck, character_id, request_id, body.approve, body.note, present=_luck
+    )
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/imitations", response_model=ScenePublic, operation_id="imitate_power"
+)
+def imitate_power(
+    scene_id: UUID, body: ImitationCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
+    rank; roll the imitating trait."""
+    return commands.run(
+        app.imitate_power,
+        scene_id,
+        body.character_id,
+        body.trait,
+        body.power,
+        body.purpose,
+        present=_scene(app, commands.actor),
+    )
+
+
+# ---- WCBH-19 -------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/v1/characters/{character_id}/last-gasp",
+    response_model=CharacterPublic,
+    operation_id="last_gasp",
+)
+def last_gasp(
+    character_id: UUID, body: LastGaspCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
+    it is gone and the character is unconscious until the scene ends. Once per scene."""
+    return commands.run(
+        app.last_gasp, character_id, body.scene_id, present=_character(app, commands.actor)
+    )
+
+
+# ---- WCBH-21 -------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/pools/open", response_model=ScenePublic, operation_id="open_scene_pool"
+)
+def open_scene_pool(
+    scene_id: UUID, body: ScenePoolOpen, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-21: the GM gives an especially hard scene its own Adversity pool."""
+    return commands.run(
+        app.open_scene_pool,
+        scene_id,
+        body.pool,
+        body.amount,
+        body.reason,
+        present=_scene(app, commands.actor),
+    )
+
+
+@router.post(
+    "/v1/scenes/{scene_id}/pools", response_model=ScenePublic, operation_id="change_scene_pool"
+)
+def change_scene_pool(
+    scene_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-21: the GM gains or spends from the scene's own pool; never below zero."""
+    return commands.run(
+        app.change_scene_pool,
+        scene_id,
+        body.pool,
+        body.change,
+        body.reason,
+        present=_scene(app, commands.actor),
+    )
+
+
+@router.post(
+    "/v1/issues/{issue_id}/villainous-deed",
+    response_model=IssuePublic,
+    operation_id="villainous_deed",
+)
+def villainous_deed(
+    issue_id: UUID, body: VillainousDeedCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity."""
+    return commands.run(
+        app.villainous_deed,
+        issue_id,
+        body.villain_id,
+        body.description,
+        body.scene_id,
+        present=_issue,
+    )
+
+
+# ---- WCBH-16 -------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/v1/characters/{character_id}/ability-losses",
+    response_model=CharacterPublic,
+    operation_id="lose_ability",
+)
+def lose_ability(
+    character_id: UUID, body: AbilityLossCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll)."""
+    return commands.run(
+        app.lose_ability,
+        character_id,
+        body.roll_id,
+        body.ability,
+        present=_character(app, commands.actor),
+    )
+
+
+@router.post(
+    "/v1/characters/{character_id}/ability-restorations",
+    response_model=CharacterPublic,
+    operation_id="restore_ability",
+)
+def restore_ability(
+    character_id: UUID, body: AbilityRestoreCreate, app: AppDep, commands: CommandsDep
+) -> JSONResponse:
+    """WCBH-16: the GM records experience restoring a rank a Decisive Moment took."""
+    return commands.run(
+        app.restore_ability,
+        character_id,
+        body.ability,
+        body.reason,
+        present=_character(app, commands.actor),
+    )
+
+
+# ---- issue #5: what is still available -----------------------------------------------------------
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/scenes/{scene_id}/availability",
+    response_model=Availability,
+    operation_id="scene_availability",
+)
+def availability(scene_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Availability:
+    """For every character of the campaign, what is still available in this scene, its game Issue
+    and its story (from the views: pass `min_position` to read your own writes)."""
+    scene = app.get(actor, Scene, scene_id)
+    return read_availability(views, str(scene.campaign_id), str(scene.id))
+
+
+def read_availability(views: ViewReader, campaign_id: str, scene_id: str) -> Availability:
+    def doc(kind: str, doc_id: str) -> dict[str, Any]:
+        found = views.store.doc(kind, doc_id)
+        if found is None:
+            raise NotCaughtUp(
+                f"the views have no {kind} {doc_id} yet: pass min_position", field="min_position"
+            )
+        return found
+
+    scene = doc("scene", scene_id)
+    issue = doc("issue", scene["issue_id"])
+    story = doc("story", scene["story_id"])
+    campaign = doc("campaign", campaign_id)
+    uses = {"scene": scene["once_per_scene_uses"], "story": story["once_per_story_uses"]}
+    characters = [doc("character", c) for c in campaign.get("character_ids", [])]
+    deed = issue.get("villainous_deed")
+    return Availability(
+        scene_id=UUID(scene_id),
+        issue_id=scene["issue_id"],
+        story_id=scene["story_id"],
+        page=scene["page"],
+        gm=GmAvailability(
+            adversity={
+                "issue": issue["pools"].get("adversity"),
+                "scene": scene.get("pools", {}).get("adversity"),
+            },
+            villainous_deed={
+                "available": deed is None and issue["status"] == "running",
+                **(deed or {}),
+            },
+        ),
+        characters=[_availability(c, characters, uses) for c in characters],
+    )
+
+
+def _availability(
+    character: dict[str, Any],
+    everyone: list[dict[str, Any]],
+    uses: dict[str, dict[str, list[str]]],
+) -> CharacterAvailability:
+    sides = {c["id"]: c["side"] for c in everyone}
+    scopes: dict[str, dict[str, Use]] = {"scene": {}, "story": {}}
+    for limit in LIMITED_USES:
+        scopes[limit.scope][limit.key] = _use(limit, character, uses[limit.scope], sides)
+    resolve = character["resources"].get("resolve", {})
+    return CharacterAvailability(
+        character_id=character["id"],
+        name=character["name"],
+        side=character["side"],
+        status=character["status"],
+        scene=scopes["scene"],
+        issue={"resolve": resolve.get("current"), "starting_resolve": resolve.get("start")},
+        story=scopes["story"],
+    )
+
+
+def _use(
+    limit: LimitedUse,
+    character: dict[str, Any],
+    used: dict[str, list[str]],
+    sides: dict[str, str],
+) -> Use:
+    users = used.get(limit.key, [])
+    if character["side"] in limit.shared_by:  # one use shared by these sides (WCBH-15)
+        counted = [u for u in users if sides.get(u) in limit.shared_by]
+        return Use(rule=limit.rule, available=not counted, used_by=counted)  # type: ignore[arg-type]
+    if limit.shared_by:  # the shared limit does not bind this side
+        return Use(rule=limit.rule, available=True, used_by=[])
+    mine = [u for u in users if u == character["id"]]
+    return Use(rule=limit.rule, available=not mine, used_by=mine)  # type: ignore[arg-type]

@@ -1,0 +1,222 @@
+"""We Can Be Heroes follow-ups: Resolve spent after seeing a roll (WCBH-20b dice, WCBH-20c reroll),
+on a trait check or on an attack (WCBH-13..15, 20: "any roll").
+
+On an attack the attacker's Resolve works on the attacker's dice: the defence dice stay as rolled,
+and the hit (damage, Health, defeat: WCBH-31, 33) is decided again from the new attack successes.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from domain.dice.odds import wcbh_pool
+from domain.dice.roller import Face, Roller
+from domain.rulesets.base import CheckOutcome, FollowUp, Odds, RequestModel
+from systems.wcbh.rules.attack import AttackRequest
+from systems.wcbh.rules.checks import (
+    MAX_POOL,
+    SIDES,
+    TraitRequest,
+    _explodes,
+    evaluate,
+    face_successes,
+    resolve_dice,
+    trait_rank,
+)
+from systems.wcbh.rules.combat import Defence, best_defence, hit
+
+ATTACKER_LABELS = ("attack", "resolve")
+
+
+class ResolveDiceRequest(RequestModel):
+    """Resolve spent after seeing the roll for more dice (WCBH-20b)."""
+
+    resolve: int = Field(
+        ge=1, le=MAX_POOL, description="Resolve spent: 1 die each, 3 in a Decisive Moment."
+    )
+
+
+class ResolveRerollRequest(RequestModel):
+    """1 Resolve rerolls every die of the roll, Resolve dice included (WCBH-20c)."""
+
+
+def _allowed(original: BaseModel, outcome: CheckOutcome) -> str | None:
+    """Ruling: Resolve works on a trait check and on a plain or all-out attack of one character on
+    another. An attack with a club, a defending ally, a charge's collision, an effect, a team's
+    exploding dice or a declared redirect rolls several parties' dice in one record; re-deciding
+    those from the attacker's dice alone is not supported, and it is refused."""
+    if isinstance(original, TraitRequest):
+        return None
+    if not isinstance(original, AttackRequest):
+        return "Resolve after the roll works on trait checks and attacks only (WCBH-20b, 20c)"
+    parts = {
+        "a club": original.club is not None,
+        "a defending ally": original.guard is not None,
+        "a charge": original.charger is not None,
+        "an effect": original.effect is not None,
+        "a team attack": original.team,
+        "a declared redirect": original.redirect,
+    }
+    named = [name for name, present in parts.items() if present]
+    if named:
+        return (
+            f"Resolve after the roll is not supported on an attack with {named[0]}: it works on "
+            "a plain or all-out attack (WCBH-20b, 20c)"
+        )
+    return None
+
+
+def attack_outcome(req: AttackRequest, faces: list[Face]) -> CheckOutcome:
+    """The attack read again from its kept dice: the attacker's (attack and Resolve dice) against
+    the defence as rolled; damage, Health and defeat by WCBH-31, 33 from the Health before it."""
+    attack = sum(face_successes(f.face) for f in faces if f.kept and f.label in ATTACKER_LABELS)
+    defence = sum(face_successes(f.face) for f in faces if f.kept and f.label == "defence")
+    used = best_defence(
+        [Defence(d.name, d.rank, d.active) for d in req.defences],
+        lethal=req.lethal,
+        halve_active=req.halve_active,
+        halve_passive=req.halve_passive,
+    )
+    done = hit(attack, defence, req.target_health, minion=req.minion)
+    result = {
+        "attack_successes": attack,
+        "defence": used.name,
+        "defence_rank": used.rank,
+        "defence_successes": defence,
+        "net": done.net,
+        "target_id": req.target_id,
+        "damage": done.damage,
+        "health": done.health,
+        "defeated": done.defeated,
+        "success": done.net >= 1,
+    }
+    if req.target_id is None:
+        del result["target_id"]
+    return CheckOutcome(result, done.net, done.net >= 1)
+
+
+def _apply_resolve_dice(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    roller: Roller,
+) -> CheckOutcome:
+    assert isinstance(request, ResolveDiceRequest)
+    if isinstance(original, AttackRequest):
+        added = roller.roll(SIDES, request.resolve, label="resolve")  # WCBH-20b: 1 die each
+        return attack_outcome(original, faces + added)
+    assert isinstance(original, TraitRequest)
+    trait, rank = trait_rank(original, sheet)
+    dice = resolve_dice(request.resolve, original.decisive_moment)
+    explodes = _explodes(original.decisive_moment)
+    added = roller.roll(SIDES, dice, explodes=explodes, label="resolve")
+    return evaluate(original, trait, rank, faces + added, settings)
+
+
+def _odds_resolve_dice(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    outcome: CheckOutcome,
+) -> Odds:
+    """Given the roll already seen: the chance the added dice bring success / this many."""
+    assert isinstance(request, ResolveDiceRequest)
+    if isinstance(original, AttackRequest):
+        attack = sum(face_successes(f.face) for f in faces if f.kept and f.label == "attack")
+        before = attack - int(outcome.result["defence_successes"])
+        added = wcbh_pool(request.resolve, False)
+        return Odds(added.at_least(1 - before), added.at_least(outcome.score - before))
+    assert isinstance(original, TraitRequest)
+    before = sum(face_successes(f.face) for f in faces if f.kept)
+    dice = resolve_dice(request.resolve, original.decisive_moment)
+    added = wcbh_pool(dice, original.decisive_moment)
+    return Odds(
+        added.at_least(original.difficulty + 1 - before),
+        added.at_least(outcome.score - before),
+    )
+
+
+def _apply_resolve_reroll(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    roller: Roller,
+) -> CheckOutcome:
+    if isinstance(original, AttackRequest):
+        # WCBH-20c: every die of the attacker's; the defender's dice are the defender's.
+        mine = [f for f in faces if f.kept and f.label in ATTACKER_LABELS]
+        return attack_outcome(original, faces + roller.reroll(mine))
+    assert isinstance(original, TraitRequest)
+    trait, rank = trait_rank(original, sheet)
+    # Explosion dice belong to the die that set them off: they go with it, and the new die
+    # sets off its own chain in a Decisive Moment.
+    rolled = [f for f in faces if f.kept and f.exploded_from is None]
+    for face in faces:
+        if face.exploded_from is not None:
+            face.kept = False
+    new = roller.reroll(rolled, explodes=_explodes(original.decisive_moment))
+    return evaluate(original, trait, rank, faces + new, settings)
+
+
+def _odds_resolve_reroll(
+    original: BaseModel,
+    faces: list[Face],
+    request: BaseModel,
+    sheet: BaseModel | None,
+    settings: BaseModel,
+    outcome: CheckOutcome,
+) -> Odds:
+    if isinstance(original, AttackRequest):
+        # The original roll's attack dice, all rerolled (the faces are the original's).
+        pool = wcbh_pool(sum(1 for f in faces if f.label == "attack"), False)
+        defence = int(outcome.result["defence_successes"])
+        return Odds(pool.at_least(defence + 1), pool.at_least(defence + outcome.score))
+    assert isinstance(original, TraitRequest)
+    pool = wcbh_pool(outcome.result["dice"], original.decisive_moment)
+    return Odds(pool.at_least(original.difficulty + 1), pool.at_least(outcome.score))
+
+
+RESOLVE_DICE = FollowUp(
+    name="resolve_dice",
+    description="Spend Resolve after seeing the roll: +1 die each (3 in a Decisive Moment, "
+    "exploding 6s); the result counts every kept die. On an attack, the attacker's dice: the hit "
+    "is decided again and the target's Health changes in the same save. Odds are given the roll "
+    "already seen.",
+    rules=("WCBH-20b", "WCBH-13"),
+    Request=ResolveDiceRequest,
+    cost=lambda request: {"resolve": getattr(request, "resolve", 0)},
+    apply=_apply_resolve_dice,
+    allowed=_allowed,
+    odds=_odds_resolve_dice,
+)
+
+RESOLVE_REROLL = FollowUp(
+    name="resolve_reroll",
+    description="Spend 1 Resolve to reroll every die of the roll, Resolve dice included; "
+    "explosion dice go with the die that set them off. On an attack, the attacker's dice: the "
+    "hit is decided again and the target's Health changes in the same save. Odds are those of a "
+    "fresh pool.",
+    rules=("WCBH-20c", "WCBH-13"),
+    Request=ResolveRerollRequest,
+    cost=lambda request: {"resolve": 1},
+    apply=_apply_resolve_reroll,
+    allowed=_allowed,
+    odds=_odds_resolve_reroll,
+)
+
+FOLLOW_UPS: dict[str, FollowUp] = {f.name: f for f in (RESOLVE_DICE, RESOLVE_REROLL)}
+
+__all__ = [
+    "FOLLOW_UPS",
+    "RESOLVE_DICE",
+    "RESOLVE_REROLL",
+    "ResolveDiceRequest",
+    "ResolveRerollRequest",
+    "attack_outcome",
+]

@@ -1,0 +1,219 @@
+"""The scene's play state in responses: group checks (WCBH-11), contests (WCBH-12), chases (WCBH-27).
+
+Kept apart from the router (systems/wcbh/commands/scene_play.py's HTTP verbs) so that `api.schemas.ScenePublic`
+can show it without importing a router."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from domain.aggregates import Scene
+
+
+class GroupRollPublic(BaseModel):
+    character_id: UUID
+    roll_id: UUID | None = Field(description="null until the participant has rolled")
+    successes: int | None = Field(description="Successes rolled")
+    total: int | None = Field(description="Successes after hand-overs (WCBH-11)")
+    net: int | None = Field(description="total - the group check's difficulty")
+
+
+class HandoverPublic(BaseModel):
+    giver_id: UUID
+    receiver_id: UUID
+    successes: int
+
+
+class GroupCheckPublic(BaseModel):
+    id: UUID
+    purpose: str
+    difficulty: int
+    page: int = Field(description="The page it was opened on")
+    participants: list[GroupRollPublic]
+    handovers: list[HandoverPublic]
+    complete: bool = Field(description="Everyone has rolled: successes may be handed over")
+
+
+class ContestRollPublic(BaseModel):
+    character_id: UUID
+    roll_id: UUID
+    successes: int
+    bonus: int = Field(description="Dice added for winning the previous roll (WCBH-12)")
+
+
+class ContestRoundPublic(BaseModel):
+    round: int
+    rolls: list[ContestRollPublic]
+    winner: UUID | None = Field(description="null: a tie, no bonus")
+
+
+class ContestPublic(BaseModel):
+    id: UUID
+    purpose: str
+    sides: list[UUID]
+    rolls: int = Field(description="Rolls in the series (3 usually, 6+ epic; WCBH-12)")
+    page: int = Field(description="The page it started on")
+    round: int = Field(description="The round being rolled now (from 1)")
+    current: list[ContestRollPublic] = Field(description="Rolls of the current round so far")
+    history: list[ContestRoundPublic]
+    next_bonus: dict[UUID, int] = Field(description="Dice each side's next roll gets")
+    finished: bool
+    winner: UUID | None
+
+
+class ChaseCheckPublic(BaseModel):
+    character_id: UUID
+    roll_id: UUID
+    successes: int
+    bonus: int = Field(description="Dice added for winning the last chase check (WCBH-27)")
+    shift: int | None = Field(description="-1 closer, 0 hold, 1 farther, null: the default")
+    page: int
+
+
+class ChasePagePublic(BaseModel):
+    page: int
+    pursuer: ChaseCheckPublic
+    target: ChaseCheckPublic
+    winner: UUID | None
+    net: int
+    range: str
+
+
+class ChasePairPublic(BaseModel):
+    pursuer_id: UUID
+    target_id: UUID
+    range: Literal["cornered", "close", "far", "extreme", "escaped"]
+    over: bool = Field(description="cornered (closer than Close) or escaped (beyond Extreme)")
+    history: list[ChasePagePublic]
+
+
+class ChasePublic(BaseModel):
+    id: UUID
+    page: int = Field(description="The page it started on")
+    pairs: list[ChasePairPublic]
+    waiting: list[ChaseCheckPublic] = Field(
+        description="Checks of the current page whose other side has not rolled yet"
+    )
+    next_bonus: dict[UUID, int] = Field(description="Dice each participant's next check gets")
+    over: bool
+
+
+class ScenePlayPublic(BaseModel):
+    group_checks: list[GroupCheckPublic] = Field(default_factory=list)
+    contests: list[ContestPublic] = Field(default_factory=list)
+    chases: list[ChasePublic] = Field(default_factory=list)
+
+
+def group_check_public(group_id: str, group: dict[str, Any]) -> GroupCheckPublic:
+    participants = []
+    for character_id in group["participants"]:
+        rolled = group["rolls"].get(character_id)
+        total = rolled["total"] if rolled else None
+        participants.append(
+            GroupRollPublic(
+                character_id=UUID(character_id),
+                roll_id=UUID(rolled["roll_id"]) if rolled else None,
+                successes=rolled["successes"] if rolled else None,
+                total=total,
+                net=None if total is None else total - group["difficulty"],
+            )
+        )
+    return GroupCheckPublic(
+        id=UUID(group_id),
+        purpose=group["purpose"],
+        difficulty=group["difficulty"],
+        page=group["page"],
+        participants=participants,
+        handovers=[HandoverPublic.model_validate(h) for h in group["handovers"]],
+        complete=len(group["rolls"]) == len(group["participants"]),
+    )
+
+
+def _contest_rolls(rolls: dict[str, Any]) -> list[ContestRollPublic]:
+    return [ContestRollPublic(character_id=UUID(c), **r) for c, r in rolls.items()]
+
+
+def contest_public(contest_id: str, contest: dict[str, Any]) -> ContestPublic:
+    winners = contest["winners"]
+    last = winners[-1] if winners else None
+    return ContestPublic(
+        id=UUID(contest_id),
+        purpose=contest["purpose"],
+        sides=[UUID(s) for s in contest["sides"]],
+        rolls=contest["rolls"],
+        page=contest["page"],
+        round=len(contest["history"]) + 1,
+        current=_contest_rolls(contest["current"]),
+        history=[
+            ContestRoundPublic(
+                round=h["round"],
+                rolls=_contest_rolls(h["rolls"]),
+                winner=UUID(h["winner"]) if h["winner"] else None,
+            )
+            for h in contest["history"]
+        ],
+        next_bonus={UUID(s): 2 if s == last else 0 for s in contest["sides"]},
+        finished=contest["finished"],
+        winner=UUID(contest["winner"]) if contest["winner"] else None,
+    )
+
+
+def _chase_check(character_id: str, check: dict[str, Any]) -> ChaseCheckPublic:
+    return ChaseCheckPublic(character_id=UUID(character_id), **check)
+
+
+def chase_public(chase_id: str, chase: dict[str, Any], page: int) -> ChasePublic:
+    """`page`: the scene's current page (checks of earlier pages that were never answered lapse)."""
+
+    def undecided(character_id: str) -> bool:
+        return any(
+            character_id in (pair["pursuer"], pair["target"])
+            and not pair["over"]
+            and not any(h["page"] == page for h in pair["history"])
+            for pair in chase["pairs"]
+        )
+
+    waiting = [
+        _chase_check(c, check)
+        for c, check in chase["checks"].items()
+        if check["page"] == page and undecided(c)
+    ]
+    pairs = [
+        ChasePairPublic(
+            pursuer_id=UUID(pair["pursuer"]),
+            target_id=UUID(pair["target"]),
+            range=pair["range"],
+            over=pair["over"],
+            history=[
+                ChasePagePublic(
+                    page=h["page"],
+                    pursuer=_chase_check(pair["pursuer"], h["pursuer"]),
+                    target=_chase_check(pair["target"], h["target"]),
+                    winner=UUID(h["winner"]) if h["winner"] else None,
+                    net=h["net"],
+                    range=h["range"],
+                )
+                for h in pair["history"]
+            ],
+        )
+        for pair in chase["pairs"]
+    ]
+    return ChasePublic(
+        id=UUID(chase_id),
+        page=chase["page"],
+        pairs=pairs,
+        waiting=waiting,
+        next_bonus={UUID(c): b for c, b in chase["bonus"].items()},
+        over=chase["over"],
+    )
+
+
+def scene_play_public(scene: Scene) -> ScenePlayPublic:
+    return ScenePlayPublic(
+        group_checks=[group_check_public(i, g) for i, g in scene.group_checks.items()],
+        contests=[contest_public(i, c) for i, c in scene.contests.items()],
+        chases=[chase_public(i, c, scene.page) for i, c in scene.chases.items()],
+    )

@@ -1,0 +1,142 @@
+"""View branches of scene play (systems/wcbh/commands/scene_play.py): group checks, contests and chases on the
+scene's doc (WCBH-11, 12, 27), recovery and effects on the character's (WCBH-34, 37..39), extended
+effects on the game Issue's (WCBH-38).
+
+The docs are changed by the aggregates' own event methods, applied to a stand-in built from the doc,
+so that a view always holds what the aggregate holds."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from domain.aggregates import Character, Scene
+
+SCENE_EVENTS = (
+    "GroupCheckOpened",
+    "GroupCheckRolled",
+    "SuccessesHandedOver",
+    "ContestStarted",
+    "ContestRolled",
+    "ChaseStarted",
+    "ChaseChecked",
+)
+CHARACTER_EVENTS = (
+    "Recovered",
+    "EffectShaken",
+    "CameBack",
+    "EffectDropDeclared",
+    "EffectsDropped",
+    "EffectExtended",
+    "EffectCarriedOver",
+    "CarriedEffectEnded",
+)
+ISSUE_EVENTS = ("EffectExtensionBooked",)
+PLAY_KEYS = ("group_checks", "contests", "chases")
+
+
+def _name(t: Any, character_id: Any) -> str:
+    return str(t.load("character", str(character_id))["name"])
+
+
+def scene_play(t: Any, doc: dict[str, Any]) -> str:
+    """The scene doc's `play` (as `ScenePublic.play` stores it, by id) and the step's text."""
+    play = doc.setdefault("play", {key: {} for key in PLAY_KEYS})
+    holder = object.__new__(Scene)
+    holder.__dict__.update(copy.deepcopy(play), page=doc["page"])
+    t.event.apply(holder)
+    doc["play"] = {key: holder.__dict__[key] for key in PLAY_KEYS}
+    e = t.event
+    if t.name == "GroupCheckOpened":
+        names = ", ".join(_name(t, c) for c in e.participants)
+        return f"Group check at difficulty {e.difficulty}: {names} (WCBH-11) {e.purpose}".strip()
+    if t.name == "GroupCheckRolled":
+        return f"{_name(t, e.character_id)} rolls for the group: {e.successes} successes"
+    if t.name == "SuccessesHandedOver":
+        giver, receiver = _name(t, e.giver_id), _name(t, e.receiver_id)
+        return f"{giver} hands {e.successes} successes to {receiver} (WCBH-11)"
+    if t.name == "ContestStarted":
+        first, second = _name(t, e.first_id), _name(t, e.second_id)
+        return f"Contest of {e.rolls} rolls: {first} against {second} (WCBH-12) {e.purpose}".strip()
+    if t.name == "ContestRolled":
+        text = f"{_name(t, e.character_id)} rolls in the contest: {e.successes} successes"
+        if e.decided:
+            text += (
+                "; the round is a tie" if e.winner is None else f"; {_name(t, e.winner)} wins it"
+            )
+            contest = doc["play"]["contests"][str(e.contest_id)]
+            if contest["finished"]:
+                text += ", and the contest (WCBH-12)"
+        return text
+    if t.name == "ChaseStarted":
+        pairs = ", ".join(
+            f"{_name(t, p['pursuer'])} after {_name(t, p['target'])}" for p in e.pairs
+        )
+        return f"A chase at {e.distance} range: {pairs} (WCBH-27)"
+    # ChaseChecked
+    text = f"{_name(t, e.character_id)}'s chase check: {e.successes} successes"
+    for result in e.results:
+        winner = "a tie" if result["winner"] is None else f"{_name(t, result['winner'])} wins"
+        text += f"; {winner}, range {result['range']}"
+    return text
+
+
+def character_play(t: Any, doc: dict[str, Any]) -> str:
+    """The character doc's conditions, Health and status, and the step's text."""
+    holder = object.__new__(Character)
+    holder.__dict__.update(
+        name=doc["name"],
+        effects={c["name"]: {k: v for k, v in c.items() if k != "name"} for c in doc["conditions"]},
+        resources={n: spec["current"] for n, spec in doc["resources"].items()},
+        status=doc["status"],
+        defeated_at=None,
+    )
+    t.event.apply(holder)
+    doc["conditions"] = [{"name": n, **copy.deepcopy(e)} for n, e in holder.effects.items()]
+    for resource, level in holder.resources.items():
+        doc["resources"][resource]["current"] = level
+    doc["status"] = holder.status
+    e, name = t.event, doc["name"]
+    scene_id = getattr(e, "scene_id", None) or getattr(e, "from_scene_id", None)
+    if scene_id is not None:
+        _in_scene(t, scene_id)
+    if t.name == "Recovered":
+        return f"{name} recovers: Health {e.health} (WCBH-34)"
+    if t.name == "EffectShaken":
+        if e.pages:
+            return f"{name} shakes off part of {e.name}: {e.pages} page(s) left (WCBH-37)"
+        return f"{name} shakes off {e.name} and is free to act (WCBH-37)"
+    if t.name == "CameBack":
+        return f"{name} is back in the fight with {e.health} Health (WCBH-39)"
+    if t.name == "EffectDropDeclared":
+        return f"{name} spends Resolve to be rid of {e.name} from the next page (WCBH-39)"
+    if t.name == "EffectsDropped":
+        return f"{name} is rid of {', '.join(e.names)} (WCBH-39)"
+    if t.name == "EffectExtended":
+        by = _name(t, e.by_character_id)
+        return f"{by} extends {e.name} on {name} to the end of the next scene (WCBH-38)"
+    if t.name == "EffectCarriedOver":
+        return f"{e.name} keeps {name} defeated through the next scene (WCBH-38)"
+    return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded
+
+
+def issue_play(t: Any, doc: dict[str, Any]) -> str:
+    """The game Issue doc's extended effects (WCBH-38) and the step's text."""
+    e = t.event
+    entry = {"character_id": str(e.character_id), "effect": e.effect, "scene_id": str(e.scene_id)}
+    doc["extended_effects"] = [
+        x
+        for x in doc.get("extended_effects", [])
+        if (x["character_id"], x["effect"]) != (entry["character_id"], e.effect)
+    ] + [entry]
+    return f"{e.effect} on {_name(t, e.character_id)} lasts to the end of the next scene (WCBH-38)"
+
+
+def _in_scene(t: Any, scene_id: Any) -> None:
+    """A character's event that happens in a scene is also told in that scene's replay."""
+    scene_doc = t.load("scene", str(scene_id))
+    t.changes.scopes = {
+        "story_id": scene_doc["story_id"],
+        "issue_id": scene_doc["issue_id"],
+        "scene_id": scene_doc["id"],
+    }
