@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
+import systems
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 from domain.commands import (
+    DEFAULT_ATTEMPTS,
     Actor,
     CommandContext,
     IdempotencyRequest,
@@ -16,11 +18,11 @@ from domain.commands import (
     StoredResponse,
     command,
 )
-from domain.components import Loaded
+from domain.components import GameSystem, IssueBoundary, Loaded, PageBoundary, SceneBoundary
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.missions import MissionCommands
 from domain.rulesets import get_ruleset
-from domain.secrets import hash_token, mint_token
+from domain.secrets import Sealer, hash_token, mint_token
 from systems.classd.commands.fight import ClassDFightCommands
 from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
@@ -40,6 +42,9 @@ __all__ = [
 ]
 
 
+G = TypeVar("G", bound=GameSystem)
+
+
 class Chronicle(
     FightCommands,
     ScenePlayCommands,
@@ -56,6 +61,32 @@ class Chronicle(
     The verbs of each area of play live in their own mixin (domain/verbs/); the lifecycle verbs here
     call the boundary hooks of `domain.components.Hooks` so that each area adds what changes at a page,
     a scene or a game Issue boundary to the same atomic save."""
+
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        sealer: Sealer | None = None,
+        attempts: int = DEFAULT_ATTEMPTS,
+    ) -> None:
+        super().__init__(env, sealer=sealer, attempts=attempts)
+        # One component per installed game system (systems/<name>/commands: SYSTEM), by ruleset id.
+        self.systems: dict[str, GameSystem] = {}
+        for commands in systems.parts("commands"):
+            component: GameSystem = commands.SYSTEM(self)
+            self.systems[component.ruleset_id] = component
+        self._no_system = _NoSystem(self)
+
+    def system(self, kind: type[G]) -> G:
+        """The component of one game system, typed (`app.system(Nwod).attack(...)`)."""
+        for component in self.systems.values():
+            if isinstance(component, kind):
+                return component
+        raise LookupError(f"no installed game system is a {kind.__name__}")
+
+    def system_of(self, campaign: Campaign) -> GameSystem:
+        """The campaign's own game system: the only one told about its boundaries."""
+        return self.systems.get(campaign.ruleset, self._no_system)
 
     # ---- commands ----------------------------------------------------------------------------
 
@@ -366,6 +397,7 @@ class Chronicle(
                 character.refresh(levels, "issue", issue.id)
         loaded = Loaded({c.id: c for c in characters})
         self._issue_started(actor, issue, story, loaded)
+        self.system_of(campaign).issue_started(IssueBoundary(actor, issue, story, loaded))
         return self._commit(ctx, issue, story, *loaded.touched(issue, story))
 
     @command
@@ -381,9 +413,11 @@ class Chronicle(
             campaign.note_scene_closed(scene.id)
             self._end_effects(actor, scene, loaded)
             self._scene_closed(actor, scene, issue, loaded)
+            self.system_of(campaign).scene_closed(SceneBoundary(actor, scene, issue, loaded))
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
         self._issue_ended(actor, issue, story, loaded)
+        self.system_of(campaign).issue_ended(IssueBoundary(actor, issue, story, loaded))
         return self._commit(
             ctx, issue, story, *scenes, campaign, *loaded.touched(issue, story, *scenes)
         )
@@ -400,6 +434,7 @@ class Chronicle(
         campaign.note_scene_opened(scene.id)
         loaded = Loaded()
         self._scene_opened(actor, scene, issue, loaded)
+        self.system_of(campaign).scene_opened(SceneBoundary(actor, scene, issue, loaded))
         return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 
     @command
@@ -411,6 +446,7 @@ class Chronicle(
         for character_id in scene.affected:  # WCBH-35: effects lose a page
             loaded.character(self, actor, character_id).tick_effects(scene.id, scene.page)
         self._page_advanced(actor, scene, loaded)
+        self.system_of(self.campaign_of(actor)).page_advanced(PageBoundary(actor, scene, loaded))
         return self._commit(ctx, scene, *loaded.touched(scene))
 
     @command
@@ -425,6 +461,7 @@ class Chronicle(
         loaded = Loaded()
         self._end_effects(actor, scene, loaded)
         self._scene_closed(actor, scene, issue, loaded)
+        self.system_of(campaign).scene_closed(SceneBoundary(actor, scene, issue, loaded))
         return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 
     def _end_effects(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
@@ -433,3 +470,9 @@ class Chronicle(
             character = loaded.character(self, actor, character_id)
             if character.effects:
                 character.end_scene_effects(scene.id)
+
+
+class _NoSystem(GameSystem):
+    """A campaign whose ruleset has no commands of its own: nothing happens at its boundaries."""
+
+    ruleset_id = ""

@@ -9,7 +9,7 @@ import time
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -23,7 +23,17 @@ if TYPE_CHECKING:
     from domain.service import Service
 
 A = TypeVar("A", bound=Aggregate)
-S = TypeVar("S", bound="Service")
+
+
+class Host(Protocol):
+    """What runs commands: the application itself, or a component it holds (`app` is then the
+    application; the application's own `app` is itself)."""
+
+    @property
+    def app(self) -> Service: ...
+
+
+S = TypeVar("S", bound=Host)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -122,13 +132,14 @@ def command(
 
     @functools.wraps(fn)
     def run(self: S, ctx: CommandContext, *args: P.args, **kwargs: P.kwargs) -> Outcome:
-        with self._in_flight(ctx.idempotency):
-            for attempt in range(self.attempts):
+        app = self.app
+        with app._in_flight(ctx.idempotency):
+            for attempt in range(app.attempts):
                 if attempt:
                     # Spread the retries out so that racers do not collide again in lockstep.
                     time.sleep(secrets.randbelow(1000 * attempt) / 1_000_000)
                 if ctx.idempotency is not None:
-                    stored = self._stored_response(ctx.idempotency)
+                    stored = app._stored_response(ctx.idempotency)
                     if stored is not None:
                         return Outcome(aggregate=None, replayed=stored)  # type: ignore[arg-type]
                 ctx.target_id = None
@@ -136,16 +147,16 @@ def command(
                     return fn(self, ctx, *args, **kwargs)
                 except ApprovalNeeded as pending:
                     arguments = command_arguments(fn, self, ctx, args, kwargs)
-                    return self._ask_gm(ctx, fn.__name__, arguments, pending)  # type: ignore[attr-defined]
+                    return app._ask_gm(ctx, fn.__name__, arguments, pending)  # type: ignore[attr-defined]
                 except IntegrityError:
                     if ctx.expected_version is not None and ctx.target_id is not None:
-                        current = self.repository.get(ctx.target_id).version
+                        current = app.repository.get(ctx.target_id).version
                         raise VersionConflict(
                             f"version {ctx.expected_version} is stale; the current version is {current}",
                             current_version=current,
                         ) from None
         raise Conflict(
-            f"gave up after {self.attempts} version clashes with concurrent writers; try again",
+            f"gave up after {app.attempts} version clashes with concurrent writers; try again",
             code="contention",
         )
 

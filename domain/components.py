@@ -1,18 +1,26 @@
-"""What every area of play builds on: the boundary hooks and the aggregates a command loaded."""
+"""What every game system's commands build on: the component base the application holds, its
+boundary interface, and `Turn`, the working set of one command (docs/architecture.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel
 
-from domain.aggregates import Character, Issue, Scene, Story
-from domain.commands import Actor
+from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
+from domain.commands import Actor, CommandContext, Outcome
+from domain.errors import Forbidden, InvalidInput, NotFound
 from domain.rolls import RollCommands
+from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets.base import Check
 from domain.service import Service
+
+if TYPE_CHECKING:
+    from domain.application import Chronicle
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -64,6 +72,7 @@ class Loaded:
 
 
 class Hooks(RollCommands):
+    # Transitional: the mixins not yet made components still override these.
     """Boundary hooks: the lifecycle verbs call them; each area's mixin overrides the ones it needs,
     calls ``super()`` and changes aggregates through ``loaded`` (they are saved with the command)."""
 
@@ -85,3 +94,160 @@ class Hooks(RollCommands):
 
 def unused(*_: Any) -> None:
     """Nothing: keeps linters quiet about hook arguments an area does not use."""
+
+
+# ---- boundaries: what the lifecycle tells the campaign's own system -----------------------------
+
+
+@dataclass(frozen=True)
+class IssueBoundary:
+    """A game Issue started or ended (its open scenes were closed first, each a SceneBoundary)."""
+
+    actor: Actor
+    issue: Issue
+    story: Story
+    loaded: Loaded
+
+
+@dataclass(frozen=True)
+class SceneBoundary:
+    """A scene opened or closed (on closing, its seed is revealed and its effects ended, WCBH-36)."""
+
+    actor: Actor
+    scene: Scene
+    issue: Issue
+    loaded: Loaded
+
+
+@dataclass(frozen=True)
+class PageBoundary:
+    """A scene moved to its next page (`scene.page` is the new page; effects have ticked)."""
+
+    actor: Actor
+    scene: Scene
+    loaded: Loaded
+
+
+class GameSystem:
+    """The commands of one game system: the component the application holds for it.
+
+    The lifecycle (domain/application.py) tells only the campaign's own system about a boundary;
+    the system changes aggregates through ``at.loaded`` and they are saved with the lifecycle
+    command. The roll hooks let a system add to the shared roll commands (only WCBH uses them)."""
+
+    ruleset_id: ClassVar[str]
+
+    def __init__(self, app: Chronicle) -> None:
+        self.app = app
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset_id)
+
+    def turn(
+        self, ctx: CommandContext, scene_id: UUID, *, gm: bool = False, field: str = "scene_id"
+    ) -> Turn:
+        """Start a command of this system on a scene of one of its campaigns."""
+        app = self.app
+        actor = app._gm(ctx) if gm else app._member(ctx)
+        scene = app._target(ctx, actor, Scene, scene_id)
+        campaign = app.campaign_of(actor)
+        if campaign.ruleset != self.ruleset_id:
+            raise InvalidInput(
+                f"{get_ruleset(campaign.ruleset).name} has no such command "
+                f"(it is a {self.rules.name} command)",
+                field=field,
+            )
+        settings = self.rules.parse_settings(campaign.settings)
+        return Turn(app, ctx, actor, campaign, self.rules, settings, scene)
+
+    # ---- boundaries (nothing by default) ----------------------------------------------------
+
+    def issue_started(self, at: IssueBoundary) -> None:
+        """A game Issue started (WCBH-17, WCBH-21)."""
+
+    def issue_ended(self, at: IssueBoundary) -> None:
+        """A game Issue ended."""
+
+    def scene_opened(self, at: SceneBoundary) -> None:
+        """A scene opened in a running game Issue."""
+
+    def scene_closed(self, at: SceneBoundary) -> None:
+        """A scene closed."""
+
+    def page_advanced(self, at: PageBoundary) -> None:
+        """A scene moved to its next page."""
+
+    # ---- roll hooks (what a system adds to the shared roll commands) -------------------------
+
+    def with_page_dice(
+        self,
+        scene: Scene,
+        campaign: Campaign,
+        check: Check,
+        request: Mapping[str, Any],
+        character: Character | None,
+        *,
+        action: bool = True,
+    ) -> Mapping[str, Any]:
+        """The request with the dice the page adds to the character's roll (WCBH-25, 41)."""
+        return request
+
+    def followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
+        """What a direct follow-up changes besides its roll and its cost (WCBH-20b, 20c)."""
+        return []
+
+    def rolled(
+        self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
+    ) -> list[Any]:
+        """What a character's roll changes besides its limits and costs (WCBH-16)."""
+        return []
+
+
+@dataclass
+class Turn:
+    """The working set of one command of a game system: who acts, on which scene, in which
+    campaign (its ruleset and parsed settings), and every aggregate it loaded, so that each is
+    loaded once, parsed once and saved once (`save`)."""
+
+    app: Chronicle
+    ctx: CommandContext
+    actor: Actor
+    campaign: Campaign
+    rules: Ruleset
+    settings: BaseModel
+    scene: Scene
+    loaded: Loaded = field(default_factory=lambda: Loaded())
+    _sheets: dict[UUID, Sheeted] = field(default_factory=dict)
+
+    def character(self, character_id: UUID, field: str = "character_id") -> Sheeted:
+        """A character of the campaign with its parsed sheet; an unknown id is the field's fault."""
+        known = self._sheets.get(character_id)
+        if known is not None:
+            return known
+        try:
+            character = self.loaded.character(self.app, self.actor, character_id)
+        except NotFound:
+            raise InvalidInput(
+                f"{field} names no character of this campaign", field=field
+            ) from None
+        sheet = self.rules.parse_sheet(character.sheet, self.settings, side=character.side)
+        self._sheets[character_id] = Sheeted(character, sheet)
+        return self._sheets[character_id]
+
+    def acting(self, character_id: UUID, field: str = "character_id") -> Sheeted:
+        """A character the sender may act for (its player, or the GM)."""
+        sheeted = self.character(character_id, field)
+        try:
+            self.app._check_may_act_for(self.actor, sheeted.character)
+        except Forbidden as exc:
+            raise Forbidden(exc.message, field=field) from None
+        return sheeted
+
+    def save(self, first: Aggregate | None = None, *others: Aggregate) -> Outcome:
+        """One atomic save: `first` (what the response presents; the scene by default), the
+        others, and every loaded aggregate with new events."""
+        main = first if first is not None else self.scene
+        rest = [*others, self.scene] if main is not self.scene else list(others)
+        unique = list({a.id: a for a in rest if a.id != main.id}.values())
+        return self.app._commit(self.ctx, main, *unique, *self.loaded.touched(main, *unique))

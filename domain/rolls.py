@@ -6,7 +6,7 @@ import functools
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
@@ -53,11 +53,21 @@ from domain.rulesets.base import (
 from domain.service import Service
 from domain.signing import Signing
 
+if TYPE_CHECKING:
+    from domain.components import GameSystem
+
 MAX_CLIENT_SEED = 128
 
 
 class RollCommands(Service):
-    """Mixed into the Chronicle application: everything about dice."""
+    """The base of the Chronicle application: everything about dice."""
+
+    # One component per installed game system, by ruleset id (built by the application).
+    systems: dict[str, GameSystem]
+
+    def system_of(self, campaign: Campaign) -> GameSystem:
+        """The campaign's own game system (the application holds one per installed system)."""
+        raise NotImplementedError
 
     # ---- signatures (docs/receipts.md) ---------------------------------------------------------
 
@@ -286,9 +296,11 @@ class RollCommands(Service):
         *,
         action: bool = True,
     ) -> Mapping[str, Any]:
-        """Hook: the request with the dice the page adds to the character's roll (WCBH-25, 41),
-        put into the request so that the record recomputes; systems/wcbh/commands/fight.py fills them."""
-        return request
+        """The request with the dice the page adds to the character's roll (WCBH-25, 41), put
+        into the request so that the record recomputes: the campaign's system decides."""
+        return self.system_of(campaign).with_page_dice(
+            scene, campaign, check, request, character, action=action
+        )
 
     # `attack` (WCBH-25, 28..31, 33, 44) lives in systems/wcbh/commands/fight.py with the fight's other verbs.
 
@@ -318,10 +330,9 @@ class RollCommands(Service):
         return self._commit(ctx, *touched)
 
     def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
-        """Hook: what a direct follow-up changes besides its roll and its cost (an area of play
-        overrides it, calls super() and returns the aggregates it changed; e.g. Resolve on an
-        attack decides its hit again, WCBH-20b, 20c in systems/wcbh/commands/fight.py)."""
-        return []
+        """What a direct follow-up changes besides its roll and its cost, as the campaign's
+        system says (e.g. Resolve on an attack decides its hit again, WCBH-20b, 20c)."""
+        return self.system_of(self.campaign_of(actor)).followed_up(actor, scene, original, follow)
 
     def _follow_up_roll(
         self,
@@ -480,9 +491,10 @@ class RollCommands(Service):
     def _rolled(
         self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
     ) -> list[Any]:
-        """Hook: what a character's roll changes besides its limits and costs (an area of play
-        overrides it, calls super() and returns the aggregates it changed; e.g. WCBH-16)."""
-        return []
+        """What a character's roll changes besides its limits and costs, as the campaign's system
+        says (e.g. WCBH-16)."""
+        system = self.system_of(self.campaign_of(actor))
+        return system.rolled(actor, scene, request, character, roll_id)
 
     def _chain(self, campaign_id: UUID) -> RollChain:
         try:
@@ -589,9 +601,20 @@ class RollCommands(Service):
         inner = CommandContext(
             ctx.actor, idempotency=ctx.idempotency, on_behalf_of=player, finish=finish
         )
-        verb = getattr(type(self), request.verb)
-        run = getattr(verb, "__wrapped__", verb)  # the verb itself, inside this command's retries
-        return run(self, inner, **revive_arguments(run, arguments))  # type: ignore[no-any-return]
+        owner, run = self._command_named(request.verb)
+        return run(owner, inner, **revive_arguments(run, arguments))  # type: ignore[no-any-return]
+
+    def _command_named(self, name: str) -> tuple[object, Any]:
+        """The command a roll request names, and who runs it (the application or the component
+        of a game system): the verb itself, unwrapped, so it runs inside this command's retries."""
+        for owner in (self, *self.systems.values()):
+            verb = getattr(type(owner), name, None)
+            if verb is not None and hasattr(verb, "__wrapped__"):
+                return owner, verb.__wrapped__
+        raise Conflict(
+            f"this roll request names a command ({name}) this server does not know",
+            code="unknown_command",
+        )
 
     @command
     def decline_roll_request(

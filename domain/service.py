@@ -73,6 +73,12 @@ class Service(Application):
         self.clock: Callable[[], datetime] = utc_now
 
     @property
+    def app(self) -> Service:
+        """The application runs its own commands (`domain.commands.Host`); a component's `app`
+        is the application that holds it."""
+        return self
+
+    @property
     def sealer(self) -> Sealer:
         """Only the command side holds the server key; projection runners read the log without it."""
         if self._sealer is None:

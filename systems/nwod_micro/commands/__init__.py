@@ -1,1 +1,14 @@
-"""systems.nwod_micro.commands."""
+"""The commands of this game system: SYSTEM is the component the application holds for it."""
+
+from __future__ import annotations
+
+from domain.components import GameSystem
+
+
+class Nwod(GameSystem):
+    """Transitional: the commands are still mixins of the application (issue #14 moves them here)."""
+
+    ruleset_id = "nwod-micro"
+
+
+SYSTEM = Nwod
