@@ -238,7 +238,6 @@ def attack(
     status_code=201,
     response_model=ClassDCombatPublic,
     operation_id="classd_villain_attack",
-    responses=ASKS_GM,
 )
 def villain_attack(
     scene_id: UUID, body: ClassDVillainAttackCreate, app: AppDep, commands: CommandsDep

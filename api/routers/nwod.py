@@ -387,7 +387,6 @@ def roll(scene_id: UUID, body: NwodRollCreate, app: AppDep, commands: CommandsDe
     status_code=201,
     response_model=NwodFightPublic,
     operation_id="nwod_contest",
-    responses=ASKS_GM,
 )
 def contest(
     scene_id: UUID, body: NwodContestCreate, app: AppDep, commands: CommandsDep
