@@ -13,6 +13,7 @@ Then each route that runs such a verb must declare api.deps.ASKS_GM's 202.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 import textwrap
@@ -36,6 +37,7 @@ def _method(name: str) -> Callable[..., Any] | None:
     return getattr(found, "__wrapped__", found)  # the verb itself, not @command's retry wrapper
 
 
+@functools.cache  # each method's source is parsed once, however many verbs reach it
 def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     assert isinstance(tree.body[0], ast.FunctionDef)
