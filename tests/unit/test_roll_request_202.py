@@ -98,7 +98,7 @@ def _routes() -> list[APIRoute]:
 
 
 def _label(route: APIRoute) -> str:
-    return f"{'/'.join(sorted(route.methods))} {route.path} ({route.operation_id})"
+    return f"{'/'.join(sorted(route.methods or ()))} {route.path} ({route.operation_id})"
 
 
 def _asks_gm(route: APIRoute) -> bool:
