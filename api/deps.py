@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from api.schemas import REQUEST_SIGNING, roll_request_public
+from api.schemas import REQUEST_SIGNING, RollRequestPublic, roll_request_public
 from domain.aggregates import RollRequest
 from domain.application import (
     Actor,
@@ -39,6 +39,17 @@ ANONYMOUS_KEY = re.compile(
     r"|[A-Za-z0-9_-]{32,200})$"
 )
 
+
+# The 202 of every route whose verb rolls with modifiers a player declares: under the campaign's
+# `player_modifiers: gm_approval` the command records a roll request instead (`Commands.run`).
+# tests/unit/test_roll_request_202.py finds those verbs and checks that each route declares it.
+ASKS_GM: dict[int | str, dict[str, Any]] = {
+    202: {
+        "model": RollRequestPublic,
+        "description": "A player's situational modifiers wait for the GM (player_modifiers: "
+        "gm_approval): a roll request, no dice rolled yet",
+    }
+}
 
 # Dependencies that do no I/O are `async def`: FastAPI runs sync ones in its thread pool, and each hop
 # costs more than the dependency itself.

@@ -8,7 +8,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     CampaignVerification,
@@ -43,21 +43,12 @@ def _presenter(app: Chronicle):  # type: ignore[no-untyped-def]
     return present
 
 
-PENDING: dict[int | str, dict[str, Any]] = {
-    202: {
-        "model": RollRequestPublic,
-        "description": "A player's situational modifiers wait for the GM (player_modifiers: "
-        "gm_approval): a roll request, no dice rolled yet",
-    }
-}
-
-
 @router.post(
     "/v1/scenes/{scene_id}/rolls",
     status_code=201,
     response_model=RollPublic,
     operation_id="roll",
-    responses=PENDING,
+    responses=ASKS_GM,
 )
 def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;

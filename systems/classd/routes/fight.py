@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Strict, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -207,6 +207,7 @@ def end_heroes_turn(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONR
     status_code=201,
     response_model=ClassDCombatPublic,
     operation_id="classd_attack",
+    responses=ASKS_GM,
 )
 def attack(
     scene_id: UUID, body: ClassDAttackCreate, app: AppDep, commands: CommandsDep
@@ -286,6 +287,7 @@ def act(
     status_code=201,
     response_model=ClassDCombatPublic,
     operation_id="classd_retreat",
+    responses=ASKS_GM,
 )
 def retreat(
     scene_id: UUID, body: ClassDRetreatCreate, app: AppDep, commands: CommandsDep
@@ -312,6 +314,7 @@ def retreat(
     status_code=201,
     response_model=ClassDCombatPublic,
     operation_id="classd_stop",
+    responses=ASKS_GM,
 )
 def stop(
     scene_id: UUID, body: ClassDStopCreate, app: AppDep, commands: CommandsDep
@@ -337,6 +340,7 @@ def stop(
     status_code=201,
     response_model=ClassDCombatPublic,
     operation_id="classd_move",
+    responses=ASKS_GM,
 )
 def move(
     scene_id: UUID, body: ClassDMoveCreate, app: AppDep, commands: CommandsDep

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Strict, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -373,6 +373,7 @@ def move(
     status_code=201,
     response_model=NimbleEncounterPublic,
     operation_id="nimble_attack",
+    responses=ASKS_GM,
 )
 def attack(
     scene_id: UUID, body: NimbleAttackCreate, app: AppDep, commands: CommandsDep
@@ -425,6 +426,7 @@ def resolve_attack(
     status_code=201,
     response_model=NimbleEncounterPublic,
     operation_id="nimble_assess",
+    responses=ASKS_GM,
 )
 def assess(
     scene_id: UUID, body: NimbleAssessCreate, app: AppDep, commands: CommandsDep

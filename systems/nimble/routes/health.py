@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CharacterPublic, RollPublic, Strict, Written, character_public, roll_public
 from domain.aggregates import Campaign, Character, Roll, Scene
@@ -159,12 +159,18 @@ def _present(app: Chronicle) -> Callable[[Outcome], NimbleHealthPublic]:
     return present
 
 
-def _post(path: str, operation_id: str, status_code: int = 200) -> Any:
+def _post(
+    path: str,
+    operation_id: str,
+    status_code: int = 200,
+    responses: dict[int | str, dict[str, Any]] | None = None,
+) -> Any:
     return router.post(
         f"/v1/characters/{{character_id}}/nimble/{path}",
         status_code=status_code,
         response_model=NimbleHealthPublic,
         operation_id=operation_id,
+        responses=responses,
     )
 
 
@@ -269,7 +275,7 @@ def dying_save(
     )
 
 
-@_post("grapples", "nimble_grapple", 201)
+@_post("grapples", "nimble_grapple", 201, ASKS_GM)
 def grapple(
     character_id: UUID, body: NimbleGrappleCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
@@ -299,7 +305,7 @@ def release(
     return commands.run(app.nimble_release, character_id, body.scene_id, present=_present(app))
 
 
-@_post("escape", "nimble_escape", 201)
+@_post("escape", "nimble_escape", 201, ASKS_GM)
 def escape(
     character_id: UUID, body: NimbleEscapeCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
@@ -348,7 +354,7 @@ def end_concentration(
     )
 
 
-@_post("concentration/save", "nimble_concentration_save", 201)
+@_post("concentration/save", "nimble_concentration_save", 201, ASKS_GM)
 def concentration_save(
     character_id: UUID, body: NimbleRollCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
@@ -375,7 +381,7 @@ def take_cover(
     )
 
 
-@_post("hide", "nimble_hide", 201)
+@_post("hide", "nimble_hide", 201, ASKS_GM)
 def hide(
     character_id: UUID, body: NimbleRollCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Strict, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -130,7 +130,7 @@ class SuppressionRollCreate(Strict):
     client_seed: str | None = Seed
 
 
-class RollCreate(Strict):
+class NwodRollCreate(Strict):
     character_id: UUID
     affinity: Affinity = Field(description="The Affinity the GM picked (NW-1).")
     conditions: list[Condition] = Conditions
@@ -152,7 +152,7 @@ class ContestSide(Strict):
     will_power: int = WillPower
 
 
-class ContestCreate(Strict):
+class NwodContestCreate(Strict):
     sides: list[ContestSide] = Field(min_length=2, max_length=10)
     purpose: str = Field(default="", max_length=200)
     client_seed: str | None = Seed
@@ -230,6 +230,7 @@ def get_fight(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     status_code=201,
     response_model=NwodFightPublic,
     operation_id="nwod_initiative",
+    responses=ASKS_GM,
 )
 def initiative(
     scene_id: UUID, body: InitiativeCreate, app: AppDep, commands: CommandsDep
@@ -247,7 +248,11 @@ def initiative(
 
 
 @router.post(
-    f"{BASE}/attacks", status_code=201, response_model=NwodFightPublic, operation_id="nwod_attack"
+    f"{BASE}/attacks",
+    status_code=201,
+    response_model=NwodFightPublic,
+    operation_id="nwod_attack",
+    responses=ASKS_GM,
 )
 def attack(scene_id: UUID, body: AttackCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """NW-6, 8, 10, 11, 13, 15..18: one action: a shot, strike, burst, suppressive fire or
@@ -329,6 +334,7 @@ def end_turn(scene_id: UUID, body: TurnEnd, app: AppDep, commands: CommandsDep) 
     status_code=201,
     response_model=NwodFightPublic,
     operation_id="nwod_suppression_roll",
+    responses=ASKS_GM,
 )
 def suppression_roll(
     scene_id: UUID, body: SuppressionRollCreate, app: AppDep, commands: CommandsDep
@@ -351,9 +357,13 @@ def suppression_roll(
 
 
 @router.post(
-    f"{BASE}/rolls", status_code=201, response_model=NwodFightPublic, operation_id="nwod_roll"
+    f"{BASE}/rolls",
+    status_code=201,
+    response_model=NwodFightPublic,
+    operation_id="nwod_roll",
+    responses=ASKS_GM,
 )
-def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def roll(scene_id: UUID, body: NwodRollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """NW-4, 5, 17, 18: an Affinity roll with situational modifiers, merits and Will Power."""
     return commands.run(
         app.nwod_roll,
@@ -379,7 +389,7 @@ def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -
     operation_id="nwod_contest",
 )
 def contest(
-    scene_id: UUID, body: ContestCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NwodContestCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """NW-6: (GM) every side rolls; the better result (more successes) wins; a tie has no winner."""
     return commands.run(

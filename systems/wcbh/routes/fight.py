@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import AttackCreate, RollPublic, Strict, Written, roll_public
 from domain.aggregates import Character, Roll, Scene
@@ -340,6 +340,7 @@ def get_page_state(
     status_code=201,
     response_model=RollPublic,
     operation_id="attack",
+    responses=ASKS_GM,
 )
 def attack(
     scene_id: UUID, body: FightAttackCreate, app: AppDep, commands: CommandsDep
@@ -375,6 +376,7 @@ def attack(
     status_code=201,
     response_model=RollPublic,
     operation_id="grapple",
+    responses=ASKS_GM,
 )
 def grapple(
     scene_id: UUID, body: GrappleCreate, app: AppDep, commands: CommandsDep
@@ -402,6 +404,7 @@ def grapple(
     status_code=201,
     response_model=RollPublic,
     operation_id="maneuver",
+    responses=ASKS_GM,
 )
 def maneuver(
     scene_id: UUID, body: ManeuverCreate, app: AppDep, commands: CommandsDep
@@ -451,6 +454,7 @@ def ambush(scene_id: UUID, body: AmbushCreate, app: AppDep, commands: CommandsDe
     status_code=201,
     response_model=RollPublic,
     operation_id="area_attack",
+    responses=ASKS_GM,
 )
 def area_attack(
     scene_id: UUID, body: AreaAttackCreate, app: AppDep, commands: CommandsDep
@@ -479,6 +483,7 @@ def area_attack(
     status_code=201,
     response_model=TeamAttackPublic,
     operation_id="team_attack",
+    responses=ASKS_GM,
 )
 def team_attack(
     scene_id: UUID, body: TeamAttackCreate, app: AppDep, commands: CommandsDep

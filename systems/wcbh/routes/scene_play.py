@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     ReceiptPublic,
@@ -260,6 +260,7 @@ def _effects(outcome: Outcome) -> EffectPublic:
     status_code=201,
     response_model=AssistedRollPublic,
     operation_id="assisted_roll",
+    responses=ASKS_GM,
 )
 def assisted_roll(
     scene_id: UUID, body: AssistedRollCreate, app: AppDep, commands: CommandsDep
@@ -338,6 +339,7 @@ def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep
     status_code=201,
     response_model=GroupCheckResponse,
     operation_id="group_check_roll",
+    responses=ASKS_GM,
 )
 def group_check_roll(
     scene_id: UUID, group_id: UUID, body: PlayRollCreate, app: AppDep, commands: CommandsDep
@@ -420,6 +422,7 @@ def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) 
     status_code=201,
     response_model=ContestResponse,
     operation_id="contest_roll",
+    responses=ASKS_GM,
 )
 def contest_roll(
     scene_id: UUID, contest_id: UUID, body: PlayRollCreate, app: AppDep, commands: CommandsDep
@@ -482,6 +485,7 @@ def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> J
     status_code=201,
     response_model=ChaseResponse,
     operation_id="chase_check",
+    responses=ASKS_GM,
 )
 def chase_check(
     scene_id: UUID, chase_id: UUID, body: ChaseCheckCreate, app: AppDep, commands: CommandsDep
@@ -545,6 +549,7 @@ def recover_health(
     status_code=201,
     response_model=ShakeOffPublic,
     operation_id="shake_off_effect",
+    responses=ASKS_GM,
 )
 def shake_off_effect(
     scene_id: UUID, body: ShakeOffCreate, app: AppDep, commands: CommandsDep
