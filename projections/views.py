@@ -4,23 +4,33 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import singledispatchmethod
 from typing import Any
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
+import systems
+from domain.aggregates.scene import NWOD
 from domain.export import entry
 from domain.rulesets import get_ruleset
-from projections.store import Changes, Doc, ViewStore, ViewTransaction
+from projections.store import Changes, ViewStore, ViewTransaction
+from projections.translation import SystemTranslation, Translation
 from systems.classd.rules import combat as classd_combat
-from systems.nimble import views as nimble_health_views
 from systems.nimble.rules import encounter as nimble_encounter
-from systems.nwod_micro.rules import combat as nwod_combat
-from systems.wcbh import views as scene_play_views
 
-Handler = Callable[["Translation"], None]
+Handler = Callable[[Translation], None]
+
+# What each installed game system's own events change (systems/<name>/views.py: TRANSLATIONS), and
+# what it keeps in step on a character's view after any event of it (`after_character`).
+SYSTEM_TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
+    key: translate
+    for views in systems.parts("views")
+    for key, translate in views.TRANSLATIONS.items()
+}
+AFTER_CHARACTER = [
+    views.after_character for views in systems.parts("views") if hasattr(views, "after_character")
+]
 
 
 class Views(Projection[ViewStore]):
@@ -32,64 +42,6 @@ class Views(Projection[ViewStore]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         with self.view.transaction() as tx:
             tx.apply(translate(tx, domain_event, tracking.notification_id), tracking)
-
-
-class Translation:
-    """What one event changes: the documents it touches, its log entry and its timeline steps."""
-
-    def __init__(self, view: ViewTransaction, event: Any, position: int) -> None:
-        self.view = view
-        self.event = event
-        self.position = position
-        self.aggregate, self.name = type(event).__qualname__.split(".", 1)
-        self.id = str(event.originator_id)
-        self.changes = Changes(at=iso(event.timestamp))
-        self._loaded: dict[tuple[str, str], dict[str, Any] | None] = {}
-
-    def load(self, kind: str, doc_id: str) -> dict[str, Any]:
-        key = (kind, doc_id)
-        if key not in self._loaded:
-            self._loaded[key] = self.view.doc(kind, doc_id)
-        found = self._loaded[key]
-        if found is None:
-            raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
-        return copy.deepcopy(found)
-
-    def save(self, kind: str, doc: dict[str, Any], ref: str | None = None) -> None:
-        doc["version"] = (
-            self.event.originator_version if doc["id"] == self.id else doc.get("version")
-        )
-        self._loaded[(kind, doc["id"])] = doc
-        self.changes.docs = [d for d in self.changes.docs if (d.kind, d.id) != (kind, doc["id"])]
-        self.changes.docs.append(Doc(kind, doc["id"], doc["campaign_id"], doc, ref))
-
-    def step(
-        self, text: str, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None
-    ) -> None:
-        self.changes.steps.append(
-            {
-                "position": self.position,
-                "at": self.changes.at,
-                "type": f"{self.aggregate}.{self.name}",
-                "actor": getattr(self.event, "actor", None),
-                "text": text,
-                "changes": diff(before or {}, after or {}),
-            }
-        )
-
-
-def iso(moment: datetime) -> str:
-    """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
-    skip = {"version"}
-    return {
-        key: [before.get(key), after.get(key)]
-        for key in sorted(set(before) | set(after))
-        if key not in skip and before.get(key) != after.get(key)
-    }
 
 
 def translate(view: ViewTransaction, event: Any, position: int) -> Changes:
@@ -304,13 +256,12 @@ def character(t: Translation) -> None:
             text = _resolve_character(t, doc)
         elif t.name == "DamageTaken":  # Class D combat (CD-11, 12, 15, 20)
             text = _classd_damage(t, doc)
-        elif t.name in scene_play_views.CHARACTER_EVENTS:  # scene play (WCBH-34, 37..39)
-            text = scene_play_views.character_play(t, doc)
-        elif t.name in nimble_health_views.CHARACTER_EVENTS:  # Nimble health (NB-20..26)
-            text = nimble_health_views.character_nimble(t, doc)
+        elif ("character", t.name) in SYSTEM_TRANSLATIONS:
+            text = SYSTEM_TRANSLATIONS["character", t.name](t, doc)
         else:
             text = f"{doc['name']}: {t.name}"
-    nimble_health_views.sync(t, doc)  # Nimble health: the `nimble` block follows the doc
+    for keep_in_step in AFTER_CHARACTER:  # e.g. Nimble's `nimble` block follows the doc
+        keep_in_step(t, doc)
     scene_id = getattr(e, "scene_id", None)
     if scene_id is not None and not t.changes.scopes:  # hits, damage, effects… in a scene
         _in_scene(t, scene_id)
@@ -403,8 +354,8 @@ def issue(t: Translation) -> None:
             }
             villain = t.load("character", str(e.villain_id))["name"]
             text = f"{villain}'s villainous deed, unstoppable: {e.description}"
-        elif t.name in scene_play_views.ISSUE_EVENTS:  # scene play (WCBH-38)
-            text = scene_play_views.issue_play(t, doc)
+        elif ("issue", t.name) in SYSTEM_TRANSLATIONS:
+            text = SYSTEM_TRANSLATIONS["issue", t.name](t, doc)
     t.save("issue", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}
@@ -480,14 +431,16 @@ def scene(t: Translation) -> None:
             text = f"Scene “{doc['title']}” closed; its dice seed is revealed"
         elif t.name in RESOLVE_SCENE_EVENTS:  # Resolve area (WCBH-20f, 21)
             text = _resolve_scene(t, doc)
+        elif t.name == "StateChanged":  # a game system's own state (Ruleset.scene_states)
+            text = _system_state(t, doc, t.event.ruleset, t.event.area)
+        elif t.name == "NwodFightChanged":  # the same, recorded before StateChanged existed
+            text = _system_state(t, doc, NWOD, "fight")
         elif t.name in classd_combat.EVENT_NAMES:  # Class D combat (CD-8..20)
             text = _classd_scene(t, doc)
-        elif t.name == nwod_combat.EVENT_NAME:  # nWoD micro firefights (NW-7..18)
-            text = _nwod_scene(t, doc)
         elif t.name == nimble_encounter.EVENT_NAME:  # Nimble encounters (NB-1..19)
             text = _nimble_scene(t, doc)
-        elif t.name in scene_play_views.SCENE_EVENTS:  # scene play (WCBH-11, 12, 27)
-            text = scene_play_views.scene_play(t, doc)
+        elif ("scene", t.name) in SYSTEM_TRANSLATIONS:
+            text = SYSTEM_TRANSLATIONS["scene", t.name](t, doc)
         else:
             text = f"“{doc['title']}”: {t.name}"
     t.save("scene", doc)
@@ -749,16 +702,15 @@ def mission(t: Translation) -> None:
     t.step(text, before, doc)
 
 
-# ---- nWoD micro firefights (NW-7..NW-18; systems/nwod_micro/commands/fight.py) ---------------------------
-
-
-def _nwod_scene(t: Translation, doc: dict[str, Any]) -> str:
-    """The scene view's `nwod` firefight state, replayed with the aggregate's own function."""
+def _system_state(t: Translation, doc: dict[str, Any], ruleset: str, area_name: str) -> str:
+    """One change of a system's state on the scene, applied to the view's doc with the very
+    function the Scene aggregate applies; told with the actor's name when the change has one."""
     e = t.event
-    doc["nwod"] = nwod_combat.apply(doc.get("nwod"), e.page, e.change, e.details)
+    area = get_ruleset(ruleset).scene_states[area_name]
+    doc[area.view_key] = area.apply(doc.get(area.view_key), e.page, e.change, e.details)
     who = e.details.get("character_id")
     name = str(t.load("character", str(who))["name"]) if who else ""
-    return nwod_combat.describe(e.change, e.details, name)
+    return area.describe(e.change, e.details, name)
 
 
 # ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) -------------------------

@@ -31,7 +31,7 @@ from api.schemas import (
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome
 from domain.errors import InvalidInput, NotFound
-from projections.views import iso
+from projections.translation import iso
 
 router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 

@@ -14,8 +14,9 @@ from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import check_change, clean_title
 from domain.errors import Conflict, InvalidInput, NotFound
+from domain.rulesets import get_ruleset
+from domain.rulesets.base import SceneState
 from systems.classd.rules import combat as classd_combat
-from systems.nwod_micro.rules import combat as nwod_combat
 from systems.wcbh.rules.movement import (
     CHASE_SHIFT_NET,
     CHASE_WIN_BONUS,
@@ -66,6 +67,8 @@ class Scene(Aggregate):
         self.group_checks: dict[str, dict[str, Any]] = {}
         self.contests: dict[str, dict[str, Any]] = {}
         self.chases: dict[str, dict[str, Any]] = {}
+        # Each game system's own state on the scene, by area (its Ruleset.scene_states).
+        self.states: dict[str, dict[str, Any]] = {}
         self._init_resolve_area()
         self._init_classd_area()
         self._init_fight_area()
@@ -616,6 +619,33 @@ class Scene(Aggregate):
             }
         )
 
+    # ---- a game system's own state (the one way a scene keeps it) -----------------------------
+    # The system's commands check their rules first; the event below changes one area of the
+    # system's state through the ruleset's pure `SceneState.apply`, which the scene view applies too.
+
+    def state(self, ruleset_id: str, area: str) -> dict[str, Any]:
+        """A copy of one area of the system's state on this scene, as of this page."""
+        return _scene_state(ruleset_id, area).state_of(self.states.get(area), self.page)
+
+    def change_state(
+        self, ruleset_id: str, area: str, change: str, details: dict[str, Any]
+    ) -> None:
+        """One change of an area of the system's state (``change`` names it: ``acted``...)."""
+        self._check_open()
+        self._state_changed(ruleset_id, area, change, details, self.page)
+
+    @event("StateChanged")
+    def _state_changed(
+        self, ruleset: str, area: str, change: str, details: dict[str, Any], page: int
+    ) -> None:
+        self._apply_state(ruleset, area, change, details, page)
+
+    def _apply_state(
+        self, ruleset: str, area: str, change: str, details: dict[str, Any], page: int
+    ) -> None:
+        rules = _scene_state(ruleset, area)
+        self.states[area] = rules.apply(self.states.get(area), page, change, details)
+
     # ---- Class D Heroes combat (CD-8..CD-20; systems/classd/commands/fight.py) ------------------
     # The verb checks the rules (systems/classd/rules/combat.py) first; each event below changes
     # the round's JSON state through `classd_combat.apply`, which the scene view replays too.
@@ -781,18 +811,16 @@ class Scene(Aggregate):
     @property
     def nwod(self) -> dict[str, Any]:
         """A copy of the firefight state (turn, Initiative, actions, aim, cover, magazines…)."""
-        return nwod_combat.state_of(getattr(self, "nwod_state", None), self.page)
+        return self.state(NWOD, "fight")
 
     def nwod_change(self, change: str, details: dict[str, Any]) -> None:
         """One change of the firefight (``change``: initiative, acted, boosted, turn_ended…)."""
-        self._check_open()
-        self._nwod_fight_changed(change, details, self.page)
+        self.change_state(NWOD, "fight", change, details)
 
     @event("NwodFightChanged")
     def _nwod_fight_changed(self, change: str, details: dict[str, Any], page: int) -> None:
-        self.nwod_state = nwod_combat.apply(
-            getattr(self, "nwod_state", None), page, change, details
-        )
+        # Recorded before StateChanged existed: the same change, applied the same way.
+        self._apply_state(NWOD, "fight", change, details, page)
 
     # ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) ---------------------
     # The verb checks the rules (systems/nimble/rules/encounter.py) first; the one event below
@@ -815,3 +843,11 @@ class Scene(Aggregate):
         from systems.nimble.rules import encounter
 
         self.nimble_state = encounter.apply(getattr(self, "nimble_state", None), change, details)
+
+
+# The ruleset of the firefight events recorded before StateChanged (Scene.NwodFightChanged).
+NWOD = "nwod-micro"
+
+
+def _scene_state(ruleset_id: str, area: str) -> SceneState:
+    return get_ruleset(ruleset_id).scene_states[area]

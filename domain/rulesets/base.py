@@ -8,7 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeVar, overload
+from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
@@ -84,6 +84,29 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 OtherT = TypeVar("OtherT", bound=BaseModel)
 
 
+class SceneState(Protocol):
+    """One area of a game system's state on a scene (its fight, its contests…), kept as JSON and
+    changed one named change at a time, in pure code: the Scene aggregate applies a change when it
+    happens and again when it is replayed, and the scene view applies the same to its doc."""
+
+    view_key: str
+    """Where the scene's view shows this state (e.g. ``"nwod"``)."""
+
+    def state_of(self, raw: Mapping[str, Any] | None, page: int) -> dict[str, Any]:
+        """The state as its users see it on this page (from nothing, the state before play)."""
+        ...
+
+    def apply(
+        self, raw: Mapping[str, Any] | None, page: int, change: str, details: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The state after one change; refuses nothing (the commands' rules check first)."""
+        ...
+
+    def describe(self, change: str, details: Mapping[str, Any], name: str) -> str:
+        """The change in words, for the scene's replay (`name`: the actor's name, if any)."""
+        ...
+
+
 class Ruleset(ABC):
     """One game system. Instances are stateless; one per system lives in ``RULESETS``."""
 
@@ -102,6 +125,9 @@ class Ruleset(ABC):
     """Check name -> the check (a roll of this system), e.g. ``"trait"``."""
     follow_ups: ClassVar[dict[str, FollowUp]] = {}
     """Follow-up name -> a second roll linked to a first, e.g. ``"resolve_reroll"``."""
+    scene_states: ClassVar[Mapping[str, SceneState]] = {}
+    """Area name -> the system's state of that kind on a scene, e.g. ``"fight"`` (the one way a
+    scene keeps a system's state: `Scene.change_state`, event `Scene.StateChanged`)."""
 
     # -- parsing ---------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from projections.translation import SystemTranslation
 from systems.nimble.rules import health
 
 CHARACTER_EVENTS = frozenset(
@@ -126,3 +127,10 @@ def sync(t: Any, doc: dict[str, Any]) -> None:
         return
     state = doc.get("nimble") or {}
     refresh(doc, dict(state.get("conditions") or {}), state.get("concentration"))
+
+
+# What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
+TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
+    ("character", name): character_nimble for name in CHARACTER_EVENTS
+}
+after_character = sync

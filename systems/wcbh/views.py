@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from domain.aggregates import Character, Scene
+from projections.translation import SystemTranslation
 
 SCENE_EVENTS = (
     "GroupCheckOpened",
@@ -140,3 +141,11 @@ def _in_scene(t: Any, scene_id: Any) -> None:
         "issue_id": scene_doc["issue_id"],
         "scene_id": scene_doc["id"],
     }
+
+
+# What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
+TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
+    **{("scene", name): scene_play for name in SCENE_EVENTS},
+    **{("character", name): character_play for name in CHARACTER_EVENTS},
+    **{("issue", name): issue_play for name in ISSUE_EVENTS},
+}

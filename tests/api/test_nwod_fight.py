@@ -600,12 +600,12 @@ def test_the_scene_replay_tells_the_firefight_with_the_same_state_nw_7(fight: Fi
     turned = fight.t.post(f"/v1/scenes/{fight.scene}/pages", status=200)
     replay = f"/v1/scenes/{fight.scene}/replay?min_position={turned['position']}"
     steps = fight.t.get(replay)["steps"]
-    texts = [s["text"] for s in steps if s["type"] == "Scene.NwodFightChanged"]
+    texts = [s["text"] for s in steps if s["type"] == "Scene.StateChanged"]
     assert texts[0].startswith("Vega rolls Initiative: ") and texts[0].endswith("(NW-14)")
     assert "Vega: aim (1 action(s))" in texts
     assert "Vega: standard (1 action(s)), 29 rounds left in the Assault rifle" in texts
     assert texts[-1] == "Turn 2 of the firefight begins (NW-7, NW-14)"
-    changes = [s["changes"] for s in steps if s["type"] == "Scene.NwodFightChanged"]
+    changes = [s["changes"] for s in steps if s["type"] == "Scene.StateChanged"]
     replayed = changes[-1]["nwod"][1]
     state = fight.state()
     for key in ("turn", "initiative", "actions", "aim", "magazines", "cover"):

@@ -193,7 +193,7 @@ class NwodFightCommands(Hooks):
     def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
         """NW-7/NW-15: each page is a turn: actions, Defend, dodging and Will Power boosts reset."""
         super()._page_advanced(actor, scene, loaded)
-        if getattr(scene, "nwod_state", None) is None:
+        if "fight" not in scene.states:
             return
         scene.nwod_change("turn_started", {"turn": scene.page})
 

@@ -50,7 +50,7 @@ BLIND_FIRE_PENALTY = -5  # NW-13: firing back blind from full cover
 DODGE_OWN_PENALTY = -1  # NW-15: -1d10 to all own attacks this turn
 DODGE_DEFENSE = 1  # NW-15: +1 DEF against ranged attacks
 
-EVENT_NAME = "NwodFightChanged"
+EVENT_NAME = "NwodFightChanged"  # recorded before Scene.StateChanged; old logs still hold it
 
 __all__ = [
     "ACTIONS_PER_TURN",
@@ -405,3 +405,23 @@ def describe(change: str, details: Mapping[str, Any], name: str) -> str:
     if details.get("cover"):
         extra = f": {details['cover']} cover"
     return f"{name}: {maneuver} ({details['cost']} action(s)){extra}"
+
+
+class FightState:
+    """The firefight as a system state of the scene (`Scene.state(ruleset, "fight")`)."""
+
+    view_key = "nwod"
+
+    def state_of(self, raw: Mapping[str, Any] | None, page: int) -> dict[str, Any]:
+        return state_of(raw, page)
+
+    def apply(
+        self, raw: Mapping[str, Any] | None, page: int, change: str, details: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return apply(raw, page, change, details)
+
+    def describe(self, change: str, details: Mapping[str, Any], name: str) -> str:
+        return describe(change, details, name)
+
+
+FIGHT = FightState()

@@ -7,8 +7,17 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from domain.rulesets.base import Check, Problem, Ruleset, StatSpec, form_of, resource
+from domain.rulesets.base import (
+    Check,
+    Problem,
+    Ruleset,
+    SceneState,
+    StatSpec,
+    form_of,
+    resource,
+)
 from systems.nwod_micro.rules.checks import CHECKS
+from systems.nwod_micro.rules.combat import FIGHT
 from systems.nwod_micro.rules.fight_checks import FIGHT_CHECKS
 from systems.nwod_micro.rules.sheet import (
     SHIELD_MAX_RATING,
@@ -25,6 +34,7 @@ class NwodMicroRuleset(Ruleset):
     id: ClassVar[str] = "nwod-micro"
     rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Achernar (nWoD micro)"
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT}
     Sheet: ClassVar[type[BaseModel]] = NwodSheet
     Settings: ClassVar[type[BaseModel]] = NwodSettings
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (

@@ -1,0 +1,75 @@
+"""`Translation`: what one event changes in the views. Shared by the views projection
+(projections/views.py) and the view translations of each game system (systems/<name>/views.py)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from projections.store import Changes, Doc, ViewTransaction
+
+
+class Translation:
+    """What one event changes: the documents it touches, its log entry and its timeline steps."""
+
+    def __init__(self, view: ViewTransaction, event: Any, position: int) -> None:
+        self.view = view
+        self.event = event
+        self.position = position
+        self.aggregate, self.name = type(event).__qualname__.split(".", 1)
+        self.id = str(event.originator_id)
+        self.changes = Changes(at=iso(event.timestamp))
+        self._loaded: dict[tuple[str, str], dict[str, Any] | None] = {}
+
+    def load(self, kind: str, doc_id: str) -> dict[str, Any]:
+        key = (kind, doc_id)
+        if key not in self._loaded:
+            self._loaded[key] = self.view.doc(kind, doc_id)
+        found = self._loaded[key]
+        if found is None:
+            raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
+        return copy.deepcopy(found)
+
+    def save(self, kind: str, doc: dict[str, Any], ref: str | None = None) -> None:
+        doc["version"] = (
+            self.event.originator_version if doc["id"] == self.id else doc.get("version")
+        )
+        self._loaded[(kind, doc["id"])] = doc
+        self.changes.docs = [d for d in self.changes.docs if (d.kind, d.id) != (kind, doc["id"])]
+        self.changes.docs.append(Doc(kind, doc["id"], doc["campaign_id"], doc, ref))
+
+    def step(
+        self, text: str, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None
+    ) -> None:
+        self.changes.steps.append(
+            {
+                "position": self.position,
+                "at": self.changes.at,
+                "type": f"{self.aggregate}.{self.name}",
+                "actor": getattr(self.event, "actor", None),
+                "text": text,
+                "changes": diff(before or {}, after or {}),
+            }
+        )
+
+
+def iso(moment: datetime) -> str:
+    """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
+    skip = {"version"}
+    return {
+        key: [before.get(key), after.get(key)]
+        for key in sorted(set(before) | set(after))
+        if key not in skip and before.get(key) != after.get(key)
+    }
+
+
+# A game system's translation of one of its events: changes `doc` (the view of the event's
+# aggregate) and returns the step's text. systems/<name>/views.py lists its own in TRANSLATIONS,
+# by (view kind, event name): ("character", "HealthChanged"), ("scene", "...")...
+SystemTranslation = Callable[[Translation, dict[str, Any]], str]
