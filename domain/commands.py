@@ -14,7 +14,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from domain.errors import Conflict, VersionConflict
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from domain.service import Service
 
 A = TypeVar("A", bound=Aggregate)
+T = TypeVar("T")
 
 
 class Host(Protocol):
@@ -118,11 +119,23 @@ class StoredResponse:
 class Outcome:
     aggregate: Aggregate
     position: int = 0
+    # Transitional: an untyped bag of what the command tells its presenter; `result` replaces it.
     revealed: dict[str, Any] = field(default_factory=dict)
     replayed: StoredResponse | None = None
     # Every aggregate the command saves: presenters read new rolls here, since an idempotent
     # command renders its response before the save.
     saved: tuple[Aggregate, ...] = ()
+    # What the command tells its presenter besides the aggregates, as the command's own typed
+    # value (a frozen dataclass of its module); read it with `result_as`.
+    result: object = None
+
+    def result_as(self, kind: type[T]) -> T:
+        """The command's typed result; a presenter asking for another kind is a bug, not input."""
+        if not isinstance(self.result, kind):
+            raise TypeError(
+                f"the command's result is {type(self.result).__name__}, not {kind.__name__}"
+            )
+        return self.result
 
 
 def command(
@@ -174,9 +187,21 @@ def command_arguments(
 
 def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
     """The JSON arguments of ``command_arguments`` back as the types ``fn`` declares (UUIDs,
-    tuples…), validated the way pydantic validates any input."""
+    tuples, request models…), validated the way pydantic validates any input.
+
+    A roll request recorded before its command took a request model whole holds the model's
+    fields one by one: those the command no longer names go into its one model parameter."""
     hints = typing.get_type_hints(fn)
+    names = list(inspect.signature(fn).parameters)[2:]
+    models = [n for n in names if n not in arguments and _is_model(hints.get(n))]
+    if len(models) == 1:
+        loose = {k: v for k, v in arguments.items() if k not in names}
+        arguments = {k: v for k, v in arguments.items() if k in names} | {models[0]: loose}
     return {
         name: TypeAdapter(hints.get(name, Any)).validate_python(value)
         for name, value in arguments.items()
     }
+
+
+def _is_model(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, BaseModel)

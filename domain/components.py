@@ -244,10 +244,14 @@ class Turn:
             raise Forbidden(exc.message, field=field) from None
         return sheeted
 
-    def save(self, first: Aggregate | None = None, *others: Aggregate) -> Outcome:
+    def save(
+        self, first: Aggregate | None = None, *others: Aggregate, result: object = None
+    ) -> Outcome:
         """One atomic save: `first` (what the response presents; the scene by default), the
-        others, and every loaded aggregate with new events."""
+        others, and every loaded aggregate with new events; `result` is the command's typed
+        answer to its presenter (`Outcome.result_as`)."""
         main = first if first is not None else self.scene
         rest = [*others, self.scene] if main is not self.scene else list(others)
         unique = list({a.id: a for a in rest if a.id != main.id}.values())
-        return self.app._commit(self.ctx, main, *unique, *self.loaded.touched(main, *unique))
+        touched = self.loaded.touched(main, *unique)
+        return self.app._commit(self.ctx, main, *unique, *touched, result=result)
