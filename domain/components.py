@@ -141,6 +141,12 @@ class GameSystem:
         self.app = app
 
     @property
+    def parts(self) -> tuple[object, ...]:
+        """The objects that hold this system's commands besides itself (its areas of play, if it
+        splits them): a roll request's command is looked up on each (`_command_named`)."""
+        return ()
+
+    @property
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset_id)
 

@@ -607,7 +607,10 @@ class RollCommands(Service):
     def _command_named(self, name: str) -> tuple[object, Any]:
         """The command a roll request names, and who runs it (the application or the component
         of a game system): the verb itself, unwrapped, so it runs inside this command's retries."""
-        for owner in (self, *self.systems.values()):
+        owners = [self]
+        for system in self.systems.values():
+            owners += [system, *system.parts]
+        for owner in owners:
             verb = getattr(type(owner), name, None)
             if verb is not None and hasattr(verb, "__wrapped__"):
                 return owner, verb.__wrapped__

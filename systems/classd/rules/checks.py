@@ -7,10 +7,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, FollowUp, Odds, RequestModel, Text, form_of
+from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from systems.classd.rules.sheet import ClassdSheet
 
 SIDES = 6

@@ -13,10 +13,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import classd_success, classd_total
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text
+from systems.classd.odds import classd_success, classd_total
 from systems.classd.rules.checks import (
     KEPT,
     SIDES,

@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import initiative_actions, nimble_attack, nimble_initiative
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
@@ -20,6 +19,7 @@ from domain.rulesets.base import (
     Text,
     form_of,
 )
+from systems.nimble.odds import initiative_actions, nimble_attack, nimble_initiative
 from systems.nimble.rules.attack_dice import AttackDice, parse_attack_dice
 from systems.nimble.rules.sheet import NimbleHero, NimbleMonster, initiative_bonus
 

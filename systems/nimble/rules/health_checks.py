@@ -11,10 +11,10 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import kept_die
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of
+from systems.nimble.odds import kept_die
 from systems.nimble.rules.checks import MAX_STEPS, Steps, keep
 from systems.nimble.rules.health import DC
 from systems.nimble.rules.sheet import NimbleHero, NimbleMonster

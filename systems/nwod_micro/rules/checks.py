@@ -7,10 +7,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import nwod_chance, nwod_pool
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
 
 SIDES = 10

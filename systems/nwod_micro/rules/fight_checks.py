@@ -12,10 +12,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import Distribution, nwod_chance, nwod_pool
+from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.checks import DICE_PER_WILL_POWER, SIDES, explodes, face_successes
 from systems.nwod_micro.rules.sheet import NwodSheet
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from domain.dice.odds import Distribution, wcbh_pool
+from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
@@ -28,6 +28,7 @@ from domain.rulesets.base import (
     Text,
     unwrap,
 )
+from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.checks import TraitRequest, base_dice, trait_rank
 from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit, roll_attack
 from systems.wcbh.rules.effects import Effect, add_effect

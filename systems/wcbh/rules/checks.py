@@ -7,7 +7,6 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import wcbh_pool
 from domain.dice.roller import Explodes, Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
@@ -20,6 +19,7 @@ from domain.rulesets.base import (
     Text,
     form_of,
 )
+from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion, WcbhSettings
 
 SIDES = 6

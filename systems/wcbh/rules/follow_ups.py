@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from domain.dice.odds import wcbh_pool
 from domain.dice.roller import Face, Roller
 from domain.rulesets.base import CheckOutcome, FollowUp, Odds, RequestModel
+from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.attack import AttackRequest
 from systems.wcbh.rules.checks import (
     MAX_POOL,
