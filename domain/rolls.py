@@ -607,13 +607,18 @@ class RollCommands(Service):
     def _command_named(self, name: str) -> tuple[object, Any]:
         """The command a roll request names, and who runs it (the application or the component
         of a game system): the verb itself, unwrapped, so it runs inside this command's retries."""
-        owners = [self]
+        owner = self.command_owner(name)
+        return owner, getattr(type(owner), name).__wrapped__
+
+    def command_owner(self, name: str) -> object:
+        """Who holds the command of this name: the application, a game system or one of its parts
+        (command names are unique across them all: a roll request names its command so)."""
+        owners: list[object] = [self]
         for system in self.systems.values():
             owners += [system, *system.parts]
         for owner in owners:
-            verb = getattr(type(owner), name, None)
-            if verb is not None and hasattr(verb, "__wrapped__"):
-                return owner, verb.__wrapped__
+            if hasattr(getattr(type(owner), name, None), "__wrapped__"):
+                return owner
         raise Conflict(
             f"this roll request names a command ({name}) this server does not know",
             code="unknown_command",

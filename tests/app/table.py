@@ -70,8 +70,10 @@ class Table:
     # ---- commands ------------------------------------------------------------------------------
 
     def run(self, actor: Actor, verb: str, *args: Any, **kwargs: Any) -> Outcome:
-        """Call the application's verb `verb` as `actor` (no If-Match, no Idempotency-Key)."""
-        return getattr(self.app, verb)(CommandContext(actor), *args, **kwargs)  # type: ignore[no-any-return]
+        """Call the command `verb` as `actor` (no If-Match, no Idempotency-Key), wherever it lives:
+        on the application or on the component of a game system."""
+        owner = self.app.command_owner(verb)
+        return getattr(owner, verb)(CommandContext(actor), *args, **kwargs)  # type: ignore[no-any-return]
 
     def gm_runs(self, verb: str, *args: Any, **kwargs: Any) -> Outcome:
         return self.run(self.gm, verb, *args, **kwargs)
