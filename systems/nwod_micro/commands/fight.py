@@ -285,23 +285,8 @@ class Fight:
         turn = self._turn(ctx, scene_id)
         attacker = self._acting(turn, body.attacker_id, "attacker_id")
         state = self._state(turn)
-        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
-        spec = maneuvers.attack_spec(body.maneuver, body.kind)
-        targets = self._targets(turn, state, attacker, body, spec)
-        maneuvers.check_attack(state, attacker.key, attacker.name, body)
-        check_will_power(attacker, body.will_power)
-        gun = (
-            maneuvers.weapon_of(attacker.sheet, attacker.name, body.weapon) if body.weapon else None
-        )
-        fired = maneuvers.firing(state, attacker.key, gun, body, body.rounds)
-        shot = maneuvers.Shot(
-            body.kind,
-            attacker.sheet.affinities.VIO,
-            self._attack_dice(state, attacker, body),
-            fired.bonus,
-            body.darkness,
-            body.sneak,
-        )
+        targets, fired = self._ready_to_attack(turn, state, attacker, body)
+        shot = self._shot(state, attacker, body, fired)
         dice = Dice(turn, body.client_seed, body.modifier)
         if body.maneuver == "suppressive":
             hits = [self._suppressive_fire(dice, attacker, shot, body)]
@@ -310,16 +295,20 @@ class Fight:
                 self._hit(dice, state, attacker, shot, target, index, body)
                 for index, target in enumerate(targets)
             ]
-        pinned = self._record_attack(turn, attacker, targets, fired, body, hits)
-        return dice.save(
-            Attacked(
-                roll_id=dice.first_id,
-                maneuver=body.maneuver,
-                rolls=tuple(hits),
-                rounds_left=fired.rounds_left,
-                suppressed=tuple(pinned),
-            )
-        )
+        return dice.save(self._record_attack(dice, attacker, targets, fired, body, hits))
+
+    def _ready_to_attack(
+        self, turn: Turn, state: dict[str, Any], attacker: NwFighter, body: AttackCreate
+    ) -> tuple[list[NwFighter], maneuvers.Firing]:
+        """The attack's targets and weapon, once the rules allow it (in this order)."""
+        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
+        spec = maneuvers.attack_spec(body.maneuver, body.kind)
+        targets = self._targets(turn, state, attacker, body, spec)
+        maneuvers.check_attack(state, attacker.key, attacker.name, body)
+        check_will_power(attacker, body.will_power)
+        sheet, name = attacker.sheet, attacker.name
+        gun = maneuvers.weapon_of(sheet, name, body.weapon) if body.weapon else None
+        return targets, maneuvers.firing(state, attacker.key, gun, body, body.rounds)
 
     def _targets(
         self,
@@ -338,15 +327,15 @@ class Fight:
         return targets
 
     @staticmethod
-    def _attack_dice(
-        state: dict[str, Any], attacker: NwFighter, body: AttackCreate
-    ) -> list[dict[str, Any]]:
+    def _shot(
+        state: dict[str, Any], attacker: NwFighter, body: AttackCreate, fired: maneuvers.Firing
+    ) -> maneuvers.Shot:
         """The attacker's dice: maneuver, aim, dodging, blind fire, range, situation, merits."""
-        return (
-            maneuvers.attack_dice(state, attacker.key, body)
-            + maneuvers.situation_dice(body.conditions, body.modifier)
-            + maneuvers.merit_dice(attacker.sheet, attacker.name, body.merits)
-        )
+        dice = maneuvers.attack_dice(state, attacker.key, body)
+        dice += maneuvers.situation_dice(body.conditions, body.modifier)
+        dice += maneuvers.merit_dice(attacker.sheet, attacker.name, body.merits)
+        vio = attacker.sheet.affinities.VIO
+        return maneuvers.Shot(body.kind, vio, dice, fired.bonus, body.darkness, body.sneak)
 
     def _suppressive_fire(
         self, dice: Dice, attacker: NwFighter, shot: maneuvers.Shot, body: AttackCreate
@@ -385,8 +374,12 @@ class Fight:
             maneuvers.burst_penalty(body.maneuver, index),
             purpose,
         )
-        rolled = self._roll(dice, attacker, request)
-        result, scene = rolled.result, dice.turn.scene
+        return self._harm(dice.turn.scene, target, self._roll(dice, attacker, request))
+
+    @staticmethod
+    def _harm(scene: Scene, target: NwFighter, rolled: Rolled) -> dict[str, Any]:
+        """The damage of a hit to the target's Health (NW-8, 11, 12), and what the roll did."""
+        result = rolled.result
         if result["target_health"] != target.level("health"):
             target.character.take_damage(
                 "health", result["target_health"], None, rolled.roll.id, scene.id, scene.page
@@ -404,25 +397,30 @@ class Fight:
 
     def _record_attack(
         self,
-        turn: Turn,
+        dice: Dice,
         attacker: NwFighter,
         targets: list[NwFighter],
         fired: maneuvers.Firing,
         body: AttackCreate,
         hits: list[dict[str, Any]],
-    ) -> list[str]:
-        """The attack as the attacker's action; suppressive fire that succeeds pins its targets
-        (returned)."""
+    ) -> Attacked:
+        """The attack as the attacker's action; suppressive fire that succeeds pins its targets."""
         target_ids = [t.key for t in targets]
         acted = {"character_id": attacker.key, "maneuver": body.maneuver, "cost": 1}
         acted |= {"kind": body.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
-        self._change(
-            turn, "acted", acted | {"target_ids": target_ids, "hit_location": body.hit_location}
+        acted |= {"target_ids": target_ids, "hit_location": body.hit_location}
+        self._change(dice.turn, "acted", acted)
+        pinned = body.maneuver == "suppressive" and hits[0]["successes"] >= 1
+        if pinned:
+            suppressed = {"character_id": attacker.key, "target_ids": target_ids}
+            self._change(dice.turn, "suppressed", suppressed)
+        return Attacked(
+            roll_id=dice.first_id,
+            maneuver=body.maneuver,
+            rolls=tuple(hits),
+            rounds_left=fired.rounds_left,
+            suppressed=tuple(target_ids if pinned else ()),
         )
-        if body.maneuver != "suppressive" or hits[0]["successes"] < 1:
-            return []
-        self._change(turn, "suppressed", {"character_id": attacker.key, "target_ids": target_ids})
-        return target_ids
 
     # ---- NW-2, NW-13, NW-15, NW-16: maneuvers without a roll --------------------------------
 
