@@ -7,10 +7,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+import pytest
+
 from domain.aggregates import Roll, RollRequest
 from domain.commands import ApprovalNeeded, CommandContext
+from domain.errors import InvalidInput
 from systems.nwod_micro.commands import Nwod
-from systems.nwod_micro.requests import AttackCreate, InitiativeCreate, TurnEnd
+from systems.nwod_micro.requests import AttackCreate, InitiativeCreate, NwodRollCreate, TurnEnd
 from systems.nwod_micro.rules import combat
 from tests.app.plays.nwod import THUG
 from tests.app.table import Table
@@ -19,8 +22,8 @@ from tests.app.table import Table
 class Stage:
     """A player's hero and the GM's villain, both in the fight, on the hero's turn."""
 
-    def __init__(self) -> None:
-        self.t = Table("nwod-micro", {"player_modifiers": "gm_approval"})
+    def __init__(self, policy: str = "gm_approval") -> None:
+        self.t = Table("nwod-micro", {"player_modifiers": policy})
         self.hero = self.t.character("Vega", "hero", THUG, owner=self.t.player)
         self.villain = self.t.character("Sentry", "villain", THUG)
         self.scene = self.t.scene()
@@ -84,3 +87,13 @@ def test_an_attack_request_recorded_field_by_field_is_approved_the_same_nw_17() 
     assert roll.record["rolled_by"] == str(s.t.player.member_id)
     assert roll.record["request"]["target_health"] == THUG["health"]  # aimed at the villain
     assert s.state()["actions"][str(s.hero)][0]["maneuver"] == "standard"
+
+
+def test_a_campaign_that_refuses_players_modifiers_names_the_bodys_field_nw_17() -> None:
+    s = Stage("refused")
+    before = s.t.position()
+    body = NwodRollCreate(character_id=s.hero, affinity="VIO", modifier=2)
+    with pytest.raises(InvalidInput) as refused:
+        s.t.run(s.t.player, "nwod_roll", s.scene, body)
+    assert (refused.value.field, refused.value.rule) == ("modifier", "player_modifiers")
+    assert s.t.position() == before
