@@ -27,7 +27,6 @@ from systems.classd.commands.fight import ClassDFightCommands
 from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
-from systems.nwod_micro.commands.fight import NwodFightCommands
 from systems.wcbh.commands.fight import FightCommands
 from systems.wcbh.commands.resolve import ResolveCommands
 from systems.wcbh.commands.scene_play import ScenePlayCommands
@@ -53,7 +52,6 @@ class Chronicle(
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,
-    NwodFightCommands,
     MissionCommands,
 ):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.

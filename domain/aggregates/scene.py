@@ -804,18 +804,8 @@ class Scene(Aggregate):
             **details,
         }
 
-    # ---- nWoD micro firefights (NW-7..NW-18; systems/nwod_micro/commands/fight.py) ----------------------
-    # The verb checks the rules (systems/nwod_micro/rules/combat.py) first; the one event below
-    # changes the firefight's JSON state through `nwod_combat.apply`, which the scene view replays.
-
-    @property
-    def nwod(self) -> dict[str, Any]:
-        """A copy of the firefight state (turn, Initiative, actions, aim, cover, magazines…)."""
-        return self.state(NWOD, "fight")
-
-    def nwod_change(self, change: str, details: dict[str, Any]) -> None:
-        """One change of the firefight (``change``: initiative, acted, boosted, turn_ended…)."""
-        self.change_state(NWOD, "fight", change, details)
+    # ---- nWoD micro firefights (NW-7..NW-18): retired, kept so that older logs replay ----------
+    # The firefight's state is now kept with change_state (systems/nwod_micro/commands/fight.py).
 
     @event("NwodFightChanged")
     def _nwod_fight_changed(self, change: str, details: dict[str, Any], page: int) -> None:

@@ -29,19 +29,23 @@ def rebuilt(scene: Scene) -> Scene:
 def test_a_change_of_a_systems_state_is_one_state_changed_event_that_rebuilds_the_state() -> None:
     scene = a_scene()
     scene.collect_events()
-    scene.nwod_change(
-        "initiative", {"character_id": "a", "roll": 7, "bonus": 2, "modifier": 0, "total": 9}
+    scene.change_state(
+        NWOD,
+        "fight",
+        "initiative",
+        {"character_id": "a", "roll": 7, "bonus": 2, "modifier": 0, "total": 9},
     )
     [(name, payload)] = new_events(scene)
     assert name == "StateChanged"
     assert (payload["ruleset"], payload["area"], payload["change"]) == (NWOD, "fight", "initiative")
-    assert scene.nwod["initiative"]["a"]["total"] == 9
+    assert scene.state(NWOD, "fight")["initiative"]["a"]["total"] == 9
 
 
 def test_a_firefight_recorded_before_state_changed_rebuilds_the_same_state() -> None:
     details = {"character_id": "a", "roll": 7, "bonus": 2, "modifier": 0, "total": 9}
     old, new = a_scene(), a_scene()
     old._nwod_fight_changed("initiative", details, old.page)  # what older logs hold
-    new.nwod_change("initiative", details)
+    new.change_state(NWOD, "fight", "initiative", details)
     assert [type(e).__name__ for e in old.pending_events][-1] == "NwodFightChanged"
-    assert rebuilt(old).nwod == rebuilt(new).nwod == new.nwod
+    fights = [s.state(NWOD, "fight") for s in (rebuilt(old), rebuilt(new), new)]
+    assert fights[0] == fights[1] == fights[2]

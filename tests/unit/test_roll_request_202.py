@@ -87,10 +87,20 @@ def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
 
 
 def _gm_only(fn: Callable[..., Any]) -> bool:
-    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)` in its own body, not in a
-    branch): the GM's modifiers never wait, so such a verb never asks."""
+    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or a turn started for
+    the GM, `turn = self.turn(ctx, ..., gm=True)`, in its own body, not in a branch): the GM's
+    modifiers never wait, so such a verb never asks."""
     body = _tree(fn).body
-    return any(isinstance(st, ast.Assign) and _self_method(st.value) == "_gm" for st in body)
+    return any(isinstance(st, ast.Assign) and _requires_gm(st.value) for st in body)
+
+
+def _requires_gm(value: ast.expr) -> bool:
+    if _self_method(value) == "_gm":
+        return True
+    gm = [k.value for k in value.keywords if k.arg == "gm"] if isinstance(value, ast.Call) else []
+    return _self_method(value) is not None and any(
+        isinstance(v, ast.Constant) and v.value is True for v in gm
+    )
 
 
 def may_ask_gm(name: str, visiting: frozenset[str] = frozenset()) -> bool:

@@ -5,6 +5,17 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from systems.nwod_micro.commands import Nwod
+from systems.nwod_micro.requests import (
+    ActionCreate,
+    AttackCreate,
+    ContestSide,
+    InitiativeCreate,
+    NwodContestCreate,
+    NwodRollCreate,
+    SuppressionRollCreate,
+    TurnEnd,
+)
 from systems.nwod_micro.rules import combat as nwod_rules
 from tests.app.plays.core import Action, Pick, Play
 
@@ -33,34 +44,29 @@ def setup(p: Play) -> None:
 def pool_roll(p: Play, pick: Pick) -> None:
     who = pick.one(p.fighters)
     affinity = pick.one(("INT", "ELG", "VIO"))
-    conditions = ["poor_light"] if pick.number(4) == 0 else None
-    p.run(
-        p.actor(who, pick),
-        "nwod_roll",
-        p.scene,
-        who,
-        affinity,
+    conditions = ["poor_light"] if pick.number(4) == 0 else []
+    body = NwodRollCreate(
+        character_id=who,
+        affinity=affinity,
         conditions=conditions,
         modifier=pick.number(5) - 2,
         will_power=pick.number(3) // 2,
         client_seed=pick.client_seed(),
     )
+    p.run(p.actor(who, pick), "nwod_roll", p.scene, body)
 
 
 def initiative(p: Play, pick: Pick) -> None:
     who = pick.one(p.fighters)
-    p.run(
-        p.actor(who, pick),
-        "nwod_initiative",
-        p.scene,
-        who,
-        modifier=pick.number(3),
-        client_seed=pick.client_seed(),
+    body = InitiativeCreate(
+        character_id=who, modifier=pick.number(3), client_seed=pick.client_seed()
     )
+    p.run(p.actor(who, pick), "nwod_initiative", p.scene, body)
 
 
 def _state(p: Play) -> dict[str, Any]:
-    return p.table.app.nwod_fight(p.table.gm, p.scene).nwod  # type: ignore[no-any-return]
+    scene = p.table.app.system(Nwod).fight.nwod_fight(p.table.gm, p.scene)
+    return scene.state("nwod-micro", "fight")
 
 
 def _current(p: Play) -> UUID | None:
@@ -72,13 +78,8 @@ def _turn(p: Play, pick: Pick) -> UUID:
     """Whose turn it is (NW-14): everyone rolls Initiative first, the page turns when all acted."""
     for fighter in p.fighters:
         if str(fighter) not in _state(p)["initiative"]:
-            p.run(
-                p.actor(fighter, pick),
-                "nwod_initiative",
-                p.scene,
-                fighter,
-                client_seed=pick.client_seed(),
-            )
+            body = InitiativeCreate(character_id=fighter, client_seed=pick.client_seed())
+            p.run(p.actor(fighter, pick), "nwod_initiative", p.scene, body)
     if _current(p) is None:
         p.gm("advance_page", p.scene)
     return _current(p) or pick.one(p.fighters)
@@ -97,35 +98,38 @@ def attack(p: Play, pick: Pick) -> None:
     elif pick.flag():
         kwargs |= {"kind": "melee", "weapon": "Knife" if attacker in p.heroes else "Club"}
     else:
-        kwargs |= {"weapon": "Assault rifle", "range_band": pick.one(("close", "medium", "long"))}
+        kwargs |= {"weapon": "Assault rifle", "range": pick.one(("close", "medium", "long"))}
     chosen = [t for t in targets if pick.flag()] or [pick.one(targets)]
     if maneuver != "long_burst":
         chosen = chosen[:1]
-    p.run(p.actor(attacker, pick), "nwod_attack", p.scene, attacker, chosen, **kwargs)
+    body = AttackCreate(attacker_id=attacker, target_ids=chosen, **kwargs)
+    p.run(p.actor(attacker, pick), "nwod_attack", p.scene, body)
     if maneuver == "suppressive":  # the pinned target's VIO roll
         target = chosen[0]
         seed = pick.client_seed()
-        p.run(p.actor(target, pick), "nwod_suppression_roll", p.scene, target, client_seed=seed)
+        pinned = SuppressionRollCreate(character_id=target, client_seed=seed)
+        p.run(p.actor(target, pick), "nwod_suppression_roll", p.scene, pinned)
 
 
 def reload(p: Play, pick: Pick) -> None:
     """Bursts empty magazines: whoever's turn it is reloads (no dice)."""
     who = _turn(p, pick)
-    p.run(p.actor(who, pick), "nwod_act", p.scene, who, "reload", weapon="Assault rifle")
+    body = ActionCreate(character_id=who, maneuver="reload", weapon="Assault rifle")
+    p.run(p.actor(who, pick), "nwod_act", p.scene, body)
 
 
 def contest(p: Play, pick: Pick) -> None:
     sides = [
-        {"character_id": who, "affinity": pick.one(("INT", "ELG", "VIO"))}
+        ContestSide(character_id=who, affinity=pick.one(("INT", "ELG", "VIO")))
         for who in (pick.one(p.heroes), pick.one(p.foes))
     ]
-    p.gm("nwod_contest", p.scene, sides, client_seed=pick.client_seed())
+    p.gm("nwod_contest", p.scene, NwodContestCreate(sides=sides, client_seed=pick.client_seed()))
 
 
 def end_turn(p: Play, pick: Pick) -> None:
     current = _current(p)
     if current is not None:
-        p.gm("nwod_end_turn", p.scene, current)
+        p.gm("nwod_end_turn", p.scene, TurnEnd(character_id=current))
 
 
 ACTIONS: dict[str, Action] = {
