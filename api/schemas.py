@@ -8,24 +8,24 @@ from typing import Any, Literal
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
-from domain.rulesets import RULESETS, get_ruleset
+from domain.requests import (
+    PoolChange,  # noqa: F401 (transitional re-export, see below)
+    RulesetId,
+    Side,
+    Strict,
+)
+from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from systems.nimble.commands.health import nimble_conditions, nimble_view
 from systems.wcbh.commands.resolve import resolve_fields
 from systems.wcbh.schemas import ScenePlayPublic, scene_play_public
 
-Title = Field(min_length=1, max_length=200)
-RulesetId = Literal["wcbh", "classd", "nimble", "nwod-micro"]
-Side = Literal["hero", "villain", "opponent", "minion", "other"]
-
-assert set(RulesetId.__args__) == set(RULESETS), "RulesetId must list the registry"  # type: ignore[attr-defined]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+# The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
+# Transitional: PoolChange is named here too for systems/wcbh/routes/resolve.py, until it imports it
+# from domain.requests.
 
 
 class Written(BaseModel):
@@ -37,23 +37,6 @@ class Written(BaseModel):
 
 
 # ---- campaigns and members ---------------------------------------------------------------------
-
-
-class CampaignCreate(Strict):
-    name: str = Title
-    ruleset: RulesetId
-    settings: dict[str, Any] | None = Field(
-        default=None, description="Ruleset settings; see settings_schema of GET /v1/rulesets/{id}."
-    )
-    gm_name: str = Field(default="GM", min_length=1, max_length=200)
-
-
-ExpiresIn = Field(
-    default=None,
-    ge=60,
-    le=366 * 24 * 3600,
-    description="Seconds the token is valid (60 s to a year); omitted: until rotated or revoked.",
-)
 
 
 class MemberPublic(BaseModel):
@@ -79,16 +62,6 @@ class CampaignPublic(Written):
 class CampaignCreated(CampaignPublic):
     gm_member_id: UUID
     gm_token: str = Field(description="The GM's bearer token. Shown once: keep it.")
-
-
-class MemberCreate(Strict):
-    name: str = Title
-    role: Literal["player", "observer"]
-    expires_in: int | None = ExpiresIn
-
-
-class TokenRotate(Strict):
-    expires_in: int | None = ExpiresIn
 
 
 class TokenIssued(Written):
@@ -127,39 +100,6 @@ def campaign_public(campaign: Campaign) -> CampaignPublic:
 
 
 # ---- characters --------------------------------------------------------------------------------
-
-
-class CharacterCreate(Strict):
-    name: str = Title
-    side: Side
-    owner_member_id: UUID | None = Field(
-        default=None,
-        description="A player of the campaign; omitted: the GM (or, for a player, itself).",
-    )
-    sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
-
-
-class ResourceChange(Strict):
-    resource: str = Field(min_length=1, max_length=60, description="e.g. resolve")
-    change: int = Field(ge=-1000, le=1000, description="+n awards, -n takes away; never below 0")
-    reason: str = Field(min_length=1, max_length=200, description="Why (WCBH-18 lists the reasons)")
-
-
-class PoolChange(Strict):
-    pool: str = Field(min_length=1, max_length=60, description="e.g. adversity")
-    change: int = Field(ge=-1000, le=1000, description="+n gains, -n spends; never below 0")
-    reason: str = Field(min_length=1, max_length=200)
-
-
-class SheetReplace(Strict):
-    sheet: dict[str, Any]
-    reason: str = Field(
-        min_length=1, max_length=200, description="Why the sheet changes (kept in its history)"
-    )
-
-
-class SheetChangeDecision(Strict):
-    note: str | None = Field(default=None, max_length=200, description="For the player")
 
 
 class CharacterPublic(Written):
@@ -237,10 +177,6 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
 # ---- stories, game Issues, scenes --------------------------------------------------------------
 
 
-class StoryCreate(Strict):
-    title: str = Title
-
-
 class StoryPublic(Written):
     id: UUID
     campaign_id: UUID
@@ -264,10 +200,6 @@ def story_public(story: Story) -> StoryPublic:
         once_per_story_uses={k: list(v) for k, v in story.uses.items()},
         version=story.version,
     )
-
-
-class IssueCreate(Strict):
-    title: str = Title
 
 
 class IssuePublic(Written):
@@ -305,18 +237,6 @@ def issue_public(issue: Issue) -> IssuePublic:
         villainous_deed=issue.villainous_deed,
         version=issue.version,
     )
-
-
-class CombatantsJoin(Strict):
-    character_ids: list[UUID] = Field(min_length=1, max_length=100)
-
-
-class ActFirst(Strict):
-    character_id: UUID
-
-
-class SceneCreate(Strict):
-    title: str = Title
 
 
 class SeedEpochPublic(BaseModel):
@@ -398,24 +318,6 @@ def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePu
 # ---- rolls -------------------------------------------------------------------------------------
 
 
-class RollCreate(Strict):
-    check: str = Field(
-        min_length=1, max_length=60, description="A check of the ruleset (see its `checks`)"
-    )
-    request: dict[str, Any] = Field(
-        default_factory=dict, description="The check's request (its `request_schema`)"
-    )
-    character_id: UUID | None = Field(
-        default=None, description="Who rolls; omitted: a raw roll, for the GM only"
-    )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
-    )
-
-
 class AttackCreate(Strict):
     attacker_id: UUID
     target_id: UUID
@@ -435,12 +337,6 @@ class AttackCreate(Strict):
         description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
     )
     purpose: str | None = Field(default=None, max_length=200)
-    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
-
-
-class FollowUpCreate(Strict):
-    follow_up: str = Field(min_length=1, max_length=60, description="A follow-up of the ruleset")
-    request: dict[str, Any] = Field(default_factory=dict)
     client_seed: str | None = Field(default=None, min_length=1, max_length=128)
 
 
@@ -563,18 +459,6 @@ def roll_request_public(request: RollRequest) -> RollRequestPublic:
 
 class RollRequestList(BaseModel):
     items: list[RollRequestPublic]
-
-
-class RollRequestApproval(Strict):
-    modifiers: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Modifiers to change or add before the roll (names from `modifier_fields`); "
-        "omitted: the player's as declared",
-    )
-
-
-class RollRequestDecline(Strict):
-    note: str | None = Field(default=None, max_length=2000, description="Why, for the player")
 
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:

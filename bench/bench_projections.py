@@ -34,7 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from api.main import build_application
 from api.settings import Settings
 from domain.aggregates import Scene
-from domain.application import Chronicle, CommandContext
+from domain.application import Chronicle, CommandContext, TokenMinted
+from domain.requests import (
+    CampaignCreate,
+    CharacterCreate,
+    IssueCreate,
+    RollCreate,
+    SceneCreate,
+    StoryCreate,
+)
 from domain.rulesets import get_ruleset
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from projections.store import ViewStore
@@ -58,25 +66,33 @@ class Game:
 
     def __init__(self, app: Chronicle) -> None:
         self.app = app
-        created = app.create_campaign(CommandContext(None), "Bench", "wcbh", None)
-        self.gm_token = created.revealed["gm_token"]
+        created = app.create_campaign(
+            CommandContext(None), CampaignCreate(name="Bench", ruleset="wcbh")
+        )
+        self.gm_token = created.result_as(TokenMinted).token
         self.gm = CommandContext(app.authenticate(self.gm_token))
         self.campaign_id: UUID = created.aggregate.id
         rules = get_ruleset("wcbh")
         sheet = rules.describe()["example_sheet"]
-        self.hero = app.create_character(self.gm, self.campaign_id, "Nova", "hero", None, sheet)
-        self.check = rules.describe()["checks"][0]
-        self.story_id = app.start_story(self.gm, self.campaign_id, "Bench").aggregate.id
-        self.issue_id = app.start_issue(self.gm, self.story_id, "Bench").aggregate.id
+        hero = CharacterCreate(name="Nova", side="hero", sheet=sheet)
+        self.hero = app.create_character(self.gm, self.campaign_id, hero)
+        check = rules.describe()["checks"][0]
+        self.check = RollCreate(
+            check=check["name"], request=check["example"], character_id=self.hero.aggregate.id
+        )
+        self.story_id = app.start_story(
+            self.gm, self.campaign_id, StoryCreate(title="Bench")
+        ).aggregate.id
+        self.issue_id = app.start_issue(
+            self.gm, self.story_id, IssueCreate(title="Bench")
+        ).aggregate.id
 
     def scene(self) -> UUID:
-        return self.app.open_scene(self.gm, self.issue_id, "Bench").aggregate.id  # type: ignore[no-any-return]
+        body = SceneCreate(title="Bench")
+        return self.app.open_scene(self.gm, self.issue_id, body).aggregate.id  # type: ignore[no-any-return]
 
     def roll(self, scene_id: UUID) -> int:
-        outcome = self.app.roll(
-            self.gm, scene_id, self.check["name"], self.check["example"], self.hero.aggregate.id
-        )
-        return outcome.position
+        return self.app.roll(self.gm, scene_id, self.check).position
 
 
 def prewrite(app: Chronicle, events: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
@@ -18,9 +19,31 @@ from domain.commands import (
     StoredResponse,
     command,
 )
-from domain.components import GameSystem, IssueBoundary, Loaded, PageBoundary, SceneBoundary
+from domain.components import (
+    GameSystem,
+    Hooks,
+    IssueBoundary,
+    Loaded,
+    PageBoundary,
+    SceneBoundary,
+)
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
-from domain.missions import MissionCommands
+from domain.missions import Missions
+from domain.requests import (
+    ActFirst,
+    CampaignCreate,
+    CharacterCreate,
+    CombatantsJoin,
+    IssueCreate,
+    MemberCreate,
+    PoolChange,
+    ResourceChange,
+    SceneCreate,
+    SheetChangeDecision,
+    SheetReplace,
+    StoryCreate,
+    TokenRotate,
+)
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
 from systems.classd.commands.fight import ClassDFightCommands
@@ -44,6 +67,21 @@ __all__ = [
 G = TypeVar("G", bound=GameSystem)
 
 
+@dataclass(frozen=True)
+class TokenMinted:
+    """A member's new bearer token, shown once (creating a campaign mints the GM's)."""
+
+    member_id: UUID
+    token: str
+
+
+@dataclass(frozen=True)
+class SheetProposed:
+    """A player's sheet change waits for the GM (player_sheet_changes: gm_approval)."""
+
+    change_id: UUID
+
+
 class Chronicle(
     FightCommands,
     ScenePlayCommands,
@@ -52,13 +90,15 @@ class Chronicle(
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,
-    MissionCommands,
+    Hooks,
 ):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
 
-    The verbs of each area of play live in their own mixin (domain/verbs/); the lifecycle verbs here
-    call the boundary hooks of `domain.components.Hooks` so that each area adds what changes at a page,
-    a scene or a game Issue boundary to the same atomic save."""
+    It holds the commands that are not the lifecycle's as components: one per game system
+    (`systems`, `system(Cls)`) and the missions (`missions`), usable in any ruleset. The lifecycle
+    verbs tell the campaign's own system about a page, a scene or a game Issue boundary, so that it
+    adds what changes there to the same atomic save (the mixins not yet made components still
+    override the transitional hooks of `domain.components.Hooks`)."""
 
     def __init__(
         self,
@@ -74,6 +114,7 @@ class Chronicle(
             component: GameSystem = commands.SYSTEM(self)
             self.systems[component.ruleset_id] = component
         self._no_system = _NoSystem(self)
+        self.missions = Missions(self)
 
     def system(self, kind: type[G]) -> G:
         """The component of one game system, typed (`app.system(Nwod).attack(...)`)."""
@@ -89,48 +130,35 @@ class Chronicle(
     # ---- commands ----------------------------------------------------------------------------
 
     @command
-    def create_campaign(
-        self,
-        ctx: CommandContext,
-        name: str,
-        ruleset: str,
-        settings: Mapping[str, Any] | None,
-        gm_name: str = "GM",
-    ) -> Outcome:
-        rules = get_ruleset(ruleset)
-        parsed = rules.parse_settings(settings).model_dump(mode="json")
+    def create_campaign(self, ctx: CommandContext, body: CampaignCreate) -> Outcome:
+        rules = get_ruleset(body.ruleset)
+        parsed = rules.parse_settings(body.settings).model_dump(mode="json")
         campaign_id, gm_member_id = uuid4(), uuid4()
         gm_token = mint_token(campaign_id, gm_member_id)
         campaign = Campaign.create(
-            campaign_id, name, ruleset, parsed, gm_member_id, gm_name, hash_token(gm_token)
+            campaign_id,
+            body.name,
+            body.ruleset,
+            parsed,
+            gm_member_id,
+            body.gm_name,
+            hash_token(gm_token),
         )
-        return self._commit(
-            ctx, campaign, revealed={"gm_token": gm_token, "gm_member_id": gm_member_id}
-        )
+        return self._commit(ctx, campaign, result=TokenMinted(gm_member_id, gm_token))
 
     @command
-    def add_member(
-        self,
-        ctx: CommandContext,
-        campaign_id: UUID,
-        name: str,
-        role: str,
-        expires_in: int | None = None,
-    ) -> Outcome:
+    def add_member(self, ctx: CommandContext, campaign_id: UUID, body: MemberCreate) -> Outcome:
         actor = self._gm(ctx)
         campaign = self._target(ctx, actor, Campaign, campaign_id)
         member_id = uuid4()
         token = mint_token(campaign.id, member_id)
-        campaign.join(member_id, name, role, hash_token(token), self._expiry(expires_in))
-        return self._commit(ctx, campaign, revealed={"member_id": member_id, "token": token})
+        expiry = self._expiry(body.expires_in)
+        campaign.join(member_id, body.name, body.role, hash_token(token), expiry)
+        return self._commit(ctx, campaign, result=TokenMinted(member_id, token))
 
     @command
     def rotate_token(
-        self,
-        ctx: CommandContext,
-        campaign_id: UUID,
-        member_id: UUID,
-        expires_in: int | None = None,
+        self, ctx: CommandContext, campaign_id: UUID, member_id: UUID, body: TokenRotate
     ) -> Outcome:
         """A new token for a member (the GM for anyone, a member for itself); the old one is dead."""
         actor = self._member(ctx)
@@ -138,8 +166,8 @@ class Chronicle(
             raise Forbidden("only the GM may rotate another member's token", field="member_id")
         campaign = self._target(ctx, actor, Campaign, campaign_id)
         token = mint_token(campaign.id, member_id)
-        campaign.rotate_token(member_id, hash_token(token), self._expiry(expires_in))
-        return self._commit(ctx, campaign, revealed={"member_id": member_id, "token": token})
+        campaign.rotate_token(member_id, hash_token(token), self._expiry(body.expires_in))
+        return self._commit(ctx, campaign, result=TokenMinted(member_id, token))
 
     @command
     def revoke_token(self, ctx: CommandContext, campaign_id: UUID, member_id: UUID) -> Outcome:
@@ -173,16 +201,11 @@ class Chronicle(
 
     @command
     def create_character(
-        self,
-        ctx: CommandContext,
-        campaign_id: UUID,
-        name: str,
-        side: str,
-        owner_member_id: UUID | None,
-        sheet: Any,
+        self, ctx: CommandContext, campaign_id: UUID, body: CharacterCreate
     ) -> Outcome:
         actor = self._member(ctx)
         campaign = self._target(ctx, actor, Campaign, campaign_id)
+        side, owner_member_id = body.side, body.owner_member_id
         if not actor.is_gm:
             if owner_member_id is None:
                 owner_member_id = actor.member_id
@@ -201,10 +224,10 @@ class Chronicle(
                 )
             if owner.role == "gm":
                 owner_member_id = None  # the GM owns characters as "no owner"
-        valid = self._validated_sheet(campaign, sheet, side)
+        valid = self._validated_sheet(campaign, body.sheet, side)
         character = Character.create(
             campaign.id,
-            name,
+            body.name,
             side,
             owner_member_id,
             valid,
@@ -214,22 +237,20 @@ class Chronicle(
         return self._commit(ctx, character, campaign)
 
     @command
-    def change_sheet(
-        self, ctx: CommandContext, character_id: UUID, sheet: Any, reason: str
-    ) -> Outcome:
+    def change_sheet(self, ctx: CommandContext, character_id: UUID, body: SheetReplace) -> Outcome:
         """The GM changes any sheet at any time; a player its own, under the campaign's
         `player_sheet_changes`: outside open scenes, or as a proposal the GM decides."""
         actor = self._member(ctx)
         character = self._target(ctx, actor, Character, character_id)
         self._check_may_act_for(actor, character)
         campaign = self.campaign_of(actor)
-        valid = self._validated_sheet(campaign, sheet, character.side)
+        valid = self._validated_sheet(campaign, body.sheet, character.side)
         if not actor.is_gm:
             mode = self._campaign_settings(campaign).player_sheet_changes
             if mode == "gm_approval":
                 change_id = uuid4()
-                character.propose_sheet(change_id, valid, reason, actor.member_id)
-                return self._commit(ctx, character, revealed={"sheet_change_id": change_id})
+                character.propose_sheet(change_id, valid, body.reason, actor.member_id)
+                return self._commit(ctx, character, result=SheetProposed(change_id))
             if campaign.open_scene_ids:
                 raise Conflict(
                     "a player changes its sheet only while no scene of the campaign is open "
@@ -237,7 +258,8 @@ class Chronicle(
                     code="scene_open",
                     details={"open_scene_ids": [str(i) for i in campaign.open_scene_ids]},
                 )
-        character.change_sheet(valid, reason, self._kept_resources(campaign, character, valid))
+        resources = self._kept_resources(campaign, character, valid)
+        character.change_sheet(valid, body.reason, resources)
         return self._commit(ctx, character)
 
     @command
@@ -247,13 +269,13 @@ class Chronicle(
         character_id: UUID,
         change_id: UUID,
         approve: bool,
-        note: str | None = None,
+        body: SheetChangeDecision,
     ) -> Outcome:
         """The GM approves (the sheet changes now) or declines a player's proposed sheet."""
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
         if not approve:
-            character.decline_sheet_change(change_id, note)
+            character.decline_sheet_change(change_id, body.note)
             return self._commit(ctx, character)
         campaign = self.campaign_of(actor)
         proposal = character.pending_sheet_change(change_id)
@@ -292,47 +314,45 @@ class Chronicle(
 
     @command
     def adjust_resource(
-        self, ctx: CommandContext, character_id: UUID, resource: str, change: int, reason: str
+        self, ctx: CommandContext, character_id: UUID, body: ResourceChange
     ) -> Outcome:
         """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18)."""
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
-        character.adjust(resource, change, reason)
+        character.adjust(body.resource, body.change, body.reason)
         return self._commit(ctx, character)
 
     @command
-    def change_pool(
-        self, ctx: CommandContext, issue_id: UUID, pool: str, change: int, reason: str
-    ) -> Outcome:
+    def change_pool(self, ctx: CommandContext, issue_id: UUID, body: PoolChange) -> Outcome:
         """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
         actor = self._gm(ctx)
         issue = self._target(ctx, actor, Issue, issue_id)
         if issue.ended:
             raise Conflict("the game Issue has ended", code="issue_ended")
-        issue.change_pool(pool, change, reason)
+        issue.change_pool(body.pool, body.change, body.reason)
         return self._commit(ctx, issue)
 
     @command
-    def join_fight(self, ctx: CommandContext, scene_id: UUID, character_ids: list[UUID]) -> Outcome:
+    def join_fight(self, ctx: CommandContext, scene_id: UUID, body: CombatantsJoin) -> Outcome:
         """The GM puts characters into the scene's fight (WCBH-22)."""
         actor = self._gm(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
-        for character_id in character_ids:
+        for character_id in body.character_ids:
             try:
                 self.get(actor, Character, character_id)
             except NotFound:
                 raise InvalidInput(
                     f"character {character_id} is not in this campaign", field="character_ids"
                 ) from None
-        scene.join_fight(character_ids)
+        scene.join_fight(body.character_ids)
         return self._commit(ctx, scene)
 
     @command
-    def act_first(self, ctx: CommandContext, scene_id: UUID, character_id: UUID) -> Outcome:
+    def act_first(self, ctx: CommandContext, scene_id: UUID, body: ActFirst) -> Outcome:
         """WCBH-24 (and WCBH-20d): 1 Resolve, and the character acts first every page from now on."""
         actor = self._member(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
-        character = self.get(actor, Character, character_id)
+        character = self.get(actor, Character, body.character_id)
         self._check_may_act_for(actor, character)
         scene.act_first(character.id)
         character.spend({"resolve": 1}, reason=f"act first in scene {scene.id} (WCBH-24)")
@@ -354,10 +374,10 @@ class Chronicle(
         return None if order is None else [[UUID(c) for c in group] for group in order]
 
     @command
-    def start_story(self, ctx: CommandContext, campaign_id: UUID, title: str) -> Outcome:
+    def start_story(self, ctx: CommandContext, campaign_id: UUID, body: StoryCreate) -> Outcome:
         actor = self._gm(ctx)
         campaign = self._target(ctx, actor, Campaign, campaign_id)
-        return self._commit(ctx, Story.start(campaign.id, title))
+        return self._commit(ctx, Story.start(campaign.id, body.title))
 
     @command
     def complete_story(self, ctx: CommandContext, story_id: UUID) -> Outcome:
@@ -367,7 +387,7 @@ class Chronicle(
         return self._commit(ctx, story)
 
     @command
-    def start_issue(self, ctx: CommandContext, story_id: UUID, title: str) -> Outcome:
+    def start_issue(self, ctx: CommandContext, story_id: UUID, body: IssueCreate) -> Outcome:
         actor = self._gm(ctx)
         story = self._target(ctx, actor, Story, story_id)
         campaign = self.campaign_of(actor)
@@ -378,7 +398,7 @@ class Chronicle(
         issue = Issue.start(
             story.campaign_id,
             story.id,
-            title,
+            body.title,
             number=len(story.issue_ids) + 1,
             pools=rules.issue_pools(heroes, settings),
         )
@@ -421,11 +441,11 @@ class Chronicle(
         )
 
     @command
-    def open_scene(self, ctx: CommandContext, issue_id: UUID, title: str) -> Outcome:
+    def open_scene(self, ctx: CommandContext, issue_id: UUID, body: SceneCreate) -> Outcome:
         actor = self._gm(ctx)
         issue = self._target(ctx, actor, Issue, issue_id)
         scene = Scene.open(
-            issue.campaign_id, issue.story_id, issue.id, title, *self._new_sealed_seed()
+            issue.campaign_id, issue.story_id, issue.id, body.title, *self._new_sealed_seed()
         )
         issue.add_scene(scene.id)
         campaign = self.campaign_of(actor)

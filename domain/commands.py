@@ -160,7 +160,8 @@ def command(
                     return fn(self, ctx, *args, **kwargs)
                 except ApprovalNeeded as pending:
                     arguments = command_arguments(fn, self, ctx, args, kwargs)
-                    return app._ask_gm(ctx, fn.__name__, arguments, pending)  # type: ignore[attr-defined]
+                    path = argument_path(fn, pending.path)
+                    return app._ask_gm(ctx, fn.__name__, arguments, pending, path)  # type: ignore[attr-defined]
                 except IntegrityError:
                     if ctx.expected_version is not None and ctx.target_id is not None:
                         current = app.repository.get(ctx.target_id).version
@@ -185,17 +186,49 @@ def command_arguments(
     return to_jsonable_python(named)  # type: ignore[no-any-return]
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def recorded_as(**renamed: str) -> Callable[[F], F]:
+    """Marks a command whose roll requests, recorded before it took its request model whole, hold
+    some of the model's fields under their old parameter names (old=new): `revive_arguments`
+    renames them. Put it under `@command`."""
+
+    def mark(fn: F) -> F:
+        fn.renamed_fields = renamed  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def argument_path(fn: Callable[..., Any], path: str) -> str:
+    """Where a place in the request body (`ApprovalNeeded.path`: "request", or "" for the body's
+    own fields) sits in the arguments `command_arguments` records: inside the command's request
+    model parameter when it takes one whole ("body.request", "body")."""
+    models = _model_parameters(fn)
+    if len(models) != 1:
+        return path
+    return f"{models[0]}.{path}" if path else models[0]
+
+
+def _model_parameters(fn: Callable[..., Any]) -> list[str]:
+    hints = typing.get_type_hints(fn)
+    return [n for n in list(inspect.signature(fn).parameters)[2:] if _is_model(hints.get(n))]
+
+
 def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, Any]:
     """The JSON arguments of ``command_arguments`` back as the types ``fn`` declares (UUIDs,
     tuples, request models…), validated the way pydantic validates any input.
 
     A roll request recorded before its command took a request model whole holds the model's
-    fields one by one: those the command no longer names go into its one model parameter."""
+    fields one by one: those the command no longer names go into its one model parameter
+    (under the names `recorded_as` gives, if it renamed some)."""
     hints = typing.get_type_hints(fn)
     names = list(inspect.signature(fn).parameters)[2:]
-    models = [n for n in names if n not in arguments and _is_model(hints.get(n))]
+    models = [n for n in _model_parameters(fn) if n not in arguments]
     if len(models) == 1:
-        loose = {k: v for k, v in arguments.items() if k not in names}
+        renamed: dict[str, str] = getattr(fn, "renamed_fields", {})
+        loose = {renamed.get(k, k): v for k, v in arguments.items() if k not in names}
         arguments = {k: v for k, v in arguments.items() if k in names} | {models[0]: loose}
     return {
         name: TypeAdapter(hints.get(name, Any)).validate_python(value)

@@ -2,105 +2,94 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.aggregates import Campaign, Character, Mission, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks
 from domain.errors import Conflict, InvalidInput, NotFound
+from domain.requests import CounterChange, CounterDefine, MissionCreate, MissionEnd, RestCreate
 from domain.rulesets import get_ruleset
 from systems.classd.rules.rest import MAX_PARTICIPANTS, REST
+
+if TYPE_CHECKING:
+    from domain.application import Chronicle
 
 REST_RULE = "CD-22"
 
 
-class MissionCommands(Hooks):
-    """Mixed into the Chronicle application."""
+class Missions:
+    """The missions' commands: a component the application holds as `app.missions`, shared by
+    every ruleset (a mission is no game system's; only its rest rolls Class D's dice, CD-22)."""
+
+    def __init__(self, app: Chronicle) -> None:
+        self.app = app
 
     @command
     def create_mission(
-        self,
-        ctx: CommandContext,
-        campaign_id: UUID,
-        title: str,
-        scene_id: UUID | None = None,
-        story_id: UUID | None = None,
+        self, ctx: CommandContext, campaign_id: UUID, body: MissionCreate
     ) -> Outcome:
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
-        for link_id, cls, label in ((scene_id, Scene, "scene_id"), (story_id, Story, "story_id")):
+        app = self.app
+        actor = app._gm(ctx)
+        campaign = app._target(ctx, actor, Campaign, campaign_id)
+        links = ((body.scene_id, Scene, "scene_id"), (body.story_id, Story, "story_id"))
+        for link_id, cls, label in links:
             if link_id is not None:
                 try:
-                    self.get(actor, cls, link_id)
+                    app.get(actor, cls, link_id)
                 except NotFound:
                     raise InvalidInput(
                         f"{label} names no {cls.__name__.lower()} of this campaign", field=label
                     ) from None
-        return self._commit(ctx, Mission.create(campaign.id, title, scene_id, story_id))
+        mission = Mission.create(campaign.id, body.title, body.scene_id, body.story_id)
+        return app._commit(ctx, mission)
 
     @command
-    def end_mission(self, ctx: CommandContext, mission_id: UUID, outcome: str) -> Outcome:
+    def end_mission(self, ctx: CommandContext, mission_id: UUID, body: MissionEnd) -> Outcome:
         """CD-21: one attempt, ended once (aborting to resupply is an end too)."""
-        actor = self._gm(ctx)
-        mission = self._target(ctx, actor, Mission, mission_id)
-        mission.end(outcome)
-        return self._commit(ctx, mission)
+        mission = self._mission(ctx, mission_id)
+        mission.end(body.outcome)
+        return self.app._commit(ctx, mission)
 
     @command
     def define_mission_counter(
-        self,
-        ctx: CommandContext,
-        mission_id: UUID,
-        name: str,
-        maximum: int,
-        zones: Sequence[Mapping[str, Any]],
-        label: str | None = None,
+        self, ctx: CommandContext, mission_id: UUID, body: CounterDefine
     ) -> Outcome:
         """CD-25: the GM defines a counter of its own (e.g. the catastrophe counter)."""
-        actor = self._gm(ctx)
-        mission = self._target(ctx, actor, Mission, mission_id)
-        mission.define_counter(name, label, maximum, zones)
-        return self._commit(ctx, mission)
+        mission = self._mission(ctx, mission_id)
+        zones = [zone.model_dump() for zone in body.zones]
+        mission.define_counter(body.name, body.label, body.maximum, zones)
+        return self.app._commit(ctx, mission)
 
     @command
     def change_mission_counter(
-        self,
-        ctx: CommandContext,
-        mission_id: UUID,
-        counter: str,
-        change: int,
-        reason: str,
-        code: str | None = None,
+        self, ctx: CommandContext, mission_id: UUID, counter: str, body: CounterChange
     ) -> Outcome:
         """CD-23..25: raise or lower a counter (clamped), with a zone change and, for rival progress
         at 10, the mission lost to rivals in the same save."""
-        actor = self._gm(ctx)
-        mission = self._target(ctx, actor, Mission, mission_id)
-        mission.change_counter(counter, change, reason, code)
-        return self._commit(ctx, mission)
+        mission = self._mission(ctx, mission_id)
+        mission.change_counter(counter, body.change, body.reason, body.code)
+        return self.app._commit(ctx, mission)
+
+    def _mission(self, ctx: CommandContext, mission_id: UUID) -> Mission:
+        """The mission a GM's command is addressed to (If-Match checked against it)."""
+        return self.app._target(ctx, self.app._gm(ctx), Mission, mission_id)
 
     @command
-    def rest_on_mission(
-        self,
-        ctx: CommandContext,
-        mission_id: UUID,
-        character_ids: Sequence[UUID],
-        scene_id: UUID | None = None,
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def rest_on_mission(self, ctx: CommandContext, mission_id: UUID, body: RestCreate) -> Outcome:
         """CD-22: each participant gets 1d6 Health and 1d6 Will back (one fair roll in a scene),
         never above its maxima; the mission's rest counter counts up. Without participants the
         rest is only counted (no dice, no scene needed)."""
-        actor = self._gm(ctx)
-        mission = self._target(ctx, actor, Mission, mission_id)
+        app = self.app
+        actor = app._gm(ctx)
+        mission = app._target(ctx, actor, Mission, mission_id)
         mission.check_active()
-        characters = self._rest_participants(actor, character_ids)
+        characters = self._rest_participants(actor, body.character_ids)
         if not characters:
             mission.rest(None, None, [])
-            return self._commit(ctx, mission)
-        campaign = self.campaign_of(actor)
+            return app._commit(ctx, mission)
+        campaign = app.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         if rules.checks.get(REST.name) is not REST:
             raise InvalidInput(
@@ -109,7 +98,7 @@ class MissionCommands(Hooks):
                 field="character_ids",
                 rule=REST_RULE,
             )
-        scene = self._rest_scene(actor, mission, scene_id)
+        scene = self._rest_scene(actor, mission, body.scene_id)
         settings = rules.parse_settings(campaign.settings)
         request: dict[str, Any] = {
             "participants": [],
@@ -127,8 +116,8 @@ class MissionCommands(Hooks):
                     "will_max": maxima["will"]["max"],
                 }
             )
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, REST.name, request, None, client_seed
+        outcome, touched = app._roll_check(
+            actor, scene, campaign, REST.name, request, None, body.client_seed
         )
         roll = touched[0]
         participants = []
@@ -140,7 +129,7 @@ class MissionCommands(Hooks):
             participants.append({"character_id": str(character.id), **rested})
         mission.rest(scene.id, roll.id, participants)
         changed = [c for c in characters if c.pending_events]
-        return self._commit(ctx, mission, *touched, *changed)
+        return app._commit(ctx, mission, *touched, *changed)
 
     def _rest_participants(self, actor: Actor, character_ids: Sequence[UUID]) -> list[Character]:
         if len(character_ids) > MAX_PARTICIPANTS:
@@ -158,7 +147,7 @@ class MissionCommands(Hooks):
         characters = []
         for character_id in character_ids:
             try:
-                characters.append(self.get(actor, Character, character_id))
+                characters.append(self.app.get(actor, Character, character_id))
             except NotFound:
                 raise InvalidInput(
                     f"character {character_id} is not in this campaign",
@@ -178,7 +167,7 @@ class MissionCommands(Hooks):
                 rule=REST_RULE,
             )
         try:
-            scene = self.get(actor, Scene, chosen)
+            scene = self.app.get(actor, Scene, chosen)
         except NotFound:
             raise InvalidInput(
                 f"scene {chosen} is not in this campaign", field="scene_id", rule=REST_RULE

@@ -31,6 +31,7 @@ from domain.commands import (
     CommandContext,
     Outcome,
     command,
+    recorded_as,
     revive_arguments,
 )
 from domain.dice import FairSource, Roller, commitment, new_seed
@@ -38,6 +39,7 @@ from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.export import campaign_entries
+from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import (
     PLAYER_MODIFIERS,
@@ -55,6 +57,7 @@ from domain.signing import Signing
 
 if TYPE_CHECKING:
     from domain.components import GameSystem
+    from domain.missions import Missions
 
 MAX_CLIENT_SEED = 128
 
@@ -62,8 +65,10 @@ MAX_CLIENT_SEED = 128
 class RollCommands(Service):
     """The base of the Chronicle application: everything about dice."""
 
-    # One component per installed game system, by ruleset id (built by the application).
+    # One component per installed game system, by ruleset id, and the missions' (built by the
+    # application).
     systems: dict[str, GameSystem]
+    missions: Missions
 
     def system_of(self, campaign: Campaign) -> GameSystem:
         """The campaign's own game system (the application holds one per installed system)."""
@@ -105,15 +110,8 @@ class RollCommands(Service):
     # ---- rolls -------------------------------------------------------------------------------
 
     @command
-    def roll(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        check_name: str,
-        request: Mapping[str, Any],
-        character_id: UUID | None = None,
-        client_seed: str | None = None,
-    ) -> Outcome:
+    @recorded_as(check_name="check")
+    def roll(self, ctx: CommandContext, scene_id: UUID, body: RollCreate) -> Outcome:
         """A check of the ruleset. A player names what is rolled (the sheet gives the numbers)
         and may declare situational modifiers (they follow the campaign's player_modifiers); the
         GM may give any number, and the record lists those it set."""
@@ -122,8 +120,9 @@ class RollCommands(Service):
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
-        character, _ = self._roller_character(actor, rules, settings, character_id)
-        if isinstance(request, Mapping) and request.get("target_id") is not None:
+        character, _ = self._roller_character(actor, rules, settings, body.character_id)
+        check_name, request, client_seed = body.check, body.request, body.client_seed
+        if request.get("target_id") is not None:
             # A raw roll has no effects on anyone; the verbs that roll at a target (an attack,
             # a grapple...) fill it and apply what the roll does, and follow-ups trust them.
             raise InvalidInput(
@@ -305,18 +304,12 @@ class RollCommands(Service):
     # `attack` (WCBH-25, 28..31, 33, 44) lives in systems/wcbh/commands/fight.py with the fight's other verbs.
 
     @command
-    def follow_up(
-        self,
-        ctx: CommandContext,
-        roll_id: UUID,
-        name: str,
-        request: Mapping[str, Any],
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def follow_up(self, ctx: CommandContext, roll_id: UUID, body: FollowUpCreate) -> Outcome:
         """A second roll linked to a first (Resolve dice, rerolls…); its cost is spent in the same save."""
         actor = self._member(ctx)
         original = self.get(actor, Roll, roll_id)
         campaign = self.campaign_of(actor)
+        name = body.follow_up
         follow = get_ruleset(campaign.ruleset).follow_ups.get(name)
         if follow is not None and not follow.direct:
             raise InvalidInput(
@@ -324,7 +317,7 @@ class RollCommands(Service):
             )
         scene = self._target(ctx, actor, Scene, original.scene_id)
         _, touched = self._follow_up_roll(
-            actor, scene, campaign, original, name, request, client_seed
+            actor, scene, campaign, original, name, body.request, body.client_seed
         )
         touched.extend(self._followed_up(actor, scene, original, touched[0]))
         return self._commit(ctx, *touched)
@@ -529,9 +522,15 @@ class RollCommands(Service):
     # ---- roll requests: a player's modifiers wait for the GM (player_modifiers:gm_approval) ----
 
     def _ask_gm(
-        self, ctx: CommandContext, verb: str, arguments: dict[str, Any], pending: ApprovalNeeded
+        self,
+        ctx: CommandContext,
+        verb: str,
+        arguments: dict[str, Any],
+        pending: ApprovalNeeded,
+        path: str,
     ) -> Outcome:
-        """Record the player's command as a pending roll request instead of rolling (no dice)."""
+        """Record the player's command as a pending roll request instead of rolling (no dice);
+        `path`: where the modifiers sit in `arguments` (`domain.commands.argument_path`)."""
         actor = self._member(ctx)
         request = RollRequest(
             campaign_id=actor.campaign_id,
@@ -540,7 +539,7 @@ class RollCommands(Service):
             requested_by=actor.member_id,
             verb=verb,
             arguments=arguments,
-            path=pending.path,
+            path=path,
             modifiers=pending.modifiers,
             modifier_fields=list(pending.fields),
         )
@@ -565,17 +564,14 @@ class RollCommands(Service):
 
     @command
     def approve_roll_request(
-        self,
-        ctx: CommandContext,
-        request_id: UUID,
-        modifiers: Mapping[str, Any] | None = None,
+        self, ctx: CommandContext, request_id: UUID, body: RollRequestApproval
     ) -> Outcome:
         """The GM approves a roll request, optionally changing its modifiers: the player's command
         runs now, as the player's (its client seed included), on the state of the moment."""
         gm = self._gm(ctx)
         request = self._target(ctx, gm, RollRequest, request_id)
         request.check_pending()
-        final = {**request.modifiers, **(modifiers or {})}
+        final = {**request.modifiers, **body.modifiers}
         unknown = sorted(set(final) - set(request.modifier_fields))
         if unknown:
             raise InvalidInput(
@@ -611,9 +607,10 @@ class RollCommands(Service):
         return owner, getattr(type(owner), name).__wrapped__
 
     def command_owner(self, name: str) -> object:
-        """Who holds the command of this name: the application, a game system or one of its parts
-        (command names are unique across them all: a roll request names its command so)."""
-        owners: list[object] = [self]
+        """Who holds the command of this name: the application, the missions, a game system or one
+        of its parts (command names are unique across them all: a roll request names its command
+        so)."""
+        owners: list[object] = [self, self.missions]
         for system in self.systems.values():
             owners += [system, *system.parts]
         for owner in owners:
@@ -626,12 +623,12 @@ class RollCommands(Service):
 
     @command
     def decline_roll_request(
-        self, ctx: CommandContext, request_id: UUID, note: str | None = None
+        self, ctx: CommandContext, request_id: UUID, body: RollRequestDecline
     ) -> Outcome:
         """The GM declines a roll request: nothing is rolled, the player may ask again."""
         gm = self._gm(ctx)
         request = self._target(ctx, gm, RollRequest, request_id)
-        request.decline(gm.member_id, note)
+        request.decline(gm.member_id, body.note)
         return self._commit(ctx, request)
 
     def _role_of(self, actor: Actor, member_id: UUID) -> str:
@@ -715,8 +712,10 @@ def _next(outcome: CheckOutcome) -> CheckOutcome:
 @dataclass(frozen=True)
 class Declared:
     """What a roller declared on a roll besides what is rolled: situational modifiers by name
-    (`fields` are all it may declare; `path` is where they sit in the command's arguments,
-    "request" for a check's own request) and, for the GM, the sheet numbers it gave itself."""
+    (`fields` are all it may declare; `path` is where they sit in the request body, "request"
+    for a check's own request, "" for the body's own fields: the prefix of the field a refusal
+    names) and, for the GM, the sheet numbers it gave itself. The command runner records the
+    path under the command's request model (`domain.commands.argument_path`)."""
 
     values: dict[str, Any]
     fields: tuple[str, ...]
@@ -753,14 +752,18 @@ def _page_entries(parsed: BaseModel) -> list[dict[str, Any]]:
 def _with_modifiers(
     arguments: Mapping[str, Any], path: str, modifiers: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The command's arguments with the approved modifiers in place (at `path`)."""
+    """The command's arguments with the approved modifiers in place (at `path`, dotted into a
+    request model's fields: "body.request" is the `request` of the command's `body`)."""
     if not path:
         return {**arguments, **modifiers}
-    at = arguments.get(path, {})
+    head, _, rest = path.partition(".")
+    at = arguments.get(head, {})
+    if rest:
+        return {**arguments, head: _with_modifiers(at, rest, modifiers)}
     if isinstance(at, list):  # a list of entries (a team attack's attackers): "index.field"
         entries = [dict(entry) for entry in at]
         for name, value in modifiers.items():
             index, _, field = name.partition(".")
             entries[int(index)][field] = value
-        return {**arguments, path: entries}
-    return {**arguments, path: {**at, **modifiers}}
+        return {**arguments, head: entries}
+    return {**arguments, head: {**at, **modifiers}}

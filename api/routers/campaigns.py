@@ -9,18 +9,10 @@ from fastapi.responses import JSONResponse
 
 from api.deps import WAIT, ActorDep, AnonymousCommandsDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import (
-    CampaignCreate,
-    CampaignCreated,
-    CampaignPublic,
-    MemberCreate,
-    MemberCreated,
-    TokenIssued,
-    TokenRotate,
-    campaign_public,
-)
+from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
-from domain.application import Outcome
+from domain.application import Outcome, TokenMinted
+from domain.requests import CampaignCreate, MemberCreate, TokenRotate
 
 router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES)
 
@@ -33,17 +25,10 @@ def create_campaign(
 
     def present(outcome: Outcome) -> CampaignCreated:
         public = campaign_public(outcome.aggregate)  # type: ignore[arg-type]
-        return CampaignCreated(**public.model_dump(), **outcome.revealed)
+        gm = outcome.result_as(TokenMinted)
+        return CampaignCreated(**public.model_dump(), gm_member_id=gm.member_id, gm_token=gm.token)
 
-    return commands.run(
-        app.create_campaign,
-        body.name,
-        body.ruleset,
-        body.settings,
-        body.gm_name,
-        present=present,
-        status_code=201,
-    )
+    return commands.run(app.create_campaign, body, present=present, status_code=201)
 
 
 @router.get(
@@ -69,25 +54,18 @@ def add_member(
 
     def present(outcome: Outcome) -> MemberCreated:
         campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-        member = campaign.members[outcome.revealed["member_id"]]
+        minted = outcome.result_as(TokenMinted)
+        member = campaign.members[minted.member_id]
         return MemberCreated(
             id=member.id,
             campaign_id=campaign.id,
             name=member.name,
             role=member.role,  # type: ignore[arg-type]
-            token=outcome.revealed["token"],
+            token=minted.token,
             version=campaign.version,
         )
 
-    return commands.run(
-        app.add_member,
-        campaign_id,
-        body.name,
-        body.role,
-        body.expires_in,
-        present=present,
-        status_code=201,
-    )
+    return commands.run(app.add_member, campaign_id, body, present=present, status_code=201)
 
 
 def _campaign(outcome: Outcome) -> CampaignPublic:
@@ -111,17 +89,18 @@ def rotate_token(
 
     def present(outcome: Outcome) -> TokenIssued:
         campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-        member = campaign.members[outcome.revealed["member_id"]]
+        minted = outcome.result_as(TokenMinted)
+        member = campaign.members[minted.member_id]
         return TokenIssued(
             member_id=member.id,
             campaign_id=campaign.id,
-            token=outcome.revealed["token"],
+            token=minted.token,
             token_expires_at=member.token_expires_at,
             version=campaign.version,
         )
 
-    expires_in = body.expires_in if body is not None else None
-    return commands.run(app.rotate_token, campaign_id, member_id, expires_in, present=present)
+    body = body or TokenRotate()  # no body: a token without expiry
+    return commands.run(app.rotate_token, campaign_id, member_id, body, present=present)
 
 
 @router.delete(

@@ -20,17 +20,11 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
-from api.schemas import (
-    CharacterCreate,
-    CharacterPublic,
-    ResourceChange,
-    SheetChangeDecision,
-    SheetReplace,
-    character_public,
-)
+from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
-from domain.application import Chronicle, Outcome
+from domain.application import Chronicle, Outcome, SheetProposed
 from domain.errors import InvalidInput, NotFound
+from domain.requests import CharacterCreate, ResourceChange, SheetChangeDecision, SheetReplace
 from projections.translation import iso
 
 router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
@@ -57,10 +51,7 @@ def create_character(
     return commands.run(
         app.create_character,
         campaign_id,
-        body.name,
-        body.side,
-        body.owner_member_id,
-        body.sheet,
+        body,
         present=_presenter(app, campaign_id),
         status_code=201,
     )
@@ -114,12 +105,7 @@ def adjust_resource(
 ) -> JSONResponse:
     """The GM awards or takes a resource with a reason (Resolve awards, WCBH-18)."""
     return commands.run(
-        app.adjust_resource,
-        character_id,
-        body.resource,
-        body.change,
-        body.reason,
-        present=_presenter(app, actor.campaign_id),
+        app.adjust_resource, character_id, body, present=_presenter(app, actor.campaign_id)
     )
 
 
@@ -143,13 +129,12 @@ def replace_sheet(
     waits in `sheet_changes` as pending."""
 
     def status(outcome: Outcome) -> int:
-        return 202 if "sheet_change_id" in outcome.revealed else 200
+        return 202 if isinstance(outcome.result, SheetProposed) else 200
 
     return commands.run(
         app.change_sheet,
         character_id,
-        body.sheet,
-        body.reason,
+        body,
         present=_presenter(app, actor.campaign_id),
         status_code=status,
     )
@@ -169,7 +154,7 @@ def _decide(
         character_id,
         change_id,
         approve,
-        body.note if body is not None else None,
+        body or SheetChangeDecision(),  # no body: no note
         present=_presenter(app, campaign_id),
     )
 

@@ -4,7 +4,7 @@ its rests, and its end."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -14,13 +14,21 @@ from pydantic import BaseModel, Field
 
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import ReceiptPublic, Strict, Title, Written, receipt_public
+from api.schemas import ReceiptPublic, Written, receipt_public
 from domain.aggregates import Mission
 from domain.application import Outcome
+from domain.requests import (
+    CounterChange,
+    CounterDefine,
+    MissionCreate,
+    MissionEnd,
+    MissionOutcome,
+    RestCreate,
+)
 
 router = APIRouter(tags=["missions"], responses=ERROR_RESPONSES)
 
-MissionOutcome = Literal["completed", "failed", "aborted", "lost_to_rivals"]
+# The request bodies are in domain/requests.py: the missions' commands take them whole.
 CounterName = Annotated[
     str,
     Path(
@@ -29,75 +37,6 @@ CounterName = Annotated[
         description="alarm (CD-23), rival_progress (CD-24) or a counter the GM defined (CD-25)",
     ),
 ]
-
-
-# ---- requests ------------------------------------------------------------------------------------
-
-
-class MissionCreate(Strict):
-    title: str = Title
-    scene_id: UUID | None = Field(
-        default=None, description="The mission's scene: its rests roll there unless told otherwise"
-    )
-    story_id: UUID | None = None
-
-
-class MissionEnd(Strict):
-    outcome: MissionOutcome = Field(
-        description="CD-21: completed, failed, aborted (left to resupply) or lost_to_rivals"
-    )
-
-
-class ZoneIn(Strict):
-    name: str = Field(max_length=40, description="The zone's name, unique within the counter")
-    start: int = Field(description="The lowest value in the zone; the first zone starts at 0")
-
-
-class CounterDefine(Strict):
-    name: str = Field(
-        max_length=40,
-        description="1-40 of a-z, 0-9 and _, starting with a letter; unique in the mission",
-        examples=["catastrophe"],
-    )
-    label: str | None = Field(
-        default=None, max_length=80, description="For people; the name if omitted"
-    )
-    maximum: int = Field(description="The top of the counter, 1 to 1000 (it runs from 0)")
-    zones: list[ZoneIn] = Field(
-        default_factory=list,
-        max_length=50,
-        description="Up to 10 zones, ascending, the first at 0, each at most the maximum",
-    )
-
-
-class CounterChange(Strict):
-    change: int = Field(description="+n raises, -n lowers (not 0); clamped to 0..maximum")
-    reason: str = Field(max_length=500, description="Why, in words (required)")
-    code: str | None = Field(
-        default=None,
-        max_length=40,
-        description="Optional known reason: alarm: noise, escaped_witnesses (raise), "
-        "heroes_believed_beaten, heroes_losses, heroes_captured (lower), rivals (either way); "
-        "rival_progress: rival_success (raise), rival_failure (lower)",
-    )
-
-
-class RestCreate(Strict):
-    character_ids: list[UUID] = Field(
-        default_factory=list,
-        max_length=50,
-        description="Who rests (up to 20 characters of the campaign); none: the rest is only counted",
-    )
-    scene_id: UUID | None = Field(
-        default=None,
-        description="The open scene whose fair dice roll the rest; default: the mission's",
-    )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
-    )
 
 
 # ---- responses -----------------------------------------------------------------------------------
@@ -210,13 +149,7 @@ def create_mission(
 ) -> JSONResponse:
     """Start a mission (GM): alarm and rival progress at 0, no rests yet."""
     return commands.run(
-        app.create_mission,
-        campaign_id,
-        body.title,
-        body.scene_id,
-        body.story_id,
-        present=_mission,
-        status_code=201,
+        app.missions.create_mission, campaign_id, body, present=_mission, status_code=201
     )
 
 
@@ -238,7 +171,7 @@ def end_mission(
     mission_id: UUID, body: MissionEnd, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """End the mission (GM), once: a mission has one attempt (CD-21)."""
-    return commands.run(app.end_mission, mission_id, body.outcome, present=_mission)
+    return commands.run(app.missions.end_mission, mission_id, body, present=_mission)
 
 
 @router.post(
@@ -251,16 +184,8 @@ def define_counter(
     mission_id: UUID, body: CounterDefine, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25)."""
-    zones: list[dict[str, Any]] = [z.model_dump() for z in body.zones]
     return commands.run(
-        app.define_mission_counter,
-        mission_id,
-        body.name,
-        body.maximum,
-        zones,
-        body.label,
-        present=_mission,
-        status_code=201,
+        app.missions.define_mission_counter, mission_id, body, present=_mission, status_code=201
     )
 
 
@@ -275,13 +200,7 @@ def change_counter(
     """Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
     recorded (CD-23); rival progress at 10 ends the mission as lost to rivals (CD-24)."""
     return commands.run(
-        app.change_mission_counter,
-        mission_id,
-        counter,
-        body.change,
-        body.reason,
-        body.code,
-        present=_mission,
+        app.missions.change_mission_counter, mission_id, counter, body, present=_mission
     )
 
 
@@ -291,11 +210,4 @@ def change_counter(
 def rest(mission_id: UUID, body: RestCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
     open scene), never above its maxima; the mission's rest counter counts up."""
-    return commands.run(
-        app.rest_on_mission,
-        mission_id,
-        body.character_ids,
-        body.scene_id,
-        body.client_seed,
-        present=_mission,
-    )
+    return commands.run(app.missions.rest_on_mission, mission_id, body, present=_mission)

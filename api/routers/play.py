@@ -11,14 +11,8 @@ from fastapi.responses import JSONResponse
 from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
-    ActFirst,
-    CombatantsJoin,
-    IssueCreate,
     IssuePublic,
-    PoolChange,
-    SceneCreate,
     ScenePublic,
-    StoryCreate,
     StoryPublic,
     issue_public,
     scene_public,
@@ -27,6 +21,14 @@ from api.schemas import (
 from domain.aggregates import Issue, Scene, Story
 from domain.application import Chronicle, Outcome
 from domain.commands import Actor
+from domain.requests import (
+    ActFirst,
+    CombatantsJoin,
+    IssueCreate,
+    PoolChange,
+    SceneCreate,
+    StoryCreate,
+)
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
 
@@ -57,7 +59,7 @@ def _scene(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], ScenePubl
 def start_story(
     campaign_id: UUID, body: StoryCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
-    return commands.run(app.start_story, campaign_id, body.title, present=_story, status_code=201)
+    return commands.run(app.start_story, campaign_id, body, present=_story, status_code=201)
 
 
 @router.get(
@@ -88,7 +90,7 @@ def start_issue(
     story_id: UUID, body: IssueCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """Start a game Issue (a session of play); only one runs per story."""
-    return commands.run(app.start_issue, story_id, body.title, present=_issue, status_code=201)
+    return commands.run(app.start_issue, story_id, body, present=_issue, status_code=201)
 
 
 @router.get(
@@ -108,9 +110,7 @@ def change_pool(
     issue_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
-    return commands.run(
-        app.change_pool, issue_id, body.pool, body.change, body.reason, present=_issue
-    )
+    return commands.run(app.change_pool, issue_id, body, present=_issue)
 
 
 @router.post("/v1/issues/{issue_id}/end", response_model=IssuePublic, operation_id="end_issue")
@@ -130,7 +130,7 @@ def open_scene(
 ) -> JSONResponse:
     """Open a scene; only in a running game Issue."""
     return commands.run(
-        app.open_scene, issue_id, body.title, present=_scene(app, commands.actor), status_code=201
+        app.open_scene, issue_id, body, present=_scene(app, commands.actor), status_code=201
     )
 
 
@@ -158,9 +158,7 @@ def join_fight(
     scene_id: UUID, body: CombatantsJoin, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """The GM puts characters into the scene's fight; the scene then shows its order of action."""
-    return commands.run(
-        app.join_fight, scene_id, body.character_ids, present=_scene(app, commands.actor)
-    )
+    return commands.run(app.join_fight, scene_id, body, present=_scene(app, commands.actor))
 
 
 @router.post(
@@ -168,9 +166,7 @@ def join_fight(
 )
 def act_first(scene_id: UUID, body: ActFirst, app: AppDep, commands: CommandsDep) -> JSONResponse:
     """1 Resolve: the character acts first every page from now on (WCBH-24)."""
-    return commands.run(
-        app.act_first, scene_id, body.character_id, present=_scene(app, commands.actor)
-    )
+    return commands.run(app.act_first, scene_id, body, present=_scene(app, commands.actor))
 
 
 @router.post("/v1/scenes/{scene_id}/close", response_model=ScenePublic, operation_id="close_scene")

@@ -12,12 +12,8 @@ from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import (
     CampaignVerification,
-    FollowUpCreate,
     LuckReport,
-    RollCreate,
     RollPublic,
-    RollRequestApproval,
-    RollRequestDecline,
     RollRequestList,
     RollRequestPublic,
     ScenePublic,
@@ -30,6 +26,7 @@ from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
+from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
@@ -55,16 +52,7 @@ def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -
     a player for its own characters: it names what is rolled, the sheet gives the numbers, and
     its situational modifiers follow the campaign's `player_modifiers`, 202 when they wait for
     the GM)."""
-    return commands.run(
-        app.roll,
-        scene_id,
-        body.check,
-        body.request,
-        body.character_id,
-        body.client_seed,
-        present=_presenter(app),
-        status_code=201,
-    )
+    return commands.run(app.roll, scene_id, body, present=_presenter(app), status_code=201)
 
 
 def _request(outcome: Outcome) -> RollRequestPublic:
@@ -106,7 +94,7 @@ def approve_roll_request(
 ) -> JSONResponse:
     """The GM approves (optionally changing `modifiers`): the player's command runs now, as the
     player's roll with its client seed; `result_id` is the roll it made."""
-    return commands.run(app.approve_roll_request, request_id, body.modifiers, present=_request)
+    return commands.run(app.approve_roll_request, request_id, body, present=_request)
 
 
 @router.post(
@@ -118,7 +106,7 @@ def decline_roll_request(
     request_id: UUID, body: RollRequestDecline, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """The GM declines: nothing is rolled."""
-    return commands.run(app.decline_roll_request, request_id, body.note, present=_request)
+    return commands.run(app.decline_roll_request, request_id, body, present=_request)
 
 
 @router.get(
@@ -142,15 +130,7 @@ def follow_up(
     roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: CommandsDep
 ) -> JSONResponse:
     """A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save."""
-    return commands.run(
-        app.follow_up,
-        roll_id,
-        body.follow_up,
-        body.request,
-        body.client_seed,
-        present=_presenter(app),
-        status_code=201,
-    )
+    return commands.run(app.follow_up, roll_id, body, present=_presenter(app), status_code=201)
 
 
 @router.get(

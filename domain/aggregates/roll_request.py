@@ -16,8 +16,9 @@ class RollRequest(Aggregate):
 
     ``verb`` is the command the player sent and ``arguments`` its arguments (JSON), so that the
     approval runs exactly that command on the state of the moment, with the modifiers the GM let
-    through. ``path`` is where the modifiers sit in ``arguments`` ("request" for a check's request,
-    "" for a verb's own arguments)."""
+    through. ``path`` is where the modifiers sit in ``arguments``, dotted ("body.request" for a
+    check's request, "body" for a verb's own request model; requests recorded before the commands
+    took their models whole say "request", or "" for a verb's own arguments)."""
 
     @event("Requested")
     def __init__(

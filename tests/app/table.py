@@ -6,7 +6,8 @@ creates a campaign with its GM and two players, and runs commands as any of them
     table = Table("wcbh")
     hero = table.character("Nova", "hero", owner=table.player)
     scene = table.scene()
-    roll = table.run(table.player, "roll", scene, "trait", {"trait": "Agility"}, hero, "my luck")
+    body = RollCreate(check="trait", request={"trait": "Agility"}, character_id=hero)
+    roll = table.run(table.player, "roll", scene, body)
     entries = table.export()  # the campaign's log, as `GET /v1/campaigns/{id}/export` writes it
 
 `run` returns the command's `Outcome`; a refused command raises its `DomainError` and writes nothing.
@@ -23,9 +24,17 @@ from typing import Any
 from uuid import UUID
 
 from domain.aggregates import Roll
-from domain.application import Actor, Chronicle, CommandContext, Outcome
+from domain.application import Actor, Chronicle, CommandContext, Outcome, TokenMinted
 from domain.dice import commitment
 from domain.export import jsonl, signed_export
+from domain.requests import (
+    CampaignCreate,
+    CharacterCreate,
+    IssueCreate,
+    MemberCreate,
+    SceneCreate,
+    StoryCreate,
+)
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer
 
@@ -61,9 +70,10 @@ class Table:
         # Players' modifiers apply at once (player_modifiers: trusted) unless a test says otherwise:
         # the plays roll; the GM's approval of roll requests has its own tests (tests/api/test_numbers.py).
         settings = {"player_modifiers": "trusted", **(settings or {})}
-        created = self.app.create_campaign(CommandContext(None), "Night City", ruleset, settings)
+        body = CampaignCreate(name="Night City", ruleset=ruleset, settings=settings)  # type: ignore[arg-type]
+        created = self.app.create_campaign(CommandContext(None), body)
         self.campaign_id: UUID = created.aggregate.id
-        self.gm = Actor(self.campaign_id, created.revealed["gm_member_id"], "gm")
+        self.gm = Actor(self.campaign_id, created.result_as(TokenMinted).member_id, "gm")
         self.player = self.join("Bo", "player")
         self.other_player = self.join("Cy", "player")
 
@@ -79,8 +89,9 @@ class Table:
         return self.run(self.gm, verb, *args, **kwargs)
 
     def join(self, name: str, role: str) -> Actor:
-        joined = self.gm_runs("add_member", self.campaign_id, name, role)
-        return Actor(self.campaign_id, joined.revealed["member_id"], role)
+        body = MemberCreate(name=name, role=role)  # type: ignore[arg-type]
+        joined = self.gm_runs("add_member", self.campaign_id, body)
+        return Actor(self.campaign_id, joined.result_as(TokenMinted).member_id, role)
 
     def character(
         self,
@@ -92,19 +103,23 @@ class Table:
         """A character of `owner` (a player) or of the GM; the ruleset's example sheet by default."""
         sheet = self.rules.example_sheet() if sheet is None else sheet
         actor = owner or self.gm
-        created = self.run(actor, "create_character", self.campaign_id, name, side, None, sheet)
+        body = CharacterCreate(name=name, side=side, sheet=sheet)  # type: ignore[arg-type]
+        created = self.run(actor, "create_character", self.campaign_id, body)
         return created.aggregate.id  # type: ignore[no-any-return]
 
     def story(self, title: str = "The Heist") -> UUID:
-        return self.gm_runs("start_story", self.campaign_id, title).aggregate.id  # type: ignore[no-any-return]
+        body = StoryCreate(title=title)
+        return self.gm_runs("start_story", self.campaign_id, body).aggregate.id  # type: ignore[no-any-return]
 
     def issue(self, story_id: UUID | None = None, title: str = "Issue #1") -> UUID:
         story_id = story_id or self.story()
-        return self.gm_runs("start_issue", story_id, title).aggregate.id  # type: ignore[no-any-return]
+        body = IssueCreate(title=title)
+        return self.gm_runs("start_issue", story_id, body).aggregate.id  # type: ignore[no-any-return]
 
     def scene(self, issue_id: UUID | None = None, title: str = "The vault") -> UUID:
         issue_id = issue_id or self.issue()
-        return self.gm_runs("open_scene", issue_id, title).aggregate.id  # type: ignore[no-any-return]
+        body = SceneCreate(title=title)
+        return self.gm_runs("open_scene", issue_id, body).aggregate.id  # type: ignore[no-any-return]
 
     # ---- reading -------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from api.cli import main as chronicle
 from domain.receipts import audit_export
+from domain.requests import FollowUpCreate, RollCreate
 from tests.app import mutations as m
 from tests.app.plays import RULESETS, Play, run, scripts
 from tests.app.table import Table
@@ -197,12 +198,17 @@ def honest() -> m.Entries:
     null = t.character("Dr. Null", "villain")
     scene = t.scene()
     trait = {"trait": "Lightning Bolt", "difficulty": 2}
-    first = t.run(t.player, "roll", scene, "trait", trait, nova, "first").aggregate
-    t.run(t.player, "follow_up", first.id, "resolve_dice", {"resolve": 1}, "more")
+
+    def roll(seed: str) -> RollCreate:
+        return RollCreate(check="trait", request=trait, character_id=nova, client_seed=seed)
+
+    first = t.run(t.player, "roll", scene, roll("first")).aggregate
+    more = FollowUpCreate(follow_up="resolve_dice", request={"resolve": 1}, client_seed="more")
+    t.run(t.player, "follow_up", first.id, more)
     t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
     t.gm_runs("rotate_seed", scene)
     for n in range(4):
-        t.run(t.player, "roll", scene, "trait", trait, nova, f"after {n}")
+        t.run(t.player, "roll", scene, roll(f"after {n}"))
     t.gm_runs("close_scene", scene)
     entries = export_of_table(t)
     assert audit_export(entries).intact, "the named examples need an honest export that verifies"
@@ -387,12 +393,13 @@ def test_the_seeded_table_replays_the_same_dice(honest: m.Entries) -> None:
     t = Table("wcbh", seed=b"named examples")
     nova = t.character("Nova", owner=t.player)
     scene = t.scene()
-    roll = t.record(t.run(t.player, "roll", scene, "trait", {"trait": "Agility"}, nova, "same"))
+    agility = {"trait": "Agility"}
+    body = RollCreate(check="trait", request=agility, character_id=nova, client_seed="same")
+    roll = t.record(t.run(t.player, "roll", scene, body))
     again = Table("wcbh", seed=b"named examples")
     nova2 = again.character("Nova", owner=again.player)
-    roll2 = again.record(
-        again.run(again.player, "roll", again.scene(), "trait", {"trait": "Agility"}, nova2, "same")
-    )
+    body2 = RollCreate(check="trait", request=agility, character_id=nova2, client_seed="same")
+    roll2 = again.record(again.run(again.player, "roll", again.scene(), body2))
     assert (roll["faces"], roll["commitment"]) == (roll2["faces"], roll2["commitment"])
     other = Table("wcbh", seed=b"another play")
     assert other.app._new_sealed_seed()[0] != roll["commitment"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.requests import FollowUpCreate, RollCreate
 from tests.app.table import Table
 
 
@@ -20,7 +21,8 @@ def test_resolve_after_an_attack_roll_follows_it_up_wcbh_20b_20c(
     null = t.character("Dr. Null", "villain")
     scene = t.scene()
     attack = t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
-    more = t.run(t.player, "follow_up", attack.aggregate.id, follow_up, request_, "more")
+    body = FollowUpCreate(follow_up=follow_up, request=request_, client_seed="more")
+    more = t.run(t.player, "follow_up", attack.aggregate.id, body)
     assert t.record(more)["follow_up_of"] == str(attack.aggregate.id)
     assert t.record(more)["follow_up"] == follow_up
 
@@ -29,6 +31,10 @@ def test_resolve_after_a_trait_roll_still_adds_dice_wcbh_20b() -> None:
     t = Table("wcbh")
     nova = t.character("Nova", owner=t.player)
     scene = t.scene()
-    roll = t.run(t.player, "roll", scene, "trait", {"trait": "Agility"}, nova, "first")
-    more = t.run(t.player, "follow_up", roll.aggregate.id, "resolve_dice", {"resolve": 1}, "more")
+    body = RollCreate(
+        check="trait", request={"trait": "Agility"}, character_id=nova, client_seed="first"
+    )
+    roll = t.run(t.player, "roll", scene, body)
+    dice = FollowUpCreate(follow_up="resolve_dice", request={"resolve": 1}, client_seed="more")
+    more = t.run(t.player, "follow_up", roll.aggregate.id, dice)
     assert t.record(more)["follow_up_of"] == t.record(roll)["roll_id"]

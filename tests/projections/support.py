@@ -12,7 +12,8 @@ from uuid import UUID
 from fastapi.testclient import TestClient
 
 from domain.aggregates import Campaign, IdempotencyRecord, ServerKey, SigningKeys
-from domain.application import Chronicle, CommandContext
+from domain.application import Chronicle, CommandContext, TokenMinted
+from domain.requests import CampaignCreate, IssueCreate, SceneCreate, StoryCreate
 from projections.runner import ViewReader, open_view_store, views_env
 from projections.store import ViewStore
 from tests.api.support import Table, bearer, ok
@@ -193,16 +194,17 @@ def write_log(app: Chronicle, commands: int, pages_per_scene: int = 20) -> int:
     """A campaign with `commands` more commands (mostly page advances over short scene streams);
     returns the last position. Written through the application: no view runner is needed."""
     gm = CommandContext(None)
-    created = app.create_campaign(gm, "Busy", "wcbh", None)
-    gm = CommandContext(app.authenticate(created.revealed["gm_token"]))
+    created = app.create_campaign(gm, CampaignCreate(name="Busy", ruleset="wcbh"))
+    gm = CommandContext(app.authenticate(created.result_as(TokenMinted).token))
     campaign_id = created.aggregate.id
-    story_id = app.start_story(gm, campaign_id, "Long").aggregate.id
-    issue_id = app.start_issue(gm, story_id, "Many scenes").aggregate.id
+    story_id = app.start_story(gm, campaign_id, StoryCreate(title="Long")).aggregate.id
+    issue_id = app.start_issue(gm, story_id, IssueCreate(title="Many scenes")).aggregate.id
     position = 0
-    scene_id = app.open_scene(gm, issue_id, "Scene 0").aggregate.id
+    scene_id = app.open_scene(gm, issue_id, SceneCreate(title="Scene 0")).aggregate.id
     for n in range(1, commands):
         if n % pages_per_scene == 0:
-            outcome = app.open_scene(gm, issue_id, f"Scene {n // pages_per_scene}")
+            title = f"Scene {n // pages_per_scene}"
+            outcome = app.open_scene(gm, issue_id, SceneCreate(title=title))
             scene_id = outcome.aggregate.id
         else:
             outcome = app.advance_page(gm, scene_id)

@@ -9,7 +9,14 @@ from uuid import UUID, uuid4
 
 from pydantic import BaseModel
 
-from domain.commands import CommandContext, Outcome, command_arguments, revive_arguments
+from domain.commands import (
+    CommandContext,
+    Outcome,
+    argument_path,
+    command_arguments,
+    recorded_as,
+    revive_arguments,
+)
 
 
 class Body(BaseModel):
@@ -22,6 +29,15 @@ def whole(app: Any, ctx: CommandContext, scene_id: UUID, body: Body) -> Outcome:
 
 
 def flat(app: Any, ctx: CommandContext, scene_id: UUID, target_id: UUID, bonus: int) -> Outcome:
+    raise NotImplementedError
+
+
+@recorded_as(aimed_at="target_id")
+def renamed(app: Any, ctx: CommandContext, scene_id: UUID, body: Body) -> Outcome:
+    raise NotImplementedError
+
+
+def older(app: Any, ctx: CommandContext, scene_id: UUID, aimed_at: UUID, bonus: int) -> Outcome:
     raise NotImplementedError
 
 
@@ -44,3 +60,18 @@ def test_arguments_recorded_one_by_one_revive_into_the_request_model() -> None:
         "scene_id": scene,
         "body": Body(target_id=target, bonus=3),
     }
+
+
+def test_a_field_renamed_since_the_request_was_recorded_revives_under_its_new_name() -> None:
+    scene, target = uuid4(), uuid4()
+    stored = command_arguments(older, None, CommandContext(None), (scene, target, 1), {})
+    assert revive_arguments(renamed, stored) == {
+        "scene_id": scene,
+        "body": Body(target_id=target, bonus=1),
+    }
+
+
+def test_a_place_in_the_request_body_sits_inside_the_model_in_the_arguments() -> None:
+    assert argument_path(whole, "request") == "body.request"
+    assert argument_path(whole, "") == "body"
+    assert argument_path(flat, "") == ""  # a command without a request model: its own arguments

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.requests import FollowUpCreate, MissionCreate, RestCreate, RollCreate
 from tests.app.plays.core import Action, Pick, Play
 
 HERO = {
@@ -25,7 +26,8 @@ def setup(p: Play) -> None:
     p.add("Blink", "hero", HERO, owner=t.other_player)
     for name, rank in (("Goon", "minion"), ("Brute", "henchman"), ("Boss", "boss")):
         p.add(name, "villain", _villain(rank))
-    p.mission = p.gm("create_mission", t.campaign_id, "Break in", p.scene).aggregate.id
+    mission = MissionCreate(title="Break in", scene_id=p.scene)
+    p.mission = p.gm("create_mission", t.campaign_id, mission).aggregate.id
 
 
 def _villain(rank: str) -> dict[str, Any]:
@@ -39,14 +41,17 @@ def _edge(pick: Pick) -> dict[str, int]:
 def stat_roll(p: Play, pick: Pick) -> None:
     if pick.number(5) == 0:
         raw = {"stat_value": pick.number(6), "difficulty_name": "medium"}
-        p.gm("roll", p.scene, "stat", raw, None, pick.client_seed())
+        p.gm("roll", p.scene, RollCreate(check="stat", request=raw, client_seed=pick.client_seed()))
         return
     who = pick.one(p.fighters)
     request: dict[str, Any] = {"stat": pick.one(("might", "speed", "spirit")), **_edge(pick)}
     request |= (
         {"difficulty": 4 + pick.number(10)} if pick.flag() else {"target_stat": pick.number(4)}
     )
-    p.run(p.actor(who, pick), "roll", p.scene, "stat", request, who, pick.client_seed())
+    body = RollCreate(
+        check="stat", request=request, character_id=who, client_seed=pick.client_seed()
+    )
+    p.run(p.actor(who, pick), "roll", p.scene, body)
 
 
 def will_reroll(p: Play, pick: Pick) -> None:
@@ -61,7 +66,8 @@ def will_reroll(p: Play, pick: Pick) -> None:
     if failed:
         roll = pick.one(failed)
         owner = p.owners[UUID(roll["character_id"])]
-        p.run(owner, "follow_up", UUID(roll["roll_id"]), "will_reroll", {}, pick.client_seed())
+        body = FollowUpCreate(follow_up="will_reroll", client_seed=pick.client_seed())
+        p.run(owner, "follow_up", UUID(roll["roll_id"]), body)
 
 
 def attack(p: Play, pick: Pick) -> None:
@@ -148,7 +154,8 @@ def move(p: Play, pick: Pick) -> None:
 def rest(p: Play, pick: Pick) -> None:
     """CD-22: a rest on the mission, one roll in the current scene."""
     resting = [h for h in p.heroes if pick.flag()] or p.heroes
-    p.gm("rest_on_mission", p.mission, resting, p.scene, pick.client_seed())
+    body = RestCreate(character_ids=resting, scene_id=p.scene, client_seed=pick.client_seed())
+    p.gm("rest_on_mission", p.mission, body)
 
 
 ACTIONS: dict[str, Action] = {

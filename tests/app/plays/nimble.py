@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.requests import RollCreate
 from systems.nimble.rules import encounter as nimble_rules
 from systems.nimble.rules import health
 from tests.app.plays.core import Action, Pick, Play
@@ -32,7 +33,10 @@ def skill_roll(p: Play, pick: Pick) -> None:
         check = "skill"
     else:
         request, check = {"stat": pick.one(("STR", "DEX", "INT", "WIL"))}, "save"
-    p.run(p.actor(who, pick), "roll", p.scene, check, request, who, pick.client_seed())
+    body = RollCreate(
+        check=check, request=request, character_id=who, client_seed=pick.client_seed()
+    )
+    p.run(p.actor(who, pick), "roll", p.scene, body)
 
 
 def _state(p: Play) -> dict[str, Any]:

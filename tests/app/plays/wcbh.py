@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.requests import FollowUpCreate, RollCreate
 from tests.app.plays.core import Action, Pick, Play
 
 TRAITS = ("Agility", "Strength", "Will", "Perception", "Stealth", "Lightning Bolt")
@@ -32,7 +33,9 @@ def _trait(p: Play, character: UUID, pick: Pick) -> str:
 def trait_roll(p: Play, pick: Pick) -> None:
     if pick.number(5) == 0:  # the GM's raw pool
         raw = {"pool": pick.number(8), "difficulty": pick.number(3)}
-        p.gm("roll", p.scene, "trait", raw, None, pick.client_seed())
+        p.gm(
+            "roll", p.scene, RollCreate(check="trait", request=raw, client_seed=pick.client_seed())
+        )
         return
     who = pick.one(p.fighters)
     request: dict[str, Any] = {
@@ -43,7 +46,10 @@ def trait_roll(p: Play, pick: Pick) -> None:
     }
     if who in p.heroes and pick.number(6) == 0:  # WCBH-13
         request |= {"decisive_moment": True, "effort": pick.one(("physical", "mental"))}
-    p.run(p.actor(who, pick), "roll", p.scene, "trait", request, who, pick.client_seed())
+    body = RollCreate(
+        check="trait", request=request, character_id=who, client_seed=pick.client_seed()
+    )
+    p.run(p.actor(who, pick), "roll", p.scene, body)
 
 
 def _trait_roll(p: Play, pick: Pick) -> dict[str, Any] | None:
@@ -62,9 +68,8 @@ def resolve_dice(p: Play, pick: Pick) -> None:
         return
     owner = p.owners[UUID(original["character_id"])]
     request = {"resolve": 1 + pick.number(2)}
-    p.run(
-        owner, "follow_up", UUID(original["roll_id"]), "resolve_dice", request, pick.client_seed()
-    )
+    body = FollowUpCreate(follow_up="resolve_dice", request=request, client_seed=pick.client_seed())
+    p.run(owner, "follow_up", UUID(original["roll_id"]), body)
 
 
 def resolve_reroll(p: Play, pick: Pick) -> None:
@@ -72,7 +77,8 @@ def resolve_reroll(p: Play, pick: Pick) -> None:
     if original is None:
         return
     owner = p.owners[UUID(original["character_id"])]
-    p.run(owner, "follow_up", UUID(original["roll_id"]), "resolve_reroll", {}, pick.client_seed())
+    body = FollowUpCreate(follow_up="resolve_reroll", client_seed=pick.client_seed())
+    p.run(owner, "follow_up", UUID(original["roll_id"]), body)
 
 
 def assisted_roll(p: Play, pick: Pick) -> None:
