@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 
 from domain.aggregates import Roll, RollRequest
+from domain.requests import RollRequestApproval
 from domain.commands import ApprovalNeeded, CommandContext
 from domain.errors import InvalidInput
 from systems.nwod_micro.commands import Nwod
@@ -39,7 +40,7 @@ class Stage:
         return fight.nwod_fight(self.t.gm, self.scene).state("nwod-micro", "fight")
 
     def approve(self, request_id: UUID) -> Roll:
-        approved = self.t.gm_runs("approve_roll_request", request_id)
+        approved = self.t.gm_runs("approve_roll_request", request_id, RollRequestApproval())
         rolls = [a for a in approved.saved if isinstance(a, Roll)]
         assert len(rolls) == 1
         return rolls[0]
@@ -81,7 +82,7 @@ def test_an_attack_request_recorded_field_by_field_is_approved_the_same_nw_17() 
         "modifier": 3,
     }
     pending = ApprovalNeeded(s.scene, s.hero, {"modifier": 3}, ("modifier",), "")
-    asked = s.t.app._ask_gm(CommandContext(s.t.player), "nwod_attack", recorded, pending)
+    asked = s.t.app._ask_gm(CommandContext(s.t.player), "nwod_attack", recorded, pending, "")
     roll = s.approve(asked.aggregate.id)
     assert _dice(roll) == {"long range": -4, "situation (GM)": 3}
     assert roll.record["rolled_by"] == str(s.t.player.member_id)

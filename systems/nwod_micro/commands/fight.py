@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 RULESET = "nwod-micro"
 AREA = "fight"  # the firefight's state on the scene (Ruleset.scene_states)
-BODY = "body"  # the parameter of each command that takes its request model whole
 
 
 @dataclass
@@ -229,24 +228,19 @@ class Fight:
     ) -> Rolled:
         """One roll of the command's dice, by the fighter, on the scene's commitment."""
         turn = dice.turn
-        try:
-            outcome, new = self.app._roll_check(
-                turn.actor,
-                turn.scene,
-                turn.campaign,
-                check,
-                request,
-                fighter.character,
-                dice.seed,
-                dice.chain,
-                declared=declared_by({"modifier": dice.modifier}, path=BODY),
-            )
-        except InvalidInput as refused:
-            # The modifier sits in the request model the command takes whole (where an approval
-            # puts the GM's number back); the sender knows it by its name in the body.
-            if refused.field is not None:
-                refused.field = refused.field.removeprefix(f"{BODY}.")
-            raise
+        # The modifier is a field of the body itself (path ""); the command runner records where
+        # the body sits in the command's arguments (domain.commands.argument_path).
+        outcome, new = self.app._roll_check(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            check,
+            request,
+            fighter.character,
+            dice.seed,
+            dice.chain,
+            declared=declared_by({"modifier": dice.modifier}),
+        )
         return Rolled(outcome.result, dice.took(new))
 
     def page_advanced(self, at: PageBoundary) -> None:
