@@ -509,7 +509,6 @@ class RollPublic(Written):
     )
 
 
-
 # The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs
 # its receipt without each route handing the application down (FastAPI copies the request's context
 # into the thread that runs a `def` route).
