@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 from uuid import UUID
 
 from fastapi.testclient import TestClient
+
+from api.main import create_app
+
+
+def openapi_document() -> dict[str, Any]:
+    """The app's OpenAPI document (the same for every app and settings), a fresh copy per caller."""
+    return json.loads(_openapi_json())  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _openapi_json() -> str:
+    # FastAPI takes seconds to build it, and the fuzzing, the malformed bodies and the bounds all
+    # read it: one build per test process.
+    return json.dumps(create_app().openapi())
 
 
 def bearer(token: str) -> dict[str, str]:
