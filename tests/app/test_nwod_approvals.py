@@ -10,9 +10,9 @@ from uuid import UUID
 import pytest
 
 from domain.aggregates import Roll, RollRequest
-from domain.requests import RollRequestApproval
 from domain.commands import ApprovalNeeded, CommandContext
 from domain.errors import InvalidInput
+from domain.requests import RollRequestApproval
 from systems.nwod_micro.commands import Nwod
 from systems.nwod_micro.requests import AttackCreate, InitiativeCreate, NwodRollCreate, TurnEnd
 from systems.nwod_micro.rules import combat
