@@ -23,7 +23,6 @@ from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
 from domain.missions import MissionCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
-from systems.classd.commands.fight import ClassDFightCommands
 from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
@@ -49,7 +48,6 @@ class Chronicle(
     FightCommands,
     ScenePlayCommands,
     ResolveCommands,
-    ClassDFightCommands,
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,

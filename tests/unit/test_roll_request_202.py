@@ -24,17 +24,38 @@ from fastapi.routing import APIRoute
 
 from api.deps import ASKS_GM
 from api.main import create_app
-from domain.application import Chronicle
+from tests.app.table import SeededChronicle
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
-VERB = re.compile(r"\bapp\.(\w+)\b")  # how a route names the application's verb it runs
+# How a route names the verb it runs: the application's (`app.roll`), or a game system's that it
+# hands to the command runner (`commands.run(fight.classd_attack, ...)`).
+VERB = re.compile(r"\bapp\.(\w+)\b|commands\.run\(\s*\w+\.(\w+)\b")
 
 
-def _method(name: str) -> Callable[..., Any] | None:
-    found = getattr(Chronicle, name, None)
-    if not callable(found):
-        return None
-    return getattr(found, "__wrapped__", found)  # the verb itself, not @command's retry wrapper
+@functools.cache
+def _owners() -> tuple[type, ...]:
+    """The classes that hold verbs and their helpers: the application, each game system and its
+    parts (as `Chronicle.command_owner` finds a roll request's command)."""
+    app = SeededChronicle()
+    owners: list[object] = [app]
+    for system in app.systems.values():
+        owners += [system, *system.parts]
+    return tuple(type(owner) for owner in owners)
+
+
+def _found(name: str, near: type | None = None) -> tuple[type, Callable[..., Any]] | None:
+    """The method `name` and its class: looked up first on `near` (the class of the method that
+    calls `self.name`), then on each owner."""
+    for cls in (near, *_owners()) if near else _owners():
+        found = getattr(cls, name, None)
+        if callable(found):
+            return cls, getattr(found, "__wrapped__", found)  # not @command's retry wrapper
+    return None
+
+
+def _method(name: str, near: type | None = None) -> Callable[..., Any] | None:
+    found = _found(name, near)
+    return found[1] if found else None
 
 
 @functools.cache  # each method's source is parsed once, however many verbs reach it
@@ -45,18 +66,24 @@ def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
 
 
 def _self_method(node: ast.AST) -> str | None:
-    """The name of the application's method a node calls (`self.name(...)`), if it is one."""
+    """The name of the method a node calls on its own object or on what that holds
+    (`self.name(...)`, `self.app.name(...)`, `self.system.name(...)`), if it is one."""
     callee = node.func if isinstance(node, ast.Call) else None
-    if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-        return callee.attr if callee.value.id == "self" else None
-    return None
+    if not isinstance(callee, ast.Attribute):
+        return None
+    holder = callee.value
+    while isinstance(holder, ast.Attribute):
+        holder = holder.value
+    return callee.attr if isinstance(holder, ast.Name) and holder.id == "self" else None
 
 
-def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call]]:
+def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call, bool]]:
+    """Each call of a method of `self` (True) or of what it holds (False), e.g. `self.app`."""
     for node in ast.walk(_tree(fn)):
         name = _self_method(node)
         if name is not None:
-            yield name, node  # type: ignore[misc]
+            assert isinstance(node, ast.Call)
+            yield name, node, isinstance(node.func.value, ast.Name)  # type: ignore[attr-defined]
 
 
 def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
@@ -73,24 +100,38 @@ def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
 
 
 def _gm_only(fn: Callable[..., Any]) -> bool:
-    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)` in its own body, not in a
-    branch): the GM's modifiers never wait, so such a verb never asks."""
+    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or a system's turn with
+    `gm=True`, in its own body, not in a branch): the GM's modifiers never wait, so such a verb
+    never asks."""
     body = _tree(fn).body
-    return any(isinstance(st, ast.Assign) and _self_method(st.value) == "_gm" for st in body)
+    return any(isinstance(st, ast.Assign) and _requires_gm(st.value) for st in body)
 
 
-def may_ask_gm(name: str, visiting: frozenset[str] = frozenset()) -> bool:
-    """Whether the application's method `name` may reach `_modifiers` with declared modifiers."""
+def _requires_gm(value: ast.AST) -> bool:
+    if _self_method(value) == "_gm":
+        return True
+    keywords = value.keywords if isinstance(value, ast.Call) else []
+    return any(
+        k.arg == "gm" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in keywords
+    )
+
+
+def may_ask_gm(name: str, visiting: frozenset[str] = frozenset(), near: type | None = None) -> bool:
+    """Whether the method `name` (of `near`, if it has one) may reach `_modifiers` with declared
+    modifiers."""
     if name == ASKS:
         return True
-    fn = _method(name)
-    if fn is None or name in visiting or _gm_only(fn):
+    found = _found(name, near)
+    if found is None or name in visiting or _gm_only(found[1]):
         return False
+    owner, fn = found
     inner = visiting | {name}
-    return any(
-        may_ask_gm(callee, inner) and _passes_declared(call, _method(callee))  # type: ignore[arg-type]
-        for callee, call in _self_calls(fn)
-    )
+    for callee, call, own in _self_calls(fn):
+        at = owner if own else None
+        if may_ask_gm(callee, inner, at) and _passes_declared(call, _method(callee, at)):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _routes() -> list[APIRoute]:
@@ -102,7 +143,8 @@ def _label(route: APIRoute) -> str:
 
 
 def _asks_gm(route: APIRoute) -> bool:
-    return any(may_ask_gm(verb) for verb in VERB.findall(inspect.getsource(route.endpoint)))
+    verbs = [a or b for a, b in VERB.findall(inspect.getsource(route.endpoint))]
+    return any(may_ask_gm(verb) for verb in verbs)
 
 
 def _declares(route: APIRoute) -> bool:
@@ -112,6 +154,7 @@ def _declares(route: APIRoute) -> bool:
 def test_the_verbs_found_include_the_ones_known_to_ask_the_gm() -> None:
     # Guards the search itself: a rewrite that finds nothing would pass the tests below vacuously.
     assert may_ask_gm("roll") and may_ask_gm("attack") and may_ask_gm("nwod_roll")
+    assert may_ask_gm("classd_attack") and not may_ask_gm("classd_villain_attack")
     # verbs that roll no player's dice, and GM-only verbs that do
     quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest")
     assert all(_method(verb) is not None and not may_ask_gm(verb) for verb in quiet)
