@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.translation import SystemTranslation, Translation
-from systems.classd.rules.combat import ROUND, RECORDED_AS, tell
+from systems.classd.rules.combat import RECORDED_AS, ROUND, tell
 
 # What an event of these old types holds besides the round's own fields.
 _NOT_FIELDS = ("originator_id", "originator_version", "timestamp", "actor")

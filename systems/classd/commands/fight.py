@@ -14,7 +14,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Character, Roll, Scene
-from domain.commands import Actor, CommandContext, Outcome, command
+from domain.commands import Actor, ApprovalNeeded, CommandContext, Outcome, command
 from domain.components import PageBoundary, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
@@ -136,16 +136,22 @@ class Fight:
         (CD-5: they follow player_modifiers; those of the record, CD-18 high ground and CD-20
         shields, are added). Returns the result and what to save (the roll first)."""
         edges = {"advantage": body.advantage, "disadvantage": body.disadvantage}
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            check,
-            request,
-            roller,
-            body.client_seed,
-            declared=declared_by(edges),
-        )
+        try:
+            outcome, touched = self.app._roll_check(
+                turn.actor,
+                turn.scene,
+                turn.campaign,
+                check,
+                request,
+                roller,
+                body.client_seed,
+                declared=declared_by(edges),  # refused ones are named as the body's fields
+            )
+        except ApprovalNeeded as pending:
+            # The GM's approval puts the modifiers back where the command takes them: its body.
+            raise ApprovalNeeded(
+                pending.scene_id, pending.character_id, pending.modifiers, pending.fields, "body"
+            ) from None
         roll = touched[0]
         assert isinstance(roll, Roll)
         if outcome.result.get("will_spent"):  # CD-6 rerolls (and CD-13 overflow) spent in the roll
