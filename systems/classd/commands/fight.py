@@ -278,15 +278,7 @@ class Fight:
             attack_type=attack.attack_type,
             spent=strike["reaction_spent"],
         )
-        out = strike["resource"] == "health" and strike["level"] == 0
-        attack.hero.character.take_damage(
-            strike["resource"],
-            strike["level"],
-            "defeated" if out else None,
-            roll_id,
-            turn.scene.id,
-            turn.scene.page,
-        )
+        _hurt(turn, attack.hero.character, strike["resource"], strike["level"], roll_id)
 
     def _engage(
         self, turn: Turn, state: dict[str, Any], attacker: Fighter, target: Fighter, side: str
@@ -319,15 +311,7 @@ class Fight:
         result, touched = self._rolled(turn, "villain_attack", request, hero.character, body)
         self._change(turn, "acted", character_id=villain.id, action=f"attack:{body.attack_type}")
         if result["damage"]:
-            out = result["resource"] == "health" and result["level"] == 0
-            hero.character.take_damage(
-                result["resource"],
-                result["level"],
-                "defeated" if out else None,
-                touched[0].id,
-                turn.scene.id,
-                turn.scene.page,
-            )
+            _hurt(turn, hero.character, result["resource"], result["level"], touched[0].id)
         if body.attack_type == "melee" and hero.character.status == "active":
             self._engage(turn, state, villain, hero, "villains")
         return self._saved(turn, touched)
@@ -364,16 +348,7 @@ class Fight:
         hero = self._acting(turn, body.hero_id, "hero_id", "hero")
         state = self._state(turn)
         self._in_fight(state, "hero_id", hero)
-        pursuers = [
-            self._fighter(turn, p, "pursuer_ids", "villain")
-            for p in dict.fromkeys(body.pursuer_ids)
-        ]
-        covering = [
-            self._fighter(turn, c, "covering_ids", "hero") for c in dict.fromkeys(body.covering_ids)
-        ]
-        refusals.check_retreat(hero.key, [p.key for p in pursuers], [c.key for c in covering])
-        self._in_fight(state, "pursuer_ids", *pursuers)
-        self._in_fight(state, "covering_ids", *covering)
+        pursuers, covering = self._retreat_from(turn, state, hero, body)
         combat.check_turn(state, "heroes")
         combat.check_hero_action(state, hero.key, hero.name)
         self._will_rerolls(hero, body)
@@ -398,6 +373,22 @@ class Fight:
             pursuers=len(pursuers),
             covering=len(covering),
         )
+
+    def _retreat_from(
+        self, turn: Turn, state: dict[str, Any], hero: Fighter, body: ClassDRetreatCreate
+    ) -> tuple[list[Fighter], list[Fighter]]:
+        """CD-14: the villains who may pursue the hero, and the heroes who cover it."""
+        pursuers = [
+            self._fighter(turn, p, "pursuer_ids", "villain")
+            for p in dict.fromkeys(body.pursuer_ids)
+        ]
+        covering = [
+            self._fighter(turn, c, "covering_ids", "hero") for c in dict.fromkeys(body.covering_ids)
+        ]
+        refusals.check_retreat(hero.key, [p.key for p in pursuers], [c.key for c in covering])
+        self._in_fight(state, "pursuer_ids", *pursuers)
+        self._in_fight(state, "covering_ids", *covering)
+        return pursuers, covering
 
     # ---- CD-16: a hero stops a fleeing villain ------------------------------------------------------
 
@@ -493,6 +484,14 @@ class Fight:
         return scene
 
 
+def _hurt(turn: Turn, hero: Character, resource: str, level: int, roll_id: UUID) -> None:
+    """A hero's Health (or Will) falls to `level`; at 0 Health the hero is defeated (CD-12, CD-15)."""
+    out = resource == "health" and level == 0
+    hero.take_damage(
+        resource, level, "defeated" if out else None, roll_id, turn.scene.id, turn.scene.page
+    )
+
+
 # ---- what the rolls read (every number is in the request, so the record recomputes offline) ------
 
 
@@ -508,20 +507,30 @@ def _stat_request(stat: str, body: RollBody, purpose: str, **against: Any) -> di
     }
 
 
+def _stats(
+    body: ClassDAttackCreate | ClassDVillainAttackCreate, hero: Fighter, foe: Fighter, edge: bool
+) -> dict[str, Any]:
+    """CD-10: the hero's stat of the attack type against the foe's; `edge`: one more advantage
+    from the hero's position (CD-18)."""
+    stat = combat.ATTACK_STAT[body.attack_type]
+    return {
+        "attack_type": body.attack_type,
+        "stat_value": getattr(hero.sheet, stat),
+        "target_stat": getattr(foe.sheet, stat),
+        "advantage": body.advantage + (1 if edge else 0),
+        "disadvantage": body.disadvantage,
+    }
+
+
 def _attack_request(
     state: dict[str, Any], attack: Attack, body: ClassDAttackCreate
 ) -> dict[str, Any]:
     """CD-10..13, 17..20: the hero's attack check, its damage and what may follow."""
     hero, target, overflow, hostage = attack.hero, attack.target, attack.overflow, attack.hostage
-    stat = combat.ATTACK_STAT[body.attack_type]
     edge = state["edges"].get(hero.key, {}).get("kind")
     high_ground = edge == "high_ground" and body.attack_type == "ranged"  # CD-18 ruling
     return {
-        "attack_type": body.attack_type,
-        "stat_value": getattr(hero.sheet, stat),
-        "target_stat": getattr(target.sheet, stat),
-        "advantage": body.advantage + (1 if high_ground else 0),
-        "disadvantage": body.disadvantage,
+        **_stats(body, hero, target, high_ground),
         "hostage_shield": target.key in state["shields"],
         "will_rerolls": body.will_rerolls,
         "damage_modifier": attack.feature.damage if attack.feature else 0,
@@ -546,16 +555,11 @@ def _defence_request(
     body: ClassDVillainAttackCreate,
 ) -> dict[str, Any]:
     """CD-15, 18: the hero's defence against the villain's attack."""
-    stat = combat.ATTACK_STAT[body.attack_type]
     edge = state["edges"].get(hero.key, {}).get("kind")
     # CD-18 rulings: cover helps against ranged attacks, high ground against melee.
     helped = (edge, body.attack_type) in (("cover", "ranged"), ("high_ground", "melee"))
     return {
-        "attack_type": body.attack_type,
-        "stat_value": getattr(hero.sheet, stat),
-        "target_stat": getattr(villain.sheet, stat),
-        "advantage": body.advantage + (1 if helped else 0),
-        "disadvantage": body.disadvantage,
+        **_stats(body, hero, villain, helped),
         "will_rerolls": body.will_rerolls,
         "damage_modifier": feature.damage if feature else villain.best_damage(body.attack_type),
         "defender_health": hero.level("health"),

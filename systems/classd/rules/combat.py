@@ -381,16 +381,11 @@ class RoundState:
     """The round as a system state of the scene (`Scene.state("classd", "round")`)."""
 
     view_key = "classd"
+    state_of = staticmethod(state_of)
+    apply = staticmethod(apply)
 
-    def state_of(self, raw: Mapping[str, Any] | None, page: int) -> dict[str, Any]:
-        return state_of(raw, page)
-
-    def apply(
-        self, raw: Mapping[str, Any] | None, page: int, change: str, details: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return apply(raw, page, change, details)
-
-    def describe(self, change: str, details: Mapping[str, Any], name: str) -> str:
+    @staticmethod
+    def describe(change: str, details: Mapping[str, Any], name: str) -> str:
         # The shared replay names only the one who acts (`character_id`); anyone else the
         # change names (a target, the villain stopped, who escaped) is told without a name.
         actor = str(details.get("character_id"))
