@@ -77,15 +77,17 @@ def attack(p: Play, pick: Pick) -> None:
     hero, villain = pick.one(p.heroes), pick.one(p.foes)
     kind = pick.one(("melee", "ranged", "mental"))
     using = {"ranged": "Sling", "mental": "Mind spike"}.get(kind) if hero == p.heroes[1] else None
-    body = ClassDAttackCreate(
-        attacker_id=hero,
-        target_id=villain,
-        attack_type=kind,
-        using=using,
-        will_rerolls=pick.number(3) // 2,
-        area=pick.number(5) == 0,
-        client_seed=pick.client_seed(),
-        **_edge(pick),
+    body = ClassDAttackCreate.model_validate(
+        {
+            "attacker_id": hero,
+            "target_id": villain,
+            "attack_type": kind,
+            "using": using,
+            "will_rerolls": pick.number(3) // 2,
+            "area": pick.number(5) == 0,
+            "client_seed": pick.client_seed(),
+            **_edge(pick),
+        }
     )
     p.run(p.actor(hero, pick), "classd_attack", p.scene, body)
 
@@ -100,22 +102,30 @@ def villains_turn(p: Play, pick: Pick) -> None:
     for villain in pick.others(p.foes, runner):
         kind = pick.one(("melee", "ranged", "mental"))
         target = pick.one(p.heroes)
-        body = ClassDVillainAttackCreate(
-            villain_id=villain,
-            hero_id=target,
-            attack_type=kind,
-            client_seed=pick.client_seed(),
-            **_edge(pick),
+        body = ClassDVillainAttackCreate.model_validate(
+            {
+                "villain_id": villain,
+                "hero_id": target,
+                "attack_type": kind,
+                "client_seed": pick.client_seed(),
+                **_edge(pick),
+            }
         )
         p.gm("classd_villain_attack", p.scene, body)
-    p.gm("classd_act", p.scene, ClassDActionCreate(character_id=runner, action="flee"))
+    p.gm(
+        "classd_act",
+        p.scene,
+        ClassDActionCreate.model_validate({"character_id": runner, "action": "flee"}),
+    )
     hero = pick.one(p.heroes)
-    stop = ClassDStopCreate(
-        hero_id=hero,
-        villain_id=runner,
-        will_rerolls=pick.number(2),
-        client_seed=pick.client_seed(),
-        **_edge(pick),
+    stop = ClassDStopCreate.model_validate(
+        {
+            "hero_id": hero,
+            "villain_id": runner,
+            "will_rerolls": pick.number(2),
+            "client_seed": pick.client_seed(),
+            **_edge(pick),
+        }
     )
     p.run(p.actor(hero, pick), "classd_stop", p.scene, stop)
 
@@ -123,8 +133,8 @@ def villains_turn(p: Play, pick: Pick) -> None:
 def retreat(p: Play, pick: Pick) -> None:
     hero = pick.one(p.heroes)
     pursuers = [v for v in p.foes if pick.flag()] or p.foes[:1]
-    body = ClassDRetreatCreate(
-        hero_id=hero, pursuer_ids=pursuers, client_seed=pick.client_seed(), **_edge(pick)
+    body = ClassDRetreatCreate.model_validate(
+        {"hero_id": hero, "pursuer_ids": pursuers, "client_seed": pick.client_seed(), **_edge(pick)}
     )
     p.run(p.actor(hero, pick), "classd_retreat", p.scene, body)
 
@@ -132,12 +142,14 @@ def retreat(p: Play, pick: Pick) -> None:
 def move(p: Play, pick: Pick) -> None:
     hero = pick.one(p.heroes)
     edge = pick.one(("cover", "high_ground"))
-    body = ClassDMoveCreate(
-        hero_id=hero,
-        edge=edge,
-        difficulty=6 + pick.number(6),
-        will_rerolls=pick.number(2),
-        client_seed=pick.client_seed(),
+    body = ClassDMoveCreate.model_validate(
+        {
+            "hero_id": hero,
+            "edge": edge,
+            "difficulty": 6 + pick.number(6),
+            "will_rerolls": pick.number(2),
+            "client_seed": pick.client_seed(),
+        }
     )
     p.run(p.actor(hero, pick), "classd_move", p.scene, body)
 

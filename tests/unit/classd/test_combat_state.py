@@ -151,11 +151,19 @@ def test_an_event_recorded_before_state_changed_is_read_as_its_change(
     assert combat.upgraded(recorded, fields) == (change, details)
     assert combat.apply(None, 1, recorded, fields) == combat.apply(None, 1, change, details)
     names = {"v": "Boss", "h": "Nova"}
-    assert combat.tell(recorded, fields, names.get) == combat.tell(change, details, names.get)
+
+    def name_of(c: Any) -> str:
+        return names[c]
+
+    assert combat.tell(recorded, fields, name_of) == combat.tell(change, details, name_of)
 
 
 def test_the_round_is_told_with_the_names_of_who_it_names() -> None:
-    names = {"h": "Nova", "v": "Boss"}.get
+    known = {"h": "Nova", "v": "Boss"}
+
+    def names(c: Any) -> str:
+        return known[c]
+
     engaged = {"character_id": "h", "target_id": "v", "side": "heroes"}
     assert combat.tell("engaged", engaged, names) == "Nova and Boss are engaged (CD-19)"
     started = {"round": 2, "escaped": ["v"]}

@@ -46,7 +46,7 @@ def test_will_rerolls_are_at_most_the_will_a_hero_has_cd_6() -> None:
 
 
 def test_an_attack_is_made_with_a_feature_of_its_type_cd_10() -> None:
-    sling = Feature(name="Sling", attack="ranged", damage=1)
+    sling = Feature.model_validate({"name": "Sling", "attack": "ranged", "damage": 1})
     assert refusals.feature_used("Nova", [sling], None, "ranged") is None
     assert refusals.feature_used("Nova", [sling], "Sling", "ranged") == sling
     assert refusal(InvalidInput, refusals.feature_used, "N", [sling], "Fist", "melee").field == (
@@ -88,7 +88,7 @@ def test_actions_without_a_roll_by_side_cd_9_cd_15(side: str, action: str, rule:
 
 
 def test_an_action_names_a_feature_of_the_character() -> None:
-    sling = Feature(name="Sling", attack="ranged", damage=1)
+    sling = Feature.model_validate({"name": "Sling", "attack": "ranged", "damage": 1})
     refusals.check_has_feature("Nova", [sling], "Sling")
     refusals.check_has_feature("Nova", [sling], None)
     assert refusal(InvalidInput, refusals.check_has_feature, "N", [sling], "Rope").field == (
