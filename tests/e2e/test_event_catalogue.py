@@ -62,9 +62,12 @@ def test_every_printed_event_type_has_a_heading_in_the_doc(
 ) -> None:
     documented = sections()
     assert sorted(set(printed) - set(documented)) == [], "add these event types to docs/events.md"
-    assert sorted(set(documented) - set(printed)) == [], (
+    # A retired type (docs/event_catalogue.py RETIRED) is documented for older logs, never written.
+    retired = {t for t, body in documented.items() if "No longer written" in body}
+    assert sorted(set(documented) - set(printed) - retired) == [], (
         "docs/events.md documents unknown event types"
     )
+    assert not retired & set(printed), "a type documented as no longer written is written"
 
 
 def test_every_payload_field_is_documented_and_the_examples_are_current(
