@@ -46,7 +46,6 @@ from domain.requests import (
 )
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
-from systems.classd.commands.fight import ClassDFightCommands
 from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
@@ -86,7 +85,6 @@ class Chronicle(
     FightCommands,
     ScenePlayCommands,
     ResolveCommands,
-    ClassDFightCommands,
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,

@@ -16,7 +16,6 @@ from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
 from projections.translation import SystemTranslation, Translation
-from systems.classd.rules import combat as classd_combat
 from systems.nimble.rules import encounter as nimble_encounter
 
 Handler = Callable[[Translation], None]
@@ -254,8 +253,6 @@ def character(t: Translation) -> None:
                 t.changes.scopes = {"story_id": issue_doc["story_id"], "issue_id": issue_doc["id"]}
         elif t.name in RESOLVE_CHARACTER_EVENTS:  # Resolve area (WCBH-16, 19, 20)
             text = _resolve_character(t, doc)
-        elif t.name == "DamageTaken":  # Class D combat (CD-11, 12, 15, 20)
-            text = _classd_damage(t, doc)
         elif ("character", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["character", t.name](t, doc)
         else:
@@ -435,8 +432,6 @@ def scene(t: Translation) -> None:
             text = _system_state(t, doc, t.event.ruleset, t.event.area)
         elif t.name == "NwodFightChanged":  # the same, recorded before StateChanged existed
             text = _system_state(t, doc, NWOD, "fight")
-        elif t.name in classd_combat.EVENT_NAMES:  # Class D combat (CD-8..20)
-            text = _classd_scene(t, doc)
         elif t.name == nimble_encounter.EVENT_NAME:  # Nimble encounters (NB-1..19)
             text = _nimble_scene(t, doc)
         elif ("scene", t.name) in SYSTEM_TRANSLATIONS:
@@ -723,65 +718,6 @@ def _nimble_scene(t: Translation, doc: dict[str, Any]) -> str:
     who = e.details.get("character_id")
     name = str(t.load("character", str(who))["name"]) if who else ""
     return nimble_encounter.describe(e.change, e.details, name)
-
-
-# ---- Class D Heroes combat (CD-8..CD-20; systems/classd/commands/fight.py) -------------------------
-
-
-def _classd_damage(t: Translation, doc: dict[str, Any]) -> str:
-    e = t.event
-    doc["resources"][e.resource]["current"] = e.level
-    if e.status is not None:
-        doc["status"] = e.status
-    out = f", {e.status}" if e.status else ""
-    return f"{doc['name']} takes damage: {e.resource.capitalize()} {e.level}{out}"
-
-
-def _classd_name(t: Translation, character_id: Any) -> str:
-    return str(t.load("character", str(character_id))["name"])
-
-
-def _classd_scene(t: Translation, doc: dict[str, Any]) -> str:
-    """The scene view's `classd` round state, replayed with the aggregate's own function."""
-    e = t.event
-    fields = {
-        k: v
-        for k, v in vars(e).items()
-        if k not in ("originator_id", "originator_version", "timestamp", "actor")
-    }
-    if "round_number" in fields:
-        fields["round"] = fields.pop("round_number")
-    doc["classd"] = classd_combat.apply(doc.get("classd"), doc["page"], t.name, **fields)
-    name = t.name
-    if name == "ClassDTurnEnded":
-        return f"Round {e.round_number}: the heroes' turn ends, the villains act (CD-8)"
-    if name == "ClassDRoundStarted":
-        gone = ", ".join(_classd_name(t, c) for c in e.escaped)
-        return f"Round {e.round_number} begins: the heroes act" + (
-            f"; {gone} escaped (CD-16)" if gone else ""
-        )
-    if name == "ClassDActed":
-        free = " (no action taken)" if e.free else ""
-        return f"{_classd_name(t, e.character_id)}: {e.action.replace(':', ' ')}{free}"
-    if name == "ClassDReacted":
-        how = "spends its reaction" if e.spent else "without spending a reaction"
-        return f"{_classd_name(t, e.villain_id)} hits back ({e.attack_type}), {how} (CD-11)"
-    if name == "ClassDEngaged":
-        a, b = _classd_name(t, e.attacker_id), _classd_name(t, e.target_id)
-        return f"{a} and {b} are engaged (CD-19)"
-    if name == "ClassDEdgeGained":
-        kind = e.kind.replace("_", " ")
-        return f"{_classd_name(t, e.character_id)} gains {kind} until round {e.until_round} (CD-18)"
-    if name == "ClassDLeftFight":
-        return f"{_classd_name(t, e.character_id)} {e.how} from the fight"
-    if name == "ClassDStopAttempted":
-        hero, villain = _classd_name(t, e.hero_id), _classd_name(t, e.villain_id)
-        verb = "stops" if e.stopped else "fails to stop"
-        return f"{hero} {verb} {villain} fleeing (CD-16)"
-    villain = _classd_name(t, e.villain_id)
-    if e.hostage is None:
-        return f"{villain} lets the hostage go (CD-20)"
-    return f"{villain} shields itself with {e.hostage} (CD-20)"
 
 
 # ---- rolls -------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from domain.aggregates._checks import check_change, clean_title
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import SceneState
-from systems.classd.rules import combat as classd_combat
 from systems.wcbh.rules.movement import (
     CHASE_SHIFT_NET,
     CHASE_WIN_BONUS,
@@ -70,7 +69,6 @@ class Scene(Aggregate):
         # Each game system's own state on the scene, by area (its Ruleset.scene_states).
         self.states: dict[str, dict[str, Any]] = {}
         self._init_resolve_area()
-        self._init_classd_area()
         self._init_fight_area()
 
     @classmethod
@@ -646,105 +644,60 @@ class Scene(Aggregate):
         rules = _scene_state(ruleset, area)
         self.states[area] = rules.apply(self.states.get(area), page, change, details)
 
-    # ---- Class D Heroes combat (CD-8..CD-20; systems/classd/commands/fight.py) ------------------
-    # The verb checks the rules (systems/classd/rules/combat.py) first; each event below changes
-    # the round's JSON state through `classd_combat.apply`, which the scene view replays too.
-
-    def _init_classd_area(self) -> None:
-        self.classd_state: dict[str, Any] | None = None  # None until the first Class D event
-
-    @property
-    def classd(self) -> dict[str, Any]:
-        """A copy of the Class D combat state (round, turn, actions, reactions, engaged…)."""
-        return classd_combat.state_of(self.classd_state, self.page)
-
-    def _classd(self, name: str, **fields: Any) -> None:
-        self.classd_state = classd_combat.apply(self.classd_state, self.page, name, **fields)
-
-    def end_heroes_turn(self) -> None:
-        """CD-8: the GM ends the heroes' turn; the villains' turn of this round begins."""
-        self._check_open()
-        classd_combat.check_turn(self.classd, "heroes")
-        self._classd_turn_ended(self.page)
+    # ---- Class D Heroes combat, as recorded before StateChanged (systems/classd/rules/combat.py) ----
+    # The round now changes by StateChanged; old logs hold these event types, and each is read as
+    # the change it was (`combat.apply` knows their names and fields).
 
     @event("ClassDTurnEnded")
     def _classd_turn_ended(self, round_number: int) -> None:
-        self._classd("ClassDTurnEnded", round=round_number)
-
-    def start_classd_round(self, escaped: list[UUID]) -> None:
-        """CD-8/17: a new round (the page advanced): reactions and actions reset, heroes first;
-        villains still fleeing have escaped (CD-16)."""
-        self._classd_round_started(self.page, escaped)
+        self._classd_recorded("ClassDTurnEnded", round_number=round_number)
 
     @event("ClassDRoundStarted")
     def _classd_round_started(self, round_number: int, escaped: list[UUID]) -> None:
-        self._classd("ClassDRoundStarted", round=round_number, escaped=[str(e) for e in escaped])
-
-    def classd_act(self, character_id: UUID, action: str, free: bool = False) -> None:
-        """CD-9/15/17/18: an action of a character this round (``free``: a move that took none)."""
-        self._check_open()
-        self._classd_acted(character_id, action, free)
+        self._classd_recorded("ClassDRoundStarted", round_number=round_number, escaped=escaped)
 
     @event("ClassDActed")
     def _classd_acted(self, character_id: UUID, action: str, free: bool) -> None:
-        self._classd("ClassDActed", character_id=character_id, action=action, free=free)
-
-    def classd_react(self, villain_id: UUID, attack_type: str, spent: bool) -> None:
-        """CD-11/17: a villain hit back; ``spent`` False after a critical failure."""
-        self._classd_reacted(villain_id, attack_type, spent)
+        self._classd_recorded("ClassDActed", character_id=character_id, action=action, free=free)
 
     @event("ClassDReacted")
     def _classd_reacted(self, villain_id: UUID, attack_type: str, spent: bool) -> None:
-        self._classd("ClassDReacted", villain_id=villain_id, attack_type=attack_type, spent=spent)
-
-    def classd_engage(self, attacker_id: UUID, target_id: UUID, side: str) -> None:
-        """CD-19: a melee attack engages the pair until the attacker's side's next turn."""
-        self._classd_engaged(attacker_id, target_id, side)
+        self._classd_recorded(
+            "ClassDReacted", villain_id=villain_id, attack_type=attack_type, spent=spent
+        )
 
     @event("ClassDEngaged")
     def _classd_engaged(self, attacker_id: UUID, target_id: UUID, side: str) -> None:
-        self._classd("ClassDEngaged", attacker_id=attacker_id, target_id=target_id, side=side)
-
-    def classd_gain_edge(self, character_id: UUID, kind: str, until_round: int) -> None:
-        """CD-18: a successful move gives an edge until the end of round ``until_round``."""
-        classd_combat.check_edge_kind(kind)
-        self._classd_edge_gained(character_id, kind, until_round)
+        self._classd_recorded(
+            "ClassDEngaged", attacker_id=attacker_id, target_id=target_id, side=side
+        )
 
     @event("ClassDEdgeGained")
     def _classd_edge_gained(self, character_id: UUID, kind: str, until_round: int) -> None:
-        self._classd(
+        self._classd_recorded(
             "ClassDEdgeGained", character_id=character_id, kind=kind, until_round=until_round
         )
 
-    def classd_leave(self, character_id: UUID, how: str) -> None:
-        """CD-14/16: a hero retreated, or a villain escaped."""
-        self._classd_left(character_id, how)
-
     @event("ClassDLeftFight")
     def _classd_left(self, character_id: UUID, how: str) -> None:
-        self._classd("ClassDLeftFight", character_id=character_id, how=how)
-
-    def classd_stop(self, hero_id: UUID, villain_id: UUID, stopped: bool) -> None:
-        """CD-16: a hero tried to stop a fleeing villain (one attempt per hero per turn)."""
-        self._check_open()
-        self._classd_stop_attempted(hero_id, villain_id, stopped)
+        self._classd_recorded("ClassDLeftFight", character_id=character_id, how=how)
 
     @event("ClassDStopAttempted")
     def _classd_stop_attempted(self, hero_id: UUID, villain_id: UUID, stopped: bool) -> None:
-        self._classd("ClassDStopAttempted", hero_id=hero_id, villain_id=villain_id, stopped=stopped)
-
-    def classd_shield(self, villain_id: UUID, hostage_id: UUID | None, hostage: str | None) -> None:
-        """CD-20: the villain holds a hostage as a shield (``hostage`` None: released)."""
-        self._check_open()
-        self._classd_shield_changed(villain_id, hostage_id, hostage)
+        self._classd_recorded(
+            "ClassDStopAttempted", hero_id=hero_id, villain_id=villain_id, stopped=stopped
+        )
 
     @event("ClassDShieldChanged")
     def _classd_shield_changed(
         self, villain_id: UUID, hostage_id: UUID | None, hostage: str | None
     ) -> None:
-        self._classd(
+        self._classd_recorded(
             "ClassDShieldChanged", villain_id=villain_id, hostage_id=hostage_id, hostage=hostage
         )
+
+    def _classd_recorded(self, event_type: str, **fields: Any) -> None:
+        self._apply_state(CLASSD, "round", event_type, fields, self.page)
 
     # ---- the fight's page (WCBH-25, WCBH-40..47; systems/wcbh/commands/fight.py) -----------------------
 
@@ -837,6 +790,8 @@ class Scene(Aggregate):
 
 # The ruleset of the firefight events recorded before StateChanged (Scene.NwodFightChanged).
 NWOD = "nwod-micro"
+# The ruleset of the round events recorded before StateChanged (Scene.ClassDActed…).
+CLASSD = "classd"
 
 
 def _scene_state(ruleset_id: str, area: str) -> SceneState:

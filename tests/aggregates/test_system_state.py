@@ -3,12 +3,12 @@ and the events recorded before that way existed still rebuild the same state."""
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Scene
-from domain.aggregates.scene import NWOD
+from domain.aggregates.scene import CLASSD, NWOD
 from tests.aggregates.support import new_events
 
 
@@ -49,3 +49,41 @@ def test_a_firefight_recorded_before_state_changed_rebuilds_the_same_state() -> 
     assert [type(e).__name__ for e in old.pending_events][-1] == "NwodFightChanged"
     fights = [s.state(NWOD, "fight") for s in (rebuilt(old), rebuilt(new), new)]
     assert fights[0] == fights[1] == fights[2]
+
+
+def test_a_class_d_round_recorded_before_state_changed_rebuilds_the_same_state() -> None:
+    hero, villain = str(uuid4()), str(uuid4())
+    old, new = a_scene(), a_scene()
+    # What older logs hold: one event type per change of the round, with its own field names.
+    old._classd_acted(UUID(hero), "attack:melee", False)
+    old._classd_reacted(UUID(villain), "melee", True)
+    old._classd_engaged(UUID(hero), UUID(villain), "heroes")
+    old._classd_turn_ended(old.page)
+    old._classd_stop_attempted(UUID(hero), UUID(villain), False)
+    old._classd_shield_changed(UUID(villain), None, "the mayor")
+    new.change_state(CLASSD, "round", "acted", {"character_id": hero, "action": "attack:melee"})
+    new.change_state(
+        CLASSD, "round", "reacted", {"character_id": villain, "attack_type": "melee", "spent": True}
+    )
+    new.change_state(
+        CLASSD, "round", "engaged", {"character_id": hero, "target_id": villain, "side": "heroes"}
+    )
+    new.change_state(CLASSD, "round", "turn_ended", {"round": new.page})
+    new.change_state(
+        CLASSD,
+        "round",
+        "stop_attempted",
+        {"character_id": hero, "villain_id": villain, "stopped": False},
+    )
+    new.change_state(
+        CLASSD,
+        "round",
+        "shield_changed",
+        {"character_id": villain, "hostage_id": None, "hostage": "the mayor"},
+    )
+    assert {type(e).__name__ for e in new.pending_events[1:]} == {"StateChanged"}
+    round_ = rebuilt(new).state(CLASSD, "round")
+    assert rebuilt(old).state(CLASSD, "round") == round_ == new.state(CLASSD, "round")
+    assert round_["turn"] == "villains" and round_["reactions"] == {villain: ["melee"]}
+    assert round_["stops"][hero] == {"villain_id": villain, "stopped": False}
+    assert round_["shields"][villain]["hostage"] == "the mayor"

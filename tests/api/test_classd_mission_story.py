@@ -192,7 +192,7 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
         "Mission.ZoneChanged",
         "Mission.Rested",
         "Mission.Ended",
-        "Scene.ClassDReacted",
+        "Scene.StateChanged",
         "Character.DamageTaken",
     ):
         assert kind in types, kind

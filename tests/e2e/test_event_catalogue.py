@@ -75,6 +75,7 @@ def test_every_printed_event_type_has_a_heading_in_the_doc(
     assert sorted(set(documented) - set(printed) - set(retired())) == [], (
         "docs/events.md documents unknown event types"
     )
+    assert not set(retired()) & set(printed), "a type documented as no longer written is written"
 
 
 def test_every_retired_event_type_stays_documented_with_what_replaced_it() -> None:

@@ -23,28 +23,36 @@ from fastapi.routing import APIRoute
 
 from api.deps import ASKS_GM
 from api.main import create_app
-from domain.application import Chronicle
-from domain.secrets import Sealer
+from tests.app.table import SeededChronicle
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
 
 
 @functools.cache
-def _holders() -> tuple[type, ...]:
-    """The classes that hold commands and their helpers: the application, each game system's
-    component and its parts, and the application's other components (names are unique across)."""
-    app = Chronicle({"PERSISTENCE_MODULE": "eventsourcing.popo"}, sealer=Sealer(bytes(32)))
-    held = [app, *app.systems.values(), *(p for s in app.systems.values() for p in s.parts)]
-    held += [v for v in vars(app).values() if hasattr(v, "app") and v is not app]
-    return tuple(dict.fromkeys(type(h) for h in held))
+def _owners() -> tuple[type, ...]:
+    """The classes that hold verbs and their helpers: the application, each game system and its
+    parts (as `Chronicle.command_owner` finds a roll request's command)."""
+    app = SeededChronicle()
+    owners: list[object] = [app]
+    for system in app.systems.values():
+        owners += [system, *system.parts]
+    owners += [v for v in vars(app).values() if hasattr(v, "app") and v is not app]  # missions
+    return tuple(dict.fromkeys(type(owner) for owner in owners))
 
 
-def _method(name: str) -> Callable[..., Any] | None:
-    for holder in _holders():
-        found = getattr(holder, name, None)
+def _found(name: str, near: type | None = None) -> tuple[type, Callable[..., Any]] | None:
+    """The method `name` and its class: looked up first on `near` (the class of the method that
+    calls `self.name`), then on each owner."""
+    for cls in (near, *_owners()) if near else _owners():
+        found = getattr(cls, name, None)
         if callable(found):
-            return getattr(found, "__wrapped__", found)  # the verb, not @command's retry wrapper
+            return cls, getattr(found, "__wrapped__", found)  # not @command's retry wrapper
     return None
+
+
+def _method(name: str, near: type | None = None) -> Callable[..., Any] | None:
+    found = _found(name, near)
+    return found[1] if found else None
 
 
 @functools.cache  # each method's source is parsed once, however many verbs reach it
@@ -55,22 +63,24 @@ def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
 
 
 def _self_method(node: ast.AST) -> str | None:
-    """The name of the method a node calls on `self` or on what `self` holds (`self.name(...)`,
-    `self.app.name(...)`, `self.system.fight.name(...)`), if it is one."""
+    """The name of the method a node calls on its own object or on what that holds
+    (`self.name(...)`, `self.app.name(...)`, `self.system.name(...)`), if it is one."""
     callee = node.func if isinstance(node, ast.Call) else None
     if not isinstance(callee, ast.Attribute):
         return None
-    owner = callee.value
-    while isinstance(owner, ast.Attribute):
-        owner = owner.value
-    return callee.attr if isinstance(owner, ast.Name) and owner.id == "self" else None
+    holder = callee.value
+    while isinstance(holder, ast.Attribute):
+        holder = holder.value
+    return callee.attr if isinstance(holder, ast.Name) and holder.id == "self" else None
 
 
-def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call]]:
+def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call, bool]]:
+    """Each call of a method of `self` (True) or of what it holds (False), e.g. `self.app`."""
     for node in ast.walk(_tree(fn)):
         name = _self_method(node)
         if name is not None:
-            yield name, node  # type: ignore[misc]
+            assert isinstance(node, ast.Call)
+            yield name, node, isinstance(node.func.value, ast.Name)  # type: ignore[attr-defined]
 
 
 def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
@@ -87,34 +97,38 @@ def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
 
 
 def _gm_only(fn: Callable[..., Any]) -> bool:
-    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or a turn started for
-    the GM, `turn = self.turn(ctx, ..., gm=True)`, in its own body, not in a branch): the GM's
-    modifiers never wait, so such a verb never asks."""
+    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or a system's turn with
+    `gm=True`, in its own body, not in a branch): the GM's modifiers never wait, so such a verb
+    never asks."""
     body = _tree(fn).body
     return any(isinstance(st, ast.Assign) and _requires_gm(st.value) for st in body)
 
 
-def _requires_gm(value: ast.expr) -> bool:
+def _requires_gm(value: ast.AST) -> bool:
     if _self_method(value) == "_gm":
         return True
-    gm = [k.value for k in value.keywords if k.arg == "gm"] if isinstance(value, ast.Call) else []
-    return _self_method(value) is not None and any(
-        isinstance(v, ast.Constant) and v.value is True for v in gm
+    keywords = value.keywords if isinstance(value, ast.Call) else []
+    return any(
+        k.arg == "gm" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in keywords
     )
 
 
-def may_ask_gm(name: str, visiting: frozenset[str] = frozenset()) -> bool:
-    """Whether the application's method `name` may reach `_modifiers` with declared modifiers."""
+def may_ask_gm(name: str, visiting: frozenset[str] = frozenset(), near: type | None = None) -> bool:
+    """Whether the method `name` (of `near`, if it has one) may reach `_modifiers` with declared
+    modifiers."""
     if name == ASKS:
         return True
-    fn = _method(name)
-    if fn is None or name in visiting or _gm_only(fn):
+    found = _found(name, near)
+    if found is None or name in visiting or _gm_only(found[1]):
         return False
+    owner, fn = found
     inner = visiting | {name}
-    return any(
-        may_ask_gm(callee, inner) and _passes_declared(call, _method(callee))  # type: ignore[arg-type]
-        for callee, call in _self_calls(fn)
-    )
+    for callee, call, own in _self_calls(fn):
+        at = owner if own else None
+        if may_ask_gm(callee, inner, at) and _passes_declared(call, _method(callee, at)):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _routes() -> list[APIRoute]:
@@ -126,15 +140,15 @@ def _label(route: APIRoute) -> str:
 
 
 def _verbs_run(route: APIRoute) -> Iterator[str]:
-    """The commands a route runs: the attributes it names (`app.roll`, `nwod.attack`) that are
-    commands of some holder, not the fields of its body (`body.dodge`)."""
+    """The commands a route runs: the attributes it names (`app.roll`, `fight.classd_attack`)
+    that are commands of some owner, not the fields of its body (`body.dodge`)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(route.endpoint)))
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
         if isinstance(node.value, ast.Name) and node.value.id == "body":
             continue
-        if any(hasattr(getattr(h, node.attr, None), "__wrapped__") for h in _holders()):
+        if any(hasattr(getattr(cls, node.attr, None), "__wrapped__") for cls in _owners()):
             yield node.attr
 
 
@@ -149,6 +163,7 @@ def _declares(route: APIRoute) -> bool:
 def test_the_verbs_found_include_the_ones_known_to_ask_the_gm() -> None:
     # Guards the search itself: a rewrite that finds nothing would pass the tests below vacuously.
     assert may_ask_gm("roll") and may_ask_gm("attack") and may_ask_gm("nwod_roll")
+    assert may_ask_gm("classd_attack") and not may_ask_gm("classd_villain_attack")
     # verbs that roll no player's dice, and GM-only verbs that do
     quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest")
     assert all(_method(verb) is not None and not may_ask_gm(verb) for verb in quiet)

@@ -1,29 +1,60 @@
-"""Class D Heroes combat: rounds, the heroes' and villains' turns, attacks, reactions (CD-8..CD-20)."""
+"""Class D Heroes combat: rounds, the heroes' and villains' turns, attacks, reactions (CD-8..CD-20).
+
+`Fight` holds the commands; the refusals they ask first are pure (rules/combat.py for the round,
+rules/refusals.py for the rest), and every change of the round is one `Scene.change_state` of the
+system's "round" area."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.aggregates import Campaign, Character, Roll, Scene
-from domain.aggregates._checks import not_enough
+from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded, Sheeted
-from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.components import PageBoundary, Sheeted, Turn
+from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
-from domain.rulesets import get_ruleset
-from systems.classd.rules import combat
+from systems.classd.requests import (
+    ClassDActionCreate,
+    ClassDAttackCreate,
+    ClassDMoveCreate,
+    ClassDRetreatCreate,
+    ClassDShieldCreate,
+    ClassDStopCreate,
+    ClassDVillainAttackCreate,
+)
+from systems.classd.rules import combat, refusals
 from systems.classd.rules.sheet import ClassdSheet, Feature
 
-VILLAIN_SIDES = ("villain", "opponent", "minion")
-MOVE_STATS = ("speed", "might")  # CD-18: Speed to move, Might to force through
+if TYPE_CHECKING:
+    from systems.classd.commands import ClassD
+
+AREA = "round"  # the system's state on the scene (Ruleset.scene_states)
+RollBody = (
+    ClassDAttackCreate
+    | ClassDVillainAttackCreate
+    | ClassDRetreatCreate
+    | ClassDStopCreate
+    | ClassDMoveCreate
+)
+
+
+@dataclass(frozen=True)
+class ClassDResult:
+    """What a combat command tells its presenter: its roll, if any, and what else came of it."""
+
+    roll_id: UUID | None = None
+    outcome: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Fighter(Sheeted):
+    """A character in a Class D fight, with its parsed sheet."""
+
     sheet: ClassdSheet
 
     @property
@@ -38,110 +69,84 @@ class Fighter(Sheeted):
         return max((f.damage for f in self.features() if f.attack == attack_type), default=0)
 
 
-class ClassDFightCommands(Hooks):
-    """Mixed into the Chronicle application."""
+@dataclass
+class Attack:
+    """A hero's attack: who, on whom, with what, and who else it may hit (CD-10, 13, 20)."""
 
-    # ---- loading ---------------------------------------------------------------------------------
+    attack_type: str
+    hero: Fighter
+    target: Fighter
+    feature: Feature | None
+    overflow: Fighter | None
+    hostage: Character | None
 
-    def _classd_scene(
-        self, ctx: CommandContext, actor: Actor, scene_id: UUID
-    ) -> tuple[Scene, Campaign]:
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != "classd":
-            raise InvalidInput(
-                "Class D Heroes combat needs a campaign of the classd ruleset", field="scene_id"
-            )
-        if scene.closed:
+
+class Fight:
+    """The Class D combat commands (the system's one area of play)."""
+
+    def __init__(self, system: ClassD) -> None:
+        self.system = system
+        self.app = system.app
+
+    # ---- the command's working set -------------------------------------------------------------
+
+    def _turn(self, ctx: CommandContext, scene_id: UUID, *, gm: bool = False) -> Turn:
+        turn = self.system.turn(ctx, scene_id, gm=gm)
+        if turn.scene.closed:
             raise Conflict("the scene is closed", code="scene_closed")
-        return scene, campaign
+        return turn
 
-    def _cd_fighter(
-        self, actor: Actor, campaign: Campaign, character_id: UUID, field: str, side: str
-    ) -> Fighter:
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
-        rules = get_ruleset(campaign.ruleset)
-        sheet = rules.parse_sheet(
-            character.sheet, rules.parse_settings(campaign.settings), side=character.side
-        )
-        assert isinstance(sheet, ClassdSheet)
-        if side == "hero" and character.side != "hero":
-            raise InvalidInput(f"{character.name} is no hero", field=field, rule="CD-1")
-        if side == "villain" and (character.side not in VILLAIN_SIDES or sheet.rank is None):
-            raise InvalidInput(
-                f"{character.name} is no villain with a rank", field=field, rule="CD-1"
-            )
-        if character.status != "active":
-            raise Conflict(
-                f"{character.name} is {character.status}", code="out_of_action", field=field
-            )
-        return Fighter(character, sheet)
+    def _fighter(self, turn: Turn, character_id: UUID, field: str, side: str) -> Fighter:
+        """A hero or ranked villain (`side`) of the campaign, still in action."""
+        found = turn.character(character_id, field)
+        assert isinstance(found.sheet, ClassdSheet)
+        refusals.check_side(found.name, found.character.side, found.sheet, side, field)
+        refusals.check_active(found.name, found.character.status, field)
+        return Fighter(found.character, found.sheet)
+
+    def _acting(self, turn: Turn, character_id: UUID, field: str, side: str) -> Fighter:
+        """A fighter the sender may act for."""
+        fighter = self._fighter(turn, character_id, field, side)
+        turn.acting(character_id, field)
+        return fighter
 
     @staticmethod
-    def _cd_in_fight(state: dict[str, Any], *fighters: tuple[Fighter, str]) -> None:
-        for fighter, field in fighters:
+    def _state(turn: Turn) -> dict[str, Any]:
+        return turn.scene.state(turn.rules.id, AREA)
+
+    @staticmethod
+    def _change(turn: Turn, change: str, **details: Any) -> None:
+        """One change of the round (combat.apply names them), ids as text."""
+        plain = {k: str(v) if isinstance(v, UUID) else v for k, v in details.items()}
+        turn.scene.change_state(turn.rules.id, AREA, change, plain)
+
+    @staticmethod
+    def _in_fight(state: dict[str, Any], field: str, *fighters: Fighter) -> None:
+        for fighter in fighters:
             combat.check_in_fight(state, fighter.key, fighter.name, field)
 
     @staticmethod
-    def _cd_will_rerolls(fighter: Fighter, will_rerolls: int) -> None:
-        if will_rerolls > fighter.level("will"):
-            raise not_enough(
-                fighter.name, "resource", "will", fighter.level("will"), will_rerolls, "CD-6"
-            )
+    def _will_rerolls(hero: Fighter, body: RollBody) -> None:
+        refusals.check_will_rerolls(hero.name, hero.level("will"), body.will_rerolls)
 
-    def _cd_feature(self, fighter: Fighter, using: str | None, attack_type: str) -> Feature | None:
-        """CD-10: the weapon or power an attack is made with (must be of the attack's type)."""
-        if using is None:
-            return None
-        found = next((f for f in fighter.features() if f.name == using), None)
-        if found is None:
-            raise InvalidInput(f"{fighter.name} has no power or gear {using!r}", field="using")
-        if found.attack != attack_type:
-            raise InvalidInput(
-                f"{using} makes no {attack_type} attacks", field="using", rule="CD-10"
-            )
-        return found
-
-    def _cd_ranged_means(self, hero: Fighter, feature: Feature | None) -> Feature:
-        """CD-10: a ranged attack needs a ranged weapon, or a ranged power and at least 1 Will
-        (ruling: the Will is needed, not spent)."""
-        if feature is None:
-            gear = [g for g in hero.sheet.gear if g.attack == "ranged"]
-            powers = [p for p in hero.sheet.powers if p.attack == "ranged"]
-            if not gear and not powers:
-                raise Conflict(
-                    f"{hero.name} has no ranged weapon and no ranged power",
-                    code="no_ranged_attack",
-                    field="attack_type",
-                    rule="CD-10",
-                )
-            feature = (gear or powers)[0]
-        is_power = feature in hero.sheet.powers and feature not in hero.sheet.gear
-        if is_power and hero.level("will") < 1:
-            raise not_enough(hero.name, "resource", "will", 0, 1, "CD-10")
-        return feature
-
-    def _cd_rolled(
-        self,
-        ctx: CommandContext,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        check: str,
-        request: dict[str, Any],
-        roller: Character,
-        client_seed: str | None,
-        edges: dict[str, int],
-    ) -> tuple[dict[str, Any], Roll, list[Aggregate]]:
-        """`edges`: the advantages and disadvantages the roller declared (CD-5), which follow
-        player_modifiers; those of the record (CD-18 high ground, CD-20 shields) are added."""
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, check, request, roller, client_seed, declared=declared_by(edges)
+    def _rolled(
+        self, turn: Turn, check: str, request: dict[str, Any], roller: Character, body: RollBody
+    ) -> tuple[dict[str, Any], list[Aggregate]]:
+        """The check rolled for `roller`, with the advantages and disadvantages it declared
+        (CD-5: they follow player_modifiers; those of the record, CD-18 high ground and CD-20
+        shields, are added). Returns the result and what to save (the roll first)."""
+        edges = {"advantage": body.advantage, "disadvantage": body.disadvantage}
+        # Fields of the body itself: a refused one is named as the body's field, and the command
+        # runner records where the body sits for the GM's approval (domain.commands.argument_path).
+        outcome, touched = self.app._roll_check(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            check,
+            request,
+            roller,
+            body.client_seed,
+            declared=declared_by(edges),
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -149,368 +154,215 @@ class ClassDFightCommands(Hooks):
             rules = "CD-6, CD-13" if outcome.result.get("overflow_moved") else "CD-6"
             roller.spend({"will": outcome.result["will_spent"]}, reason=f"roll {roll.id} ({rules})")
             touched.append(roller)
-        return outcome.result, roll, touched
+        return outcome.result, touched
 
-    def _cd_save(
-        self,
-        ctx: CommandContext,
-        scene: Scene,
-        touched: list[Aggregate],
-        roll: Roll | None = None,
-        **outcome: Any,
-    ) -> Outcome:
-        unique: dict[UUID, Aggregate] = {scene.id: scene}
-        for aggregate in touched:
-            unique.setdefault(aggregate.id, aggregate)
-        others = [a for a in unique.values() if a.id != scene.id]
-        revealed = {"roll_id": roll.id if roll else None, "outcome": outcome}
-        return self._commit(ctx, scene, *others, revealed=revealed)
+    @staticmethod
+    def _saved(turn: Turn, touched: list[Aggregate] | None = None, **outcome: Any) -> Outcome:
+        """The one save: the scene, what the roll touched (the roll first) and every loaded
+        character that changed."""
+        roll_id = touched[0].id if touched else None
+        return turn.save(None, *(touched or []), result=ClassDResult(roll_id, outcome))
 
-    # ---- CD-8: the GM ends the heroes' turn ---------------------------------------------------------
+    # ---- CD-8: the GM ends the heroes' turn; each page is a round ---------------------------------
 
     @command
     def classd_end_heroes_turn(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
-        actor = self._gm(ctx)
-        scene, _ = self._classd_scene(ctx, actor, scene_id)
-        scene.end_heroes_turn()
-        return self._cd_save(ctx, scene, [])
+        turn = self._turn(ctx, scene_id, gm=True)
+        combat.check_turn(self._state(turn), "heroes")
+        self._change(turn, "turn_ended", round=turn.scene.page)
+        return self._saved(turn)
 
-    def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
+    def round_started(self, at: PageBoundary) -> None:
         """CD-8/17: each page is a round: actions and reactions reset, the heroes act first;
         villains that fled and were not stopped have escaped (CD-16)."""
-        super()._page_advanced(actor, scene, loaded)
-        if scene.classd_state is None:
+        scene = at.scene
+        if AREA not in scene.states:
             return
-        scene.start_classd_round([UUID(v) for v in combat.fleeing(scene.classd)])
+        escaped = combat.fleeing(scene.state(self.system.ruleset_id, AREA))
+        scene.change_state(
+            self.system.ruleset_id, AREA, "round_started", {"round": scene.page, "escaped": escaped}
+        )
 
     # ---- CD-10..13, 19, 20: a hero attacks ----------------------------------------------------------
 
     @command
     def classd_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        attacker_id: UUID,
-        target_id: UUID,
-        attack_type: str,
-        *,
-        using: str | None = None,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        will_rerolls: int = 0,
-        overflow_target_id: UUID | None = None,
-        area: bool = False,
-        purpose: str = "",
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDAttackCreate
     ) -> Outcome:
-        actor = self._member(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        hero = self._cd_fighter(actor, campaign, attacker_id, "attacker_id", "hero")
-        self._check_may_act_for(actor, hero.character)
-        target = self._cd_fighter(actor, campaign, target_id, "target_id", "villain")
-        state = scene.classd
-        self._cd_in_fight(state, (hero, "attacker_id"), (target, "target_id"))
-        combat.check_turn(state, "heroes")  # CD-8
-        combat.check_hero_action(state, hero.key, hero.name)  # CD-9
-        feature = self._cd_feature(hero, using, attack_type)
-        if attack_type == "ranged":
-            feature = self._cd_ranged_means(hero, feature)
-        self._cd_will_rerolls(hero, will_rerolls)
+        turn = self._turn(ctx, scene_id)
+        hero = self._acting(turn, body.attacker_id, "attacker_id", "hero")
+        target = self._fighter(turn, body.target_id, "target_id", "villain")
+        state = self._state(turn)
+        attack = self._attack(turn, state, hero, target, body)
+        result, touched = self._rolled(
+            turn, "hero_attack", _attack_request(state, attack, body), hero.character, body
+        )
+        self._change(turn, "acted", character_id=hero.id, action=f"attack:{body.attack_type}")
+        self._attack_lands(turn, attack, result, touched[0].id)
+        self._strike_back(turn, attack, result, touched[0].id)
+        if body.attack_type == "melee" and not result["target_out"]:
+            self._engage(turn, state, hero, target, "heroes")
+        return self._saved(turn, touched)
+
+    def _attack(
+        self,
+        turn: Turn,
+        state: dict[str, Any],
+        hero: Fighter,
+        target: Fighter,
+        body: ClassDAttackCreate,
+    ) -> Attack:
+        """The attack the rules allow (CD-8, 9, 10, 6, 13), and the hostage it may hit (CD-20)."""
+        self._in_fight(state, "attacker_id", hero)
+        self._in_fight(state, "target_id", target)
+        combat.check_turn(state, "heroes")
+        combat.check_hero_action(state, hero.key, hero.name)
+        feature = refusals.feature_used(hero.name, hero.features(), body.using, body.attack_type)
+        if body.attack_type == "ranged":
+            feature = refusals.ranged_means(hero.name, hero.sheet, hero.level("will"), feature)
+        self._will_rerolls(hero, body)
         overflow = None
-        if overflow_target_id is not None:
-            overflow = self._cd_overflow_target(actor, campaign, state, target, overflow_target_id)
+        if body.overflow_target_id is not None:
+            overflow = self._overflow_target(turn, state, target, body.overflow_target_id)
         shield = state["shields"].get(target.key)
         hostage = None
         if shield and shield["hostage_id"]:
-            hostage = self.get(actor, Character, UUID(shield["hostage_id"]))
-        edge = state["edges"].get(hero.key, {}).get("kind")
-        request = {
-            "attack_type": attack_type,
-            "stat_value": getattr(hero.sheet, combat.ATTACK_STAT[attack_type]),
-            "target_stat": getattr(target.sheet, combat.ATTACK_STAT[attack_type]),
-            # CD-18 ruling: high ground gives advantage on ranged attacks.
-            "advantage": advantage
-            + (1 if edge == "high_ground" and attack_type == "ranged" else 0),
-            "disadvantage": disadvantage,
-            "hostage_shield": shield is not None,
-            "will_rerolls": will_rerolls,
-            "damage_modifier": feature.damage if feature else 0,
-            "target_health": target.level("health"),
-            "reaction": combat.has_reaction(state, target.key, target.rank, attack_type),
-            "strike_back_modifier": target.best_damage(attack_type),
-            "attacker_health": hero.level("health"),
-            "attacker_will": hero.level("will"),
-            "overflow_target_health": overflow.level("health") if overflow else None,
-            "hostage_health": hostage.resources.get("health") if hostage else None,
-            "area": area,
-            "engaged_with": [c for c in combat.engaged_with(state, target.key) if c != hero.key],
-            "purpose": purpose,
-        }
-        result, roll, touched = self._cd_rolled(
-            ctx,
-            actor,
-            scene,
-            campaign,
-            "hero_attack",
-            request,
-            hero.character,
-            client_seed,
-            {"advantage": advantage, "disadvantage": disadvantage},
-        )
-        scene.classd_act(hero.id, f"attack:{attack_type}")
-        where = (roll.id, scene.id, scene.page)
+            hostage = turn.loaded.character(self.app, turn.actor, UUID(shield["hostage_id"]))
+        return Attack(body.attack_type, hero, target, feature, overflow, hostage)
+
+    def _overflow_target(
+        self, turn: Turn, state: dict[str, Any], target: Fighter, overflow_target_id: UUID
+    ) -> Fighter:
+        """CD-13: another villain, in the fight, of a rank not higher than the target's."""
+        refusals.check_overflow_other(target.key, str(overflow_target_id))
+        other = self._fighter(turn, overflow_target_id, "overflow_target_id", "villain")
+        self._in_fight(state, "overflow_target_id", other)
+        refusals.check_overflow_rank(target.rank, other.name, other.rank)
+        return other
+
+    @staticmethod
+    def _attack_lands(turn: Turn, attack: Attack, result: dict[str, Any], roll_id: UUID) -> None:
+        """The damage to the target, to the villain the overflow moved to (CD-13) and to the
+        hostage (CD-20)."""
+        where = (roll_id, turn.scene.id, turn.scene.page)
         if result["damage"]:
             status = (
                 "captured" if result["captured"] else "defeated" if result["target_out"] else None
             )
-            target.character.take_damage("health", result["target_health"], status, *where)
-        if result["overflow_moved"] and overflow is not None:
+            attack.target.character.take_damage("health", result["target_health"], status, *where)
+        if result["overflow_moved"] and attack.overflow is not None:
             left = result["overflow_target_health"]
             status = None
             if left == 0:
-                status = "captured" if attack_type == "mental" else "defeated"
-            overflow.character.take_damage("health", left, status, *where)
-        if result["hostage_damage"] and hostage is not None:
+                status = "captured" if attack.attack_type == "mental" else "defeated"
+            attack.overflow.character.take_damage("health", left, status, *where)
+        if result["hostage_damage"] and attack.hostage is not None:
             left = result["hostage_health"]
-            hostage.take_damage("health", left, "defeated" if left == 0 else None, *where)
+            attack.hostage.take_damage("health", left, "defeated" if left == 0 else None, *where)
+
+    def _strike_back(
+        self, turn: Turn, attack: Attack, result: dict[str, Any], roll_id: UUID
+    ) -> None:
+        """CD-11/17: the target hits back with its reaction (spent unless it critically failed)."""
         strike = result["strike_back"]
-        if strike is not None:
-            scene.classd_react(target.id, attack_type, strike["reaction_spent"])
-            out = strike["resource"] == "health" and strike["level"] == 0
-            hero.character.take_damage(
-                strike["resource"], strike["level"], "defeated" if out else None, *where
-            )
-        if attack_type == "melee" and not result["target_out"]:
-            self._cd_engage(scene, state, hero, target, "heroes")
-        extra = [hero.character, target.character]
-        extra += [overflow.character] if overflow else []
-        extra += [hostage] if hostage else []
-        return self._cd_save(ctx, scene, [*touched, *extra], roll)
-
-    def _cd_overflow_target(
-        self,
-        actor: Actor,
-        campaign: Campaign,
-        state: dict[str, Any],
-        target: Fighter,
-        overflow_target_id: UUID,
-    ) -> Fighter:
-        """CD-13: another villain, in the fight, of a rank not higher than the target's."""
-        if overflow_target_id == target.id:
-            raise InvalidInput(
-                "overflow moves to another target", field="overflow_target_id", rule="CD-13"
-            )
-        other = self._cd_fighter(
-            actor, campaign, overflow_target_id, "overflow_target_id", "villain"
+        if strike is None:
+            return
+        self._change(
+            turn,
+            "reacted",
+            character_id=attack.target.id,
+            attack_type=attack.attack_type,
+            spent=strike["reaction_spent"],
         )
-        combat.check_in_fight(state, other.key, other.name, "overflow_target_id")
-        if not combat.rank_allows_overflow(target.rank, other.rank):
-            raise InvalidInput(
-                f"{other.name} is a {other.rank}: overflow from a {target.rank} moves only to a "
-                "rank not higher",
-                field="overflow_target_id",
-                rule="CD-13",
-            )
-        return other
+        _hurt(turn, attack.hero.character, strike["resource"], strike["level"], roll_id)
 
-    @staticmethod
-    def _cd_engage(
-        scene: Scene, state: dict[str, Any], attacker: Fighter, target: Fighter, side: str
+    def _engage(
+        self, turn: Turn, state: dict[str, Any], attacker: Fighter, target: Fighter, side: str
     ) -> None:
         """CD-19 ruling: a melee attack engages the pair unless either moved this round."""
         if attacker.key not in state["moved"] and target.key not in state["moved"]:
-            scene.classd_engage(attacker.id, target.id, side)
+            self._change(turn, "engaged", character_id=attacker.id, target_id=target.id, side=side)
 
     # ---- CD-15, 17: a villain attacks, the hero defends -------------------------------------------
 
     @command
     def classd_villain_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        villain_id: UUID,
-        hero_id: UUID,
-        attack_type: str,
-        *,
-        using: str | None = None,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        will_rerolls: int = 0,
-        purpose: str = "",
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDVillainAttackCreate
     ) -> Outcome:
-        actor = self._gm(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        villain = self._cd_fighter(actor, campaign, villain_id, "villain_id", "villain")
-        hero = self._cd_fighter(actor, campaign, hero_id, "hero_id", "hero")
-        state = scene.classd
-        self._cd_in_fight(state, (villain, "villain_id"), (hero, "hero_id"))
+        turn = self._turn(ctx, scene_id, gm=True)
+        villain = self._fighter(turn, body.villain_id, "villain_id", "villain")
+        hero = self._fighter(turn, body.hero_id, "hero_id", "hero")
+        state = self._state(turn)
+        self._in_fight(state, "villain_id", villain)
+        self._in_fight(state, "hero_id", hero)
         combat.check_turn(state, "villains")  # CD-8
         combat.check_villain_action(
-            state, villain.key, villain.name, villain.rank, "attack", attack_type
+            state, villain.key, villain.name, villain.rank, "attack", body.attack_type
         )  # CD-15, CD-17
-        feature = self._cd_feature(villain, using, attack_type)
-        self._cd_will_rerolls(hero, will_rerolls)
-        edge = state["edges"].get(hero.key, {}).get("kind")
-        # CD-18 rulings: cover helps against ranged attacks, high ground against melee.
-        helped = (edge, attack_type) in (("cover", "ranged"), ("high_ground", "melee"))
-        request = {
-            "attack_type": attack_type,
-            "stat_value": getattr(hero.sheet, combat.ATTACK_STAT[attack_type]),
-            "target_stat": getattr(villain.sheet, combat.ATTACK_STAT[attack_type]),
-            "advantage": advantage + (1 if helped else 0),
-            "disadvantage": disadvantage,
-            "will_rerolls": will_rerolls,
-            "damage_modifier": feature.damage if feature else villain.best_damage(attack_type),
-            "defender_health": hero.level("health"),
-            "defender_will": hero.level("will"),
-            "purpose": purpose,
-        }
-        result, roll, touched = self._cd_rolled(
-            ctx,
-            actor,
-            scene,
-            campaign,
-            "villain_attack",
-            request,
-            hero.character,
-            client_seed,
-            {"advantage": advantage, "disadvantage": disadvantage},
+        feature = refusals.feature_used(
+            villain.name, villain.features(), body.using, body.attack_type
         )
-        scene.classd_act(villain.id, f"attack:{attack_type}")
+        self._will_rerolls(hero, body)
+        request = _defence_request(state, villain, hero, feature, body)
+        result, touched = self._rolled(turn, "villain_attack", request, hero.character, body)
+        self._change(turn, "acted", character_id=villain.id, action=f"attack:{body.attack_type}")
         if result["damage"]:
-            out = result["resource"] == "health" and result["level"] == 0
-            hero.character.take_damage(
-                result["resource"],
-                result["level"],
-                "defeated" if out else None,
-                roll.id,
-                scene.id,
-                scene.page,
-            )
-        if attack_type == "melee" and hero.character.status == "active":
-            self._cd_engage(scene, state, villain, hero, "villains")
-        return self._cd_save(ctx, scene, [*touched, hero.character], roll)
+            _hurt(turn, hero.character, result["resource"], result["level"], touched[0].id)
+        if body.attack_type == "melee" and hero.character.status == "active":
+            self._engage(turn, state, villain, hero, "villains")
+        return self._saved(turn, touched)
 
     # ---- CD-9, 15: actions without a roll (powers, items; villains' special actions, flight) -------
 
     @command
-    def classd_act(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        action: str,
-        feature: str | None = None,
-    ) -> Outcome:
-        actor = self._member(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                "character_id names no character of this campaign", field="character_id"
-            ) from None
-        self._check_may_act_for(actor, character)
-        side = "hero" if character.side == "hero" else "villain"
-        fighter = self._cd_fighter(actor, campaign, character_id, "character_id", side)
-        state = scene.classd
-        self._cd_in_fight(state, (fighter, "character_id"))
-        allowed = ("power", "item") if side == "hero" else ("special", "flee")
-        if action not in allowed:
-            raise InvalidInput(
-                f"a {side}'s action here is one of {', '.join(allowed)}",
-                field="action",
-                rule="CD-9" if side == "hero" else "CD-15",
-            )
-        if feature is not None and not any(f.name == feature for f in fighter.features()):
-            raise InvalidInput(f"{fighter.name} has no power or gear {feature!r}", field="feature")
+    def classd_act(self, ctx: CommandContext, scene_id: UUID, body: ClassDActionCreate) -> Outcome:
+        turn = self._turn(ctx, scene_id)
+        acting = turn.acting(body.character_id)
+        side = "hero" if acting.character.side == "hero" else "villain"
+        fighter = self._fighter(turn, body.character_id, "character_id", side)
+        state = self._state(turn)
+        self._in_fight(state, "character_id", fighter)
+        refusals.check_action_kind(side, body.action)
+        refusals.check_has_feature(fighter.name, fighter.features(), body.feature)
         combat.check_turn(state, "heroes" if side == "hero" else "villains")
         if side == "hero":
             combat.check_hero_action(state, fighter.key, fighter.name)
         else:
-            combat.check_villain_action(state, fighter.key, fighter.name, fighter.rank, action)
-        scene.classd_act(
-            fighter.id, action if feature is None or action == "flee" else f"{action}:{feature}"
-        )
-        return self._cd_save(ctx, scene, [])
+            combat.check_villain_action(state, fighter.key, fighter.name, fighter.rank, body.action)
+        plain = body.feature is None or body.action == "flee"
+        action = body.action if plain else f"{body.action}:{body.feature}"
+        self._change(turn, "acted", character_id=fighter.id, action=action)
+        return self._saved(turn)
 
     # ---- CD-14: a hero retreats ---------------------------------------------------------------------
 
     @command
     def classd_retreat(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        hero_id: UUID,
-        pursuer_ids: list[UUID],
-        covering_ids: list[UUID],
-        *,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        will_rerolls: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDRetreatCreate
     ) -> Outcome:
-        actor = self._member(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        hero = self._cd_fighter(actor, campaign, hero_id, "hero_id", "hero")
-        self._check_may_act_for(actor, hero.character)
-        state = scene.classd
-        self._cd_in_fight(state, (hero, "hero_id"))
-        pursuers = [
-            self._cd_fighter(actor, campaign, p, "pursuer_ids", "villain")
-            for p in dict.fromkeys(pursuer_ids)
-        ]
-        covering = [
-            self._cd_fighter(actor, campaign, c, "covering_ids", "hero")
-            for c in dict.fromkeys(covering_ids)
-        ]
-        if hero.id in {c.id for c in covering}:
-            raise InvalidInput("a hero cannot cover its own retreat", field="covering_ids")
-        if not pursuers:
-            raise InvalidInput(
-                "name the villains who may pursue", field="pursuer_ids", rule="CD-14"
-            )
-        self._cd_in_fight(state, *((p, "pursuer_ids") for p in pursuers))
-        self._cd_in_fight(state, *((c, "covering_ids") for c in covering))
+        turn = self._turn(ctx, scene_id)
+        hero = self._acting(turn, body.hero_id, "hero_id", "hero")
+        state = self._state(turn)
+        self._in_fight(state, "hero_id", hero)
+        pursuers, covering = self._retreat_from(turn, state, hero, body)
         combat.check_turn(state, "heroes")
         combat.check_hero_action(state, hero.key, hero.name)
-        self._cd_will_rerolls(hero, will_rerolls)
+        self._will_rerolls(hero, body)
         fastest = max(pursuers, key=lambda p: p.sheet.speed)
         touched: list[Aggregate] = []
-        roll = None
         automatic = len(covering) >= len(pursuers)  # CD-14 ruling
-        if automatic:
-            success = True
-        else:
-            request = {
-                "stat": "speed",
-                "target_stat": fastest.sheet.speed,
-                "advantage": advantage,
-                "disadvantage": disadvantage,
-                "will_rerolls": will_rerolls,
-                "purpose": f"Retreat from {fastest.name} (CD-14)",
-            }
-            result, roll, touched = self._cd_rolled(
-                ctx,
-                actor,
-                scene,
-                campaign,
-                "action",
-                request,
-                hero.character,
-                client_seed,
-                {"advantage": advantage, "disadvantage": disadvantage},
-            )
+        success = automatic
+        if not automatic:
+            purpose = f"Retreat from {fastest.name} (CD-14)"
+            request = _stat_request("speed", body, purpose, target_stat=fastest.sheet.speed)
+            result, touched = self._rolled(turn, "action", request, hero.character, body)
             success = bool(result["success"])
-        scene.classd_act(hero.id, "flee")
+        self._change(turn, "acted", character_id=hero.id, action="flee")
         if success:
-            scene.classd_leave(hero.id, "retreated")
-        return self._cd_save(
-            ctx,
-            scene,
+            self._change(turn, "left", character_id=hero.id, how="retreated")
+        return self._saved(
+            turn,
             touched,
-            roll,
             retreated=success,
             automatic=automatic,
             fastest_pursuer_id=str(fastest.id),
@@ -518,175 +370,195 @@ class ClassDFightCommands(Hooks):
             covering=len(covering),
         )
 
+    def _retreat_from(
+        self, turn: Turn, state: dict[str, Any], hero: Fighter, body: ClassDRetreatCreate
+    ) -> tuple[list[Fighter], list[Fighter]]:
+        """CD-14: the villains who may pursue the hero, and the heroes who cover it."""
+        pursuers = [
+            self._fighter(turn, p, "pursuer_ids", "villain")
+            for p in dict.fromkeys(body.pursuer_ids)
+        ]
+        covering = [
+            self._fighter(turn, c, "covering_ids", "hero") for c in dict.fromkeys(body.covering_ids)
+        ]
+        refusals.check_retreat(hero.key, [p.key for p in pursuers], [c.key for c in covering])
+        self._in_fight(state, "pursuer_ids", *pursuers)
+        self._in_fight(state, "covering_ids", *covering)
+        return pursuers, covering
+
     # ---- CD-16: a hero stops a fleeing villain ------------------------------------------------------
 
     @command
-    def classd_stop(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        hero_id: UUID,
-        villain_id: UUID,
-        *,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        will_rerolls: int = 0,
-        client_seed: str | None = None,
-    ) -> Outcome:
-        actor = self._member(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        hero = self._cd_fighter(actor, campaign, hero_id, "hero_id", "hero")
-        self._check_may_act_for(actor, hero.character)
-        villain = self._cd_fighter(actor, campaign, villain_id, "villain_id", "villain")
-        state = scene.classd
-        self._cd_in_fight(state, (hero, "hero_id"), (villain, "villain_id"))
+    def classd_stop(self, ctx: CommandContext, scene_id: UUID, body: ClassDStopCreate) -> Outcome:
+        turn = self._turn(ctx, scene_id)
+        hero = self._acting(turn, body.hero_id, "hero_id", "hero")
+        villain = self._fighter(turn, body.villain_id, "villain_id", "villain")
+        state = self._state(turn)
+        self._in_fight(state, "hero_id", hero)
+        self._in_fight(state, "villain_id", villain)
         combat.check_turn(state, "villains")  # a reaction to the villains' flight
-        if villain.key not in combat.fleeing(state):
-            raise Conflict(
-                f"{villain.name} is not fleeing this turn", code="not_fleeing", rule="CD-16"
-            )
-        tried = state["stops"].get(hero.key)
-        if tried is not None:
-            raise Conflict(
-                f"{hero.name} already tried to stop a villain this turn",
-                code="stop_used",
-                rule="CD-16",
-                details={"villain_id": tried["villain_id"]},
-            )
-        self._cd_will_rerolls(hero, will_rerolls)
-        request = {
-            "stat": "speed",
-            "target_stat": villain.sheet.speed,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "will_rerolls": will_rerolls,
-            "purpose": f"Stop {villain.name} fleeing (CD-16)",
-        }
-        result, roll, touched = self._cd_rolled(
-            ctx,
-            actor,
-            scene,
-            campaign,
-            "action",
-            request,
-            hero.character,
-            client_seed,
-            {"advantage": advantage, "disadvantage": disadvantage},
+        refusals.check_stop(state, (hero.key, hero.name), (villain.key, villain.name))
+        self._will_rerolls(hero, body)
+        purpose = f"Stop {villain.name} fleeing (CD-16)"
+        request = _stat_request("speed", body, purpose, target_stat=villain.sheet.speed)
+        result, touched = self._rolled(turn, "action", request, hero.character, body)
+        stopped = bool(result["success"])
+        self._change(
+            turn, "stop_attempted", character_id=hero.id, villain_id=villain.id, stopped=stopped
         )
-        scene.classd_stop(hero.id, villain.id, bool(result["success"]))
-        return self._cd_save(ctx, scene, touched, roll, stopped=bool(result["success"]))
+        return self._saved(turn, touched, stopped=stopped)
 
     # ---- CD-18: moving for an edge ------------------------------------------------------------------
 
     @command
-    def classd_move(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        hero_id: UUID,
-        edge: str,
-        *,
-        stat: str = "speed",
-        difficulty: int | None = None,
-        difficulty_name: str | None = None,
-        takes_action: bool = True,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        will_rerolls: int = 0,
-        client_seed: str | None = None,
-    ) -> Outcome:
-        actor = self._member(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        hero = self._cd_fighter(actor, campaign, hero_id, "hero_id", "hero")
-        self._check_may_act_for(actor, hero.character)
-        if not takes_action and not actor.is_gm:
-            raise Forbidden(
-                "only the GM rules that a move takes no action", field="takes_action", rule="CD-18"
-            )
-        if stat not in MOVE_STATS:
-            raise InvalidInput(
-                "a move rolls speed, or might to force through", field="stat", rule="CD-18"
-            )
-        combat.check_edge_kind(edge)
-        state = scene.classd
-        self._cd_in_fight(state, (hero, "hero_id"))
+    def classd_move(self, ctx: CommandContext, scene_id: UUID, body: ClassDMoveCreate) -> Outcome:
+        turn = self._turn(ctx, scene_id)
+        hero = self._acting(turn, body.hero_id, "hero_id", "hero")
+        refusals.check_move(body.stat, body.takes_action, turn.actor.is_gm)
+        combat.check_edge_kind(body.edge)
+        state = self._state(turn)
+        self._in_fight(state, "hero_id", hero)
         combat.check_turn(state, "heroes")
-        if takes_action:
+        if body.takes_action:
             combat.check_hero_action(state, hero.key, hero.name)
-        self._cd_will_rerolls(hero, will_rerolls)
-        request = {
-            "stat": stat,
-            "difficulty": difficulty,
-            "difficulty_name": difficulty_name,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "will_rerolls": will_rerolls,
-            "purpose": f"Move for {edge.replace('_', ' ')} (CD-18)",
-        }
-        result, roll, touched = self._cd_rolled(
-            ctx,
-            actor,
-            scene,
-            campaign,
-            "action",
-            request,
-            hero.character,
-            client_seed,
-            {"advantage": advantage, "disadvantage": disadvantage},
+        self._will_rerolls(hero, body)
+        purpose = f"Move for {body.edge.replace('_', ' ')} (CD-18)"
+        request = _stat_request(
+            body.stat,
+            body,
+            purpose,
+            difficulty=body.difficulty,
+            difficulty_name=body.difficulty_name,
         )
+        result, touched = self._rolled(turn, "action", request, hero.character, body)
         success = bool(result["success"])
-        scene.classd_act(hero.id, "move" if success else "move_failed", free=not takes_action)
+        action = "move" if success else "move_failed"
+        self._change(turn, "acted", character_id=hero.id, action=action, free=not body.takes_action)
         if success:
-            scene.classd_gain_edge(hero.id, edge, scene.page + 1)
-        return self._cd_save(ctx, scene, touched, roll, edge=edge if success else None)
+            until = turn.scene.page + 1
+            self._change(
+                turn, "edge_gained", character_id=hero.id, kind=body.edge, until_round=until
+            )
+        return self._saved(turn, touched, edge=body.edge if success else None)
 
     # ---- CD-20: a hostage shield ------------------------------------------------------------------
 
     @command
     def classd_hostage_shield(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        villain_id: UUID,
-        *,
-        hostage: str | None = None,
-        hostage_id: UUID | None = None,
-        release: bool = False,
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDShieldCreate
     ) -> Outcome:
-        actor = self._gm(ctx)
-        scene, campaign = self._classd_scene(ctx, actor, scene_id)
-        villain = self._cd_fighter(actor, campaign, villain_id, "villain_id", "villain")
-        state = scene.classd
-        if release:
-            if villain.key not in state["shields"]:
-                raise Conflict(f"{villain.name} holds no hostage", code="no_hostage", rule="CD-20")
-            scene.classd_shield(villain.id, None, None)
-            return self._cd_save(ctx, scene, [])
-        if hostage_id is not None:
-            try:
-                held = self.get(actor, Character, hostage_id)
-            except NotFound:
-                raise InvalidInput(
-                    "hostage_id names no character of this campaign", field="hostage_id"
-                ) from None
-            if held.id == villain.id:
-                raise InvalidInput("a villain is not its own hostage", field="hostage_id")
-            hostage = hostage or held.name
-        if not hostage:
-            raise InvalidInput(
-                "name the hostage, or give hostage_id", field="hostage", rule="CD-20"
-            )
-        combat.check_in_fight(state, villain.key, villain.name, "villain_id")
-        scene.classd_shield(villain.id, hostage_id, hostage)
-        return self._cd_save(ctx, scene, [])
+        turn = self._turn(ctx, scene_id, gm=True)
+        villain = self._fighter(turn, body.villain_id, "villain_id", "villain")
+        state = self._state(turn)
+        hostage_id, hostage = body.hostage_id, body.hostage
+        if body.release:
+            refusals.check_release(state, villain.key, villain.name)
+            hostage_id = hostage = None
+        else:
+            held = turn.character(hostage_id, "hostage_id") if hostage_id is not None else None
+            hostage = hostage or (held.name if held else None)
+            refusals.check_hostage(villain.key, held.key if held else None, hostage)
+            combat.check_in_fight(state, villain.key, villain.name, "villain_id")
+        self._change(
+            turn,
+            "shield_changed",
+            character_id=villain.id,
+            hostage_id=hostage_id,
+            hostage=hostage,
+        )
+        return self._saved(turn)
 
     # ---- reads ------------------------------------------------------------------------------------
 
     def classd_combat(self, actor: Actor, scene_id: UUID) -> Scene:
         """The scene, for its Class D combat state (any member may read it)."""
-        scene = self.get(actor, Scene, scene_id)
-        if self.campaign_of(actor).ruleset != "classd":
+        scene = self.app.get(actor, Scene, scene_id)
+        if self.app.campaign_of(actor).ruleset != self.system.ruleset_id:
             raise InvalidInput(
                 "Class D Heroes combat needs a campaign of the classd ruleset", field="scene_id"
             )
         return scene
+
+
+def _hurt(turn: Turn, hero: Character, resource: str, level: int, roll_id: UUID) -> None:
+    """A hero's Health (or Will) falls to `level`; at 0 Health the hero is defeated (CD-12, CD-15)."""
+    out = resource == "health" and level == 0
+    hero.take_damage(
+        resource, level, "defeated" if out else None, roll_id, turn.scene.id, turn.scene.page
+    )
+
+
+# ---- what the rolls read (every number is in the request, so the record recomputes offline) ------
+
+
+def _stat_request(stat: str, body: RollBody, purpose: str, **against: Any) -> dict[str, Any]:
+    """An action check of the hero's `stat` (CD-14, 16, 18) `against` a stat or a difficulty."""
+    return {
+        "stat": stat,
+        **against,
+        "advantage": body.advantage,
+        "disadvantage": body.disadvantage,
+        "will_rerolls": body.will_rerolls,
+        "purpose": purpose,
+    }
+
+
+def _stats(
+    body: ClassDAttackCreate | ClassDVillainAttackCreate, hero: Fighter, foe: Fighter, edge: bool
+) -> dict[str, Any]:
+    """CD-10: the hero's stat of the attack type against the foe's; `edge`: one more advantage
+    from the hero's position (CD-18)."""
+    stat = combat.ATTACK_STAT[body.attack_type]
+    return {
+        "attack_type": body.attack_type,
+        "stat_value": getattr(hero.sheet, stat),
+        "target_stat": getattr(foe.sheet, stat),
+        "advantage": body.advantage + (1 if edge else 0),
+        "disadvantage": body.disadvantage,
+    }
+
+
+def _attack_request(
+    state: dict[str, Any], attack: Attack, body: ClassDAttackCreate
+) -> dict[str, Any]:
+    """CD-10..13, 17..20: the hero's attack check, its damage and what may follow."""
+    hero, target, overflow, hostage = attack.hero, attack.target, attack.overflow, attack.hostage
+    edge = state["edges"].get(hero.key, {}).get("kind")
+    high_ground = edge == "high_ground" and body.attack_type == "ranged"  # CD-18 ruling
+    return {
+        **_stats(body, hero, target, high_ground),
+        "hostage_shield": target.key in state["shields"],
+        "will_rerolls": body.will_rerolls,
+        "damage_modifier": attack.feature.damage if attack.feature else 0,
+        "target_health": target.level("health"),
+        "reaction": combat.has_reaction(state, target.key, target.rank, body.attack_type),
+        "strike_back_modifier": target.best_damage(body.attack_type),
+        "attacker_health": hero.level("health"),
+        "attacker_will": hero.level("will"),
+        "overflow_target_health": overflow.level("health") if overflow else None,
+        "hostage_health": hostage.resources.get("health") if hostage else None,
+        "area": body.area,
+        "engaged_with": [c for c in combat.engaged_with(state, target.key) if c != hero.key],
+        "purpose": body.purpose,
+    }
+
+
+def _defence_request(
+    state: dict[str, Any],
+    villain: Fighter,
+    hero: Fighter,
+    feature: Feature | None,
+    body: ClassDVillainAttackCreate,
+) -> dict[str, Any]:
+    """CD-15, 18: the hero's defence against the villain's attack."""
+    edge = state["edges"].get(hero.key, {}).get("kind")
+    # CD-18 rulings: cover helps against ranged attacks, high ground against melee.
+    helped = (edge, body.attack_type) in (("cover", "ranged"), ("high_ground", "melee"))
+    return {
+        **_stats(body, hero, villain, helped),
+        "will_rerolls": body.will_rerolls,
+        "damage_modifier": feature.damage if feature else villain.best_damage(body.attack_type),
+        "defender_health": hero.level("health"),
+        "defender_will": hero.level("will"),
+        "purpose": body.purpose,
+    }

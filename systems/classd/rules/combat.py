@@ -2,14 +2,15 @@
 economy (CD-9, CD-15, CD-17), reactions by rank (CD-17), engaged pairs (CD-19), edges from moving
 (CD-18), hostage shields (CD-20) and who has left the fight (CD-14, CD-16).
 
-The state is a JSON document kept on the Scene; ``apply`` is the one place that changes it, so the
-aggregate and the scene view read the same events the same way.
+The state is a JSON document kept on the Scene (``Scene.state("classd", "round")``, changed by the
+event Scene.StateChanged); ``apply`` is the one place that changes it, so the aggregate and the
+scene view read the same events the same way.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from domain.errors import Conflict, InvalidInput
@@ -19,6 +20,7 @@ __all__ = [
     "ATTACK_TYPES",
     "EDGES",
     "HERO_ACTIONS",
+    "ROUND",
     "VILLAIN_ACTIONS",
     "apply",
     "check_hero_action",
@@ -31,6 +33,7 @@ __all__ = [
     "has_reaction",
     "rank_allows_overflow",
     "state_of",
+    "tell",
 ]
 
 AttackType = Literal["melee", "ranged", "mental"]
@@ -200,14 +203,32 @@ def check_edge_kind(kind: str) -> None:
 # ---- the one place the state changes ---------------------------------------------------------
 
 
-def apply(raw: Mapping[str, Any] | None, round_: int, name: str, **fields: Any) -> dict[str, Any]:
-    """The state after event ``name`` (the Scene's ``ClassD…`` events) with ``fields``."""
+def apply(
+    raw: Mapping[str, Any] | None, round_: int, change: str, details: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The state after one change (``acted``, ``engaged``…; or an event type recorded before
+    Scene.StateChanged, ``ClassDActed``…, read as the change it was) with its ``details``."""
+    change, fields = upgraded(change, details)
     state = state_of(raw, round_)
-    handler = _HANDLERS.get(name)
+    handler = _HANDLERS.get(change)
     if handler is None:
-        raise ValueError(f"unknown Class D combat event {name!r}")
+        raise ValueError(f"unknown Class D combat change {change!r}")
     handler(state, {k: (str(v) if _is_uuid(v) else v) for k, v in fields.items()})
     return state
+
+
+def upgraded(change: str, details: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A change as StateChanged records it: the old event types become their change, their
+    `round_number` the `round`, and the one who acts is always `character_id`."""
+    fields = dict(details)
+    if change not in RECORDED_AS:
+        return change, fields
+    if "round_number" in fields:
+        fields["round"] = fields.pop("round_number")
+    actor_field = _ACTOR_FIELD.get(change)
+    if actor_field is not None:
+        fields["character_id"] = fields.pop(actor_field)
+    return RECORDED_AS[change], fields
 
 
 def _is_uuid(value: Any) -> bool:
@@ -247,11 +268,11 @@ def _moved(state: dict[str, Any], who: str) -> None:
 
 def _reacted(state: dict[str, Any], f: dict[str, Any]) -> None:
     if f["spent"]:
-        state["reactions"].setdefault(str(f["villain_id"]), []).append(f["attack_type"])
+        state["reactions"].setdefault(str(f["character_id"]), []).append(f["attack_type"])
 
 
 def _engaged(state: dict[str, Any], f: dict[str, Any]) -> None:
-    a, b = str(f["attacker_id"]), str(f["target_id"])
+    a, b = str(f["character_id"]), str(f["target_id"])
     state["engaged"] = [e for e in state["engaged"] if {e["a"], e["b"]} != {a, b}]
     state["engaged"].append({"a": a, "b": b, "side": f["side"], "round": state["round"]})
 
@@ -271,14 +292,14 @@ def _left(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 
 def _stop_attempted(state: dict[str, Any], f: dict[str, Any]) -> None:
-    state["stops"][str(f["hero_id"])] = {
+    state["stops"][str(f["character_id"])] = {
         "villain_id": str(f["villain_id"]),
         "stopped": bool(f["stopped"]),
     }
 
 
 def _shield_changed(state: dict[str, Any], f: dict[str, Any]) -> None:
-    villain = str(f["villain_id"])
+    villain = str(f["character_id"])
     if f.get("hostage") is None:
         state["shields"].pop(villain, None)
     else:
@@ -290,14 +311,85 @@ def _shield_changed(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 
 _HANDLERS = {
-    "ClassDTurnEnded": _turn_ended,
-    "ClassDRoundStarted": _round_started,
-    "ClassDActed": _acted,
-    "ClassDReacted": _reacted,
-    "ClassDEngaged": _engaged,
-    "ClassDEdgeGained": _edge_gained,
-    "ClassDLeftFight": _left,
-    "ClassDStopAttempted": _stop_attempted,
-    "ClassDShieldChanged": _shield_changed,
+    "turn_ended": _turn_ended,
+    "round_started": _round_started,
+    "acted": _acted,
+    "reacted": _reacted,
+    "engaged": _engaged,
+    "edge_gained": _edge_gained,
+    "left": _left,
+    "stop_attempted": _stop_attempted,
+    "shield_changed": _shield_changed,
 }
-EVENT_NAMES: tuple[str, ...] = tuple(_HANDLERS)
+# The Scene's event types of the round before Scene.StateChanged: old logs still hold them.
+RECORDED_AS: dict[str, str] = {
+    "ClassDTurnEnded": "turn_ended",
+    "ClassDRoundStarted": "round_started",
+    "ClassDActed": "acted",
+    "ClassDReacted": "reacted",
+    "ClassDEngaged": "engaged",
+    "ClassDEdgeGained": "edge_gained",
+    "ClassDLeftFight": "left",
+    "ClassDStopAttempted": "stop_attempted",
+    "ClassDShieldChanged": "shield_changed",
+}
+# Who acted, in the old event types that did not call it `character_id`.
+_ACTOR_FIELD = {
+    "ClassDReacted": "villain_id",
+    "ClassDEngaged": "attacker_id",
+    "ClassDStopAttempted": "hero_id",
+    "ClassDShieldChanged": "villain_id",
+}
+
+
+# ---- the change in words (the scene's replay) ------------------------------------------------
+
+
+def tell(change: str, details: Mapping[str, Any], name_of: Callable[[Any], str]) -> str:
+    """One change of the round in words; `name_of` names a character by id."""
+    change, f = upgraded(change, details)
+    if change == "turn_ended":
+        return f"Round {f['round']}: the heroes' turn ends, the villains act (CD-8)"
+    if change == "round_started":
+        gone = ", ".join(name_of(c) for c in f.get("escaped", []))
+        return f"Round {f['round']} begins: the heroes act" + (
+            f"; {gone} escaped (CD-16)" if gone else ""
+        )
+    who = name_of(f["character_id"])
+    if change == "acted":
+        free = " (no action taken)" if f.get("free") else ""
+        return f"{who}: {f['action'].replace(':', ' ')}{free}"
+    if change == "reacted":
+        how = "spends its reaction" if f["spent"] else "without spending a reaction"
+        return f"{who} hits back ({f['attack_type']}), {how} (CD-11)"
+    if change == "engaged":
+        return f"{who} and {name_of(f['target_id'])} are engaged (CD-19)"
+    if change == "edge_gained":
+        kind = f["kind"].replace("_", " ")
+        return f"{who} gains {kind} until round {f['until_round']} (CD-18)"
+    if change == "left":
+        return f"{who} {f['how']} from the fight"
+    if change == "stop_attempted":
+        verb = "stops" if f["stopped"] else "fails to stop"
+        return f"{who} {verb} {name_of(f['villain_id'])} fleeing (CD-16)"
+    if f.get("hostage") is None:
+        return f"{who} lets the hostage go (CD-20)"
+    return f"{who} shields itself with {f['hostage']} (CD-20)"
+
+
+class RoundState:
+    """The round as a system state of the scene (`Scene.state("classd", "round")`)."""
+
+    view_key = "classd"
+    state_of = staticmethod(state_of)
+    apply = staticmethod(apply)
+
+    @staticmethod
+    def describe(change: str, details: Mapping[str, Any], name: str) -> str:
+        # The shared replay names only the one who acts (`character_id`); anyone else the
+        # change names (a target, the villain stopped, who escaped) is told without a name.
+        actor = str(details.get("character_id"))
+        return tell(change, details, lambda c: name if str(c) == actor else "another")
+
+
+ROUND = RoundState()

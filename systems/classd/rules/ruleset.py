@@ -12,11 +12,13 @@ from domain.rulesets.base import (
     FollowUp,
     Problem,
     Ruleset,
+    SceneState,
     StatSpec,
     form_of,
     resource,
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
+from systems.classd.rules.combat import ROUND
 from systems.classd.rules.fight import FIGHT_CHECKS
 from systems.classd.rules.rest import REST
 from systems.classd.rules.sheet import (
@@ -34,6 +36,7 @@ class ClassdRuleset(Ruleset):
     id: ClassVar[str] = "classd"
     rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Class D Heroes"
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"round": ROUND}
     Sheet: ClassVar[type[BaseModel]] = ClassdSheet
     Settings: ClassVar[type[BaseModel]] = ClassdSettings
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (

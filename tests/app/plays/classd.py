@@ -7,6 +7,15 @@ from typing import Any
 from uuid import UUID
 
 from domain.requests import FollowUpCreate, MissionCreate, RestCreate, RollCreate
+from systems.classd.commands import ClassD
+from systems.classd.requests import (
+    ClassDActionCreate,
+    ClassDAttackCreate,
+    ClassDMoveCreate,
+    ClassDRetreatCreate,
+    ClassDStopCreate,
+    ClassDVillainAttackCreate,
+)
 from tests.app.plays.core import Action, Pick, Play
 
 HERO = {
@@ -74,81 +83,81 @@ def attack(p: Play, pick: Pick) -> None:
     hero, villain = pick.one(p.heroes), pick.one(p.foes)
     kind = pick.one(("melee", "ranged", "mental"))
     using = {"ranged": "Sling", "mental": "Mind spike"}.get(kind) if hero == p.heroes[1] else None
-    p.run(
-        p.actor(hero, pick),
-        "classd_attack",
-        p.scene,
-        hero,
-        villain,
-        kind,
-        using=using,
-        will_rerolls=pick.number(3) // 2,
-        area=pick.number(5) == 0,
-        client_seed=pick.client_seed(),
-        **_edge(pick),
+    body = ClassDAttackCreate.model_validate(
+        {
+            "attacker_id": hero,
+            "target_id": villain,
+            "attack_type": kind,
+            "using": using,
+            "will_rerolls": pick.number(3) // 2,
+            "area": pick.number(5) == 0,
+            "client_seed": pick.client_seed(),
+            **_edge(pick),
+        }
     )
+    p.run(p.actor(hero, pick), "classd_attack", p.scene, body)
 
 
 def villains_turn(p: Play, pick: Pick) -> None:
     """CD-8: the GM ends the heroes' turn; villains attack heroes (who may react), one flees and a
     hero may try to stop it (CD-16)."""
-    if p.table.app.classd_combat(p.table.gm, p.scene).classd["turn"] == "heroes":
+    scene = p.table.app.system(ClassD).fight.classd_combat(p.table.gm, p.scene)
+    if scene.state(ClassD.ruleset_id, "round")["turn"] == "heroes":
         p.gm("classd_end_heroes_turn", p.scene)
     runner = pick.one(p.foes)
     for villain in pick.others(p.foes, runner):
         kind = pick.one(("melee", "ranged", "mental"))
         target = pick.one(p.heroes)
-        p.gm(
-            "classd_villain_attack",
-            p.scene,
-            villain,
-            target,
-            kind,
-            client_seed=pick.client_seed(),
-            **_edge(pick),
+        body = ClassDVillainAttackCreate.model_validate(
+            {
+                "villain_id": villain,
+                "hero_id": target,
+                "attack_type": kind,
+                "client_seed": pick.client_seed(),
+                **_edge(pick),
+            }
         )
-    p.gm("classd_act", p.scene, runner, "flee")
-    hero = pick.one(p.heroes)
-    p.run(
-        p.actor(hero, pick),
-        "classd_stop",
+        p.gm("classd_villain_attack", p.scene, body)
+    p.gm(
+        "classd_act",
         p.scene,
-        hero,
-        runner,
-        will_rerolls=pick.number(2),
-        client_seed=pick.client_seed(),
-        **_edge(pick),
+        ClassDActionCreate.model_validate({"character_id": runner, "action": "flee"}),
     )
+    hero = pick.one(p.heroes)
+    stop = ClassDStopCreate.model_validate(
+        {
+            "hero_id": hero,
+            "villain_id": runner,
+            "will_rerolls": pick.number(2),
+            "client_seed": pick.client_seed(),
+            **_edge(pick),
+        }
+    )
+    p.run(p.actor(hero, pick), "classd_stop", p.scene, stop)
 
 
 def retreat(p: Play, pick: Pick) -> None:
     hero = pick.one(p.heroes)
     pursuers = [v for v in p.foes if pick.flag()] or p.foes[:1]
-    p.run(
-        p.actor(hero, pick),
-        "classd_retreat",
-        p.scene,
-        hero,
-        pursuers,
-        [],
-        client_seed=pick.client_seed(),
-        **_edge(pick),
+    body = ClassDRetreatCreate.model_validate(
+        {"hero_id": hero, "pursuer_ids": pursuers, "client_seed": pick.client_seed(), **_edge(pick)}
     )
+    p.run(p.actor(hero, pick), "classd_retreat", p.scene, body)
 
 
 def move(p: Play, pick: Pick) -> None:
     hero = pick.one(p.heroes)
     edge = pick.one(("cover", "high_ground"))
-    p.run(
-        p.actor(hero, pick),
-        "classd_move",
-        p.scene,
-        hero,
-        edge,
-        difficulty=6 + pick.number(6),
-        will_rerolls=pick.number(2),
-        client_seed=pick.client_seed(),
+    body = ClassDMoveCreate.model_validate(
+        {
+            "hero_id": hero,
+            "edge": edge,
+            "difficulty": 6 + pick.number(6),
+            "will_rerolls": pick.number(2),
+            "client_seed": pick.client_seed(),
+        }
     )
+    p.run(p.actor(hero, pick), "classd_move", p.scene, body)
 
 
 def rest(p: Play, pick: Pick) -> None:

@@ -1,0 +1,122 @@
+"""The bodies of Class D Heroes combat commands (CD-8..CD-20): the routes take them, and the
+commands (systems/classd/commands/fight.py) take them whole."""
+
+from __future__ import annotations
+
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    """A request body: unknown fields are refused (as api.schemas.Strict does; the commands may
+    not import the API)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+AttackType = Literal["melee", "ranged", "mental"]
+Edge = Field(0, ge=0, le=9, description="CD-5: advantages (or disadvantages), one d6 each.")
+Rerolls = Field(
+    0,
+    ge=0,
+    le=20,
+    description="CD-6: at most this many Will, one per ordinary failure, to reroll the check; "
+    "a critical failure is never rerolled.",
+)
+Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
+
+
+class ClassDAttackCreate(Strict):
+    attacker_id: UUID = Field(description="The attacking hero.")
+    target_id: UUID = Field(description="The villain attacked.")
+    attack_type: AttackType = Field(
+        description="CD-10: melee (Might), ranged (Speed; a ranged weapon, or a ranged power and "
+        "1 Will), mental (Spirit)."
+    )
+    using: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        description="The power or gear attacked with (its `attack` type must match; its `damage` "
+        "adds to the damage, CD-11).",
+    )
+    advantage: int = Edge
+    disadvantage: int = Edge
+    will_rerolls: int = Rerolls
+    overflow_target_id: UUID | None = Field(
+        default=None,
+        description="CD-13: if the attack takes the target out with damage to spare, move the "
+        "rest to this villain (rank not higher) for 1 Will.",
+    )
+    area: bool = Field(
+        default=False, description="CD-19: an area attack (reports who else is at risk)."
+    )
+    purpose: str = Field(default="", max_length=200)
+    client_seed: str | None = Seed
+
+
+class ClassDVillainAttackCreate(Strict):
+    villain_id: UUID
+    hero_id: UUID = Field(description="The hero attacked; it rolls the defence (CD-15).")
+    attack_type: AttackType
+    using: str | None = Field(default=None, min_length=1, max_length=80)
+    advantage: int = Field(0, ge=0, le=9, description="The defending hero's advantages (CD-5).")
+    disadvantage: int = Field(0, ge=0, le=9, description="The defending hero's disadvantages.")
+    will_rerolls: int = Rerolls
+    purpose: str = Field(default="", max_length=200)
+    client_seed: str | None = Seed
+
+
+class ClassDActionCreate(Strict):
+    character_id: UUID
+    action: Literal["power", "item", "special", "flee"] = Field(
+        description="A hero: power or item (CD-9); a villain: special or flee (CD-15)."
+    )
+    feature: str | None = Field(default=None, min_length=1, max_length=80)
+
+
+class ClassDRetreatCreate(Strict):
+    hero_id: UUID
+    pursuer_ids: list[UUID] = Field(min_length=1, max_length=20)
+    covering_ids: list[UUID] = Field(default_factory=list, max_length=20)
+    advantage: int = Edge
+    disadvantage: int = Edge
+    will_rerolls: int = Rerolls
+    client_seed: str | None = Seed
+
+
+class ClassDStopCreate(Strict):
+    hero_id: UUID
+    villain_id: UUID
+    advantage: int = Edge
+    disadvantage: int = Edge
+    will_rerolls: int = Rerolls
+    client_seed: str | None = Seed
+
+
+class ClassDMoveCreate(Strict):
+    hero_id: UUID
+    edge: Literal["cover", "high_ground"] = Field(description="What the move gains (CD-18).")
+    stat: Literal["speed", "might"] = Field(
+        default="speed", description="Speed, or Might to force through (CD-18)."
+    )
+    difficulty: int | None = Field(default=None, ge=0, le=50)
+    difficulty_name: (
+        Literal["fairly_easy", "medium", "hard", "very_hard", "at_the_limit"] | None
+    ) = None
+    takes_action: bool = Field(
+        default=True, description="CD-18: the move takes the hero's action (only the GM says no)."
+    )
+    advantage: int = Edge
+    disadvantage: int = Edge
+    will_rerolls: int = Rerolls
+    client_seed: str | None = Seed
+
+
+class ClassDShieldCreate(Strict):
+    villain_id: UUID
+    hostage: str | None = Field(default=None, min_length=1, max_length=80)
+    hostage_id: UUID | None = Field(default=None, description="The hostage, if a character.")
+    release: bool = Field(default=False, description="The villain lets the hostage go.")
