@@ -14,8 +14,7 @@ from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Sce
 from domain.rulesets import RULESETS, get_ruleset
 from domain.signing import Signing
 from systems.nimble.commands.health import nimble_conditions, nimble_view
-from systems.wcbh.commands.resolve import resolve_fields
-from systems.wcbh.schemas import ScenePlayPublic, scene_play_public
+from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 Title = Field(min_length=1, max_length=200)
 RulesetId = Literal["wcbh", "classd", "nimble", "nwod-micro"]

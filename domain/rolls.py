@@ -756,6 +756,11 @@ def _with_modifiers(
     """The command's arguments with the approved modifiers in place (at `path`)."""
     if not path:
         return {**arguments, **modifiers}
+    if path not in arguments:
+        # A command that takes its request model whole holds `path` inside that model.
+        holder = next((k for k, v in arguments.items() if isinstance(v, dict) and path in v), None)
+        if holder is not None:
+            return {**arguments, holder: _with_modifiers(arguments[holder], path, modifiers)}
     at = arguments.get(path, {})
     if isinstance(at, list):  # a list of entries (a team attack's attackers): "index.field"
         entries = [dict(entry) for entry in at]
