@@ -1,7 +1,7 @@
 """Every route that may answer 202 with a roll request says so in OpenAPI, and no other route does.
 
 A player's situational modifiers meet the campaign's `player_modifiers` in one place,
-`Chronicle._modifiers`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
+`RollCommands._modifiers`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
 a roll request instead, and `Commands.run` answers 202 with it, whatever the verb. So a verb may
 answer 202 exactly when it reaches `_modifiers` with the roller's declared modifiers. This test
 follows the verbs' own calls (`self.…(…)`, read from their source) to find them; a call to a helper
@@ -24,17 +24,35 @@ from fastapi.routing import APIRoute
 
 from api.deps import ASKS_GM
 from api.main import create_app
-from domain.application import Chronicle
+from tests.app.table import SeededChronicle
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
-VERB = re.compile(r"\bapp\.(\w+)\b")  # how a route names the application's verb it runs
+# How a route names the verb it runs: `app.verb`, or `commands.run(<holder>.verb, ...)`.
+VERB = re.compile(r"\bapp\.(\w+)\b|\bcommands\.run\(\s*\w+\.(\w+)\b")
+
+# Who holds commands: the application, each game system's component and its parts. A method's
+# calls are followed on the object that makes them (`self.name`), or on another holder it reaches
+# (`self.app.name`, `self.system.name`, `self.play.name`).
+APP = SeededChronicle()
+HOLDERS: list[Any] = [APP]
+for _system in APP.systems.values():
+    HOLDERS += [_system, *_system.parts]
 
 
-def _method(name: str) -> Callable[..., Any] | None:
-    found = getattr(Chronicle, name, None)
+def _method(holder: Any, name: str) -> Callable[..., Any] | None:
+    found = getattr(type(holder), name, None)
     if not callable(found):
         return None
     return getattr(found, "__wrapped__", found)  # the verb itself, not @command's retry wrapper
+
+
+def _verb(name: str) -> tuple[Any, Callable[..., Any]] | None:
+    """The command `name` and its holder (command names are unique across the holders)."""
+    for holder in HOLDERS:
+        found = getattr(type(holder), name, None)
+        if hasattr(found, "__wrapped__"):
+            return holder, found.__wrapped__  # type: ignore[union-attr]
+    return None
 
 
 @functools.cache  # each method's source is parsed once, however many verbs reach it
@@ -44,24 +62,44 @@ def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
     return tree.body[0]
 
 
-def _self_method(node: ast.AST) -> str | None:
-    """The name of the application's method a node calls (`self.name(...)`), if it is one."""
+Called = tuple[Any, Callable[..., Any]]  # (the holder, or None for a module's function; it)
+
+
+def _callee(holder: Any, fn: Callable[..., Any], node: ast.AST) -> Called | None:
+    """What a node of `fn` calls, if it is a holder's method (`self.name(...)`,
+    `self.<holder>.name(...)`, `<anything>.app.name(...)`) or a function of `fn`'s module."""
     callee = node.func if isinstance(node, ast.Call) else None
-    if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-        return callee.attr if callee.value.id == "self" else None
-    return None
+    if isinstance(callee, ast.Name):
+        found = fn.__globals__.get(callee.id)
+        if inspect.isfunction(found) and found.__module__ == fn.__module__:
+            return None, found
+        return None
+    if not isinstance(callee, ast.Attribute):
+        return None
+    target: Any = None
+    on = callee.value
+    if isinstance(on, ast.Name) and on.id == "self":
+        target = holder
+    elif isinstance(on, ast.Attribute) and on.attr == "app":
+        target = APP
+    elif isinstance(on, ast.Attribute) and isinstance(on.value, ast.Name) and on.value.id == "self":
+        reached = getattr(holder, on.attr, None)
+        target = reached if any(reached is h for h in HOLDERS) else None
+    method = None if target is None else _method(target, callee.attr)
+    return None if method is None else (target, method)
 
 
-def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call]]:
+def _calls(holder: Any, fn: Callable[..., Any]) -> Iterator[tuple[Called, ast.Call]]:
     for node in ast.walk(_tree(fn)):
-        name = _self_method(node)
-        if name is not None:
-            yield name, node  # type: ignore[misc]
+        found = _callee(holder, fn, node)
+        if found is not None:
+            yield found, node  # type: ignore[misc]
 
 
-def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
-    """Whether a call hands `fn` declared modifiers (True for a helper without that parameter)."""
-    params = list(inspect.signature(fn).parameters)  # params[0] is self
+def _passes_declared(call: ast.Call, called: Called) -> bool:
+    """Whether a call hands its callee declared modifiers (True for one without that parameter)."""
+    holder, fn = called
+    params = list(inspect.signature(fn).parameters)  # a method's params[0] is self
     if "declared" not in params:
         return True
     for keyword in call.keywords:
@@ -69,28 +107,36 @@ def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
             return not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
         if keyword.arg is None:
             return True  # **kwargs: may hold it
-    return len(call.args) >= params.index("declared")
+    return len(call.args) >= params.index("declared") + (holder is None)
 
 
-def _gm_only(fn: Callable[..., Any]) -> bool:
-    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)` in its own body, not in a
-    branch): the GM's modifiers never wait, so such a verb never asks."""
-    body = _tree(fn).body
-    return any(isinstance(st, ast.Assign) and _self_method(st.value) == "_gm" for st in body)
+def _gm_only(holder: Any, fn: Callable[..., Any]) -> bool:
+    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or `self.app._gm`, in
+    its own body, not in a branch): the GM's modifiers never wait, so such a verb never asks."""
+    for st in _tree(fn).body:
+        found = _callee(holder, fn, st.value) if isinstance(st, ast.Assign) else None
+        if found is not None and found[1].__name__ == "_gm":
+            return True
+    return False
 
 
-def may_ask_gm(name: str, visiting: frozenset[str] = frozenset()) -> bool:
-    """Whether the application's method `name` may reach `_modifiers` with declared modifiers."""
-    if name == ASKS:
+def may_ask_gm(called: Called, visiting: frozenset[Any] = frozenset()) -> bool:
+    """Whether a method (or function) may reach `_modifiers` with declared modifiers."""
+    holder, fn = called
+    if fn.__name__ == ASKS:
         return True
-    fn = _method(name)
-    if fn is None or name in visiting or _gm_only(fn):
+    if fn in visiting or _gm_only(holder, fn):
         return False
-    inner = visiting | {name}
+    inner = visiting | {fn}
     return any(
-        may_ask_gm(callee, inner) and _passes_declared(call, _method(callee))  # type: ignore[arg-type]
-        for callee, call in _self_calls(fn)
+        may_ask_gm(callee, inner) and _passes_declared(call, callee)
+        for callee, call in _calls(holder, fn)
     )
+
+
+def verb_may_ask_gm(name: str) -> bool:
+    found = _verb(name)
+    return found is not None and may_ask_gm(found)
 
 
 def _routes() -> list[APIRoute]:
@@ -102,7 +148,8 @@ def _label(route: APIRoute) -> str:
 
 
 def _asks_gm(route: APIRoute) -> bool:
-    return any(may_ask_gm(verb) for verb in VERB.findall(inspect.getsource(route.endpoint)))
+    found = VERB.findall(inspect.getsource(route.endpoint))
+    return any(verb_may_ask_gm(name) for names in found for name in names if name)
 
 
 def _declares(route: APIRoute) -> bool:
@@ -111,10 +158,11 @@ def _declares(route: APIRoute) -> bool:
 
 def test_the_verbs_found_include_the_ones_known_to_ask_the_gm() -> None:
     # Guards the search itself: a rewrite that finds nothing would pass the tests below vacuously.
-    assert may_ask_gm("roll") and may_ask_gm("attack") and may_ask_gm("nwod_roll")
+    asking = ("roll", "attack", "nwod_roll", "assisted_roll", "chase_check")  # the last on a part
+    assert all(verb_may_ask_gm(verb) for verb in asking)
     # verbs that roll no player's dice, and GM-only verbs that do
-    quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest")
-    assert all(_method(verb) is not None and not may_ask_gm(verb) for verb in quiet)
+    quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest", "recover_health")
+    assert all(_verb(verb) is not None and not verb_may_ask_gm(verb) for verb in quiet)
 
 
 def test_every_route_whose_verb_may_ask_the_gm_declares_the_202() -> None:
