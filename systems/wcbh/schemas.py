@@ -213,11 +213,17 @@ def chase_public(chase_id: str, chase: dict[str, Any], page: int) -> ChasePublic
     )
 
 
+def play_of(scene: Scene) -> dict[str, Any]:
+    """The scene's group checks, contests and chases, by id (the wcbh system's "play" state)."""
+    return scene.state("wcbh", "play")
+
+
 def scene_play_public(scene: Scene) -> ScenePlayPublic:
+    play = play_of(scene)
     return ScenePlayPublic(
-        group_checks=[group_check_public(i, g) for i, g in scene.group_checks.items()],
-        contests=[contest_public(i, c) for i, c in scene.contests.items()],
-        chases=[chase_public(i, c, scene.page) for i, c in scene.chases.items()],
+        group_checks=[group_check_public(i, g) for i, g in play["group_checks"].items()],
+        contests=[contest_public(i, c) for i, c in play["contests"].items()],
+        chases=[chase_public(i, c, scene.page) for i, c in play["chases"].items()],
     )
 
 

@@ -36,7 +36,6 @@ CHARACTER_EVENTS = (
     "CarriedEffectEnded",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
-PLAY_KEYS = ("group_checks", "contests", "chases")
 
 
 def _name(t: Any, character_id: Any) -> str:
@@ -45,11 +44,10 @@ def _name(t: Any, character_id: Any) -> str:
 
 def scene_play(t: Any, doc: dict[str, Any]) -> str:
     """The scene doc's `play` (as `ScenePublic.play` stores it, by id) and the step's text."""
-    play = doc.setdefault("play", {key: {} for key in PLAY_KEYS})
     holder = object.__new__(Scene)
-    holder.__dict__.update(copy.deepcopy(play), page=doc["page"])
-    t.event.apply(holder)
-    doc["play"] = {key: holder.__dict__[key] for key in PLAY_KEYS}
+    holder.__dict__.update(states={"play": copy.deepcopy(doc.get("play"))}, page=doc["page"])
+    t.event.apply(holder)  # recorded before StateChanged: applies the "play" state's change
+    doc["play"] = holder.states["play"]
     e = t.event
     if t.name == "GroupCheckOpened":
         names = ", ".join(_name(t, c) for c in e.participants)

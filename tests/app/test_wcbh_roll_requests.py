@@ -64,5 +64,6 @@ def test_an_old_contest_roll_request_is_approved_into_the_contest_wcbh_12() -> N
     approved = table.gm_runs("approve_roll_request", request_id)
     changed = approved.result_as(PlayStateChanged)
     assert changed.state_id == contest and changed.roll is not None
-    rolled = table.app.repository.get(scene).contests[str(contest)]["current"]
+    play = table.app.repository.get(scene).state("wcbh", "play")
+    rolled = play["contests"][str(contest)]["current"]
     assert rolled[str(hero)]["roll_id"] == str(changed.roll.id)

@@ -211,16 +211,14 @@ class Resolve:
     def rolled(self, scene: Scene, request: BaseModel, character: Character, roll_id: UUID) -> bool:
         """WCBH-16: a Decisive Moment roll with an effort owes an Ability rank (once per scene:
         a continued moment owes no more, WCBH-14); True if the character changed."""
-        owes = (
-            isinstance(request, TraitRequest)
-            and request.decisive_moment
-            and request.effort is not None
-            and character.sheet.get("kind", "character") != "minion"  # minions have no Abilities
-            and scene.id not in character.loss_scenes
-        )
-        if owes:
-            character.owe_ability_loss(roll_id, request.effort, scene.id)  # type: ignore[union-attr]
-        return bool(owes)
+        if not isinstance(request, TraitRequest) or not request.decisive_moment:
+            return False
+        if request.effort is None or scene.id in character.loss_scenes:
+            return False
+        if character.sheet.get("kind", "character") == "minion":  # minions have no Abilities
+            return False
+        character.owe_ability_loss(roll_id, request.effort, scene.id)
+        return True
 
     @command
     def lose_ability(

@@ -33,6 +33,7 @@ from systems.wcbh.requests import (
     RecoveryCreate,
     ShakeOffCreate,
 )
+from systems.wcbh.rules import play_state
 from systems.wcbh.rules import scene_play as rules
 from systems.wcbh.rules.checks import TraitRequest, trait_rank
 from systems.wcbh.rules.combat import recover, recovery_difficulty
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 TRAIT = "trait"
 BACK_IN_THE_FIGHT = "back_in_the_fight"  # the scene's once-per-scene key (WCBH-39)
 RECOVERY = "recovery"  # the scene's once-per-scene key (WCBH-34 ruling)
+PLAY = "play"  # the system's state on the scene: group checks, contests, chases
 
 
 # ---- what the commands tell their presenters ----------------------------------------------------
@@ -144,10 +146,11 @@ class ScenePlay:
         turn = self.system.turn(ctx, scene_id)
         members = [turn.character(c, "participants") for c in body.participants]
         _check_starter(turn, members)
+        rules.check_open(turn.scene.closed)
+        play_state.check_group(body.participants)
         group_id = uuid4()
-        turn.scene.open_group_check(
-            group_id, [c.id for c in members], body.difficulty, body.purpose
-        )
+        ids = {"group_id": str(group_id), "participants": [str(c.id) for c in members]}
+        _change(turn, "GroupCheckOpened", ids, difficulty=body.difficulty, purpose=body.purpose)
         return turn.save(result=PlayStateChanged(group_id))
 
     @command
@@ -157,7 +160,7 @@ class ScenePlay:
         """WCBH-11: one participant's own roll, at the group check's difficulty."""
         turn = self.system.turn(ctx, scene_id)
         roller = turn.acting(body.character_id)
-        group = turn.scene.check_group_roll(group_id, roller.id)
+        group = play_state.group_to_roll(_play(turn), group_id, roller.key)
         req = _trait_request(body.request)
         asked = req.difficulty if "difficulty" in body.request else None
         rules.check_group_difficulty(asked, group)
@@ -165,7 +168,8 @@ class ScenePlay:
         # the group's difficulty is the GM's (WCBH-11): only the roller's modifier is its own
         own = req.model_copy(update={"difficulty": 0})
         outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=own)
-        turn.scene.group_roll(group_id, roller.id, made[0].id, outcome.result["successes"])
+        ids = {"group_id": str(group_id), "character_id": roller.key, "roll_id": str(made[0].id)}
+        _change(turn, "GroupCheckRolled", ids, successes=outcome.result["successes"])
         return turn.save(turn.scene, *made, result=PlayStateChanged(group_id, made[0]))
 
     @command
@@ -176,7 +180,11 @@ class ScenePlay:
         to another participant."""
         turn = self.system.turn(ctx, scene_id)
         turn.acting(body.giver_id, "giver_id")
-        turn.scene.hand_over(group_id, body.giver_id, body.receiver_id, body.successes)
+        rules.check_open(turn.scene.closed)
+        giver, receiver = str(body.giver_id), str(body.receiver_id)
+        play_state.check_handover(_play(turn), group_id, giver, receiver, body.successes)
+        ids = {"group_id": str(group_id), "giver_id": giver, "receiver_id": receiver}
+        _change(turn, "SuccessesHandedOver", ids, successes=body.successes)
         return turn.save(result=PlayStateChanged(group_id))
 
     # ---- WCBH-12: contests --------------------------------------------------------------------
@@ -188,10 +196,12 @@ class ScenePlay:
         sides = [turn.character(body.first_id, "first_id")]
         sides.append(turn.character(body.second_id, "second_id"))
         _check_starter(turn, sides)
+        rules.check_open(turn.scene.closed)
+        first, second = str(body.first_id), str(body.second_id)
+        play_state.check_contest(first, second, body.rolls)
         contest_id = uuid4()
-        turn.scene.start_contest(
-            contest_id, body.first_id, body.second_id, body.rolls, body.purpose
-        )
+        ids = {"contest_id": str(contest_id), "first_id": first, "second_id": second}
+        _change(turn, "ContestStarted", ids, rolls=body.rolls, purpose=body.purpose)
         return turn.save(result=PlayStateChanged(contest_id))
 
     @command
@@ -201,12 +211,19 @@ class ScenePlay:
         """WCBH-12: one side's roll of the current round, +2 dice if it won the previous one."""
         turn = self.system.turn(ctx, scene_id)
         roller = turn.acting(body.character_id)
-        bonus = turn.scene.contest_bonus(contest_id, roller.id)
+        bonus = play_state.contest_bonus(_play(turn), contest_id, roller.key)
         req = _trait_request(body.request)
         raw = _raw(req, modifier=req.modifier + bonus)
         outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=req)
         successes = outcome.result["successes"]
-        turn.scene.contest_roll(contest_id, roller.id, made[0].id, successes, bonus)
+        decided, winner = play_state.contest_round(_play(turn), contest_id, roller.key, successes)
+        ids = {
+            "contest_id": str(contest_id),
+            "character_id": roller.key,
+            "roll_id": str(made[0].id),
+        }
+        result = {"successes": successes, "bonus": bonus, "decided": decided, "winner": winner}
+        _change(turn, "ContestRolled", ids, **result)
         return turn.save(turn.scene, *made, result=PlayStateChanged(contest_id, made[0]))
 
     # ---- WCBH-27: chases ----------------------------------------------------------------------
@@ -219,8 +236,13 @@ class ScenePlay:
         pairs = [(p.pursuer_id, p.target_id) for p in body.pairs]
         everyone = [turn.character(c, "pairs") for pair in pairs for c in pair]
         _check_starter(turn, everyone)
+        rules.check_open(turn.scene.closed)
+        play_state.check_chase(pairs, body.range)
         chase_id = uuid4()
-        turn.scene.start_chase(chase_id, pairs, body.range)
+        rows = [{"pursuer": str(p), "target": str(t)} for p, t in pairs]
+        _change(
+            turn, "ChaseStarted", {"chase_id": str(chase_id), "pairs": rows}, distance=body.range
+        )
         return turn.save(result=PlayStateChanged(chase_id))
 
     @command
@@ -232,7 +254,7 @@ class ScenePlay:
         winning; a pair is decided once both of its sides have rolled in the page."""
         turn = self.system.turn(ctx, scene_id)
         roller = turn.acting(body.character_id)
-        bonus = turn.scene.chase_bonus(chase_id, roller.id)
+        bonus = play_state.chase_bonus(_play(turn), chase_id, roller.key, turn.scene.page)
         req = _trait_request(body.request)
         on_foot = body.on_foot_against_faster
         rules.check_chase_check(body.shift, req.trait, on_foot=on_foot)
@@ -243,8 +265,7 @@ class ScenePlay:
         raw = _raw(req, modifier=req.modifier + bonus - halved)
         seed = body.client_seed
         outcome, made = _roll(turn, roller, raw, seed, [], action=False, declared=req)
-        successes = outcome.result["successes"]
-        turn.scene.chase_check(chase_id, roller.id, made[0].id, successes, bonus, body.shift)
+        _chase_checked(turn, chase_id, roller, made[0], outcome, bonus, body.shift)
         return turn.save(turn.scene, *made, result=PlayStateChanged(chase_id, made[0]))
 
     # ---- WCBH-34: recovery --------------------------------------------------------------------
@@ -395,6 +416,32 @@ class ScenePlay:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+
+def _play(turn: Turn) -> dict[str, Any]:
+    """Scene play's state on the turn's scene: group checks, contests, chases by id."""
+    return turn.scene.state(turn.rules.id, PLAY)
+
+
+def _change(turn: Turn, change: str, ids: dict[str, Any], **details: Any) -> None:
+    turn.scene.change_state(turn.rules.id, PLAY, change, {**ids, **details})
+
+
+def _chase_checked(
+    turn: Turn,
+    chase_id: UUID,
+    roller: Sheeted,
+    roll: Roll,
+    outcome: CheckOutcome,
+    bonus: int,
+    shift: int | None,
+) -> None:
+    """WCBH-27: the check is recorded with the pairs it decided."""
+    page, who, successes = turn.scene.page, roller.key, outcome.result["successes"]
+    results = play_state.chase_results(_play(turn), chase_id, who, successes, shift, page)
+    ids = {"chase_id": str(chase_id), "character_id": who, "roll_id": str(roll.id)}
+    check = {"successes": successes, "bonus": bonus, "shift": shift, "results": results}
+    _change(turn, "ChaseChecked", ids, **check)
 
 
 def _check_starter(turn: Turn, characters: list[Sheeted]) -> None:

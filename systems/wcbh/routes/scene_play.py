@@ -45,6 +45,7 @@ from systems.wcbh.schemas import (
     chase_public,
     contest_public,
     group_check_public,
+    play_of,
 )
 
 router = APIRouter(tags=["scene_play"], responses=ERROR_RESPONSES)
@@ -137,15 +138,15 @@ def _scene_state(build: Callable[[Scene, str], BaseModel], model: type[Written])
 
 
 def group_check(scene: Scene, state_id: str) -> GroupCheckPublic:
-    return group_check_public(state_id, scene.group_checks[state_id])
+    return group_check_public(state_id, play_of(scene)["group_checks"][state_id])
 
 
 def contest(scene: Scene, state_id: str) -> ContestPublic:
-    return contest_public(state_id, scene.contests[state_id])
+    return contest_public(state_id, play_of(scene)["contests"][state_id])
 
 
 def chase(scene: Scene, state_id: str) -> ChasePublic:
-    return chase_public(state_id, scene.chases[state_id], scene.page)
+    return chase_public(state_id, play_of(scene)["chases"][state_id], scene.page)
 
 
 _group = _scene_state(group_check, GroupCheckResponse)
@@ -265,10 +266,11 @@ def open_group_check(
 )
 def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.group_checks, group_id, "group check")
+    found = _found(play_of(scene)["group_checks"], group_id, "group check")
     return respond(
         GroupCheckResponse(
-            group_check=group_check_public(found, scene.group_checks[found]), version=scene.version
+            group_check=group_check_public(found, play_of(scene)["group_checks"][found]),
+            version=scene.version,
         )
     )
 
@@ -326,9 +328,11 @@ def start_contest(
 )
 def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.contests, contest_id, "contest")
+    found = _found(play_of(scene)["contests"], contest_id, "contest")
     return respond(
-        ContestResponse(contest=contest_public(found, scene.contests[found]), version=scene.version)
+        ContestResponse(
+            contest=contest_public(found, play_of(scene)["contests"][found]), version=scene.version
+        )
     )
 
 
@@ -373,10 +377,11 @@ def start_chase(
 )
 def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.chases, chase_id, "chase")
+    found = _found(play_of(scene)["chases"], chase_id, "chase")
     return respond(
         ChaseResponse(
-            chase=chase_public(found, scene.chases[found], scene.page), version=scene.version
+            chase=chase_public(found, play_of(scene)["chases"][found], scene.page),
+            version=scene.version,
         )
     )
 
