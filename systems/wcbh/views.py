@@ -14,17 +14,10 @@ from typing import Any
 
 from domain.aggregates import Character, Scene
 from projections.translation import SystemTranslation, Translation, refresh_derived
+from systems.wcbh.rules.play_state import CHANGES as PLAY_CHANGES
 from systems.wcbh.rules.resolve import owed_loss
 
-SCENE_EVENTS = (
-    "GroupCheckOpened",
-    "GroupCheckRolled",
-    "SuccessesHandedOver",
-    "ContestStarted",
-    "ContestRolled",
-    "ChaseStarted",
-    "ChaseChecked",
-)
+SCENE_EVENTS = tuple(PLAY_CHANGES)  # recorded before StateChanged (WCBH-11, 12, 27)
 CHARACTER_EVENTS = (
     "Recovered",
     "EffectShaken",
