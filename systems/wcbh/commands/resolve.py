@@ -118,13 +118,9 @@ class Resolve:
         its own rank (the imitating trait is what is rolled)."""
         turn = self.system.turn(ctx, scene_id)
         sheeted = turn.acting(body.character_id)
-        character, sheet = sheeted.character, sheeted.sheet
-        if not isinstance(sheet, WcbhCharacter):
-            raise InvalidInput(
-                "a minion has no Ability or Power to imitate with",
-                field="character_id",
-                rule="WCBH-20f",
-            )
+        character = sheeted.character
+        minion = "a minion has no Ability or Power to imitate with"
+        sheet = rules.with_abilities(sheeted.sheet, minion, "character_id", "WCBH-20f")
         name, rank = rules.imitating_trait(sheet, body.trait)
         power = rules.text(body.power, "power")
         rules.check_not_known(sheet.powers, power, character.name)
@@ -254,9 +250,8 @@ class Resolve:
         actor = self.app._gm(ctx)
         character = self.app._target(ctx, actor, Character, character_id)
         campaign = _wcbh_campaign(self.app, actor)
-        sheet = _sheet(campaign, character)
-        if not isinstance(sheet, WcbhCharacter):
-            raise InvalidInput("a minion has no Abilities", field="ability", rule="WCBH-16")
+        minion = "a minion has no Abilities"
+        sheet = rules.with_abilities(_sheet(campaign, character), minion, "ability", "WCBH-16")
         ranks = sheet.abilities.ranks()
         name = rules.ability_name(body.ability, ranks)
         me = str(character.id)

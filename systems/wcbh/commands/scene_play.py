@@ -17,7 +17,6 @@ from uuid import UUID, uuid4
 from domain.aggregates import Character, Issue, Roll
 from domain.commands import CommandContext, Outcome, command
 from domain.components import IssueBoundary, PageBoundary, SceneBoundary, Sheeted, Turn
-from domain.errors import InvalidInput
 from domain.rolls import declared_by
 from domain.rulesets.base import CheckOutcome, form_of, parse_request
 from systems.wcbh.requests import (
@@ -452,8 +451,7 @@ def _check_starter(turn: Turn, characters: list[Sheeted]) -> None:
 
 def _trait_request(request: Mapping[str, Any]) -> TraitRequest:
     req = parse_request(TraitRequest, request, "request")
-    if req.trait is None or req.pool is not None:
-        raise InvalidInput("name the trait to roll", field="request.trait")
+    rules.check_trait_named(req.trait, req.pool)
     return req
 
 

@@ -42,6 +42,13 @@ def check_gift(*, to_self: bool, receiver_side: str, directly: bool, flashback: 
         )
 
 
+def with_abilities(sheet: object, message: str, field: str, rule: str) -> WcbhCharacter:
+    """The sheet of a character with Abilities and Powers (a minion has none: WCBH-3)."""
+    if not isinstance(sheet, WcbhCharacter):
+        raise InvalidInput(message, field=field, rule=rule)
+    return sheet
+
+
 def check_awake(unconscious: bool, name: str, what: str) -> None:
     """WCBH-19: an unconscious character does nothing until the end of the scene."""
     if unconscious:

@@ -14,6 +14,12 @@ AGILITY = "Agility"
 USES = ("come_back", "drop_effect")  # WCBH-39
 
 
+def check_trait_named(trait: str | None, pool: int | None) -> None:
+    """Scene play rolls a trait of the sheet, never a raw pool."""
+    if trait is None or pool is not None:
+        raise InvalidInput("name the trait to roll", field="request.trait")
+
+
 def check_helpers(helper_ids: Sequence[object], helped_id: object) -> None:
     """WCBH-10: one to ten helpers, each another character than the one helped."""
     if not helper_ids or len(helper_ids) > MAX_HELPERS:

@@ -130,3 +130,14 @@ def test_the_resolve_areas_other_refusals_wcbh_19_21() -> None:
         resolve.check_same_issue(False)
     assert resolve.ability_name("will", ["Agility", "Will"]) == "Will"
     assert resolve.owed_loss("mental", "s")["options"] == ["Intelligence", "Perception", "Will"]
+
+
+def test_scene_play_rolls_a_named_trait_and_minions_have_no_abilities_wcbh_3() -> None:
+    scene_play.check_trait_named("Agility", None)
+    for trait, pool in ((None, None), ("Agility", 4)):
+        with pytest.raises(InvalidInput) as refused:
+            scene_play.check_trait_named(trait, pool)
+        assert refused.value.field == "request.trait"
+    with pytest.raises(InvalidInput) as refused:
+        resolve.with_abilities(object(), "a minion has no Abilities", "ability", "WCBH-16")
+    assert (refused.value.field, refused.value.rule) == ("ability", "WCBH-16")
