@@ -20,8 +20,7 @@ from domain.requests import (
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from systems.nimble.commands.health import nimble_conditions, nimble_view
-from systems.wcbh.commands.resolve import resolve_fields
-from systems.wcbh.schemas import ScenePlayPublic, scene_play_public
+from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
 # Transitional: PoolChange is named here too for systems/wcbh/routes/resolve.py, until it imports it

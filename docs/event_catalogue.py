@@ -33,6 +33,7 @@ from domain.aggregates._catalogue import aggregate_classes as all_aggregates
 from domain.aggregates._catalogue import event_classes
 from domain.export import SECRET_FIELDS
 from domain.secrets import hash_token
+from systems.wcbh.rules.play_state import CHANGES as PLAY_CHANGES
 
 # Aggregates whose events never enter a campaign's log (GET .../events, the export, the views).
 NOT_IN_LOG = {"IdempotencyRecord", "ServerKey", "SigningKeys"}
@@ -55,6 +56,8 @@ RETIRED = {
             "ShieldChanged",
         )
     },
+    # WCBH scene play (systems/wcbh/rules/play_state.py: the changes are named after them)
+    **{f"Scene.{name}": "Scene.StateChanged" for name in PLAY_CHANGES},
 }
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]

@@ -50,8 +50,6 @@ from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
 from systems.wcbh.commands.fight import FightCommands
-from systems.wcbh.commands.resolve import ResolveCommands
-from systems.wcbh.commands.scene_play import ScenePlayCommands
 
 __all__ = [
     "Actor",
@@ -83,8 +81,6 @@ class SheetProposed:
 
 class Chronicle(
     FightCommands,
-    ScenePlayCommands,
-    ResolveCommands,
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,

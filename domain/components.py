@@ -163,6 +163,7 @@ class GameSystem:
                 f"{get_ruleset(campaign.ruleset).name} has no such command "
                 f"(it is a {self.rules.name} command)",
                 field=field,
+                code="wrong_ruleset",
             )
         settings = self.rules.parse_settings(campaign.settings)
         return Turn(app, ctx, actor, campaign, self.rules, settings, scene)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from domain.rulesets import get_ruleset
 from projections.store import Changes, Doc, ViewTransaction
 
 
@@ -53,6 +54,21 @@ class Translation:
                 "changes": diff(before or {}, after or {}),
             }
         )
+
+
+def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
+    """A character's derived stats and resource limits after its sheet changed (current levels
+    kept); the views projection and the systems' translations both need it."""
+    campaign_doc = t.load("campaign", doc["campaign_id"])
+    rules = get_ruleset(campaign_doc["ruleset"])
+    settings = rules.parse_settings(campaign_doc["settings"])
+    sheet = rules.parse_sheet(doc["sheet"], settings, side=doc["side"])
+    doc["derived"] = rules.derived_stats(sheet, settings)
+    levels = {name: spec["current"] for name, spec in doc.get("resources", {}).items()}
+    doc["resources"] = {
+        name: {**spec, "current": levels.get(name, spec["start"])}
+        for name, spec in rules.resources(sheet, settings).items()
+    }
 
 
 def iso(moment: datetime) -> str:

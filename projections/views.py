@@ -15,7 +15,7 @@ from domain.aggregates.scene import NWOD
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
-from projections.translation import SystemTranslation, Translation
+from projections.translation import SystemTranslation, Translation, refresh_derived
 from systems.nimble.rules import encounter as nimble_encounter
 
 Handler = Callable[[Translation], None]
@@ -107,19 +107,6 @@ def _credentials(t: Translation) -> None:
 # ---- characters --------------------------------------------------------------------------------
 
 
-def _derived(t: Translation, doc: dict[str, Any]) -> None:
-    campaign_doc = t.load("campaign", doc["campaign_id"])
-    rules = get_ruleset(campaign_doc["ruleset"])
-    settings = rules.parse_settings(campaign_doc["settings"])
-    sheet = rules.parse_sheet(doc["sheet"], settings, side=doc["side"])
-    doc["derived"] = rules.derived_stats(sheet, settings)
-    levels = {name: spec["current"] for name, spec in doc.get("resources", {}).items()}
-    doc["resources"] = {
-        name: {**spec, "current": levels.get(name, spec["start"])}
-        for name, spec in rules.resources(sheet, settings).items()
-    }
-
-
 SHEET_EVENTS = ("SheetChanged", "SheetChangeProposed", "SheetChangeDeclined", "OwnerReleased")
 
 
@@ -130,7 +117,7 @@ def _sheet(t: Translation, doc: dict[str, Any]) -> str:
     reason = getattr(e, "reason", None)
     if t.name == "SheetChanged":
         doc["sheet"] = e.sheet
-        _derived(t, doc)
+        refresh_derived(t, doc)
         for name, level in (getattr(e, "resources", None) or {}).items():
             doc["resources"][name]["current"] = level  # kept, never refilled
         change_id = getattr(e, "change_id", None)
@@ -173,7 +160,7 @@ def character(t: Translation) -> None:
             "conditions": [],
             "sheet_changes": {},
         }
-        _derived(t, doc)
+        refresh_derived(t, doc)
         for name, level in (getattr(e, "resources", None) or {}).items():
             if name in doc["resources"]:
                 doc["resources"][name]["current"] = level
@@ -251,8 +238,6 @@ def character(t: Translation) -> None:
                 )
                 t.save("issue", issue_doc)
                 t.changes.scopes = {"story_id": issue_doc["story_id"], "issue_id": issue_doc["id"]}
-        elif t.name in RESOLVE_CHARACTER_EVENTS:  # Resolve area (WCBH-16, 19, 20)
-            text = _resolve_character(t, doc)
         elif ("character", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["character", t.name](t, doc)
         else:
@@ -426,8 +411,6 @@ def scene(t: Translation) -> None:
             doc["status"] = "closed"
             doc["seeds"][-1]["revealed_seed"] = e.revealed_seed
             text = f"Scene “{doc['title']}” closed; its dice seed is revealed"
-        elif t.name in RESOLVE_SCENE_EVENTS:  # Resolve area (WCBH-20f, 21)
-            text = _resolve_scene(t, doc)
         elif t.name == "StateChanged":  # a game system's own state (Ruleset.scene_states)
             text = _system_state(t, doc, t.event.ruleset, t.event.area)
         elif t.name == "NwodFightChanged":  # the same, recorded before StateChanged existed
@@ -461,23 +444,6 @@ def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
     return rules.order_of_action(fighters, set(scene_doc.get("acting_first", [])), settings)
 
 
-# ---- Resolve area: Resolve given, luck, last gasp, Ability loss, scene pools (WCBH-16..21) --------
-
-RESOLVE_CHARACTER_EVENTS = (
-    "ResolveGiven",
-    "ResolveReceived",
-    "LuckAsked",
-    "LuckDecided",
-    "LastGaspTaken",
-    "FellUnconscious",
-    "CameTo",
-    "AbilityLossOwed",
-    "AbilityLost",
-    "AbilityRestored",
-)
-RESOLVE_SCENE_EVENTS = ("PoolOpened", "PoolChanged", "PowerImitated")
-
-
 def _in_scene(t: Translation, scene_id: Any) -> None:
     """A character's event that happens in a scene is also told in that scene's replay."""
     scene_doc = t.load("scene", str(scene_id))
@@ -486,102 +452,6 @@ def _in_scene(t: Translation, scene_id: Any) -> None:
         "issue_id": scene_doc["issue_id"],
         "scene_id": scene_doc["id"],
     }
-
-
-def _resolve_character(t: Translation, doc: dict[str, Any]) -> str:
-    from systems.wcbh.commands.resolve import owed_loss
-
-    e, name = t.event, doc["name"]
-    resolve = doc["resources"].setdefault(
-        "resolve", {"max": None, "start": 0, "refresh": None, "current": 0}
-    )
-    luck = doc.setdefault("luck_requests", {})
-    owed = doc.setdefault("owed_ability_losses", {})
-    lowered = doc.setdefault("lowered_abilities", [])
-    if hasattr(e, "scene_id"):
-        _in_scene(t, e.scene_id)
-    if t.name == "ResolveGiven":
-        resolve["current"] -= e.cost
-        to = t.load("character", str(e.to_character_id))["name"]
-        afar = f" from afar (flashback: {e.flashback})" if e.flashback else ""
-        return f"{name} gives {to} 1 Resolve{afar} for {e.cost}: {e.purpose} (WCBH-20a)"
-    if t.name == "ResolveReceived":
-        resolve["current"] += 1
-        giver = t.load("character", str(e.from_character_id))["name"]
-        return f"{name} receives 1 Resolve from {giver}"
-    if t.name == "LuckAsked":
-        luck[str(e.request_id)] = {
-            "scene_id": str(e.scene_id),
-            "detail": e.detail,
-            "status": "pending",
-            "note": None,
-        }
-        return f"{name} asks the GM for luck: {e.detail} (WCBH-20e)"
-    if t.name == "LuckDecided":
-        request = luck[str(e.request_id)]
-        request["status"], request["note"] = ("approved" if e.approved else "declined"), e.note
-        return f"The GM {request['status']} {name}'s luck: {request['detail']}"
-    if t.name == "LastGaspTaken":
-        resolve["current"] += 1
-        doc["last_gasp"] = {"scene_id": str(e.scene_id), "page": e.page, "unconscious": False}
-        return f"{name}'s last gasp: 1 Resolve to spend in page {e.page} (WCBH-19)"
-    if t.name == "FellUnconscious":
-        resolve["current"] -= e.forfeited
-        doc["last_gasp"] = {**doc["last_gasp"], "unconscious": True}
-        if doc["status"] == "active":
-            doc["status"] = "unconscious"
-        lost = f"; {e.forfeited} unspent Resolve is gone" if e.forfeited else ""
-        return f"{name} falls unconscious until the scene ends{lost} (WCBH-19)"
-    if t.name == "CameTo":
-        resolve["current"] -= e.forfeited
-        doc["last_gasp"] = None
-        if doc["status"] == "unconscious":
-            health = doc["resources"].get("health", {}).get("current", 1)
-            doc["status"] = "active" if health > 0 else "defeated"
-        return f"{name}'s last gasp is over with its scene"
-    if t.name == "AbilityLossOwed":
-        owed[str(e.roll_id)] = owed_loss(e.effort, e.scene_id)
-        return f"{name} owes one {e.effort} Ability rank for the Decisive Moment (WCBH-16)"
-    abilities = doc["sheet"]["abilities"]
-    if t.name == "AbilityLost":
-        owed.pop(str(e.roll_id), None)
-        if e.rank is None:
-            return f"{name}'s Ability loss is waived: every option is at rank 1 (WCBH-16)"
-        abilities[e.ability] = e.rank
-        lowered.append({"ability": e.ability, "roll_id": str(e.roll_id)})
-        _derived(t, doc)
-        if e.health is not None:
-            doc["resources"]["health"]["current"] = e.health
-        return f"{name} loses a rank of {e.ability} to the Decisive Moment: {e.rank} (WCBH-16)"
-    abilities[e.ability] = e.rank  # AbilityRestored
-    lowered.remove({"ability": e.ability, "roll_id": str(e.roll_id)})
-    _derived(t, doc)
-    return f"{name}'s {e.ability} is restored to {e.rank} ({e.reason})"
-
-
-def _resolve_scene(t: Translation, doc: dict[str, Any]) -> str:
-    e, pools = t.event, doc.setdefault("pools", {})
-    if t.name == "PoolOpened":
-        pools[e.pool] = e.amount
-        return f"“{doc['title']}” gets its own {e.pool} pool: {e.amount} ({e.reason})"
-    if t.name == "PoolChanged":
-        pools[e.pool] += e.change
-        verb = "gained" if e.change > 0 else "spent"
-        return (
-            f"The GM {verb} {abs(e.change)} {e.pool} of “{doc['title']}”'s own pool "
-            f"({e.reason}); {pools[e.pool]} left"
-        )
-    imitation = {
-        "character_id": str(e.character_id),
-        "trait": e.trait,
-        "power": e.power,
-        "rank": e.rank,
-        "purpose": e.purpose,
-        "page": e.page,
-    }
-    doc.setdefault("imitations", []).append(imitation)
-    who = t.load("character", str(e.character_id))["name"]
-    return f"{who}'s {e.trait} imitates {e.power} at rank {e.rank} for this scene (WCBH-20f)"
 
 
 # ---- missions ----------------------------------------------------------------------------------

@@ -13,16 +13,9 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.aggregates._checks import check_change, clean_title
-from domain.errors import Conflict, InvalidInput, NotFound
+from domain.errors import Conflict, InvalidInput
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import SceneState
-from systems.wcbh.rules.movement import (
-    CHASE_SHIFT_NET,
-    CHASE_WIN_BONUS,
-    ChaseState,
-    resolve_chase,
-)
-from systems.wcbh.rules.play import GROUP_KEEP, Contest, group_check
 
 
 @dataclass
@@ -61,11 +54,6 @@ class Scene(Aggregate):
         ] = []  # characters attacked here: their effects tick with the pages
         self.combatants: list[UUID] = []  # who takes part in the fight (order of action, WCBH-22)
         self.acting_first: list[UUID] = []  # who spent Resolve to act first (WCBH-24)
-        # Scene play (systems/wcbh/commands/scene_play.py), by id: group checks (WCBH-11), contests
-        # (WCBH-12), chases (WCBH-27).
-        self.group_checks: dict[str, dict[str, Any]] = {}
-        self.contests: dict[str, dict[str, Any]] = {}
-        self.chases: dict[str, dict[str, Any]] = {}
         # Each game system's own state on the scene, by area (its Ruleset.scene_states).
         self.states: dict[str, dict[str, Any]] = {}
         self._init_resolve_area()
@@ -212,121 +200,30 @@ class Scene(Aggregate):
         if self.closed:
             raise Conflict("the scene is closed", code="scene_closed")
 
-    # ---- scene play: group checks, contests, chases (WCBH-11, 12, 27; systems/wcbh/commands/scene_play.py) --
-
-    def open_group_check(
-        self, group_id: UUID, participants: list[UUID], difficulty: int, purpose: str
-    ) -> None:
-        """WCBH-11: two or more characters roll separately but act as one group."""
-        self._check_open()
-        if len(participants) < 2 or len(set(participants)) != len(participants):
-            raise InvalidInput(
-                "a group check is two or more different characters",
-                field="participants",
-                rule="WCBH-11",
-            )
-        ids = [str(c) for c in participants]
-        self._group_check_opened(group_id, ids, difficulty, purpose, self.page)
+    # ---- WCBH scene play, recorded before StateChanged ----------------------------------------
+    # Group checks, contests and chases (WCBH-11, 12, 27) are the "play" state of the wcbh system
+    # (systems/wcbh/rules/play_state.py); older logs hold these events, applied the same way.
 
     @event("GroupCheckOpened")
     def _group_check_opened(
         self, group_id: UUID, participants: list[str], difficulty: int, purpose: str, page: int
     ) -> None:
-        self.group_checks[str(group_id)] = {
-            "participants": participants,
-            "difficulty": difficulty,
-            "purpose": purpose,
-            "page": page,
-            "rolls": {},
-            "handovers": [],
-        }
-
-    def check_group_roll(self, group_id: UUID, character_id: UUID) -> dict[str, Any]:
-        """The group check a participant may still roll in (WCBH-11: each rolls once)."""
-        group = self._play_state(self.group_checks, group_id, "group check")
-        if str(character_id) not in group["participants"]:
-            raise InvalidInput(
-                "the character is not in this group check", field="character_id", rule="WCBH-11"
-            )
-        if str(character_id) in group["rolls"]:
-            raise Conflict(
-                "the character has already rolled in this group check",
-                code="already_rolled",
-                rule="WCBH-11",
-            )
-        return group
-
-    def group_roll(self, group_id: UUID, character_id: UUID, roll_id: UUID, successes: int) -> None:
-        self._check_open()
-        self.check_group_roll(group_id, character_id)
-        self._group_rolled(group_id, character_id, roll_id, successes)
+        details = {"group_id": group_id, "participants": participants}
+        self._old_play("GroupCheckOpened", page, details, difficulty=difficulty, purpose=purpose)
 
     @event("GroupCheckRolled")
     def _group_rolled(
         self, group_id: UUID, character_id: UUID, roll_id: UUID, successes: int
     ) -> None:
-        self.group_checks[str(group_id)]["rolls"][str(character_id)] = {
-            "roll_id": str(roll_id),
-            "successes": successes,
-            "total": successes,
-        }
-
-    def hand_over(self, group_id: UUID, giver_id: UUID, receiver_id: UUID, successes: int) -> None:
-        """WCBH-11: after everyone rolled, a character with more than 3 successes hands the ones
-        above 3 to others of the group (ruling: only its own rolled ones, never received ones)."""
-        self._check_open()
-        group = self._play_state(self.group_checks, group_id, "group check")
-        giver, receiver = str(giver_id), str(receiver_id)
-        for who, field in ((giver, "giver_id"), (receiver, "receiver_id")):
-            if who not in group["participants"]:
-                raise InvalidInput(
-                    "the character is not in this group check", field=field, rule="WCBH-11"
-                )
-        if giver == receiver:
-            raise InvalidInput(
-                "hand successes to another member of the group", field="receiver_id", rule="WCBH-11"
-            )
-        waiting = [c for c in group["participants"] if c not in group["rolls"]]
-        if waiting:
-            raise Conflict(
-                "successes are handed over once everyone in the group has rolled",
-                code="group_check_incomplete",
-                rule="WCBH-11",
-                details={"waiting_for": waiting},
-            )
-        rolled = {c: r["successes"] for c, r in group["rolls"].items()}
-        given = sum(h["successes"] for h in group["handovers"] if h["giver_id"] == giver)
-        spare = max(0, rolled[giver] - GROUP_KEEP) - given
-        if successes > spare:
-            raise Conflict(
-                f"the character has {spare} successes above {GROUP_KEEP} left to hand over, "
-                f"not {successes}",
-                code="not_enough_successes",
-                rule="WCBH-11",
-                details={"have": spare, "needed": successes},
-            )
-        done = [(h["giver_id"], h["receiver_id"], h["successes"]) for h in group["handovers"]]
-        group_check(rolled, [*done, (giver, receiver, successes)])  # the library's own check
-        self._successes_handed_over(group_id, giver_id, receiver_id, successes)
+        details = {"group_id": group_id, "character_id": character_id, "roll_id": roll_id}
+        self._old_play("GroupCheckRolled", self.page, details, successes=successes)
 
     @event("SuccessesHandedOver")
     def _successes_handed_over(
         self, group_id: UUID, giver_id: UUID, receiver_id: UUID, successes: int
     ) -> None:
-        group = self.group_checks[str(group_id)]
-        group["handovers"].append(
-            {"giver_id": str(giver_id), "receiver_id": str(receiver_id), "successes": successes}
-        )
-        group["rolls"][str(giver_id)]["total"] -= successes
-        group["rolls"][str(receiver_id)]["total"] += successes
-
-    def start_contest(
-        self, contest_id: UUID, first_id: UUID, second_id: UUID, rolls: int, purpose: str
-    ) -> None:
-        """WCBH-12: a series of `rolls` checks between two characters."""
-        self._check_open()
-        Contest((str(first_id), str(second_id)), rolls)  # refuses one side twice or no rolls
-        self._contest_started(contest_id, first_id, second_id, rolls, purpose, self.page)
+        details = {"group_id": group_id, "giver_id": giver_id, "receiver_id": receiver_id}
+        self._old_play("SuccessesHandedOver", self.page, details, successes=successes)
 
     @event("ContestStarted")
     def _contest_started(
@@ -338,52 +235,8 @@ class Scene(Aggregate):
         purpose: str,
         page: int,
     ) -> None:
-        self.contests[str(contest_id)] = {
-            "sides": [str(first_id), str(second_id)],
-            "rolls": rolls,
-            "purpose": purpose,
-            "page": page,
-            "current": {},
-            "winners": [],
-            "history": [],
-            "finished": False,
-            "winner": None,
-        }
-
-    def contest_bonus(self, contest_id: UUID, character_id: UUID) -> int:
-        """WCBH-12: the dice a side's next roll gets (+2 after winning the previous roll);
-        refuses a character that is no side, a finished contest or a second roll in a round."""
-        contest = self._play_state(self.contests, contest_id, "contest")
-        side = str(character_id)
-        if side not in contest["sides"]:
-            raise InvalidInput(
-                "the character is not a side of this contest", field="character_id", rule="WCBH-12"
-            )
-        if contest["finished"]:
-            raise Conflict("the contest is over", code="contest_over", rule="WCBH-12")
-        if side in contest["current"]:
-            raise Conflict(
-                "the character has already rolled in this round of the contest",
-                code="already_rolled",
-                rule="WCBH-12",
-            )
-        return self._contest_state(contest).dice_bonus(side)
-
-    def contest_roll(
-        self, contest_id: UUID, character_id: UUID, roll_id: UUID, successes: int, bonus: int
-    ) -> None:
-        """WCBH-12: one side's roll; the round is decided once both sides have rolled."""
-        self._check_open()
-        self.contest_bonus(contest_id, character_id)
-        contest = self.contests[str(contest_id)]
-        side = str(character_id)
-        other = next(s for s in contest["sides"] if s != side)
-        winner, decided = None, other in contest["current"]
-        if decided:
-            rolled = {side: successes, other: contest["current"][other]["successes"]}
-            first, second = contest["sides"]
-            winner = self._contest_state(contest).record(rolled[first], rolled[second]).winners[-1]
-        self._contest_rolled(contest_id, character_id, roll_id, successes, bonus, decided, winner)
+        details = {"contest_id": contest_id, "first_id": first_id, "second_id": second_id}
+        self._old_play("ContestStarted", page, details, rolls=rolls, purpose=purpose)
 
     @event("ContestRolled")
     def _contest_rolled(
@@ -396,113 +249,16 @@ class Scene(Aggregate):
         decided: bool,
         winner: str | None,
     ) -> None:
-        contest = self.contests[str(contest_id)]
-        contest["current"][str(character_id)] = {
-            "roll_id": str(roll_id),
-            "successes": successes,
-            "bonus": bonus,
-        }
-        if decided:
-            contest["history"].append(
-                {
-                    "round": len(contest["history"]) + 1,
-                    "rolls": contest["current"],
-                    "winner": winner,
-                }
-            )
-            contest["winners"].append(winner)
-            contest["current"] = {}
-            contest["finished"] = self._contest_state(contest).finished
-            contest["winner"] = self._contest_state(contest).winner
-
-    def start_chase(self, chase_id: UUID, pairs: list[tuple[UUID, UUID]], distance: str) -> None:
-        """WCBH-27: pursuers, each after one target, at a starting range class."""
-        self._check_open()
-        if distance not in ("close", "far", "extreme"):
-            raise InvalidInput(
-                "a chase starts at close, far or extreme range", field="range", rule="WCBH-27"
-            )
-        pursuers = [p for p, _ in pairs]
-        if not pairs or len(set(pursuers)) != len(pursuers):
-            raise InvalidInput("each pursuer picks one target", field="pairs", rule="WCBH-27")
-        if any(p == t for p, t in pairs):
-            raise InvalidInput("a character does not chase itself", field="pairs", rule="WCBH-27")
-        rows = [{"pursuer": str(p), "target": str(t)} for p, t in pairs]
-        self._chase_started(chase_id, rows, distance, self.page)
+        details = {"contest_id": contest_id, "character_id": character_id, "roll_id": roll_id}
+        result = {"successes": successes, "bonus": bonus, "decided": decided, "winner": winner}
+        self._old_play("ContestRolled", self.page, details, **result)
 
     @event("ChaseStarted")
     def _chase_started(
         self, chase_id: UUID, pairs: list[dict[str, str]], distance: str, page: int
     ) -> None:
-        everyone = [c for pair in pairs for c in (pair["pursuer"], pair["target"])]
-        self.chases[str(chase_id)] = {
-            "pairs": [{**p, "range": distance, "over": False, "history": []} for p in pairs],
-            "bonus": dict.fromkeys(everyone, 0),
-            "checks": {},
-            "page": page,
-            "over": False,
-        }
-
-    def chase_bonus(self, chase_id: UUID, character_id: UUID) -> int:
-        """WCBH-27: the dice a participant's chase check gets (+2 after winning); refuses one who
-        is in no running pair, or a second check in the same page."""
-        chase = self._play_state(self.chases, chase_id, "chase")
-        who = str(character_id)
-        mine = [p for p in chase["pairs"] if who in (p["pursuer"], p["target"])]
-        if not mine:
-            raise InvalidInput(
-                "the character takes no part in this chase", field="character_id", rule="WCBH-27"
-            )
-        if all(p["over"] for p in mine):
-            raise Conflict("the character's chase is over", code="chase_over", rule="WCBH-27")
-        check = chase["checks"].get(who)
-        if check is not None and check["page"] == self.page:
-            raise Conflict(
-                "one chase check per page: the character has already rolled in this page",
-                code="already_rolled",
-                rule="WCBH-27",
-                details={"page": self.page},
-            )
-        return int(chase["bonus"].get(who, 0))
-
-    def chase_check(
-        self,
-        chase_id: UUID,
-        character_id: UUID,
-        roll_id: UUID,
-        successes: int,
-        bonus: int,
-        shift: int | None,
-    ) -> None:
-        """WCBH-27: one participant's chase check of this page; each of its running pairs is
-        decided once the other side has rolled in the same page (a lone check of an earlier page
-        lapses)."""
-        self._check_open()
-        self.chase_bonus(chase_id, character_id)
-        chase = self.chases[str(chase_id)]
-        who = str(character_id)
-        this_page = {
-            c: v for c, v in chase["checks"].items() if v["page"] == self.page and c != who
-        }
-        this_page[who] = {"successes": successes, "shift": shift}
-        results = []
-        for index, pair in enumerate(chase["pairs"]):
-            if pair["over"] or who not in (pair["pursuer"], pair["target"]):
-                continue
-            other = pair["target"] if who == pair["pursuer"] else pair["pursuer"]
-            if other not in this_page:
-                continue
-            pursuer, target = this_page[pair["pursuer"]], this_page[pair["target"]]
-            net = pursuer["successes"] - target["successes"]
-            winner = pursuer if net > 0 else target
-            step = winner["shift"] if net and abs(net) >= CHASE_SHIFT_NET else None
-            state = ChaseState(pair["pursuer"], pair["target"], pair["range"])
-            page = resolve_chase(state, pursuer["successes"], target["successes"], shift=step)
-            results.append(
-                {"pair": index, "winner": page.winner, "net": page.net, "range": page.state.range}
-            )
-        self._chase_checked(
-            chase_id, character_id, roll_id, successes, bonus, shift, self.page, results
+        self._old_play(
+            "ChaseStarted", page, {"chase_id": chase_id, "pairs": pairs}, distance=distance
         )
 
     @event("ChaseChecked")
@@ -517,48 +273,12 @@ class Scene(Aggregate):
         page: int,
         results: list[dict[str, Any]],
     ) -> None:
-        chase = self.chases[str(chase_id)]
-        who = str(character_id)
-        chase["checks"] = {c: v for c, v in chase["checks"].items() if v["page"] == page}
-        chase["checks"][who] = {
-            "roll_id": str(roll_id),
-            "successes": successes,
-            "bonus": bonus,
-            "shift": shift,
-            "page": page,
-        }
-        chase["bonus"][who] = 0  # spent on this check
-        for result in results:
-            pair = chase["pairs"][result["pair"]]
-            pair["history"].append(
-                {
-                    "page": page,
-                    "pursuer": dict(chase["checks"][pair["pursuer"]]),
-                    "target": dict(chase["checks"][pair["target"]]),
-                    "winner": result["winner"],
-                    "net": result["net"],
-                    "range": result["range"],
-                }
-            )
-            pair["range"] = result["range"]
-            pair["over"] = result["range"] in ("cornered", "escaped")
-            if result["winner"] is not None:
-                chase["bonus"][result["winner"]] = CHASE_WIN_BONUS
-        chase["over"] = all(p["over"] for p in chase["pairs"])
+        details = {"chase_id": chase_id, "character_id": character_id, "roll_id": roll_id}
+        check = {"successes": successes, "bonus": bonus, "shift": shift, "results": results}
+        self._old_play("ChaseChecked", page, details, **check)
 
-    @staticmethod
-    def _play_state(
-        states: dict[str, dict[str, Any]], state_id: UUID, label: str
-    ) -> dict[str, Any]:
-        found = states.get(str(state_id))
-        if found is None:
-            raise NotFound(f"{label} {state_id} not found in this scene")
-        return found
-
-    @staticmethod
-    def _contest_state(state: dict[str, Any]) -> Contest:
-        sides = state["sides"]
-        return Contest((sides[0], sides[1]), state["rolls"], tuple(state["winners"]))
+    def _old_play(self, change: str, page: int, ids: dict[str, Any], **rest: Any) -> None:
+        self._apply_state(WCBH, "play", change, {**ids, **rest}, page)
 
     # ---- Resolve area (WCBH-20f, WCBH-21; systems/wcbh/commands/resolve.py) ----------------------------
 
@@ -792,6 +512,8 @@ class Scene(Aggregate):
 NWOD = "nwod-micro"
 # The ruleset of the round events recorded before StateChanged (Scene.ClassDActed…).
 CLASSD = "classd"
+# The ruleset of the scene play events recorded before StateChanged (Scene.GroupCheckOpened...).
+WCBH = "wcbh"
 
 
 def _scene_state(ruleset_id: str, area: str) -> SceneState:

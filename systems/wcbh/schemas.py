@@ -1,4 +1,5 @@
-"""The scene's play state in responses: group checks (WCBH-11), contests (WCBH-12), chases (WCBH-27).
+"""The scene's play state in responses: group checks (WCBH-11), contests (WCBH-12), chases (WCBH-27);
+the Resolve area's fields of a character (WCBH-16, 19, 20e).
 
 Kept apart from the router (systems/wcbh/commands/scene_play.py's HTTP verbs) so that `api.schemas.ScenePublic`
 can show it without importing a router."""
@@ -10,7 +11,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from domain.aggregates import Scene
+from domain.aggregates import Character, Scene
+from systems.wcbh.rules.resolve import owed_loss
 
 
 class GroupRollPublic(BaseModel):
@@ -211,9 +213,41 @@ def chase_public(chase_id: str, chase: dict[str, Any], page: int) -> ChasePublic
     )
 
 
+def play_of(scene: Scene) -> dict[str, Any]:
+    """The scene's group checks, contests and chases, by id (the wcbh system's "play" state)."""
+    return scene.state("wcbh", "play")
+
+
 def scene_play_public(scene: Scene) -> ScenePlayPublic:
+    play = play_of(scene)
     return ScenePlayPublic(
-        group_checks=[group_check_public(i, g) for i, g in scene.group_checks.items()],
-        contests=[contest_public(i, c) for i, c in scene.contests.items()],
-        chases=[chase_public(i, c, scene.page) for i, c in scene.chases.items()],
+        group_checks=[group_check_public(i, g) for i, g in play["group_checks"].items()],
+        contests=[contest_public(i, c) for i, c in play["contests"].items()],
+        chases=[chase_public(i, c, scene.page) for i, c in play["chases"].items()],
     )
+
+
+def resolve_fields(character: Character) -> dict[str, Any]:
+    """The character view's Resolve-area fields (the views build the same from the events)."""
+    gasp = character.last_gasp
+    return {
+        "last_gasp": None
+        if gasp is None
+        else {
+            "scene_id": str(gasp["scene_id"]),
+            "page": gasp["page"],
+            "unconscious": gasp["unconscious"],
+        },
+        "luck_requests": {
+            request_id: {**request, "scene_id": str(request["scene_id"])}
+            for request_id, request in character.luck_requests.items()
+        },
+        "owed_ability_losses": {
+            roll_id: owed_loss(owed["effort"], owed["scene_id"])
+            for roll_id, owed in character.owed_losses.items()
+        },
+        "lowered_abilities": [
+            {"ability": entry["ability"], "roll_id": str(entry["roll_id"])}
+            for entry in character.lowered
+        ],
+    }

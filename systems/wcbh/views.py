@@ -1,6 +1,8 @@
 """View branches of scene play (systems/wcbh/commands/scene_play.py): group checks, contests and chases on the
 scene's doc (WCBH-11, 12, 27), recovery and effects on the character's (WCBH-34, 37..39), extended
-effects on the game Issue's (WCBH-38).
+effects on the game Issue's (WCBH-38); and the Resolve area's (systems/wcbh/commands/resolve.py):
+Resolve, luck, last gasp and Ability losses on the character's doc, pools and imitated Powers on
+the scene's (WCBH-16..21).
 
 The docs are changed by the aggregates' own event methods, applied to a stand-in built from the doc,
 so that a view always holds what the aggregate holds."""
@@ -11,17 +13,11 @@ import copy
 from typing import Any
 
 from domain.aggregates import Character, Scene
-from projections.translation import SystemTranslation
+from projections.translation import SystemTranslation, Translation, refresh_derived
+from systems.wcbh.rules.play_state import CHANGES as PLAY_CHANGES
+from systems.wcbh.rules.resolve import owed_loss
 
-SCENE_EVENTS = (
-    "GroupCheckOpened",
-    "GroupCheckRolled",
-    "SuccessesHandedOver",
-    "ContestStarted",
-    "ContestRolled",
-    "ChaseStarted",
-    "ChaseChecked",
-)
+SCENE_EVENTS = tuple(PLAY_CHANGES)  # recorded before StateChanged (WCBH-11, 12, 27)
 CHARACTER_EVENTS = (
     "Recovered",
     "EffectShaken",
@@ -33,7 +29,6 @@ CHARACTER_EVENTS = (
     "CarriedEffectEnded",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
-PLAY_KEYS = ("group_checks", "contests", "chases")
 
 
 def _name(t: Any, character_id: Any) -> str:
@@ -42,11 +37,10 @@ def _name(t: Any, character_id: Any) -> str:
 
 def scene_play(t: Any, doc: dict[str, Any]) -> str:
     """The scene doc's `play` (as `ScenePublic.play` stores it, by id) and the step's text."""
-    play = doc.setdefault("play", {key: {} for key in PLAY_KEYS})
     holder = object.__new__(Scene)
-    holder.__dict__.update(copy.deepcopy(play), page=doc["page"])
-    t.event.apply(holder)
-    doc["play"] = {key: holder.__dict__[key] for key in PLAY_KEYS}
+    holder.__dict__.update(states={"play": copy.deepcopy(doc.get("play"))}, page=doc["page"])
+    t.event.apply(holder)  # recorded before StateChanged: applies the "play" state's change
+    doc["play"] = holder.states["play"]
     e = t.event
     if t.name == "GroupCheckOpened":
         names = ", ".join(_name(t, c) for c in e.participants)
@@ -143,9 +137,122 @@ def _in_scene(t: Any, scene_id: Any) -> None:
     }
 
 
+# ---- the Resolve area: Resolve given, luck, last gasp, Ability loss, scene pools (WCBH-16..21) --
+
+RESOLVE_CHARACTER_EVENTS = (
+    "ResolveGiven",
+    "ResolveReceived",
+    "LuckAsked",
+    "LuckDecided",
+    "LastGaspTaken",
+    "FellUnconscious",
+    "CameTo",
+    "AbilityLossOwed",
+    "AbilityLost",
+    "AbilityRestored",
+)
+RESOLVE_SCENE_EVENTS = ("PoolOpened", "PoolChanged", "PowerImitated")
+
+
+def resolve_character(t: Translation, doc: dict[str, Any]) -> str:
+    e, name = t.event, doc["name"]
+    resolve = doc["resources"].setdefault(
+        "resolve", {"max": None, "start": 0, "refresh": None, "current": 0}
+    )
+    luck = doc.setdefault("luck_requests", {})
+    owed = doc.setdefault("owed_ability_losses", {})
+    lowered = doc.setdefault("lowered_abilities", [])
+    if hasattr(e, "scene_id"):
+        _in_scene(t, e.scene_id)
+    if t.name == "ResolveGiven":
+        resolve["current"] -= e.cost
+        to = t.load("character", str(e.to_character_id))["name"]
+        afar = f" from afar (flashback: {e.flashback})" if e.flashback else ""
+        return f"{name} gives {to} 1 Resolve{afar} for {e.cost}: {e.purpose} (WCBH-20a)"
+    if t.name == "ResolveReceived":
+        resolve["current"] += 1
+        giver = t.load("character", str(e.from_character_id))["name"]
+        return f"{name} receives 1 Resolve from {giver}"
+    if t.name == "LuckAsked":
+        luck[str(e.request_id)] = {
+            "scene_id": str(e.scene_id),
+            "detail": e.detail,
+            "status": "pending",
+            "note": None,
+        }
+        return f"{name} asks the GM for luck: {e.detail} (WCBH-20e)"
+    if t.name == "LuckDecided":
+        request = luck[str(e.request_id)]
+        request["status"], request["note"] = ("approved" if e.approved else "declined"), e.note
+        return f"The GM {request['status']} {name}'s luck: {request['detail']}"
+    if t.name == "LastGaspTaken":
+        resolve["current"] += 1
+        doc["last_gasp"] = {"scene_id": str(e.scene_id), "page": e.page, "unconscious": False}
+        return f"{name}'s last gasp: 1 Resolve to spend in page {e.page} (WCBH-19)"
+    if t.name == "FellUnconscious":
+        resolve["current"] -= e.forfeited
+        doc["last_gasp"] = {**doc["last_gasp"], "unconscious": True}
+        if doc["status"] == "active":
+            doc["status"] = "unconscious"
+        lost = f"; {e.forfeited} unspent Resolve is gone" if e.forfeited else ""
+        return f"{name} falls unconscious until the scene ends{lost} (WCBH-19)"
+    if t.name == "CameTo":
+        resolve["current"] -= e.forfeited
+        doc["last_gasp"] = None
+        if doc["status"] == "unconscious":
+            health = doc["resources"].get("health", {}).get("current", 1)
+            doc["status"] = "active" if health > 0 else "defeated"
+        return f"{name}'s last gasp is over with its scene"
+    if t.name == "AbilityLossOwed":
+        owed[str(e.roll_id)] = owed_loss(e.effort, e.scene_id)
+        return f"{name} owes one {e.effort} Ability rank for the Decisive Moment (WCBH-16)"
+    abilities = doc["sheet"]["abilities"]
+    if t.name == "AbilityLost":
+        owed.pop(str(e.roll_id), None)
+        if e.rank is None:
+            return f"{name}'s Ability loss is waived: every option is at rank 1 (WCBH-16)"
+        abilities[e.ability] = e.rank
+        lowered.append({"ability": e.ability, "roll_id": str(e.roll_id)})
+        refresh_derived(t, doc)
+        if e.health is not None:
+            doc["resources"]["health"]["current"] = e.health
+        return f"{name} loses a rank of {e.ability} to the Decisive Moment: {e.rank} (WCBH-16)"
+    abilities[e.ability] = e.rank  # AbilityRestored
+    lowered.remove({"ability": e.ability, "roll_id": str(e.roll_id)})
+    refresh_derived(t, doc)
+    return f"{name}'s {e.ability} is restored to {e.rank} ({e.reason})"
+
+
+def resolve_scene(t: Translation, doc: dict[str, Any]) -> str:
+    e, pools = t.event, doc.setdefault("pools", {})
+    if t.name == "PoolOpened":
+        pools[e.pool] = e.amount
+        return f"“{doc['title']}” gets its own {e.pool} pool: {e.amount} ({e.reason})"
+    if t.name == "PoolChanged":
+        pools[e.pool] += e.change
+        verb = "gained" if e.change > 0 else "spent"
+        return (
+            f"The GM {verb} {abs(e.change)} {e.pool} of “{doc['title']}”'s own pool "
+            f"({e.reason}); {pools[e.pool]} left"
+        )
+    imitation = {
+        "character_id": str(e.character_id),
+        "trait": e.trait,
+        "power": e.power,
+        "rank": e.rank,
+        "purpose": e.purpose,
+        "page": e.page,
+    }
+    doc.setdefault("imitations", []).append(imitation)
+    who = t.load("character", str(e.character_id))["name"]
+    return f"{who}'s {e.trait} imitates {e.power} at rank {e.rank} for this scene (WCBH-20f)"
+
+
 # What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
 TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
     **{("scene", name): scene_play for name in SCENE_EVENTS},
     **{("character", name): character_play for name in CHARACTER_EVENTS},
     **{("issue", name): issue_play for name in ISSUE_EVENTS},
+    **{("character", name): resolve_character for name in RESOLVE_CHARACTER_EVENTS},
+    **{("scene", name): resolve_scene for name in RESOLVE_SCENE_EVENTS},
 }

@@ -1,7 +1,7 @@
 """Every route that may answer 202 with a roll request says so in OpenAPI, and no other route does.
 
 A player's situational modifiers meet the campaign's `player_modifiers` in one place,
-`Chronicle._modifiers`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
+`RollCommands._modifiers`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
 a roll request instead, and `Commands.run` answers 202 with it, whatever the verb. So a verb may
 answer 202 exactly when it reaches `_modifiers` with the roller's declared modifiers. This test
 follows the verbs' own calls (`self.…(…)`, read from their source) to find them; a call to a helper
@@ -26,33 +26,30 @@ from api.main import create_app
 from tests.app.table import SeededChronicle
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
+# Who holds commands: the application, each game system's component and its parts. A method's
+# calls are followed on the object that makes them (`self.name`), or on another holder it reaches
+# (`self.app.name`, `self.system.name`, `self.play.name`).
+APP = SeededChronicle()
+HOLDERS: list[Any] = [APP]
+for _system in APP.systems.values():
+    HOLDERS += [_system, *_system.parts]
+HOLDERS += [v for v in vars(APP).values() if hasattr(v, "app") and v is not APP]  # app.missions
 
 
-@functools.cache
-def _owners() -> tuple[type, ...]:
-    """The classes that hold verbs and their helpers: the application, each game system and its
-    parts (as `Chronicle.command_owner` finds a roll request's command)."""
-    app = SeededChronicle()
-    owners: list[object] = [app]
-    for system in app.systems.values():
-        owners += [system, *system.parts]
-    owners += [v for v in vars(app).values() if hasattr(v, "app") and v is not app]  # missions
-    return tuple(dict.fromkeys(type(owner) for owner in owners))
+def _method(holder: Any, name: str) -> Callable[..., Any] | None:
+    found = getattr(type(holder), name, None)
+    if not callable(found):
+        return None
+    return getattr(found, "__wrapped__", found)  # the verb itself, not @command's retry wrapper
 
 
-def _found(name: str, near: type | None = None) -> tuple[type, Callable[..., Any]] | None:
-    """The method `name` and its class: looked up first on `near` (the class of the method that
-    calls `self.name`), then on each owner."""
-    for cls in (near, *_owners()) if near else _owners():
-        found = getattr(cls, name, None)
-        if callable(found):
-            return cls, getattr(found, "__wrapped__", found)  # not @command's retry wrapper
+def _verb(name: str) -> tuple[Any, Callable[..., Any]] | None:
+    """The command `name` and its holder (command names are unique across the holders)."""
+    for holder in HOLDERS:
+        found = getattr(type(holder), name, None)
+        if hasattr(found, "__wrapped__"):
+            return holder, found.__wrapped__  # type: ignore[union-attr]
     return None
-
-
-def _method(name: str, near: type | None = None) -> Callable[..., Any] | None:
-    found = _found(name, near)
-    return found[1] if found else None
 
 
 @functools.cache  # each method's source is parsed once, however many verbs reach it
@@ -62,30 +59,44 @@ def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
     return tree.body[0]
 
 
-def _self_method(node: ast.AST) -> str | None:
-    """The name of the method a node calls on its own object or on what that holds
-    (`self.name(...)`, `self.app.name(...)`, `self.system.name(...)`), if it is one."""
+Called = tuple[Any, Callable[..., Any]]  # (the holder, or None for a module's function; it)
+
+
+def _callee(holder: Any, fn: Callable[..., Any], node: ast.AST) -> Called | None:
+    """What a node of `fn` calls, if it is a holder's method (`self.name(...)`,
+    `self.<holder>.name(...)`, `<anything>.app.name(...)`) or a function of `fn`'s module."""
     callee = node.func if isinstance(node, ast.Call) else None
+    if isinstance(callee, ast.Name):
+        found = fn.__globals__.get(callee.id)
+        if inspect.isfunction(found) and found.__module__ == fn.__module__:
+            return None, found
+        return None
     if not isinstance(callee, ast.Attribute):
         return None
-    holder = callee.value
-    while isinstance(holder, ast.Attribute):
-        holder = holder.value
-    return callee.attr if isinstance(holder, ast.Name) and holder.id == "self" else None
+    target: Any = None
+    on = callee.value
+    if isinstance(on, ast.Name) and on.id == "self":
+        target = holder
+    elif isinstance(on, ast.Attribute) and on.attr == "app":
+        target = APP
+    elif isinstance(on, ast.Attribute) and isinstance(on.value, ast.Name) and on.value.id == "self":
+        reached = getattr(holder, on.attr, None)
+        target = reached if any(reached is h for h in HOLDERS) else None
+    method = None if target is None else _method(target, callee.attr)
+    return None if method is None else (target, method)
 
 
-def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call, bool]]:
-    """Each call of a method of `self` (True) or of what it holds (False), e.g. `self.app`."""
+def _calls(holder: Any, fn: Callable[..., Any]) -> Iterator[tuple[Called, ast.Call]]:
     for node in ast.walk(_tree(fn)):
-        name = _self_method(node)
-        if name is not None:
-            assert isinstance(node, ast.Call)
-            yield name, node, isinstance(node.func.value, ast.Name)  # type: ignore[attr-defined]
+        found = _callee(holder, fn, node)
+        if found is not None:
+            yield found, node  # type: ignore[misc]
 
 
-def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
-    """Whether a call hands `fn` declared modifiers (True for a helper without that parameter)."""
-    params = list(inspect.signature(fn).parameters)  # params[0] is self
+def _passes_declared(call: ast.Call, called: Called) -> bool:
+    """Whether a call hands its callee declared modifiers (True for one without that parameter)."""
+    holder, fn = called
+    params = list(inspect.signature(fn).parameters)  # a method's params[0] is self
     if "declared" not in params:
         return True
     for keyword in call.keywords:
@@ -93,42 +104,44 @@ def _passes_declared(call: ast.Call, fn: Callable[..., Any]) -> bool:
             return not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
         if keyword.arg is None:
             return True  # **kwargs: may hold it
-    return len(call.args) >= params.index("declared")
+    return len(call.args) >= params.index("declared") + (holder is None)
 
 
-def _gm_only(fn: Callable[..., Any]) -> bool:
-    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, or a system's turn with
-    `gm=True`, in its own body, not in a branch): the GM's modifiers never wait, so such a verb
-    never asks."""
-    body = _tree(fn).body
-    return any(isinstance(st, ast.Assign) and _requires_gm(st.value) for st in body)
+def _gm_only(holder: Any, fn: Callable[..., Any]) -> bool:
+    """Whether `fn` starts by requiring the GM (`actor = self._gm(ctx)`, `self.app._gm`, or a
+    turn started for the GM, `self.turn(ctx, ..., gm=True)`, in its own body, not in a branch):
+    the GM's modifiers never wait, so such a verb never asks."""
+    for st in _tree(fn).body:
+        if not isinstance(st, ast.Assign):
+            continue
+        found = _callee(holder, fn, st.value)
+        if found is not None and found[1].__name__ == "_gm":
+            return True
+        if isinstance(st.value, ast.Call) and any(
+            k.arg == "gm" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in st.value.keywords
+        ):
+            return True
+    return False
 
 
-def _requires_gm(value: ast.AST) -> bool:
-    if _self_method(value) == "_gm":
+def may_ask_gm(called: Called, visiting: frozenset[Any] = frozenset()) -> bool:
+    """Whether a method (or function) may reach `_modifiers` with declared modifiers."""
+    holder, fn = called
+    if fn.__name__ == ASKS:
         return True
-    keywords = value.keywords if isinstance(value, ast.Call) else []
+    if fn in visiting or _gm_only(holder, fn):
+        return False
+    inner = visiting | {fn}
     return any(
-        k.arg == "gm" and isinstance(k.value, ast.Constant) and k.value.value is True
-        for k in keywords
+        may_ask_gm(callee, inner) and _passes_declared(call, callee)
+        for callee, call in _calls(holder, fn)
     )
 
 
-def may_ask_gm(name: str, visiting: frozenset[str] = frozenset(), near: type | None = None) -> bool:
-    """Whether the method `name` (of `near`, if it has one) may reach `_modifiers` with declared
-    modifiers."""
-    if name == ASKS:
-        return True
-    found = _found(name, near)
-    if found is None or name in visiting or _gm_only(found[1]):
-        return False
-    owner, fn = found
-    inner = visiting | {name}
-    for callee, call, own in _self_calls(fn):
-        at = owner if own else None
-        if may_ask_gm(callee, inner, at) and _passes_declared(call, _method(callee, at)):  # type: ignore[arg-type]
-            return True
-    return False
+def verb_may_ask_gm(name: str) -> bool:
+    found = _verb(name)
+    return found is not None and may_ask_gm(found)
 
 
 def _routes() -> list[APIRoute]:
@@ -141,19 +154,19 @@ def _label(route: APIRoute) -> str:
 
 def _verbs_run(route: APIRoute) -> Iterator[str]:
     """The commands a route runs: the attributes it names (`app.roll`, `fight.classd_attack`)
-    that are commands of some owner, not the fields of its body (`body.dodge`)."""
+    that are some holder's commands, not the fields of its body (`body.dodge`)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(route.endpoint)))
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
         if isinstance(node.value, ast.Name) and node.value.id == "body":
             continue
-        if any(hasattr(getattr(cls, node.attr, None), "__wrapped__") for cls in _owners()):
+        if _verb(node.attr) is not None:
             yield node.attr
 
 
 def _asks_gm(route: APIRoute) -> bool:
-    return any(may_ask_gm(verb) for verb in _verbs_run(route))
+    return any(verb_may_ask_gm(name) for name in _verbs_run(route))
 
 
 def _declares(route: APIRoute) -> bool:
@@ -162,14 +175,15 @@ def _declares(route: APIRoute) -> bool:
 
 def test_the_verbs_found_include_the_ones_known_to_ask_the_gm() -> None:
     # Guards the search itself: a rewrite that finds nothing would pass the tests below vacuously.
-    assert may_ask_gm("roll") and may_ask_gm("attack") and may_ask_gm("nwod_roll")
-    assert may_ask_gm("classd_attack") and not may_ask_gm("classd_villain_attack")
+    asking = ("roll", "attack", "nwod_roll", "assisted_roll", "chase_check")  # the last on a part
+    assert all(verb_may_ask_gm(verb) for verb in asking)
     # verbs that roll no player's dice, and GM-only verbs that do
-    quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest")
-    assert all(_method(verb) is not None and not may_ask_gm(verb) for verb in quiet)
+    quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest", "recover_health")
+    assert all(_verb(verb) is not None and not verb_may_ask_gm(verb) for verb in quiet)
+    assert verb_may_ask_gm("classd_attack") and not verb_may_ask_gm("classd_villain_attack")
     # ...and the routes that run them are found through the commands they name
     by_id = {route.operation_id: route for route in _routes()}
-    assert _asks_gm(by_id["roll"]) and _asks_gm(by_id["attack"]) and _asks_gm(by_id["nwod_roll"])
+    assert all(_asks_gm(by_id[op]) for op in ("roll", "attack", "nwod_roll", "assisted_roll"))
 
 
 def test_every_route_whose_verb_may_ask_the_gm_declares_the_202() -> None:

@@ -10,16 +10,30 @@ extended past their scene (WCBH-38) are booked on the game Issue.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
-from domain.aggregates import Campaign, Character, Issue, Scene, Story
-from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
-from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.aggregates import Character, Issue, Roll
+from domain.commands import CommandContext, Outcome, command
+from domain.components import IssueBoundary, PageBoundary, SceneBoundary, Sheeted, Turn
 from domain.rolls import declared_by
-from domain.rulesets import get_ruleset
 from domain.rulesets.base import CheckOutcome, form_of, parse_request
+from systems.wcbh.requests import (
+    AssistedRollCreate,
+    BackInTheFightCreate,
+    ChaseCheckCreate,
+    ChaseCreate,
+    ContestCreate,
+    ExtensionCreate,
+    GroupCheckCreate,
+    HandoverCreate,
+    PlayRollCreate,
+    RecoveryCreate,
+    ShakeOffCreate,
+)
+from systems.wcbh.rules import play_state
+from systems.wcbh.rules import scene_play as rules
 from systems.wcbh.rules.checks import TraitRequest, trait_rank
 from systems.wcbh.rules.combat import recover, recovery_difficulty
 from systems.wcbh.rules.effects import Effect, come_back, extend_effect, shake_off
@@ -27,609 +41,478 @@ from systems.wcbh.rules.play import HELP_DIFFICULTY, best_help, help_bonus
 from systems.wcbh.rules.pools import halve
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
+if TYPE_CHECKING:
+    from domain.application import Chronicle
+    from systems.wcbh.commands import Wcbh
+
 TRAIT = "trait"
 BACK_IN_THE_FIGHT = "back_in_the_fight"  # the scene's once-per-scene key (WCBH-39)
 RECOVERY = "recovery"  # the scene's once-per-scene key (WCBH-34 ruling)
-AGILITY = "Agility"
-MAX_HELPERS = 10
+PLAY = "play"  # the system's state on the scene: group checks, contests, chases
 
 
-class ScenePlayCommands(Hooks):
-    """Mixed into the Chronicle application."""
+# ---- what the commands tell their presenters ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HelpRoll:
+    """One helper's roll (WCBH-10) and the dice it is worth."""
+
+    character_id: UUID
+    roll_id: UUID
+    successes: int
+    net: int
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Assisted:
+    """The helpers' rolls of an assisted roll, and the dice the best of them added."""
+
+    helpers: tuple[HelpRoll, ...]
+    bonus: int
+
+
+@dataclass(frozen=True)
+class PlayStateChanged:
+    """Which group check, contest or chase a command changed, and the roll it made, if any."""
+
+    state_id: UUID
+    roll: Roll | None = None
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """A recovery roll (WCBH-34), with the Health before it and the maximum."""
+
+    roll: Roll
+    health_before: int
+    max_health: int
+
+
+@dataclass(frozen=True)
+class ShakenOff:
+    """A roll to shake off an effect (WCBH-37), with its pages before."""
+
+    roll: Roll
+    effect: str
+    pages_before: int
+
+
+class ScenePlay:
+    """The commands of scene play, an area of the We Can Be Heroes system (`Wcbh.play`)."""
+
+    def __init__(self, system: Wcbh) -> None:
+        self.system = system
+
+    @property
+    def app(self) -> Chronicle:
+        return self.system.app
 
     # ---- WCBH-10: help ------------------------------------------------------------------------
 
     @command
     def assisted_roll(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        request: Mapping[str, Any],
-        helpers: list[tuple[UUID, str]],
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: AssistedRollCreate
     ) -> Outcome:
         """WCBH-10: each helper rolls its trait at difficulty 2 (a roll record each); the helped
         character's roll gets +1 die per 2 net successes of the best helper, in its modifier."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        req = self._play_request(request)
-        if not helpers or len(helpers) > MAX_HELPERS:
-            raise InvalidInput(f"name 1 to {MAX_HELPERS} helpers", field="helpers", rule="WCBH-10")
-        helper_ids = [h for h, _ in helpers]
-        if len(set(helper_ids)) != len(helper_ids) or character.id in helper_ids:
-            raise InvalidInput(
-                "helpers are different characters, other than the one helped",
-                field="helpers",
-                rule="WCBH-10",
-            )
-        helping = [(self._play_character(actor, h, "helpers"), trait) for h, trait in helpers]
+        turn = self.system.turn(ctx, scene_id)
+        helped = turn.acting(body.character_id)
+        req = _trait_request(body.request)
+        rules.check_helpers([h.character_id for h in body.helpers], helped.id)
+        helping = [(turn.acting(h.character_id, "helpers"), h.trait) for h in body.helpers]
         touched: list[Any] = []
         rows = []
         for helper, trait in helping:
-            purpose = f"helps {character.name} (WCBH-10): {req.purpose}"[:2000]
-            help_request = {"trait": trait, "difficulty": HELP_DIFFICULTY, "purpose": purpose}
-            outcome, made = self._play_roll(
-                actor, scene, campaign, helper, help_request, None, touched
-            )
-            successes = outcome.result["successes"]
-            rows.append(
-                {
-                    "character_id": str(helper.id),
-                    "roll_id": str(made[0].id),
-                    "successes": successes,
-                    "net": outcome.result["net"],
-                    "bonus": help_bonus(successes),
-                }
-            )
+            purpose = f"helps {helped.name} (WCBH-10): {req.purpose}"[:2000]
+            asked = {"trait": trait, "difficulty": HELP_DIFFICULTY, "purpose": purpose}
+            outcome, made = _roll(turn, helper, asked, None, touched)
+            rows.append(_help_row(helper, made[0], outcome))
             touched.extend(made)
-        bonus = best_help(row["successes"] for row in rows)
-        helped = _raw(req, modifier=req.modifier + bonus)
-        _, made = self._play_roll(
-            actor, scene, campaign, character, helped, client_seed, touched, declared=req
-        )
-        return self._commit(
-            ctx, *made, *touched, revealed={"help": rows, "bonus": bonus, "scene": scene}
-        )
+        bonus = best_help(row.successes for row in rows)
+        raw = _raw(req, modifier=req.modifier + bonus)
+        _, made = _roll(turn, helped, raw, body.client_seed, touched, declared=req)
+        return turn.save(*made, *touched, result=Assisted(tuple(rows), bonus))
 
     # ---- WCBH-11: group checks ----------------------------------------------------------------
 
     @command
     def open_group_check(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        participants: list[UUID],
-        difficulty: int,
-        purpose: str,
+        self, ctx: CommandContext, scene_id: UUID, body: GroupCheckCreate
     ) -> Outcome:
         """WCBH-11: the GM, or a player with a character in it, opens a group check."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        self._play_wcbh(actor)
-        members = [self._play_named(actor, c, "participants") for c in participants]
-        self._play_check_takes_part(actor, members)
+        turn = self.system.turn(ctx, scene_id)
+        members = [turn.character(c, "participants") for c in body.participants]
+        _check_starter(turn, members)
+        rules.check_open(turn.scene.closed)
+        play_state.check_group(body.participants)
         group_id = uuid4()
-        scene.open_group_check(group_id, [c.id for c in members], difficulty, purpose)
-        return self._commit(ctx, scene, revealed={"group_id": group_id})
+        ids = {"group_id": str(group_id), "participants": [str(c.id) for c in members]}
+        _change(turn, "GroupCheckOpened", ids, difficulty=body.difficulty, purpose=body.purpose)
+        return turn.save(result=PlayStateChanged(group_id))
 
     @command
     def group_check_roll(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        group_id: UUID,
-        character_id: UUID,
-        request: Mapping[str, Any],
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, group_id: UUID, body: PlayRollCreate
     ) -> Outcome:
         """WCBH-11: one participant's own roll, at the group check's difficulty."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        group = scene.check_group_roll(group_id, character.id)
-        req = self._play_request(request)
-        if "difficulty" in request and req.difficulty != group["difficulty"]:
-            raise InvalidInput(
-                f"the group check is at difficulty {group['difficulty']}",
-                field="request.difficulty",
-                rule="WCBH-11",
-            )
+        turn = self.system.turn(ctx, scene_id)
+        roller = turn.acting(body.character_id)
+        group = play_state.group_to_roll(_play(turn), group_id, roller.key)
+        req = _trait_request(body.request)
+        asked = req.difficulty if "difficulty" in body.request else None
+        rules.check_group_difficulty(asked, group)
         raw = _raw(req, difficulty=group["difficulty"])
         # the group's difficulty is the GM's (WCBH-11): only the roller's modifier is its own
         own = req.model_copy(update={"difficulty": 0})
-        outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], declared=own
-        )
-        scene.group_roll(group_id, character.id, made[0].id, outcome.result["successes"])
-        return self._commit(ctx, scene, *made, revealed={"group_id": group_id, "roll": made[0]})
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=own)
+        ids = {"group_id": str(group_id), "character_id": roller.key, "roll_id": str(made[0].id)}
+        _change(turn, "GroupCheckRolled", ids, successes=outcome.result["successes"])
+        return turn.save(turn.scene, *made, result=PlayStateChanged(group_id, made[0]))
 
     @command
     def hand_over_successes(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        group_id: UUID,
-        giver_id: UUID,
-        receiver_id: UUID,
-        successes: int,
+        self, ctx: CommandContext, scene_id: UUID, group_id: UUID, body: HandoverCreate
     ) -> Outcome:
         """WCBH-11: after seeing the rolls, the giver's owner (or the GM) hands successes above 3
         to another participant."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        self._play_wcbh(actor)
-        self._play_character(actor, giver_id, "giver_id")
-        scene.hand_over(group_id, giver_id, receiver_id, successes)
-        return self._commit(ctx, scene, revealed={"group_id": group_id})
+        turn = self.system.turn(ctx, scene_id)
+        turn.acting(body.giver_id, "giver_id")
+        rules.check_open(turn.scene.closed)
+        giver, receiver = str(body.giver_id), str(body.receiver_id)
+        play_state.check_handover(_play(turn), group_id, giver, receiver, body.successes)
+        ids = {"group_id": str(group_id), "giver_id": giver, "receiver_id": receiver}
+        _change(turn, "SuccessesHandedOver", ids, successes=body.successes)
+        return turn.save(result=PlayStateChanged(group_id))
 
     # ---- WCBH-12: contests --------------------------------------------------------------------
 
     @command
-    def start_contest(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        first_id: UUID,
-        second_id: UUID,
-        rolls: int,
-        purpose: str,
-    ) -> Outcome:
+    def start_contest(self, ctx: CommandContext, scene_id: UUID, body: ContestCreate) -> Outcome:
         """WCBH-12: the GM, or the owner of a side, starts a contest of `rolls` rolls."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        self._play_wcbh(actor)
-        sides = [self._play_named(actor, first_id, "first_id")]
-        sides.append(self._play_named(actor, second_id, "second_id"))
-        self._play_check_takes_part(actor, sides)
+        turn = self.system.turn(ctx, scene_id)
+        sides = [turn.character(body.first_id, "first_id")]
+        sides.append(turn.character(body.second_id, "second_id"))
+        _check_starter(turn, sides)
+        rules.check_open(turn.scene.closed)
+        first, second = str(body.first_id), str(body.second_id)
+        play_state.check_contest(first, second, body.rolls)
         contest_id = uuid4()
-        scene.start_contest(contest_id, first_id, second_id, rolls, purpose)
-        return self._commit(ctx, scene, revealed={"contest_id": contest_id})
+        ids = {"contest_id": str(contest_id), "first_id": first, "second_id": second}
+        _change(turn, "ContestStarted", ids, rolls=body.rolls, purpose=body.purpose)
+        return turn.save(result=PlayStateChanged(contest_id))
 
     @command
     def contest_roll(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        contest_id: UUID,
-        character_id: UUID,
-        request: Mapping[str, Any],
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, contest_id: UUID, body: PlayRollCreate
     ) -> Outcome:
         """WCBH-12: one side's roll of the current round, +2 dice if it won the previous one."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        bonus = scene.contest_bonus(contest_id, character.id)
-        req = self._play_request(request)
+        turn = self.system.turn(ctx, scene_id)
+        roller = turn.acting(body.character_id)
+        bonus = play_state.contest_bonus(_play(turn), contest_id, roller.key)
+        req = _trait_request(body.request)
         raw = _raw(req, modifier=req.modifier + bonus)
-        outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], declared=req
-        )
-        scene.contest_roll(contest_id, character.id, made[0].id, outcome.result["successes"], bonus)
-        return self._commit(ctx, scene, *made, revealed={"contest_id": contest_id, "roll": made[0]})
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=req)
+        successes = outcome.result["successes"]
+        decided, winner = play_state.contest_round(_play(turn), contest_id, roller.key, successes)
+        ids = {
+            "contest_id": str(contest_id),
+            "character_id": roller.key,
+            "roll_id": str(made[0].id),
+        }
+        result = {"successes": successes, "bonus": bonus, "decided": decided, "winner": winner}
+        _change(turn, "ContestRolled", ids, **result)
+        return turn.save(turn.scene, *made, result=PlayStateChanged(contest_id, made[0]))
 
     # ---- WCBH-27: chases ----------------------------------------------------------------------
 
     @command
-    def start_chase(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        pairs: list[tuple[UUID, UUID]],
-        distance: str,
-    ) -> Outcome:
+    def start_chase(self, ctx: CommandContext, scene_id: UUID, body: ChaseCreate) -> Outcome:
         """WCBH-27: the GM, or a player with a character in it, starts a chase: pursuers, each
         after one target, at a range class."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        self._play_wcbh(actor)
-        everyone = {}
-        for pursuer, target in pairs:
-            everyone[pursuer] = self._play_named(actor, pursuer, "pairs")
-            everyone[target] = self._play_named(actor, target, "pairs")
-        self._play_check_takes_part(actor, list(everyone.values()))
+        turn = self.system.turn(ctx, scene_id)
+        pairs = [(p.pursuer_id, p.target_id) for p in body.pairs]
+        everyone = [turn.character(c, "pairs") for pair in pairs for c in pair]
+        _check_starter(turn, everyone)
+        rules.check_open(turn.scene.closed)
+        play_state.check_chase(pairs, body.range)
         chase_id = uuid4()
-        scene.start_chase(chase_id, pairs, distance)
-        return self._commit(ctx, scene, revealed={"chase_id": chase_id})
+        rows = [{"pursuer": str(p), "target": str(t)} for p, t in pairs]
+        _change(
+            turn, "ChaseStarted", {"chase_id": str(chase_id), "pairs": rows}, distance=body.range
+        )
+        return turn.save(result=PlayStateChanged(chase_id))
 
     @command
     def chase_check(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        chase_id: UUID,
-        character_id: UUID,
-        request: Mapping[str, Any],
-        on_foot_against_faster: bool = False,
-        shift: int | None = None,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, chase_id: UUID, body: ChaseCheckCreate
     ) -> Outcome:
         """WCBH-27: a participant's chase check of this page (Agility or a movement Power; not an
         action): half the trait on foot with only Agility against a faster Power, +2 dice after
         winning; a pair is decided once both of its sides have rolled in the page."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        bonus = scene.chase_bonus(chase_id, character.id)
-        req = self._play_request(request)
-        if shift not in (None, -1, 0, 1):
-            raise InvalidInput("shift is -1 (closer), 0 or 1 (farther)", field="shift")
+        turn = self.system.turn(ctx, scene_id)
+        roller = turn.acting(body.character_id)
+        bonus = play_state.chase_bonus(_play(turn), chase_id, roller.key, turn.scene.page)
+        req = _trait_request(body.request)
+        on_foot = body.on_foot_against_faster
+        rules.check_chase_check(body.shift, req.trait, on_foot=on_foot)
         halved = 0
-        if on_foot_against_faster:
-            if req.trait is None or req.trait.casefold() != AGILITY.casefold():
-                raise InvalidInput(
-                    "on foot against a faster Power is a roll of Agility only",
-                    field="request.trait",
-                    rule="WCBH-27",
-                )
-            _, rank = trait_rank(req, self._play_sheet(campaign, character))
+        if on_foot:
+            _, rank = trait_rank(req, form_of(roller.sheet, WcbhCharacter, WcbhMinion))
             halved = rank - halve(rank)
         raw = _raw(req, modifier=req.modifier + bonus - halved)
-        outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], action=False, declared=req
-        )
-        successes = outcome.result["successes"]
-        scene.chase_check(chase_id, character.id, made[0].id, successes, bonus, shift)
-        return self._commit(ctx, scene, *made, revealed={"chase_id": chase_id, "roll": made[0]})
+        seed = body.client_seed
+        outcome, made = _roll(turn, roller, raw, seed, [], action=False, declared=req)
+        _chase_checked(turn, chase_id, roller, made[0], outcome, bonus, body.shift)
+        return turn.save(turn.scene, *made, result=PlayStateChanged(chase_id, made[0]))
 
     # ---- WCBH-34: recovery --------------------------------------------------------------------
 
     @command
-    def recover_health(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        rested_whole_day: bool = False,
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def recover_health(self, ctx: CommandContext, scene_id: UUID, body: RecoveryCreate) -> Outcome:
         """WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health
         per net success, never above the maximum; once per character per scene (ruling)."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        if character.id in scene.uses.get(RECOVERY, []):
-            raise Conflict(
-                f"{character.name} has already made its recovery check in this scene",
-                code="once_per_scene",
-                rule="WCBH-34",
-                details={"use": RECOVERY},
-            )
-        difficulty = recovery_difficulty(rested_whole_day=rested_whole_day)
-        rest = "after a whole day of rest" if rested_whole_day else "after the fight"
+        turn = self.system.turn(ctx, scene_id)
+        roller = turn.acting(body.character_id)
+        character, rested = roller.character, body.rested_whole_day
+        used = character.id in turn.scene.uses.get(RECOVERY, [])
+        rules.check_once_in_scene(used, character.name, RECOVERY)
+        rest = "after a whole day of rest" if rested else "after the fight"
         raw = {
             "trait": "Stamina",
-            "difficulty": difficulty,
+            "difficulty": recovery_difficulty(rested_whole_day=rested),
             "purpose": f"recovery {rest} (WCBH-34)",
         }
-        outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], action=False
-        )
-        scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False)
+        turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
         before = character.resources.get("health", 0)
-        maximum = self._play_max_health(campaign, character)
-        health = recover(
-            before, maximum, outcome.result["successes"], rested_whole_day=rested_whole_day
-        )
-        health = max(health, before)  # a character above its maximum keeps what it has
-        if health != before:
-            character.recover(health, made[0].id, scene.id)
-        return self._commit(
-            ctx,
-            character,
-            *made,
-            revealed={"roll": made[0], "health_before": before, "max_health": maximum},
-        )
+        maximum = _max_health(turn, roller)
+        health = recover(before, maximum, outcome.result["successes"], rested_whole_day=rested)
+        if max(health, before) != before:  # a character above its maximum keeps what it has
+            character.recover(health, made[0].id, turn.scene.id)
+        return turn.save(character, *made, result=Recovery(made[0], before, maximum))
 
     # ---- WCBH-37: shaking off an effect -------------------------------------------------------
 
     @command
     def shake_off_effect(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        effect: str,
-        request: Mapping[str, Any],
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: ShakeOffCreate
     ) -> Outcome:
         """WCBH-37: the affected character rolls as the power says (trait and difficulty in the
         request); success takes half its net successes (rounded up) off the pages left; at 0 the
         effect ends and the character is free to act this page."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        character = self._play_character(actor, character_id, "character_id")
-        current = self._play_effect(character, effect)
-        if current.whole_scene:
-            raise Conflict(
-                f"{effect!r} defeated {character.name} and lasts to the end of the scene: it "
-                "cannot be shaken off, only dropped with Resolve (WCBH-39)",
-                code="effect_defeated",
-                rule="WCBH-36",
-            )
-        req = self._play_request(request)
-        purpose = req.purpose or f"shake off {effect} (WCBH-37)"
-        raw = _raw(req, purpose=purpose)
-        outcome, made = self._play_roll(
-            actor, scene, campaign, character, raw, client_seed, [], action=False, declared=req
-        )
+        turn = self.system.turn(ctx, scene_id)
+        roller = turn.acting(body.character_id)
+        character, effect = roller.character, body.effect
+        current = rules.effect_on(character.effects, effect, character.name)
+        rules.check_shakeable(current, character.name)
+        req = _trait_request(body.request)
+        raw = _raw(req, purpose=req.purpose or f"shake off {effect} (WCBH-37)")
+        seed = body.client_seed
+        outcome, made = _roll(turn, roller, raw, seed, [], action=False, declared=req)
         left = shake_off(current, outcome.result["net"])
         pages = left.pages if left is not None else 0
         if pages != current.pages:
-            character.shake_off_effect(effect, pages, made[0].id, scene.id)
-        return self._commit(
-            ctx,
-            character,
-            *made,
-            revealed={"roll": made[0], "effect": effect, "pages_before": current.pages},
-        )
+            character.shake_off_effect(effect, pages, made[0].id, turn.scene.id)
+        return turn.save(character, *made, result=ShakenOff(made[0], effect, current.pages))
 
     # ---- WCBH-38: extending an effect ---------------------------------------------------------
 
     @command
     def extend_effect_past_scene(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        target_id: UUID,
-        effect: str,
+        self, ctx: CommandContext, scene_id: UUID, body: ExtensionCreate
     ) -> Outcome:
         """WCBH-38: 1 Resolve of `character_id` in this scene extends `effect` on the defeated
         `target_id` to the end of the next scene of this game Issue; once per scene per effect."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        self._play_wcbh(actor)
-        if scene.closed:
-            raise Conflict("the scene is closed", code="scene_closed")
-        spender = self._play_character(actor, character_id, "character_id")
-        target = self._play_named(actor, target_id, "target_id")
-        if target.id == spender.id:
-            raise InvalidInput(
-                "an effect is extended on an opponent, not on oneself",
-                field="target_id",
-                rule="WCBH-38",
-            )
-        current = self._play_effect(target, effect)
-        if target.status != "defeated":
-            raise Conflict(
-                f"{target.name} is not defeated: only an effect on a defeated opponent is extended",
-                code="target_not_defeated",
-                rule="WCBH-38",
-            )
+        turn = self.system.turn(ctx, scene_id)
+        scene, effect = turn.scene, body.effect
+        rules.check_open(scene.closed)
+        spender = turn.acting(body.character_id).character
+        target = turn.character(body.target_id, "target_id").character
+        rules.check_opponent(target.id == spender.id)
+        current = rules.effect_on(target.effects, effect, target.name)
+        rules.check_defeated(target.status == "defeated", target.name)
         extend_effect(Effect(current.name, current.pages, whole_scene=True))
-        issue = self.get(actor, Issue, scene.issue_id)
+        issue = self.app.get(turn.actor, Issue, scene.issue_id)
         target.extend_effect(effect, scene.id, spender.id)
         issue.book_extension(target.id, effect, scene.id)
         spender.spend({"resolve": 1}, reason=f"extend {effect} on {target.name} (WCBH-38)")
-        return self._commit(ctx, target, spender, issue, revealed={"scene": scene})
+        return turn.save(target, spender, issue)
 
     # ---- WCBH-39: back in the fight -----------------------------------------------------------
 
     @command
     def back_in_the_fight(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        use: str,
-        effect: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: BackInTheFightCreate
     ) -> Outcome:
         """WCBH-39: 1 Resolve: on the page after its defeat by damage the character wakes with 3
         Health (`come_back`), or it is rid of a special effect from the next page (`drop_effect`);
         either once per scene per character."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self._play_wcbh(actor)
-        if scene.closed:
-            raise Conflict("the scene is closed", code="scene_closed")
-        character = self._play_character(actor, character_id, "character_id")
+        turn = self.system.turn(ctx, scene_id)
+        scene = turn.scene
+        rules.check_open(scene.closed)
+        sheeted = turn.acting(body.character_id)
+        character = sheeted.character
         used = character.id in scene.uses.get(BACK_IN_THE_FIGHT, [])
-        if used:
-            raise Conflict(
-                f"{character.name} is already back in the fight once in this scene",
-                code="once_per_scene",
-                rule="WCBH-39",
-                details={"use": BACK_IN_THE_FIGHT},
-            )
-        if use == "come_back":
-            if effect is not None:
-                raise InvalidInput("coming back names no effect", field="effect", rule="WCBH-39")
-            health = self._play_come_back(campaign, scene, character)
-            character.come_back(health, scene.id, scene.page)
+        rules.check_once_in_scene(used, character.name, BACK_IN_THE_FIGHT)
+        rules.check_use(body.use, body.effect)
+        if body.effect is None:  # come_back
+            character.come_back(_come_back(turn, sheeted), scene.id, scene.page)
             what = "come back with 3 Health"
-        elif use == "drop_effect":
-            if effect is None:
-                raise InvalidInput("name the effect to drop", field="effect", rule="WCBH-39")
-            self._play_effect(character, effect)
-            character.declare_effect_drop(effect, scene.id, scene.page)
-            what = f"be rid of {effect} from the next page"
         else:
-            raise InvalidInput("use is come_back or drop_effect", field="use", rule="WCBH-39")
+            rules.effect_on(character.effects, body.effect, character.name)
+            character.declare_effect_drop(body.effect, scene.id, scene.page)
+            what = f"be rid of {body.effect} from the next page"
         scene.use_once(BACK_IN_THE_FIGHT, character.id, "WCBH-39", exclusive=False)
         character.spend({"resolve": 1}, reason=f"back in the fight: {what} (WCBH-39)")
-        return self._commit(ctx, character, scene, revealed={"scene": scene, "use": use})
+        return turn.save(character, scene)
 
-    def _play_come_back(self, campaign: Campaign, scene: Scene, character: Character) -> int:
-        defeated = character.defeated_at
-        health = character.resources.get("health", 0)
-        if character.status != "defeated" or health > 0 or defeated is None:
-            raise Conflict(
-                f"{character.name} is not defeated by damage",
-                code="not_defeated",
-                rule="WCBH-39",
-            )
-        if defeated.get("scene_id") != scene.id or scene.page != defeated.get("page", 0) + 1:
-            raise Conflict(
-                "coming back is done on the page right after the defeat, in its scene",
-                code="wrong_page",
-                rule="WCBH-39",
-                details={
-                    "defeated_in": str(defeated.get("scene_id")),
-                    "defeated_on_page": defeated.get("page"),
-                    "page": scene.page,
-                },
-            )
-        return come_back(
-            health,
-            self._play_max_health(campaign, character),
-            defeated_on_page=int(defeated["page"]),
-            page=scene.page,
-            used_this_scene=False,
-        )
+    # ---- boundaries (told by Wcbh) ------------------------------------------------------------
 
-    # ---- boundary hooks -----------------------------------------------------------------------
-
-    def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
+    def page_advanced(self, at: PageBoundary) -> None:
         """WCBH-39: effects declared dropped on the last page are gone."""
-        super()._page_advanced(actor, scene, loaded)
+        scene = at.scene
         for character_id in scene.uses.get(BACK_IN_THE_FIGHT, []):
-            loaded.character(self, actor, character_id).drop_declared_effects(scene.id, scene.page)
+            character = at.loaded.character(self.app, at.actor, character_id)
+            character.drop_declared_effects(scene.id, scene.page)
 
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Issue, loaded: Loaded) -> None:
+    def scene_closed(self, at: SceneBoundary) -> None:
         """WCBH-38: an effect extended in this scene outlives it (defeated through the next scene
         of the game Issue); one carried into this scene from the one before ends with it."""
-        super()._scene_closed(actor, scene, issue, loaded)
-        if issue.ended:
-            return  # the game Issue's end ends them all (_issue_ended)
-        for entry in issue.extended_effects:
-            from_scene, name = UUID(entry["scene_id"]), entry["effect"]
-            character_id = UUID(entry["character_id"])
-            if from_scene == scene.id:
-                stored = self.get(actor, Character, character_id)  # as it was before this close
-                if stored.effects.get(name, {}).get("extended_in") != str(scene.id):
-                    continue  # shaken off or dropped before the scene closed
-                character = loaded.character(self, actor, character_id)
-                after = issue.scene_after(scene.id)
-                if after is not None and after not in issue.open_scene_ids:
-                    character.end_carried_effect(name, scene.id)  # its next scene is over too
-                else:
-                    character.carry_effect(name, scene.id)
-            elif issue.scene_after(from_scene) == scene.id:
-                character = loaded.character(self, actor, character_id)
+        if at.issue.ended:
+            return  # the game Issue's end ends them all (issue_ended)
+        for entry in at.issue.extended_effects:
+            from_scene = UUID(entry["scene_id"])
+            if from_scene == at.scene.id:
+                self._carry(at, UUID(entry["character_id"]), entry["effect"])
+            elif at.issue.scene_after(from_scene) == at.scene.id:
+                character = at.loaded.character(self.app, at.actor, UUID(entry["character_id"]))
+                name = entry["effect"]
                 if character.effects.get(name, {}).get("carried_from") == str(from_scene):
-                    character.end_carried_effect(name, scene.id)
+                    character.end_carried_effect(name, at.scene.id)
 
-    def _issue_ended(self, actor: Actor, issue: Issue, story: Story, loaded: Loaded) -> None:
+    def _carry(self, at: SceneBoundary, character_id: UUID, name: str) -> None:
+        """WCBH-38: an effect extended in the closing scene goes on into the next one."""
+        scene, issue = at.scene, at.issue
+        stored = self.app.get(at.actor, Character, character_id)  # as it was before this close
+        if stored.effects.get(name, {}).get("extended_in") != str(scene.id):
+            return  # shaken off or dropped before the scene closed
+        character = at.loaded.character(self.app, at.actor, character_id)
+        after = issue.scene_after(scene.id)
+        if after is not None and after not in issue.open_scene_ids:
+            character.end_carried_effect(name, scene.id)  # its next scene is over too
+        else:
+            character.carry_effect(name, scene.id)
+
+    def issue_ended(self, at: IssueBoundary) -> None:
         """WCBH-38 ruling: the end of the game Issue ends every extended effect."""
-        super()._issue_ended(actor, issue, story, loaded)
-        for entry in issue.extended_effects:
-            character = loaded.character(self, actor, UUID(entry["character_id"]))
+        for entry in at.issue.extended_effects:
+            character = at.loaded.character(self.app, at.actor, UUID(entry["character_id"]))
             found = character.effects.get(entry["effect"])
             if found is not None and (found.get("carried_from") or found.get("extended_in")):
                 character.end_carried_effect(entry["effect"], None)
 
-    # ---- helpers ------------------------------------------------------------------------------
 
-    def _play_wcbh(self, actor: Actor) -> Campaign:
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != "wcbh":
-            raise InvalidInput(
-                f"this is a rule of We Can Be Heroes; the campaign plays {campaign.ruleset}",
-                field="scene_id",
-                code="wrong_ruleset",
-            )
-        return campaign
+# ---- helpers ------------------------------------------------------------------------------------
 
-    def _play_named(self, actor: Actor, character_id: UUID, field: str) -> Character:
-        try:
-            return self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
 
-    def _play_character(self, actor: Actor, character_id: UUID, field: str) -> Character:
-        """A character the actor may act for (the GM: any; a player: its own), else 403."""
-        character = self._play_named(actor, character_id, field)
-        self._check_may_act_for(actor, character)
-        return character
+def _play(turn: Turn) -> dict[str, Any]:
+    """Scene play's state on the turn's scene: group checks, contests, chases by id."""
+    return turn.scene.state(turn.rules.id, PLAY)
 
-    @staticmethod
-    def _play_check_takes_part(actor: Actor, characters: list[Character]) -> None:
-        """Ruling: the GM, or a player owning one of the characters, starts a group thing."""
-        if actor.is_gm:
-            return
-        if actor.role != "player" or not any(
-            c.owner_member_id == actor.member_id for c in characters
-        ):
-            raise Forbidden("a player starts this only with one of its own characters in it")
 
-    @staticmethod
-    def _play_request(request: Mapping[str, Any]) -> TraitRequest:
-        req = parse_request(TraitRequest, request, "request")
-        if req.trait is None or req.pool is not None:
-            raise InvalidInput("name the trait to roll", field="request.trait")
-        return req
+def _change(turn: Turn, change: str, ids: dict[str, Any], **details: Any) -> None:
+    turn.scene.change_state(turn.rules.id, PLAY, change, {**ids, **details})
 
-    @staticmethod
-    def _play_sheet(campaign: Campaign, character: Character) -> WcbhCharacter | WcbhMinion:
-        rules = get_ruleset(campaign.ruleset)
-        settings = rules.parse_settings(campaign.settings)
-        sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-        return form_of(sheet, WcbhCharacter, WcbhMinion)
 
-    @staticmethod
-    def _play_max_health(campaign: Campaign, character: Character) -> int:
-        rules = get_ruleset(campaign.ruleset)
-        settings = rules.parse_settings(campaign.settings)
-        sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-        return int(rules.resources(sheet, settings)["health"]["max"])
+def _chase_checked(
+    turn: Turn,
+    chase_id: UUID,
+    roller: Sheeted,
+    roll: Roll,
+    outcome: CheckOutcome,
+    bonus: int,
+    shift: int | None,
+) -> None:
+    """WCBH-27: the check is recorded with the pairs it decided."""
+    page, who, successes = turn.scene.page, roller.key, outcome.result["successes"]
+    results = play_state.chase_results(_play(turn), chase_id, who, successes, shift, page)
+    ids = {"chase_id": str(chase_id), "character_id": who, "roll_id": str(roll.id)}
+    check = {"successes": successes, "bonus": bonus, "shift": shift, "results": results}
+    _change(turn, "ChaseChecked", ids, **check)
 
-    @staticmethod
-    def _play_effect(character: Character, name: str) -> Effect:
-        found = character.effects.get(name)
-        if found is None:
-            raise Conflict(
-                f"{character.name} is under no effect {name!r}",
-                field="effect",
-                code="no_such_effect",
-                details={"effects": list(character.effects)},
-            )
-        return Effect(name, int(found.get("pages", 0)), bool(found.get("whole_scene")))
 
-    def _play_roll(
-        self,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        character: Character,
-        request: Mapping[str, Any],
-        client_seed: str | None,
-        earlier: list[Any],
-        *,
-        action: bool = True,
-        declared: TraitRequest | None = None,
-    ) -> tuple[CheckOutcome, list[Any]]:
-        """One trait roll; a command's later rolls link to the chain its earlier ones did. Chases,
-        recovery and shaking off are no actions of the page (`action` False, WCBH-25).
-        `declared`: the roller's own request, whose modifier and difficulty follow
-        player_modifiers (what the rule adds, help or a contest win, is not the roller's)."""
-        chain = earlier[1] if len(earlier) > 1 else None
-        return self._roll_check(
-            actor,
-            scene,
-            campaign,
-            TRAIT,
-            request,
-            character,
-            client_seed,
-            chain=chain,
-            action=action,
-            declared=None
-            if declared is None
-            else declared_by(
-                {"modifier": declared.modifier, "difficulty": declared.difficulty}, "request"
-            ),
-        )
+def _check_starter(turn: Turn, characters: list[Sheeted]) -> None:
+    actor = turn.actor
+    owns_one = any(c.character.owner_member_id == actor.member_id for c in characters)
+    rules.check_starter(is_gm=actor.is_gm, is_player=actor.role == "player", owns_one=owns_one)
+
+
+def _trait_request(request: Mapping[str, Any]) -> TraitRequest:
+    req = parse_request(TraitRequest, request, "request")
+    rules.check_trait_named(req.trait, req.pool)
+    return req
+
+
+def _help_row(helper: Sheeted, roll: Roll, outcome: CheckOutcome) -> HelpRoll:
+    successes = outcome.result["successes"]
+    net = outcome.result["net"]
+    return HelpRoll(helper.id, roll.id, successes, net, help_bonus(successes))
+
+
+def _max_health(turn: Turn, sheeted: Sheeted) -> int:
+    return int(turn.rules.resources(sheeted.sheet, turn.settings)["health"]["max"])
+
+
+def _come_back(turn: Turn, sheeted: Sheeted) -> int:
+    """WCBH-39: the Health a character defeated by damage on the page before wakes with."""
+    character, scene = sheeted.character, turn.scene
+    health = character.resources.get("health", 0)
+    defeated_on_page = rules.check_come_back(
+        character.name,
+        defeated=character.status == "defeated",
+        health=health,
+        defeated_at=character.defeated_at,
+        scene_id=scene.id,
+        page=scene.page,
+    )
+    maximum = _max_health(turn, sheeted)
+    return come_back(
+        health, maximum, defeated_on_page=defeated_on_page, page=scene.page, used_this_scene=False
+    )
+
+
+def _roll(
+    turn: Turn,
+    roller: Sheeted,
+    request: Mapping[str, Any],
+    client_seed: str | None,
+    earlier: list[Any],
+    *,
+    action: bool = True,
+    declared: TraitRequest | None = None,
+) -> tuple[CheckOutcome, list[Any]]:
+    """One trait roll; a command's later rolls link to the chain its earlier ones did. Chases,
+    recovery and shaking off are no actions of the page (`action` False, WCBH-25).
+    `declared`: the roller's own request, whose modifier and difficulty follow
+    player_modifiers (what the rule adds, help or a contest win, is not the roller's)."""
+    chain = earlier[1] if len(earlier) > 1 else None
+    own = None
+    if declared is not None:
+        own = {"modifier": declared.modifier, "difficulty": declared.difficulty}
+    return turn.app._roll_check(
+        turn.actor,
+        turn.scene,
+        turn.campaign,
+        TRAIT,
+        request,
+        roller.character,
+        client_seed,
+        chain=chain,
+        action=action,
+        declared=None if own is None else declared_by(own, "request"),
+    )
 
 
 def _raw(req: TraitRequest, **changes: Any) -> dict[str, Any]:

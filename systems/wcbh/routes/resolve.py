@@ -5,10 +5,10 @@ Ability loss, and the availability view (systems/wcbh/docs/resolve.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -19,7 +19,6 @@ from api.schemas import (
     IssuePublic,
     PoolChange,
     ScenePublic,
-    Strict,
     Written,
     character_public,
     issue_public,
@@ -30,49 +29,37 @@ from domain.application import Chronicle, Outcome
 from domain.commands import Actor
 from domain.errors import NotCaughtUp
 from projections.runner import ViewReader
+from systems.wcbh.commands import Wcbh
+from systems.wcbh.commands.resolve import Gift, Luck, Resolve
+from systems.wcbh.requests import (
+    AbilityLossCreate,
+    AbilityRestoreCreate,
+    ImitationCreate,
+    LastGaspCreate,
+    LuckCreate,
+    LuckDecision,
+    ResolveGiftCreate,
+    ScenePoolOpen,
+    VillainousDeedCreate,
+)
 from systems.wcbh.rules.ruleset import LIMITED_USES, LimitedUse
 
 router = APIRouter(tags=["resolve"], responses=ERROR_RESPONSES)
 
-Purpose = Field(min_length=1, max_length=500)
+
+def wcbh_resolve(app: AppDep) -> Resolve:
+    """The Resolve area's commands of We Can Be Heroes."""
+    return app.system(Wcbh).resolve
 
 
-# ---- request and response bodies -----------------------------------------------------------------
+ResolveDep = Annotated[Resolve, Depends(wcbh_resolve)]
 
-
-class ResolveGiftCreate(Strict):
-    receiver_id: UUID = Field(description="The character helped; it gains 1 Resolve")
-    scene_id: UUID = Field(description="The open scene the help happens in")
-    purpose: str = Field(
-        min_length=1, max_length=500, description="The action helped and how (WCBH-20a)"
-    )
-    directly: bool = Field(
-        default=True,
-        description="false: the giver cannot help directly (unconscious, far away): 2 Resolve "
-        "give 1, and `flashback` is required",
-    )
-    flashback: str | None = Field(
-        default=None, min_length=1, max_length=500, description="The flashback of a gift from afar"
-    )
+# ---- response bodies -----------------------------------------------------------------
 
 
 class ResolveGiftPublic(Written):
     giver: CharacterPublic
     receiver: CharacterPublic
-
-
-class LuckCreate(Strict):
-    scene_id: UUID = Field(description="The open scene the luck is for")
-    detail: str = Field(
-        min_length=1,
-        max_length=500,
-        description="The small narrative detail to change, e.g. 'a mattress truck below'",
-    )
-
-
-class LuckDecision(Strict):
-    approve: bool = Field(description="true: approved, 1 Resolve is spent now; false: declined")
-    note: str | None = Field(default=None, min_length=1, max_length=500)
 
 
 class LuckRequestPublic(Written):
@@ -83,52 +70,6 @@ class LuckRequestPublic(Written):
     status: Literal["pending", "approved", "declined"]
     note: str | None
     resolve: int = Field(description="The character's Resolve now")
-
-
-class ImitationCreate(Strict):
-    character_id: UUID
-    trait: str = Field(
-        min_length=1, max_length=80, description="The Ability or ranked Power that imitates"
-    )
-    power: str = Field(
-        min_length=1, max_length=80, description="The Power imitated, at the trait's rank"
-    )
-    purpose: str = Field(default="", max_length=500)
-
-
-class LastGaspCreate(Strict):
-    scene_id: UUID = Field(description="The open scene; the last gasp is for its current page")
-
-
-class ScenePoolOpen(Strict):
-    pool: str = Field(default="adversity", min_length=1, max_length=60)
-    amount: int = Field(ge=0, le=1000, description="The pool's start")
-    reason: str = Field(min_length=1, max_length=200)
-
-
-class VillainousDeedCreate(Strict):
-    villain_id: UUID = Field(description="The main villain: a character of the villain side")
-    description: str = Field(min_length=1, max_length=500)
-    scene_id: UUID | None = Field(
-        default=None,
-        description="Pay the 1 Adversity from this open scene's own pool; omitted: from the "
-        "game Issue's pool",
-    )
-
-
-class AbilityLossCreate(Strict):
-    roll_id: UUID = Field(description="The Decisive Moment roll the loss is owed for")
-    ability: str = Field(
-        min_length=1,
-        max_length=80,
-        description="Agility, Strength or Stamina (physical); Intelligence, Perception or Will "
-        "(mental)",
-    )
-
-
-class AbilityRestoreCreate(Strict):
-    ability: str = Field(min_length=1, max_length=80)
-    reason: str = Field(min_length=1, max_length=200, description="The experience spent")
 
 
 class Use(BaseModel):
@@ -184,7 +125,7 @@ def _gift(app: Chronicle) -> Callable[[Outcome], ResolveGiftPublic]:
     def present(outcome: Outcome) -> ResolveGiftPublic:
         giver: Character = outcome.aggregate  # type: ignore[assignment]
         campaign: Campaign = app.repository.get(giver.campaign_id)
-        receiver: Character = app.repository.get(outcome.revealed["receiver_id"])
+        receiver: Character = app.repository.get(outcome.result_as(Gift).receiver_id)
         return ResolveGiftPublic(
             giver=character_public(giver, campaign),
             receiver=character_public(receiver, campaign),
@@ -196,7 +137,7 @@ def _gift(app: Chronicle) -> Callable[[Outcome], ResolveGiftPublic]:
 
 def _luck(outcome: Outcome) -> LuckRequestPublic:
     character: Character = outcome.aggregate  # type: ignore[assignment]
-    request_id = outcome.revealed["request_id"]
+    request_id = outcome.result_as(Luck).request_id
     request = character.luck_requests[str(request_id)]
     return LuckRequestPublic(
         id=request_id,
@@ -232,20 +173,11 @@ def _issue(outcome: Outcome) -> IssuePublic:
     operation_id="give_resolve",
 )
 def give_resolve(
-    character_id: UUID, body: ResolveGiftCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: ResolveGiftCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
     afar, with a flashback). Both changes are one save."""
-    return commands.run(
-        app.give_resolve,
-        character_id,
-        body.receiver_id,
-        body.scene_id,
-        body.purpose,
-        directly=body.directly,
-        flashback=body.flashback,
-        present=_gift(app),
-    )
+    return commands.run(resolve.give_resolve, character_id, body, present=_gift(resolve.app))
 
 
 @router.post(
@@ -255,13 +187,11 @@ def give_resolve(
     operation_id="ask_luck",
 )
 def ask_luck(
-    character_id: UUID, body: LuckCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: LuckCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
     pending on the character until the GM decides."""
-    return commands.run(
-        app.ask_luck, character_id, body.scene_id, body.detail, present=_luck, status_code=201
-    )
+    return commands.run(resolve.ask_luck, character_id, body, present=_luck, status_code=201)
 
 
 @router.post(
@@ -270,31 +200,26 @@ def ask_luck(
     operation_id="decide_luck",
 )
 def decide_luck(
-    character_id: UUID, request_id: UUID, body: LuckDecision, app: AppDep, commands: CommandsDep
+    character_id: UUID,
+    request_id: UUID,
+    body: LuckDecision,
+    resolve: ResolveDep,
+    commands: CommandsDep,
 ) -> JSONResponse:
     """WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once."""
-    return commands.run(
-        app.decide_luck, character_id, request_id, body.approve, body.note, present=_luck
-    )
+    return commands.run(resolve.decide_luck, character_id, request_id, body, present=_luck)
 
 
 @router.post(
     "/v1/scenes/{scene_id}/imitations", response_model=ScenePublic, operation_id="imitate_power"
 )
 def imitate_power(
-    scene_id: UUID, body: ImitationCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ImitationCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
     rank; roll the imitating trait."""
-    return commands.run(
-        app.imitate_power,
-        scene_id,
-        body.character_id,
-        body.trait,
-        body.power,
-        body.purpose,
-        present=_scene(app, commands.actor),
-    )
+    present = _scene(resolve.app, commands.actor)
+    return commands.run(resolve.imitate_power, scene_id, body, present=present)
 
 
 # ---- WCBH-19 -------------------------------------------------------------------------------------
@@ -306,13 +231,12 @@ def imitate_power(
     operation_id="last_gasp",
 )
 def last_gasp(
-    character_id: UUID, body: LastGaspCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: LastGaspCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
     it is gone and the character is unconscious until the scene ends. Once per scene."""
-    return commands.run(
-        app.last_gasp, character_id, body.scene_id, present=_character(app, commands.actor)
-    )
+    present = _character(resolve.app, commands.actor)
+    return commands.run(resolve.last_gasp, character_id, body, present=present)
 
 
 # ---- WCBH-21 -------------------------------------------------------------------------------------
@@ -322,33 +246,28 @@ def last_gasp(
     "/v1/scenes/{scene_id}/pools/open", response_model=ScenePublic, operation_id="open_scene_pool"
 )
 def open_scene_pool(
-    scene_id: UUID, body: ScenePoolOpen, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ScenePoolOpen, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-21: the GM gives an especially hard scene its own Adversity pool."""
-    return commands.run(
-        app.open_scene_pool,
-        scene_id,
-        body.pool,
-        body.amount,
-        body.reason,
-        present=_scene(app, commands.actor),
-    )
+    present = _scene(resolve.app, commands.actor)
+    return commands.run(resolve.open_scene_pool, scene_id, body, present=present)
 
 
 @router.post(
     "/v1/scenes/{scene_id}/pools", response_model=ScenePublic, operation_id="change_scene_pool"
 )
 def change_scene_pool(
-    scene_id: UUID, body: PoolChange, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: PoolChange, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-21: the GM gains or spends from the scene's own pool; never below zero."""
+    # PoolChange is the API's own model (a game Issue's pools take it too): its fields go in
     return commands.run(
-        app.change_scene_pool,
+        resolve.change_scene_pool,
         scene_id,
         body.pool,
         body.change,
         body.reason,
-        present=_scene(app, commands.actor),
+        present=_scene(resolve.app, commands.actor),
     )
 
 
@@ -358,17 +277,10 @@ def change_scene_pool(
     operation_id="villainous_deed",
 )
 def villainous_deed(
-    issue_id: UUID, body: VillainousDeedCreate, app: AppDep, commands: CommandsDep
+    issue_id: UUID, body: VillainousDeedCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity."""
-    return commands.run(
-        app.villainous_deed,
-        issue_id,
-        body.villain_id,
-        body.description,
-        body.scene_id,
-        present=_issue,
-    )
+    return commands.run(resolve.villainous_deed, issue_id, body, present=_issue)
 
 
 # ---- WCBH-16 -------------------------------------------------------------------------------------
@@ -380,16 +292,11 @@ def villainous_deed(
     operation_id="lose_ability",
 )
 def lose_ability(
-    character_id: UUID, body: AbilityLossCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: AbilityLossCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll)."""
-    return commands.run(
-        app.lose_ability,
-        character_id,
-        body.roll_id,
-        body.ability,
-        present=_character(app, commands.actor),
-    )
+    present = _character(resolve.app, commands.actor)
+    return commands.run(resolve.lose_ability, character_id, body, present=present)
 
 
 @router.post(
@@ -398,16 +305,11 @@ def lose_ability(
     operation_id="restore_ability",
 )
 def restore_ability(
-    character_id: UUID, body: AbilityRestoreCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: AbilityRestoreCreate, resolve: ResolveDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-16: the GM records experience restoring a rank a Decisive Moment took."""
-    return commands.run(
-        app.restore_ability,
-        character_id,
-        body.ability,
-        body.reason,
-        present=_character(app, commands.actor),
-    )
+    present = _character(resolve.app, commands.actor)
+    return commands.run(resolve.restore_ability, character_id, body, present=present)
 
 
 # ---- issue #5: what is still available -----------------------------------------------------------

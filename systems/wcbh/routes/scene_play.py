@@ -4,26 +4,40 @@ chases, recovery and effects (WCBH-10..12, 14, 27, 34, 37..39). See systems/wcbh
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import (
-    ReceiptPublic,
-    RollPublic,
-    Strict,
-    Written,
-    receipt_public,
-    roll_public,
-)
+from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
-from domain.application import Outcome
+from domain.application import Chronicle, Outcome
 from domain.errors import NotFound
+from systems.wcbh.commands import Wcbh
+from systems.wcbh.commands.scene_play import (
+    Assisted,
+    PlayStateChanged,
+    Recovery,
+    ScenePlay,
+    ShakenOff,
+)
+from systems.wcbh.requests import (
+    AssistedRollCreate,
+    BackInTheFightCreate,
+    ChaseCheckCreate,
+    ChaseCreate,
+    ContestCreate,
+    ExtensionCreate,
+    GroupCheckCreate,
+    HandoverCreate,
+    PlayRollCreate,
+    RecoveryCreate,
+    ShakeOffCreate,
+)
 from systems.wcbh.schemas import (
     ChasePublic,
     ContestPublic,
@@ -31,114 +45,18 @@ from systems.wcbh.schemas import (
     chase_public,
     contest_public,
     group_check_public,
+    play_of,
 )
 
 router = APIRouter(tags=["scene_play"], responses=ERROR_RESPONSES)
 
-ClientSeed = Field(
-    default=None,
-    min_length=1,
-    max_length=128,
-    description="Your own contribution to the randomness; generated when omitted",
-)
-TraitRequestBody: Any = Field(
-    default_factory=dict,
-    description="The `trait` check's request (see GET /v1/rulesets/wcbh): trait, modifier, "
-    "resolve, decisive_moment, effort, purpose...",
-)
-Purpose = Field(default="", max_length=2000, description="What it is about")
+
+def wcbh_play(app: AppDep) -> ScenePlay:
+    """The scene play commands of We Can Be Heroes."""
+    return app.system(Wcbh).play
 
 
-# ---- bodies ---------------------------------------------------------------------------------------
-
-
-class HelperCreate(Strict):
-    character_id: UUID
-    trait: str = Field(min_length=1, max_length=80, description="The helper's relevant trait")
-
-
-class AssistedRollCreate(Strict):
-    character_id: UUID = Field(description="The character helped, who makes the roll")
-    request: dict[str, Any] = TraitRequestBody
-    helpers: list[HelperCreate] = Field(min_length=1, max_length=10)
-    client_seed: str | None = ClientSeed
-
-
-class GroupCheckCreate(Strict):
-    participants: list[UUID] = Field(min_length=2, max_length=20)
-    difficulty: int = Field(default=0, ge=0, le=100, description="The difficulty of every roll")
-    purpose: str = Purpose
-
-
-class PlayRollCreate(Strict):
-    character_id: UUID
-    request: dict[str, Any] = TraitRequestBody
-    client_seed: str | None = ClientSeed
-
-
-class HandoverCreate(Strict):
-    giver_id: UUID
-    receiver_id: UUID
-    successes: int = Field(ge=1, le=100, description="Successes above 3 to hand over (WCBH-11)")
-
-
-class ContestCreate(Strict):
-    first_id: UUID
-    second_id: UUID
-    rolls: int = Field(default=3, ge=1, le=20, description="3 usually, 6+ for an epic contest")
-    purpose: str = Purpose
-
-
-class ChasePairCreate(Strict):
-    pursuer_id: UUID
-    target_id: UUID
-
-
-class ChaseCreate(Strict):
-    pairs: list[ChasePairCreate] = Field(
-        min_length=1, max_length=20, description="Each pursuer picks one target (WCBH-27)"
-    )
-    range: Literal["close", "far", "extreme"] = Field(default="far", description="Starting range")
-
-
-class ChaseCheckCreate(PlayRollCreate):
-    on_foot_against_faster: bool = Field(
-        default=False,
-        description="On foot with only Agility against a faster-than-normal Power: half the "
-        "trait (WCBH-27)",
-    )
-    shift: Literal[-1, 0, 1] | None = Field(
-        default=None,
-        description="If this check wins a pair by 3+ net: -1 closer, 0 hold, 1 farther; "
-        "omitted: a pursuer closes in, a target pulls away",
-    )
-
-
-class RecoveryCreate(Strict):
-    character_id: UUID
-    rested_whole_day: bool = Field(
-        default=False, description="Nothing but rest for a whole day: difficulty 1 (WCBH-34)"
-    )
-    client_seed: str | None = ClientSeed
-
-
-class ShakeOffCreate(PlayRollCreate):
-    effect: str = Field(min_length=1, max_length=80, description="The effect to shake off")
-
-
-class ExtensionCreate(Strict):
-    character_id: UUID = Field(description="Who spends the Resolve")
-    target_id: UUID = Field(description="The defeated opponent under the effect")
-    effect: str = Field(min_length=1, max_length=80)
-
-
-class BackInTheFightCreate(Strict):
-    character_id: UUID
-    use: Literal["come_back", "drop_effect"] = Field(
-        description="come_back: on the page after a defeat by damage, wake with 3 Health; "
-        "drop_effect: be rid of `effect` from the next page (WCBH-39)"
-    )
-    effect: str | None = Field(default=None, min_length=1, max_length=80)
+PlayDep = Annotated[ScenePlay, Depends(wcbh_play)]
 
 
 # ---- responses ------------------------------------------------------------------------------------
@@ -203,19 +121,15 @@ class EffectPublic(Written):
 # ---- presenters ------------------------------------------------------------------------------------
 
 
-def _roll(outcome: Outcome, scene: Scene) -> RollPublic | None:
-    made = outcome.revealed.get("roll")
-    return roll_public(made, scene) if isinstance(made, Roll) else None
-
-
-def _scene_state(key: str, build: Callable[[Scene, str], BaseModel], model: type[Written]) -> Any:
+def _scene_state(build: Callable[[Scene, str], BaseModel], model: type[Written]) -> Any:
     def present(outcome: Outcome) -> Written:
         scene: Scene = outcome.aggregate  # type: ignore[assignment]
-        state_id = str(outcome.revealed[key])
+        changed = outcome.result_as(PlayStateChanged)
+        made = changed.roll
         return model.model_validate(
             {
-                build.__name__: build(scene, state_id),
-                "roll": _roll(outcome, scene),
+                build.__name__: build(scene, str(changed.state_id)),
+                "roll": None if made is None else roll_public(made, scene),
                 "version": scene.version,
             }
         )
@@ -224,20 +138,20 @@ def _scene_state(key: str, build: Callable[[Scene, str], BaseModel], model: type
 
 
 def group_check(scene: Scene, state_id: str) -> GroupCheckPublic:
-    return group_check_public(state_id, scene.group_checks[state_id])
+    return group_check_public(state_id, play_of(scene)["group_checks"][state_id])
 
 
 def contest(scene: Scene, state_id: str) -> ContestPublic:
-    return contest_public(state_id, scene.contests[state_id])
+    return contest_public(state_id, play_of(scene)["contests"][state_id])
 
 
 def chase(scene: Scene, state_id: str) -> ChasePublic:
-    return chase_public(state_id, scene.chases[state_id], scene.page)
+    return chase_public(state_id, play_of(scene)["chases"][state_id], scene.page)
 
 
-_group = _scene_state("group_id", group_check, GroupCheckResponse)
-_contest = _scene_state("contest_id", contest, ContestResponse)
-_chase = _scene_state("chase_id", chase, ChaseResponse)
+_group = _scene_state(group_check, GroupCheckResponse)
+_contest = _scene_state(contest, ContestResponse)
+_chase = _scene_state(chase, ChaseResponse)
 
 
 def _effects(outcome: Outcome) -> EffectPublic:
@@ -252,6 +166,64 @@ def _effects(outcome: Outcome) -> EffectPublic:
     )
 
 
+def _assisted(outcome: Outcome) -> AssistedRollPublic:
+    roll: Roll = outcome.aggregate  # type: ignore[assignment]
+    assisted = outcome.result_as(Assisted)
+    scene = next(a for a in outcome.saved if isinstance(a, Scene))
+    return AssistedRollPublic(
+        roll=roll_public(roll, scene),
+        helpers=[
+            HelpRollPublic(
+                character_id=h.character_id,
+                roll_id=h.roll_id,
+                successes=h.successes,
+                net=h.net,
+                bonus=h.bonus,
+                receipt=receipt_public(h.roll_id, outcome.saved),
+            )
+            for h in assisted.helpers
+        ],
+        bonus=assisted.bonus,
+        version=roll.version,
+    )
+
+
+def _recovery(app: Chronicle) -> Callable[[Outcome], RecoveryPublic]:
+    def present(outcome: Outcome) -> RecoveryPublic:
+        character: Character = outcome.aggregate  # type: ignore[assignment]
+        recovery = outcome.result_as(Recovery)
+        roll = recovery.roll
+        return RecoveryPublic(
+            character_id=character.id,
+            roll=roll_public(roll, app.repository.get(roll.scene_id)),
+            health_before=recovery.health_before,
+            health=character.resources.get("health", 0),
+            max_health=recovery.max_health,
+            status=character.status,
+            version=character.version,
+        )
+
+    return present
+
+
+def _shaken_off(app: Chronicle) -> Callable[[Outcome], ShakeOffPublic]:
+    def present(outcome: Outcome) -> ShakeOffPublic:
+        character: Character = outcome.aggregate  # type: ignore[assignment]
+        shaken = outcome.result_as(ShakenOff)
+        roll, effect = shaken.roll, shaken.effect
+        return ShakeOffPublic(
+            character_id=character.id,
+            roll=roll_public(roll, app.repository.get(roll.scene_id)),
+            effect=effect,
+            pages_before=shaken.pages_before,
+            pages_left=character.effects.get(effect, {}).get("pages", 0),
+            free=effect not in character.effects,
+            version=character.version,
+        )
+
+    return present
+
+
 # ---- WCBH-10: help ---------------------------------------------------------------------------------
 
 
@@ -263,35 +235,11 @@ def _effects(outcome: Outcome) -> EffectPublic:
     responses=ASKS_GM,
 )
 def assisted_roll(
-    scene_id: UUID, body: AssistedRollCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: AssistedRollCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-10: each helper rolls its trait at difficulty 2 (a roll each); the helped character's
     roll gets +1 die per 2 net successes of the best helper. The caller acts for all of them."""
-
-    def present(outcome: Outcome) -> AssistedRollPublic:
-        roll: Roll = outcome.aggregate  # type: ignore[assignment]
-        return AssistedRollPublic(
-            roll=roll_public(roll, outcome.revealed["scene"]),
-            helpers=[
-                HelpRollPublic.model_validate(
-                    {**h, "receipt": receipt_public(h["roll_id"], outcome.saved)}
-                )
-                for h in outcome.revealed["help"]
-            ],
-            bonus=outcome.revealed["bonus"],
-            version=roll.version,
-        )
-
-    return commands.run(
-        app.assisted_roll,
-        scene_id,
-        body.character_id,
-        body.request,
-        [(h.character_id, h.trait) for h in body.helpers],
-        body.client_seed,
-        present=present,
-        status_code=201,
-    )
+    return commands.run(play.assisted_roll, scene_id, body, present=_assisted, status_code=201)
 
 
 # ---- WCBH-11: group checks -------------------------------------------------------------------------
@@ -304,18 +252,10 @@ def assisted_roll(
     operation_id="open_group_check",
 )
 def open_group_check(
-    scene_id: UUID, body: GroupCheckCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: GroupCheckCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-11: open a group check (the GM, or a player with a character in it)."""
-    return commands.run(
-        app.open_group_check,
-        scene_id,
-        body.participants,
-        body.difficulty,
-        body.purpose,
-        present=_group,
-        status_code=201,
-    )
+    return commands.run(play.open_group_check, scene_id, body, present=_group, status_code=201)
 
 
 @router.get(
@@ -326,10 +266,11 @@ def open_group_check(
 )
 def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.group_checks, group_id, "group check")
+    found = _found(play_of(scene)["group_checks"], group_id, "group check")
     return respond(
         GroupCheckResponse(
-            group_check=group_check_public(found, scene.group_checks[found]), version=scene.version
+            group_check=group_check_public(found, play_of(scene)["group_checks"][found]),
+            version=scene.version,
         )
     )
 
@@ -342,18 +283,11 @@ def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep
     responses=ASKS_GM,
 )
 def group_check_roll(
-    scene_id: UUID, group_id: UUID, body: PlayRollCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, group_id: UUID, body: PlayRollCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-11: one participant rolls (its owner or the GM), at the group check's difficulty."""
     return commands.run(
-        app.group_check_roll,
-        scene_id,
-        group_id,
-        body.character_id,
-        body.request,
-        body.client_seed,
-        present=_group,
-        status_code=201,
+        play.group_check_roll, scene_id, group_id, body, present=_group, status_code=201
     )
 
 
@@ -363,19 +297,11 @@ def group_check_roll(
     operation_id="hand_over_successes",
 )
 def hand_over_successes(
-    scene_id: UUID, group_id: UUID, body: HandoverCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, group_id: UUID, body: HandoverCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-11: once everyone rolled, the giver (its owner or the GM) hands successes above 3 to
     another participant."""
-    return commands.run(
-        app.hand_over_successes,
-        scene_id,
-        group_id,
-        body.giver_id,
-        body.receiver_id,
-        body.successes,
-        present=_group,
-    )
+    return commands.run(play.hand_over_successes, scene_id, group_id, body, present=_group)
 
 
 # ---- WCBH-12: contests -----------------------------------------------------------------------------
@@ -388,19 +314,10 @@ def hand_over_successes(
     operation_id="start_contest",
 )
 def start_contest(
-    scene_id: UUID, body: ContestCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ContestCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-12: a series of rolls between two characters (the GM, or the owner of a side)."""
-    return commands.run(
-        app.start_contest,
-        scene_id,
-        body.first_id,
-        body.second_id,
-        body.rolls,
-        body.purpose,
-        present=_contest,
-        status_code=201,
-    )
+    return commands.run(play.start_contest, scene_id, body, present=_contest, status_code=201)
 
 
 @router.get(
@@ -411,9 +328,11 @@ def start_contest(
 )
 def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.contests, contest_id, "contest")
+    found = _found(play_of(scene)["contests"], contest_id, "contest")
     return respond(
-        ContestResponse(contest=contest_public(found, scene.contests[found]), version=scene.version)
+        ContestResponse(
+            contest=contest_public(found, play_of(scene)["contests"][found]), version=scene.version
+        )
     )
 
 
@@ -425,18 +344,11 @@ def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) 
     responses=ASKS_GM,
 )
 def contest_roll(
-    scene_id: UUID, contest_id: UUID, body: PlayRollCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, contest_id: UUID, body: PlayRollCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-12: one side's roll of the current round (+2 dice after winning the previous one)."""
     return commands.run(
-        app.contest_roll,
-        scene_id,
-        contest_id,
-        body.character_id,
-        body.request,
-        body.client_seed,
-        present=_contest,
-        status_code=201,
+        play.contest_roll, scene_id, contest_id, body, present=_contest, status_code=201
     )
 
 
@@ -450,18 +362,11 @@ def contest_roll(
     operation_id="start_chase",
 )
 def start_chase(
-    scene_id: UUID, body: ChaseCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ChaseCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-27: pursuers, each after one target, at a starting range (the GM, or a player with a
     character in it)."""
-    return commands.run(
-        app.start_chase,
-        scene_id,
-        [(p.pursuer_id, p.target_id) for p in body.pairs],
-        body.range,
-        present=_chase,
-        status_code=201,
-    )
+    return commands.run(play.start_chase, scene_id, body, present=_chase, status_code=201)
 
 
 @router.get(
@@ -472,10 +377,11 @@ def start_chase(
 )
 def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
-    found = _found(scene.chases, chase_id, "chase")
+    found = _found(play_of(scene)["chases"], chase_id, "chase")
     return respond(
         ChaseResponse(
-            chase=chase_public(found, scene.chases[found], scene.page), version=scene.version
+            chase=chase_public(found, play_of(scene)["chases"][found], scene.page),
+            version=scene.version,
         )
     )
 
@@ -488,21 +394,10 @@ def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> J
     responses=ASKS_GM,
 )
 def chase_check(
-    scene_id: UUID, chase_id: UUID, body: ChaseCheckCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, chase_id: UUID, body: ChaseCheckCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-27: a participant's chase check of this page (its owner or the GM); not an action."""
-    return commands.run(
-        app.chase_check,
-        scene_id,
-        chase_id,
-        body.character_id,
-        body.request,
-        body.on_foot_against_faster,
-        body.shift,
-        body.client_seed,
-        present=_chase,
-        status_code=201,
-    )
+    return commands.run(play.chase_check, scene_id, chase_id, body, present=_chase, status_code=201)
 
 
 # ---- WCBH-34, 37..39: recovery and effects ---------------------------------------------------------
@@ -515,33 +410,12 @@ def chase_check(
     operation_id="recover_health",
 )
 def recover_health(
-    scene_id: UUID, body: RecoveryCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: RecoveryCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per
     net success, up to the maximum; once per character per scene."""
-
-    def present(outcome: Outcome) -> RecoveryPublic:
-        character: Character = outcome.aggregate  # type: ignore[assignment]
-        roll: Roll = outcome.revealed["roll"]
-        return RecoveryPublic(
-            character_id=character.id,
-            roll=roll_public(roll, app.repository.get(roll.scene_id)),
-            health_before=outcome.revealed["health_before"],
-            health=character.resources.get("health", 0),
-            max_health=outcome.revealed["max_health"],
-            status=character.status,
-            version=character.version,
-        )
-
-    return commands.run(
-        app.recover_health,
-        scene_id,
-        body.character_id,
-        body.rested_whole_day,
-        body.client_seed,
-        present=present,
-        status_code=201,
-    )
+    present = _recovery(play.app)
+    return commands.run(play.recover_health, scene_id, body, present=present, status_code=201)
 
 
 @router.post(
@@ -552,36 +426,12 @@ def recover_health(
     responses=ASKS_GM,
 )
 def shake_off_effect(
-    scene_id: UUID, body: ShakeOffCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ShakeOffCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-37: roll as the power says; success takes half the net successes (rounded up) off the
     effect's pages; at 0 the character is free and may act this page."""
-
-    def present(outcome: Outcome) -> ShakeOffPublic:
-        character: Character = outcome.aggregate  # type: ignore[assignment]
-        roll: Roll = outcome.revealed["roll"]
-        effect = outcome.revealed["effect"]
-        left = character.effects.get(effect, {}).get("pages", 0)
-        return ShakeOffPublic(
-            character_id=character.id,
-            roll=roll_public(roll, app.repository.get(roll.scene_id)),
-            effect=effect,
-            pages_before=outcome.revealed["pages_before"],
-            pages_left=left,
-            free=effect not in character.effects,
-            version=character.version,
-        )
-
-    return commands.run(
-        app.shake_off_effect,
-        scene_id,
-        body.character_id,
-        body.effect,
-        body.request,
-        body.client_seed,
-        present=present,
-        status_code=201,
-    )
+    present = _shaken_off(play.app)
+    return commands.run(play.shake_off_effect, scene_id, body, present=present, status_code=201)
 
 
 @router.post(
@@ -590,18 +440,11 @@ def shake_off_effect(
     operation_id="extend_effect",
 )
 def extend_effect(
-    scene_id: UUID, body: ExtensionCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: ExtensionCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-38: 1 Resolve extends an effect on a defeated opponent to the end of the next scene of
     this game Issue; once per scene per effect. Answers with the target."""
-    return commands.run(
-        app.extend_effect_past_scene,
-        scene_id,
-        body.character_id,
-        body.target_id,
-        body.effect,
-        present=_effects,
-    )
+    return commands.run(play.extend_effect_past_scene, scene_id, body, present=_effects)
 
 
 @router.post(
@@ -610,18 +453,11 @@ def extend_effect(
     operation_id="back_in_the_fight",
 )
 def back_in_the_fight(
-    scene_id: UUID, body: BackInTheFightCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: BackInTheFightCreate, play: PlayDep, commands: CommandsDep
 ) -> JSONResponse:
     """WCBH-39: 1 Resolve on the page after a defeat by damage: wake with 3 Health; or 1 Resolve:
     be rid of a special effect from the next page. Either once per scene per character."""
-    return commands.run(
-        app.back_in_the_fight,
-        scene_id,
-        body.character_id,
-        body.use,
-        body.effect,
-        present=_effects,
-    )
+    return commands.run(play.back_in_the_fight, scene_id, body, present=_effects)
 
 
 def _found(states: dict[str, Any], state_id: UUID, label: str) -> str:

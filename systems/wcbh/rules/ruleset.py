@@ -14,6 +14,7 @@ from domain.rulesets.base import (
     FollowUp,
     Problem,
     Ruleset,
+    SceneState,
     StatSpec,
     form_of,
     resource,
@@ -23,6 +24,7 @@ from systems.wcbh.rules.checks import CHECKS
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
+from systems.wcbh.rules.play_state import PLAY
 from systems.wcbh.rules.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -120,6 +122,8 @@ class WcbhRuleset(Ruleset):
         **FIGHT_CHECKS,  # the fight's maneuvers (WCBH-40..46; systems/wcbh/commands/fight.py)
     }
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
+    # WCBH-11, 12, 27: group checks, contests and chases (Scene.state("wcbh", "play"))
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"play": PLAY}
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, WcbhCharacter, WcbhMinion)

@@ -7,6 +7,19 @@ from typing import Any
 from uuid import UUID
 
 from domain.requests import FollowUpCreate, RollCreate
+from systems.wcbh.commands.scene_play import PlayStateChanged
+from systems.wcbh.requests import (
+    AssistedRollCreate,
+    ChaseCheckCreate,
+    ChaseCreate,
+    ChasePairCreate,
+    ContestCreate,
+    GroupCheckCreate,
+    HandoverCreate,
+    PlayRollCreate,
+    RecoveryCreate,
+    ShakeOffCreate,
+)
 from tests.app.plays.core import Action, Pick, Play
 
 TRAITS = ("Agility", "Strength", "Will", "Perception", "Stealth", "Lightning Bolt")
@@ -86,13 +99,17 @@ def assisted_roll(p: Play, pick: Pick) -> None:
     hero = pick.one(p.heroes)
     helpers = [(h, pick.one(TRAITS[:4])) for h in pick.others(p.heroes, hero)]
     request = {"trait": pick.one(TRAITS), "difficulty": pick.number(3)}
-    p.gm("assisted_roll", p.scene, hero, request, helpers, pick.client_seed())
+    helping = [{"character_id": h, "trait": trait} for h, trait in helpers]
+    body = {"character_id": hero, "request": request, "helpers": helping}
+    p.gm("assisted_roll", p.scene, AssistedRollCreate(**body, client_seed=pick.client_seed()))
 
 
 def group_check(p: Play, pick: Pick) -> None:
     """WCBH-11: every hero rolls; successes above 3 may be handed over."""
-    opened = p.gm("open_group_check", p.scene, p.heroes, pick.number(3), "lift the truck")
-    group = opened.revealed["group_id"]
+    body = GroupCheckCreate(
+        participants=p.heroes, difficulty=pick.number(3), purpose="lift the truck"
+    )
+    group = p.gm("open_group_check", p.scene, body).result_as(PlayStateChanged).state_id
     for hero in p.heroes:
         request = {"trait": pick.one(TRAITS)}
         p.run(
@@ -100,21 +117,20 @@ def group_check(p: Play, pick: Pick) -> None:
             "group_check_roll",
             p.scene,
             group,
-            hero,
-            request,
-            pick.client_seed(),
+            PlayRollCreate(character_id=hero, request=request, client_seed=pick.client_seed()),
         )
     if pick.flag():
         giver, receiver = p.heroes[0], p.heroes[1]
-        p.run(p.owners[giver], "hand_over_successes", p.scene, group, giver, receiver, 1)
+        handover = HandoverCreate(giver_id=giver, receiver_id=receiver, successes=1)
+        p.run(p.owners[giver], "hand_over_successes", p.scene, group, handover)
 
 
 def contest(p: Play, pick: Pick) -> None:
     """WCBH-12: a hero and a villain roll in turn."""
     first, second = pick.one(p.heroes), pick.one(p.foes[:2])
     rolls = 1 + pick.number(3)
-    contest = p.gm("start_contest", p.scene, first, second, rolls, "arm wrestling")
-    contest_id = contest.revealed["contest_id"]
+    body = ContestCreate(first_id=first, second_id=second, rolls=rolls, purpose="arm wrestling")
+    contest_id = p.gm("start_contest", p.scene, body).result_as(PlayStateChanged).state_id
     for _ in range(rolls):
         for who in (first, second):
             request = {"trait": pick.one(("Strength", "Will", "Agility"))}
@@ -123,9 +139,7 @@ def contest(p: Play, pick: Pick) -> None:
                 "contest_roll",
                 p.scene,
                 contest_id,
-                who,
-                request,
-                pick.client_seed(),
+                PlayRollCreate(character_id=who, request=request, client_seed=pick.client_seed()),
             )
 
 
@@ -133,11 +147,15 @@ def chase(p: Play, pick: Pick) -> None:
     """WCBH-27: a villain pursues a hero; both check a few times."""
     pursuer, target = pick.one(p.foes[:2]), pick.one(p.heroes)
     distance = pick.one(("close", "far", "extreme"))
-    chase = p.gm("start_chase", p.scene, [(pursuer, target)], distance).revealed["chase_id"]
+    body = ChaseCreate(
+        pairs=[ChasePairCreate(pursuer_id=pursuer, target_id=target)], range=distance
+    )
+    chase = p.gm("start_chase", p.scene, body).result_as(PlayStateChanged).state_id
     for who in (pursuer, target):  # one check each per page
         request = {"trait": pick.one(("Agility", "Flight", "Stamina"))}
         seed = pick.client_seed()
-        p.run(p.actor(who, pick), "chase_check", p.scene, chase, who, request, client_seed=seed)
+        check = ChaseCheckCreate(character_id=who, request=request, client_seed=seed)
+        p.run(p.actor(who, pick), "chase_check", p.scene, chase, check)
 
 
 def _pair(p: Play, pick: Pick) -> tuple[UUID, UUID]:
@@ -276,7 +294,10 @@ def declare(p: Play, pick: Pick) -> None:
 
 def recover(p: Play, pick: Pick) -> None:
     who = pick.one(p.fighters)
-    p.run(p.actor(who, pick), "recover_health", p.scene, who, pick.flag(), pick.client_seed())
+    body = RecoveryCreate(
+        character_id=who, rested_whole_day=pick.flag(), client_seed=pick.client_seed()
+    )
+    p.run(p.actor(who, pick), "recover_health", p.scene, body)
 
 
 def shake_off(p: Play, pick: Pick) -> None:
@@ -288,7 +309,10 @@ def shake_off(p: Play, pick: Pick) -> None:
     stun = {"effect": "Stunned", "modifier": modifier, "client_seed": seed}
     p.run(actor, "attack", p.scene, hero, villain, "Lightning Bolt", **stun)
     request = {"trait": "threat" if _minion(p, villain) else pick.one(("Will", "Stamina"))}
-    p.gm("shake_off_effect", p.scene, villain, "Stunned", request, pick.client_seed())
+    body = ShakeOffCreate(
+        character_id=villain, effect="Stunned", request=request, client_seed=pick.client_seed()
+    )
+    p.gm("shake_off_effect", p.scene, body)
 
 
 def new_villain(p: Play, pick: Pick) -> None:
