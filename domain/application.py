@@ -28,7 +28,6 @@ from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
 from systems.nwod_micro.commands.fight import NwodFightCommands
-from systems.wcbh.commands.fight import FightCommands
 from systems.wcbh.commands.resolve import ResolveCommands
 from systems.wcbh.commands.scene_play import ScenePlayCommands
 
@@ -46,7 +45,6 @@ G = TypeVar("G", bound=GameSystem)
 
 
 class Chronicle(
-    FightCommands,
     ScenePlayCommands,
     ResolveCommands,
     ClassDFightCommands,

@@ -190,13 +190,17 @@ def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[
     tuples, request models…), validated the way pydantic validates any input.
 
     A roll request recorded before its command took a request model whole holds the model's
-    fields one by one: those the command no longer names go into its one model parameter."""
+    fields one by one, and an approval puts the modifiers it decided beside the arguments (at
+    the request's `path`, "" for the command's own): the names the command does not take go
+    into its one model parameter."""
     hints = typing.get_type_hints(fn)
     names = list(inspect.signature(fn).parameters)[2:]
-    models = [n for n in names if n not in arguments and _is_model(hints.get(n))]
-    if len(models) == 1:
-        loose = {k: v for k, v in arguments.items() if k not in names}
-        arguments = {k: v for k, v in arguments.items() if k in names} | {models[0]: loose}
+    models = [n for n in names if _is_model(hints.get(n))]
+    loose = {k: v for k, v in arguments.items() if k not in names}
+    if len(models) == 1 and loose:
+        held = arguments.get(models[0], {})
+        arguments = {k: v for k, v in arguments.items() if k in names}
+        arguments[models[0]] = {**held, **loose}
     return {
         name: TypeAdapter(hints.get(name, Any)).validate_python(value)
         for name, value in arguments.items()

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from api.cli import main as chronicle
 from domain.receipts import audit_export
+from systems.wcbh.requests import FightAttackCreate
 from tests.app import mutations as m
 from tests.app.plays import RULESETS, Play, run, scripts
 from tests.app.table import Table
@@ -199,7 +200,14 @@ def honest() -> m.Entries:
     trait = {"trait": "Lightning Bolt", "difficulty": 2}
     first = t.run(t.player, "roll", scene, "trait", trait, nova, "first").aggregate
     t.run(t.player, "follow_up", first.id, "resolve_dice", {"resolve": 1}, "more")
-    t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
+    t.run(
+        t.player,
+        "attack",
+        scene,
+        FightAttackCreate(
+            attacker_id=nova, target_id=null, trait="Lightning Bolt", client_seed="zap"
+        ),
+    )
     t.gm_runs("rotate_seed", scene)
     for n in range(4):
         t.run(t.player, "roll", scene, "trait", trait, nova, f"after {n}")

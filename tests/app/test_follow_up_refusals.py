@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from systems.wcbh.requests import FightAttackCreate
 from tests.app.table import Table
 
 
@@ -19,7 +20,14 @@ def test_resolve_after_an_attack_roll_follows_it_up_wcbh_20b_20c(
     nova = t.character("Nova", owner=t.player)
     null = t.character("Dr. Null", "villain")
     scene = t.scene()
-    attack = t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
+    attack = t.run(
+        t.player,
+        "attack",
+        scene,
+        FightAttackCreate(
+            attacker_id=nova, target_id=null, trait="Lightning Bolt", client_seed="zap"
+        ),
+    )
     more = t.run(t.player, "follow_up", attack.aggregate.id, follow_up, request_, "more")
     assert t.record(more)["follow_up_of"] == str(attack.aggregate.id)
     assert t.record(more)["follow_up"] == follow_up

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
-import re
 import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -25,16 +24,27 @@ from fastapi.routing import APIRoute
 from api.deps import ASKS_GM
 from api.main import create_app
 from domain.application import Chronicle
+from domain.secrets import Sealer
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
-VERB = re.compile(r"\bapp\.(\w+)\b")  # how a route names the application's verb it runs
+
+
+@functools.cache
+def _holders() -> tuple[type, ...]:
+    """The classes that hold commands and their helpers: the application, each game system's
+    component and its parts, and the application's other components (names are unique across)."""
+    app = Chronicle({"PERSISTENCE_MODULE": "eventsourcing.popo"}, sealer=Sealer(bytes(32)))
+    held = [app, *app.systems.values(), *(p for s in app.systems.values() for p in s.parts)]
+    held += [v for v in vars(app).values() if hasattr(v, "app") and v is not app]
+    return tuple(dict.fromkeys(type(h) for h in held))
 
 
 def _method(name: str) -> Callable[..., Any] | None:
-    found = getattr(Chronicle, name, None)
-    if not callable(found):
-        return None
-    return getattr(found, "__wrapped__", found)  # the verb itself, not @command's retry wrapper
+    for holder in _holders():
+        found = getattr(holder, name, None)
+        if callable(found):
+            return getattr(found, "__wrapped__", found)  # the verb, not @command's retry wrapper
+    return None
 
 
 @functools.cache  # each method's source is parsed once, however many verbs reach it
@@ -45,11 +55,15 @@ def _tree(fn: Callable[..., Any]) -> ast.FunctionDef:
 
 
 def _self_method(node: ast.AST) -> str | None:
-    """The name of the application's method a node calls (`self.name(...)`), if it is one."""
+    """The name of the method a node calls on `self` or on what `self` holds (`self.name(...)`,
+    `self.app.name(...)`, `self.system.fight.name(...)`), if it is one."""
     callee = node.func if isinstance(node, ast.Call) else None
-    if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-        return callee.attr if callee.value.id == "self" else None
-    return None
+    if not isinstance(callee, ast.Attribute):
+        return None
+    owner = callee.value
+    while isinstance(owner, ast.Attribute):
+        owner = owner.value
+    return callee.attr if isinstance(owner, ast.Name) and owner.id == "self" else None
 
 
 def _self_calls(fn: Callable[..., Any]) -> Iterator[tuple[str, ast.Call]]:
@@ -101,8 +115,21 @@ def _label(route: APIRoute) -> str:
     return f"{'/'.join(sorted(route.methods or ()))} {route.path} ({route.operation_id})"
 
 
+def _verbs_run(route: APIRoute) -> Iterator[str]:
+    """The commands a route runs: the attributes it names (`app.roll`, `nwod.attack`) that are
+    commands of some holder, not the fields of its body (`body.dodge`)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(route.endpoint)))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id == "body":
+            continue
+        if any(hasattr(getattr(h, node.attr, None), "__wrapped__") for h in _holders()):
+            yield node.attr
+
+
 def _asks_gm(route: APIRoute) -> bool:
-    return any(may_ask_gm(verb) for verb in VERB.findall(inspect.getsource(route.endpoint)))
+    return any(may_ask_gm(verb) for verb in _verbs_run(route))
 
 
 def _declares(route: APIRoute) -> bool:
@@ -115,6 +142,9 @@ def test_the_verbs_found_include_the_ones_known_to_ask_the_gm() -> None:
     # verbs that roll no player's dice, and GM-only verbs that do
     quiet = ("decline_roll_request", "approve_roll_request", "nwod_contest")
     assert all(_method(verb) is not None and not may_ask_gm(verb) for verb in quiet)
+    # ...and the routes that run them are found through the commands they name
+    by_id = {route.operation_id: route for route in _routes()}
+    assert _asks_gm(by_id["roll"]) and _asks_gm(by_id["attack"]) and _asks_gm(by_id["nwod_roll"])
 
 
 def test_every_route_whose_verb_may_ask_the_gm_declares_the_202() -> None:
