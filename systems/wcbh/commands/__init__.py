@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Actor
 from domain.components import GameSystem, PageBoundary, SceneBoundary
+from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 
@@ -30,6 +32,12 @@ class Wcbh(GameSystem):
     @property
     def parts(self) -> tuple[object, ...]:
         return (self.fight,)
+
+    @cached_property
+    def rules(self) -> Ruleset:
+        """Looked up once (the registry does not change while the application runs): a command
+        asks for it several times. (GameSystem could hold it so for every system.)"""
+        return get_ruleset(self.ruleset_id)
 
     # ---- boundaries: the fight's call comes last ------------------------------------------------
 

@@ -22,10 +22,11 @@ from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, SceneBoundary, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rolls import Declared, declared_by
-from domain.rulesets.base import ATTACK_CHECK, Check, unwrap
+from domain.rulesets.base import ATTACK_CHECK, Check, CheckOutcome, unwrap
 from systems.wcbh.requests import (
     AmbushCreate,
     AreaAttackCreate,
+    AreaTargetIn,
     DeclarationCreate,
     FightAttackCreate,
     GrappleCreate,
@@ -39,7 +40,7 @@ from systems.wcbh.requests import (
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
-from systems.wcbh.rules.maneuvers import knockback, redirect, team_attack
+from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
 if TYPE_CHECKING:
     from systems.wcbh.commands import Wcbh
@@ -247,6 +248,33 @@ def _hit(character: Character, entry: Mapping[str, Any], roll_id: UUID, scene: S
         character.take_hit(entry["health"], entry["defeated"], roll_id, scene.id, scene.page)
 
 
+def _roll(
+    turn: Turn,
+    check: str,
+    request: Mapping[str, Any],
+    roller: Sheeted | None,
+    client_seed: str | None,
+    declared: Declared | None = None,
+    chain: RollChain | None = None,
+) -> tuple[CheckOutcome, list[Any]]:
+    """One roll of the command, by `roller` with the sheet the command parsed (the roll first in
+    what it touched; a second roll links to the `chain` of the first)."""
+    character = roller.character if roller is not None else None
+    sheet = roller.sheet if roller is not None else None
+    return turn.app._roll_check(
+        turn.actor,
+        turn.scene,
+        turn.campaign,
+        check,
+        request,
+        character,
+        client_seed,
+        chain,
+        declared=declared,
+        sheet=sheet,
+    )
+
+
 def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
     """A character attacked: of the campaign and not defeated (WCBH-31)."""
     target = turn.character(character_id, field)
@@ -445,19 +473,10 @@ class Fight:
         )
         if guard is not None:
             self._defends(turn.scene, guard, target)
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            ATTACK_CHECK,
-            request,
-            attacker.character,
-            body.client_seed,
-            sheet=attacker.sheet,
-            # WCBH-28/30: weapon and situation dice; the sheet lists no weapons, so the weapon's
-            # dice are a declaration too (ruling)
-            declared=declared_by({"weapon": body.weapon, "modifier": body.modifier}),
-        )
+        # WCBH-28/30: weapon and situation dice; the sheet lists no weapons, so the weapon's dice
+        # are a declaration too (ruling)
+        dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})
+        outcome, touched = _roll(turn, ATTACK_CHECK, request, attacker, body.client_seed, dice)
         self._attack_done(
             turn, body, outcome.result, touched[0].id, (attacker, target, club, guard)
         )
@@ -494,13 +513,8 @@ class Fight:
             "maneuver": body.maneuver,
             "redirect": body.redirect,
         }
-        if body.maneuver == "charge":  # WCBH-44: the charger's passive defence meets the attack
-            request["charger"] = {
-                "character_id": attacker.key,
-                "defences": defence_options(attacker.sheet, ()),
-                "health": attacker.level("health"),
-                **_as_target(turn.scene, attacker.character),
-            }
+        if body.maneuver == "charge":
+            request["charger"] = _charger(turn.scene, attacker)
         return request
 
     def _club(
@@ -603,17 +617,8 @@ class Fight:
             "purpose": body.purpose,
         }
         _act(scene, attacker.character, [target.id], "grapples")
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            scene,
-            turn.campaign,
-            "grapple",
-            request,
-            attacker.character,
-            body.client_seed,
-            sheet=attacker.sheet,
-            declared=declared_by({"modifier": body.modifier}),  # WCBH-30: the situation's dice
-        )
+        dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
+        outcome, touched = _roll(turn, "grapple", request, attacker, body.client_seed, dice)
         _grappled(scene, attacker.character, target.character, body.aim, outcome.result["outcome"])
         return turn.save(*touched)
 
@@ -644,17 +649,8 @@ class Fight:
             "purpose": body.purpose,
         }
         _act(scene, attacker.character, [target.id], f"{name.replace('_', ' ')}")
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            scene,
-            turn.campaign,
-            "maneuver",
-            request,
-            attacker.character,
-            body.client_seed,
-            sheet=attacker.sheet,
-            declared=declared_by({"modifier": body.modifier}),  # WCBH-30: the situation's dice
-        )
+        dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
+        outcome, touched = _roll(turn, "maneuver", request, attacker, body.client_seed, dice)
         _maneuvered(scene, attacker.character, target.character, name, outcome.result)
         return turn.save(*touched)
 
@@ -687,16 +683,7 @@ class Fight:
         ]
         request = {"ambushers": entries, "targets": targets, "purpose": body.purpose}
         first = turn.character(ids[0])
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            "ambush",
-            request,
-            first.character,
-            body.client_seed,
-            sheet=first.sheet,
-        )
+        outcome, touched = _roll(turn, "ambush", request, first, body.client_seed)
         for entry in outcome.result["targets"]:
             if entry["surprised"]:
                 _surprised(turn.scene, UUID(entry["target_id"]), entry["may_defend_actively"])
@@ -714,24 +701,7 @@ class Fight:
         attacker = turn.acting(body.attacker_id, "attacker_id")
         ids = [t.target_id for t in body.targets]
         rules.check_area_targets(attacker.id, ids)
-        entries = []
-        for one in body.targets:
-            target = (
-                turn.acting(one.target_id, "targets")
-                if one.skip_turn
-                else turn.character(one.target_id, "targets")
-            )
-            rules.check_standing(target.name, target.character.status, "targets")
-            entries.append(
-                {
-                    "target_id": target.key,
-                    "defences": _defences(scene, target, body.defences),
-                    "health": target.level("health"),
-                    "minion": is_minion(target.sheet),
-                    "skip_turn": one.skip_turn,
-                    **_as_target(scene, target.character),
-                }
-            )
+        entries = [_area_target(turn, one, body.defences) for one in body.targets]
         request = {
             "attack_rank": _rank(attacker, body.trait, "trait", "WCBH-28"),
             "weapon": body.weapon,
@@ -741,17 +711,8 @@ class Fight:
             "purpose": body.purpose,
         }
         _act(scene, attacker.character, ids, "area attack")
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            scene,
-            turn.campaign,
-            "area_attack",
-            request,
-            attacker.character,
-            body.client_seed,
-            sheet=attacker.sheet,
-            declared=declared_by({"weapon": body.weapon, "modifier": body.modifier}),  # WCBH-28/30
-        )
+        dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
+        outcome, touched = _roll(turn, "area_attack", request, attacker, body.client_seed, dice)
         for entry in outcome.result["targets"]:
             target = turn.character(UUID(entry["target_id"]))
             _hit(target.character, entry, touched[0].id, scene)
@@ -806,32 +767,9 @@ class Fight:
         others: list[Aggregate] = []
         chain: RollChain | None = None
         for index, (who, entry) in enumerate(team):
-            request = {
-                "attack_rank": _rank(who, entry.trait, "attackers", "WCBH-47"),
-                "weapon": entry.weapon,
-                "modifier": entry.modifier,
-                "defences": defences,
-                "target_health": health,
-                "lethal": body.lethal,
-                "minion": is_minion(target.sheet),
-                "purpose": body.purpose,
-                "target_id": target.key,
-                **_as_target(turn.scene, target.character),
-                "team": True,
-                "explode": entry.explode,
-            }
-            outcome, touched = self.app._roll_check(
-                turn.actor,
-                turn.scene,
-                turn.campaign,
-                ATTACK_CHECK,
-                request,
-                who.character,
-                body.client_seed,
-                chain,
-                sheet=who.sheet,
-                declared=_attacker_declared(declared, index),
-            )
+            request = _team_request(turn.scene, body, target, who, entry, defences, health)
+            own = _attacker_declared(declared, index)
+            outcome, touched = _roll(turn, ATTACK_CHECK, request, who, body.client_seed, own, chain)
             chain = touched[1]
             rolls.append(touched[0])
             others.extend(touched[1:])
@@ -873,20 +811,7 @@ class Fight:
         except InvalidInput as exc:
             raise rules.refused(exc, "knockback_refused") from None
         attacker.spend({"resolve": 1}, reason=f"knockback after roll {roll.id} (WCBH-45)")
-        lost = _lose_next_turn(scene, target.id, "WCBH-45", "knocked back")
-        health = int(target.resources.get("health", 0))
-        if thrown.extra_damage and health > 0:
-            health = max(0, health - thrown.extra_damage)
-            target.take_hit(health, health == 0, roll.id, scene.id, scene.page)
-        details = {
-            "target_id": str(target.id),
-            "distance": thrown.distance,
-            "extra_damage": thrown.extra_damage,
-            "smashed_through": thrown.smashed_through,
-            "health": health,
-            "defeated": target.status == "defeated",
-            "loses_turn_on_page": lost,
-        }
+        details = _knocked_back(scene, target, thrown, roll.id)
         scene.follow_up_attack(roll.id, "knockback", attacker.id, details)  # 409 the second time
         return turn.save(result=AttackFollowed(roll.id))
 
@@ -897,37 +822,19 @@ class Fight:
         (`at_id`): then the defender loses its next turn and the new target defends (a roll of
         its own against the attack's successes)."""
         turn, roll = self._attack_turn(ctx, roll_id, (ATTACK_CHECK,))
-        request, result = roll.record["request"], roll.record["result"]
+        request = roll.record["request"]
         rules.check_named_target(request)
         defender = turn.acting(UUID(request["target_id"]), "roll_id")
         rules.check_redirectable(request)
-        try:
-            defence = next(
-                Defence(d["name"], d["rank"], d["active"])
-                for d in request["defences"]
-                if d["name"] == result["defence"]
-            )
-            done = redirect(
-                result["attack_successes"],
-                result["defence_successes"],
-                defence,
-                declared_before_defence=bool(request.get("redirect")),
-                at_someone=body.at_id is not None,
-            )
-        except InvalidInput as exc:
-            raise rules.refused(exc, "redirect_refused") from None
+        done = _redirect_done(roll, body.at_id is not None)
         defender.character.spend({"resolve": 1}, reason=f"redirect of roll {roll.id} (WCBH-46)")
         details: dict[str, Any] = {
             "at_id": str(body.at_id) if body.at_id else None,
             "new_roll_id": None,
         }
-        touched: list[Aggregate] = []
-        if done.at_someone:
-            assert body.at_id is not None
-            touched = self._redirected(turn, roll, body, defender, details)
-        turn.scene.follow_up_attack(
-            roll.id, "redirect", defender.id, details
-        )  # 409 the second time
+        touched = self._redirected(turn, roll, body, defender, details) if done.at_someone else []
+        # 409 the second time
+        turn.scene.follow_up_attack(roll.id, "redirect", defender.id, details)
         return turn.save(turn.scene, *touched, result=AttackFollowed(roll.id))
 
     def _redirected(
@@ -941,7 +848,7 @@ class Fight:
         """WCBH-46: the attack at someone else: the defender loses its next turn, the new target
         defends against the attack's successes (a roll of its own)."""
         assert body.at_id is not None
-        scene, request, result = turn.scene, roll.record["request"], roll.record["result"]
+        scene = turn.scene
         new_target = turn.character(body.at_id, "at_id")
         rules.check_other(
             new_target.id, defender.id, "redirect the attack at someone else", "at_id"
@@ -950,28 +857,105 @@ class Fight:
         details["loses_turn_on_page"] = _lose_next_turn(
             scene, defender.id, "WCBH-46", "redirected an attack at someone"
         )
-        new_request = {
-            "redirected_from": str(roll.id),
-            "attack_successes": result["attack_successes"],
-            "target_id": new_target.key,
-            "defences": _defences(scene, new_target, body.defences),
-            "target_health": new_target.level("health"),
-            "lethal": request.get("lethal", True),
-            "minion": is_minion(new_target.sheet),
-            **_as_target(scene, new_target.character),
-        }
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            scene,
-            turn.campaign,
-            "redirected_attack",
-            new_request,
-            None,
-            body.client_seed,
-        )
+        new_request = _redirected_request(scene, roll, new_target, body.defences)
+        outcome, touched = _roll(turn, "redirected_attack", new_request, None, body.client_seed)
         details["new_roll_id"] = str(touched[0].id)
         _hit(new_target.character, outcome.result, touched[0].id, scene)
         return touched
+
+
+# ---- the requests' parts ----------------------------------------------------------------------------
+
+
+def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str]) -> dict[str, Any]:
+    """WCBH-43: one target of an area attack; skipping its next turn is its own choice (whoever
+    sets it acts for the target)."""
+    if one.skip_turn:
+        target = turn.acting(one.target_id, "targets")
+    else:
+        target = turn.character(one.target_id, "targets")
+    rules.check_standing(target.name, target.character.status, "targets")
+    return {
+        "target_id": target.key,
+        "defences": _defences(turn.scene, target, defences),
+        "health": target.level("health"),
+        "minion": is_minion(target.sheet),
+        "skip_turn": one.skip_turn,
+        **_as_target(turn.scene, target.character),
+    }
+
+
+def _charger(scene: Scene, attacker: Sheeted) -> dict[str, Any]:
+    """WCBH-44: a charger's passive defence meets the attack (its collision)."""
+    return {
+        "character_id": attacker.key,
+        "defences": defence_options(attacker.sheet, ()),
+        "health": attacker.level("health"),
+        **_as_target(scene, attacker.character),
+    }
+
+
+def _team_request(
+    scene: Scene,
+    body: TeamAttackCreate,
+    target: Sheeted,
+    who: Sheeted,
+    entry: TeamAttackerIn,
+    defences: Sequence[Mapping[str, Any]],
+    health: int,
+) -> dict[str, Any]:
+    """WCBH-47: one attacker's request of a team attack, on the Health the last one left."""
+    return {
+        "attack_rank": _rank(who, entry.trait, "attackers", "WCBH-47"),
+        "weapon": entry.weapon,
+        "modifier": entry.modifier,
+        "defences": defences,
+        "target_health": health,
+        "lethal": body.lethal,
+        "minion": is_minion(target.sheet),
+        "purpose": body.purpose,
+        "target_id": target.key,
+        **_as_target(scene, target.character),
+        "team": True,
+        "explode": entry.explode,
+    }
+
+
+def _redirected_request(
+    scene: Scene, roll: Roll, new_target: Sheeted, defences: Sequence[str]
+) -> dict[str, Any]:
+    """WCBH-46: the attack's successes against the new target's own defence."""
+    return {
+        "redirected_from": str(roll.id),
+        "attack_successes": roll.record["result"]["attack_successes"],
+        "target_id": new_target.key,
+        "defences": _defences(scene, new_target, defences),
+        "target_health": new_target.level("health"),
+        "lethal": roll.record["request"].get("lethal", True),
+        "minion": is_minion(new_target.sheet),
+        **_as_target(scene, new_target.character),
+    }
+
+
+def _redirect_done(roll: Roll, at_someone: bool) -> Redirect:
+    """WCBH-46: the redirect the attack roll allows (3+ above the attack, declared before the
+    defence roll, an active defence), or a 409 saying why not."""
+    request, result = roll.record["request"], roll.record["result"]
+    try:
+        defence = next(
+            Defence(d["name"], d["rank"], d["active"])
+            for d in request["defences"]
+            if d["name"] == result["defence"]
+        )
+        return redirect(
+            result["attack_successes"],
+            result["defence_successes"],
+            defence,
+            declared_before_defence=bool(request.get("redirect")),
+            at_someone=at_someone,
+        )
+    except InvalidInput as exc:
+        raise rules.refused(exc, "redirect_refused") from None
 
 
 # ---- what the rolls' outcomes do ------------------------------------------------------------------
@@ -1016,6 +1000,27 @@ def _grappled(scene: Scene, attacker: Character, target: Character, aim: str, ou
     held = attacker.fight_conditions.get("held")
     if outcome != "failed" and held and held.get("by") == str(target.id):
         attacker.lift_conditions(["held"], scene.id, "broke free")
+
+
+def _knocked_back(
+    scene: Scene, target: Character, thrown: Knockback, roll_id: UUID
+) -> dict[str, Any]:
+    """WCBH-45: the target loses its next turn; an object it hits deals it half the attack's
+    damage again. What happened, for the scene's record of the knockback."""
+    lost = _lose_next_turn(scene, target.id, "WCBH-45", "knocked back")
+    health = int(target.resources.get("health", 0))
+    if thrown.extra_damage and health > 0:
+        health = max(0, health - thrown.extra_damage)
+        target.take_hit(health, health == 0, roll_id, scene.id, scene.page)
+    return {
+        "target_id": str(target.id),
+        "distance": thrown.distance,
+        "extra_damage": thrown.extra_damage,
+        "smashed_through": thrown.smashed_through,
+        "health": health,
+        "defeated": target.status == "defeated",
+        "loses_turn_on_page": lost,
+    }
 
 
 def _maneuvered(
