@@ -40,12 +40,14 @@ from systems.wcbh.requests import (
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
+from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
 if TYPE_CHECKING:
     from systems.wcbh.commands import Wcbh
 
 WCBH = "wcbh"
+AREA = "fight"  # the system's state on the scene: the fight (Ruleset.scene_states)
 
 STATE_FIELDS = (
     "declared",
@@ -113,12 +115,40 @@ class CharacterPage:
         return raw
 
 
+def _fight_state(scene: Scene) -> dict[str, Any]:
+    """The fight's state on the scene (systems/wcbh/rules/fight_state.py)."""
+    return scene.state(WCBH, AREA)
+
+
+def attack_follow_ups(scene: Scene) -> dict[str, dict[str, Any]]:
+    """What followed the scene's attack rolls (a knockback, a redirect), by roll id."""
+    follow_ups: dict[str, dict[str, Any]] = _fight_state(scene)["follow_ups"]
+    return follow_ups
+
+
 def _page_of(scene: Scene, character_id: UUID, *, next_page: bool = False) -> CharacterPage:
-    return CharacterPage.of(scene.page_state(character_id, next_page=next_page), character_id)
+    states = _fight_state(scene)["next_page" if next_page else "page"]
+    return CharacterPage.of(states.get(str(character_id), {}), character_id)
 
 
-def _save_page(scene: Scene, character_id: UUID, page: CharacterPage, change: str) -> None:
-    scene.set_page_state(character_id, page.dump(), change)
+def _save_page(
+    scene: Scene, character_id: UUID, page: CharacterPage, change: str, *, next_page: bool = False
+) -> None:
+    """WCBH-25: the character's page state (this page, or what the next one starts with)."""
+    details = {
+        "character_id": str(character_id),
+        "page": scene.page + (1 if next_page else 0),
+        "state": page.dump(),
+        "what": change,
+    }
+    scene.change_state(WCBH, AREA, PAGE_STATE, details)
+
+
+def _followed_up(scene: Scene, roll_id: UUID, kind: str, by: UUID, details: dict[str, Any]) -> None:
+    """WCBH-45, 46: a knockback or a redirect after an attack roll, once per roll."""
+    rules.check_not_followed_up(attack_follow_ups(scene).get(str(roll_id)))
+    followed = {"roll_id": str(roll_id), "kind": kind, "character_id": str(by)}
+    scene.change_state(WCBH, AREA, FOLLOWED_UP, {**followed, "details": details})
 
 
 def _lose_next_turn(scene: Scene, character_id: UUID, rule: str, why: str) -> int:
@@ -128,7 +158,7 @@ def _lose_next_turn(scene: Scene, character_id: UUID, rule: str, why: str) -> in
     nxt = _page_of(scene, character_id, next_page=True)
     nxt.state = replace(nxt.state, lost_turn=True)
     nxt.lost_rule = nxt.lost_rule or rule
-    scene.set_page_state(character_id, nxt.dump(), f"loses its next turn: {why}", next_page=True)
+    _save_page(scene, character_id, nxt, f"loses its next turn: {why}", next_page=True)
     return scene.page + 1
 
 
@@ -248,33 +278,6 @@ def _hit(character: Character, entry: Mapping[str, Any], roll_id: UUID, scene: S
         character.take_hit(entry["health"], entry["defeated"], roll_id, scene.id, scene.page)
 
 
-def _roll(
-    turn: Turn,
-    check: str,
-    request: Mapping[str, Any],
-    roller: Sheeted | None,
-    client_seed: str | None,
-    declared: Declared | None = None,
-    chain: RollChain | None = None,
-) -> tuple[CheckOutcome, list[Any]]:
-    """One roll of the command, by `roller` with the sheet the command parsed (the roll first in
-    what it touched; a second roll links to the `chain` of the first)."""
-    character = roller.character if roller is not None else None
-    sheet = roller.sheet if roller is not None else None
-    return turn.app._roll_check(
-        turn.actor,
-        turn.scene,
-        turn.campaign,
-        check,
-        request,
-        character,
-        client_seed,
-        chain,
-        declared=declared,
-        sheet=sheet,
-    )
-
-
 def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
     """A character attacked: of the campaign and not defeated (WCBH-31)."""
     target = turn.character(character_id, field)
@@ -288,6 +291,33 @@ class Fight:
     def __init__(self, system: Wcbh) -> None:
         self.system = system
         self.app = system.app
+
+    def _roll(
+        self,
+        turn: Turn,
+        check: str,
+        request: Mapping[str, Any],
+        roller: Sheeted | None,
+        client_seed: str | None,
+        declared: Declared | None = None,
+        chain: RollChain | None = None,
+    ) -> tuple[CheckOutcome, list[Any]]:
+        """One roll of the command, by `roller` with the sheet the command parsed (the roll first in
+        what it touched; a second roll links to the `chain` of the first)."""
+        character = roller.character if roller is not None else None
+        sheet = roller.sheet if roller is not None else None
+        return self.app._roll_check(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            check,
+            request,
+            character,
+            client_seed,
+            chain,
+            declared=declared,
+            sheet=sheet,
+        )
 
     # ---- the roll hooks and boundaries the system passes on ---------------------------------------
 
@@ -333,7 +363,7 @@ class Fight:
             return []
         if record["request"].get("target_id") is None:
             return []  # a raw attack roll (POST .../rolls) hit no one: nothing to decide again
-        if str(original.id) in scene.attack_follow_ups:
+        if str(original.id) in attack_follow_ups(scene):
             raise Conflict(
                 "Resolve after an attack comes before its knockback or redirect",
                 field="roll_id",
@@ -476,7 +506,7 @@ class Fight:
         # WCBH-28/30: weapon and situation dice; the sheet lists no weapons, so the weapon's dice
         # are a declaration too (ruling)
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})
-        outcome, touched = _roll(turn, ATTACK_CHECK, request, attacker, body.client_seed, dice)
+        outcome, touched = self._roll(turn, ATTACK_CHECK, request, attacker, body.client_seed, dice)
         self._attack_done(
             turn, body, outcome.result, touched[0].id, (attacker, target, club, guard)
         )
@@ -618,7 +648,7 @@ class Fight:
         }
         _act(scene, attacker.character, [target.id], "grapples")
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
-        outcome, touched = _roll(turn, "grapple", request, attacker, body.client_seed, dice)
+        outcome, touched = self._roll(turn, "grapple", request, attacker, body.client_seed, dice)
         _grappled(scene, attacker.character, target.character, body.aim, outcome.result["outcome"])
         return turn.save(*touched)
 
@@ -650,7 +680,7 @@ class Fight:
         }
         _act(scene, attacker.character, [target.id], f"{name.replace('_', ' ')}")
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
-        outcome, touched = _roll(turn, "maneuver", request, attacker, body.client_seed, dice)
+        outcome, touched = self._roll(turn, "maneuver", request, attacker, body.client_seed, dice)
         _maneuvered(scene, attacker.character, target.character, name, outcome.result)
         return turn.save(*touched)
 
@@ -683,7 +713,7 @@ class Fight:
         ]
         request = {"ambushers": entries, "targets": targets, "purpose": body.purpose}
         first = turn.character(ids[0])
-        outcome, touched = _roll(turn, "ambush", request, first, body.client_seed)
+        outcome, touched = self._roll(turn, "ambush", request, first, body.client_seed)
         for entry in outcome.result["targets"]:
             if entry["surprised"]:
                 _surprised(turn.scene, UUID(entry["target_id"]), entry["may_defend_actively"])
@@ -712,7 +742,9 @@ class Fight:
         }
         _act(scene, attacker.character, ids, "area attack")
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
-        outcome, touched = _roll(turn, "area_attack", request, attacker, body.client_seed, dice)
+        outcome, touched = self._roll(
+            turn, "area_attack", request, attacker, body.client_seed, dice
+        )
         for entry in outcome.result["targets"]:
             target = turn.character(UUID(entry["target_id"]))
             _hit(target.character, entry, touched[0].id, scene)
@@ -769,7 +801,9 @@ class Fight:
         for index, (who, entry) in enumerate(team):
             request = _team_request(turn.scene, body, target, who, entry, defences, health)
             own = _attacker_declared(declared, index)
-            outcome, touched = _roll(turn, ATTACK_CHECK, request, who, body.client_seed, own, chain)
+            outcome, touched = self._roll(
+                turn, ATTACK_CHECK, request, who, body.client_seed, own, chain
+            )
             chain = touched[1]
             rolls.append(touched[0])
             others.extend(touched[1:])
@@ -812,7 +846,7 @@ class Fight:
             raise rules.refused(exc, "knockback_refused") from None
         attacker.spend({"resolve": 1}, reason=f"knockback after roll {roll.id} (WCBH-45)")
         details = _knocked_back(scene, target, thrown, roll.id)
-        scene.follow_up_attack(roll.id, "knockback", attacker.id, details)  # 409 the second time
+        _followed_up(scene, roll.id, "knockback", attacker.id, details)  # 409 the second time
         return turn.save(result=AttackFollowed(roll.id))
 
     @command
@@ -834,7 +868,7 @@ class Fight:
         }
         touched = self._redirected(turn, roll, body, defender, details) if done.at_someone else []
         # 409 the second time
-        turn.scene.follow_up_attack(roll.id, "redirect", defender.id, details)
+        _followed_up(turn.scene, roll.id, "redirect", defender.id, details)
         return turn.save(turn.scene, *touched, result=AttackFollowed(roll.id))
 
     def _redirected(
@@ -858,7 +892,9 @@ class Fight:
             scene, defender.id, "WCBH-46", "redirected an attack at someone"
         )
         new_request = _redirected_request(scene, roll, new_target, body.defences)
-        outcome, touched = _roll(turn, "redirected_attack", new_request, None, body.client_seed)
+        outcome, touched = self._roll(
+            turn, "redirected_attack", new_request, None, body.client_seed
+        )
         details["new_roll_id"] = str(touched[0].id)
         _hit(new_target.character, outcome.result, touched[0].id, scene)
         return touched

@@ -18,7 +18,13 @@ from domain.aggregates import Character, Roll, Scene
 from domain.application import Chronicle, Outcome
 from domain.commands import Actor
 from systems.wcbh.commands import Wcbh
-from systems.wcbh.commands.fight import AttackFollowed, Fight, PageShown, TeamRolled
+from systems.wcbh.commands.fight import (
+    AttackFollowed,
+    Fight,
+    PageShown,
+    TeamRolled,
+    attack_follow_ups,
+)
 from systems.wcbh.requests import (
     AmbushCreate,
     AreaAttackCreate,
@@ -123,7 +129,7 @@ def _follow_up(app: Chronicle) -> Callable[[Outcome], AttackFollowUpPublic]:
         scene = outcome.aggregate
         assert isinstance(scene, Scene)
         roll_id = outcome.result_as(AttackFollowed).roll_id
-        done = dict(scene.attack_follow_ups[str(roll_id)])
+        done = dict(attack_follow_ups(scene)[str(roll_id)])
         kind, character_id, page = done.pop("kind"), done.pop("character_id"), done.pop("page")
         new_roll = None
         if done.get("new_roll_id"):

@@ -264,6 +264,17 @@ def check_named_target(request: Mapping[str, Any]) -> None:
         raise Conflict("this attack roll names no target", field="roll_id", code="not_an_attack")
 
 
+def check_not_followed_up(done: Mapping[str, Any] | None) -> None:
+    """WCBH-45, 46: one knockback or redirect per attack roll (ruling)."""
+    if done is not None:
+        raise Conflict(
+            f"this attack roll was already followed by a {done['kind']}",
+            code="attack_followed_up",
+            rule="WCBH-45" if done["kind"] == "knockback" else "WCBH-46",
+            details={"kind": done["kind"]},
+        )
+
+
 def check_hits_object(hits_object: str | None) -> None:
     if hits_object not in (None, "sturdier", "weaker"):
         raise InvalidInput("hits_object is sturdier, weaker or null", field="hits_object")

@@ -14,12 +14,14 @@ from domain.rulesets.base import (
     FollowUp,
     Problem,
     Ruleset,
+    SceneState,
     StatSpec,
     form_of,
     resource,
 )
 from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
+from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
@@ -69,6 +71,7 @@ class WcbhRuleset(Ruleset):
     id: ClassVar[str] = "wcbh"
     rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "We Can Be Heroes"
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT}
     Sheet: ClassVar[type[BaseModel]] = WcbhSheet
     Settings: ClassVar[type[BaseModel]] = WcbhSettings
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (
