@@ -166,9 +166,9 @@ def fight_page(t: Any, doc: dict[str, Any]) -> str:
             "details": e.details,
         }
         page = e.page
-    view = fight_state.FIGHT.view_key
-    doc[view] = fight_state.apply(doc.get(view), page, change, details)
-    return fight_state.describe(change, details, _name(t, e.character_id))
+    fight = fight_state.FIGHT
+    doc[fight.view_key] = fight.apply(doc.get(fight.view_key), page, change, details)
+    return fight.describe(change, details, _name(t, e.character_id))
 
 
 # What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).

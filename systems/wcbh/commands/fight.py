@@ -491,8 +491,9 @@ class Fight:
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
         request = self._attack_request(turn, body, attacker, target)
-        club = self._club(turn, body, attacker, target, request)
-        guard = self._guard(turn, body, attacker, target, request)
+        pair = (attacker.id, target.id)
+        club = _club(turn, body, pair, request)
+        guard = _guard(turn, body, pair, request)
         targets = [target.id] if club is None else [club.id, target.id]
         _act(
             turn.scene,
@@ -546,44 +547,6 @@ class Fight:
         if body.maneuver == "charge":
             request["charger"] = _charger(turn.scene, attacker)
         return request
-
-    def _club(
-        self,
-        turn: Turn,
-        body: FightAttackCreate,
-        attacker: Sheeted,
-        target: Sheeted,
-        request: dict[str, Any],
-    ) -> Sheeted | None:
-        """WCBH-44: the foe the target is bashed with; it is attacked too."""
-        if body.club_id is None:
-            return None
-        club = turn.character(body.club_id, "club_id")
-        rules.check_third(club.id, (attacker.id, target.id), "club", "club_id")
-        rules.check_standing(club.name, club.character.status, "club_id")
-        request["club"] = _party(turn.scene, club, body.defences)
-        return club
-
-    def _guard(
-        self,
-        turn: Turn,
-        body: FightAttackCreate,
-        attacker: Sheeted,
-        target: Sheeted,
-        request: dict[str, Any],
-    ) -> Sheeted | None:
-        """WCBH-44: the ally defending the target (whoever sends it acts for the ally)."""
-        if body.defender_id is None:
-            return None
-        guard = turn.acting(body.defender_id, "defender_id")
-        rules.check_third(guard.id, (attacker.id, target.id), "defender", "defender_id")
-        rules.check_standing(guard.name, guard.character.status, "defender_id")
-        party = _party(turn.scene, guard, body.defences)
-        defending = _page_of(turn.scene, guard.id).defending
-        rules.check_guard(guard.name, defending, party["defences"], body.defender_active)
-        request["guard"] = party
-        request["guard_active"] = body.defender_active
-        return guard
 
     @staticmethod
     def _defends(scene: Scene, guard: Sheeted, target: Sheeted) -> None:
@@ -901,6 +864,43 @@ class Fight:
 
 
 # ---- the requests' parts ----------------------------------------------------------------------------
+
+
+def _third(
+    turn: Turn, pair: tuple[UUID, UUID], character_id: UUID, field: str, *, acting: bool
+) -> Sheeted:
+    """WCBH-44: a club or a defender: a third character besides the attacker and its target,
+    not defeated (a defender is one the sender acts for)."""
+    third = turn.acting(character_id, field) if acting else turn.character(character_id, field)
+    rules.check_third(third.id, pair, "club" if field == "club_id" else "defender", field)
+    rules.check_standing(third.name, third.character.status, field)
+    return third
+
+
+def _club(
+    turn: Turn, body: FightAttackCreate, pair: tuple[UUID, UUID], request: dict[str, Any]
+) -> Sheeted | None:
+    """WCBH-44: the foe the target is bashed with; it is attacked too."""
+    if body.club_id is None:
+        return None
+    club = _third(turn, pair, body.club_id, "club_id", acting=False)
+    request["club"] = _party(turn.scene, club, body.defences)
+    return club
+
+
+def _guard(
+    turn: Turn, body: FightAttackCreate, pair: tuple[UUID, UUID], request: dict[str, Any]
+) -> Sheeted | None:
+    """WCBH-44: the ally defending the target (whoever sends it acts for the ally)."""
+    if body.defender_id is None:
+        return None
+    guard = _third(turn, pair, body.defender_id, "defender_id", acting=True)
+    party = _party(turn.scene, guard, body.defences)
+    defending = _page_of(turn.scene, guard.id).defending
+    rules.check_guard(guard.name, defending, party["defences"], body.defender_active)
+    request["guard"] = party
+    request["guard_active"] = body.defender_active
+    return guard
 
 
 def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str]) -> dict[str, Any]:
