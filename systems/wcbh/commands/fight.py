@@ -20,7 +20,7 @@ from eventsourcing.domain import Aggregate
 from domain.aggregates import Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, SceneBoundary, Sheeted, Turn
-from domain.errors import Conflict, InvalidInput, NotFound
+from domain.errors import InvalidInput, NotFound
 from domain.rolls import Declared, declared_by
 from domain.rulesets.base import ATTACK_CHECK, Check, CheckOutcome, unwrap
 from systems.wcbh.requests import (
@@ -345,14 +345,7 @@ class Fight:
             if action
             else _maneuver_penalty(scene, character)
         )
-        sent = request.get("page_modifier", dice)
-        if sent != dice:
-            raise InvalidInput(
-                f"page_modifier is filled by the server: {dice} for {character.name} on this page",
-                field="request.page_modifier",
-                rule="WCBH-25",
-                details={"expected": dice},
-            )
+        rules.check_page_dice(request.get("page_modifier", dice), dice, character.name)
         return {**request, "page_modifier": dice}
 
     def followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
@@ -363,13 +356,7 @@ class Fight:
             return []
         if record["request"].get("target_id") is None:
             return []  # a raw attack roll (POST .../rolls) hit no one: nothing to decide again
-        if str(original.id) in attack_follow_ups(scene):
-            raise Conflict(
-                "Resolve after an attack comes before its knockback or redirect",
-                field="roll_id",
-                code="follow_up_refused",
-                rule="WCBH-20b",
-            )
+        rules.check_resolve_first(str(original.id) in attack_follow_ups(scene))
         notes = original.follow_ups  # the new follow-up is the last one
         before = notes[-2]["result"] if len(notes) > 1 else record["result"]
         target, maximum = self._attacked(actor, UUID(record["request"]["target_id"]))

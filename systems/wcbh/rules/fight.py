@@ -32,6 +32,28 @@ def refused(exc: InvalidInput, code: str = "page_action_refused") -> Conflict:
     return Conflict(exc.message, field=exc.field, code=code, rule=exc.rule, details=exc.details)
 
 
+def check_page_dice(sent: object, dice: int, name: str) -> None:
+    """WCBH-25, 41: the page's dice on a roll are the server's; a client may send the same."""
+    if sent != dice:
+        raise InvalidInput(
+            f"page_modifier is filled by the server: {dice} for {name} on this page",
+            field="request.page_modifier",
+            rule="WCBH-25",
+            details={"expected": dice},
+        )
+
+
+def check_resolve_first(followed_up: bool) -> None:
+    """WCBH-20b: Resolve after an attack comes before its knockback or redirect (ruling)."""
+    if followed_up:
+        raise Conflict(
+            "Resolve after an attack comes before its knockback or redirect",
+            field="roll_id",
+            code="follow_up_refused",
+            rule="WCBH-20b",
+        )
+
+
 # ---- who may act, and on whom ------------------------------------------------------------------
 
 

@@ -209,3 +209,14 @@ def test_the_page_rules_refusals_become_409s_keeping_field_and_rule() -> None:
     refused = rules.refused(InvalidInput("no", field="target", rule="WCBH-25"), "knockback_refused")
     assert isinstance(refused, Conflict)
     assert (refused.code, refused.field, refused.rule) == ("knockback_refused", "target", "WCBH-25")
+
+
+def test_the_page_dice_are_the_servers_and_resolve_comes_before_a_knockback_wcbh_25_20b() -> None:
+    rules.check_page_dice(-2, -2, "Nova")
+    with pytest.raises(InvalidInput) as dice:
+        rules.check_page_dice(0, -2, "Nova")
+    assert dice.value.field == "request.page_modifier" and dice.value.details == {"expected": -2}
+    rules.check_resolve_first(False)
+    with pytest.raises(Conflict) as late:
+        rules.check_resolve_first(True)
+    assert (late.value.code, late.value.rule) == ("follow_up_refused", "WCBH-20b")
