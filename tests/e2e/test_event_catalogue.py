@@ -62,7 +62,9 @@ def test_every_printed_event_type_has_a_heading_in_the_doc(
 ) -> None:
     documented = sections()
     assert sorted(set(printed) - set(documented)) == [], "add these event types to docs/events.md"
-    assert sorted(set(documented) - set(printed)) == [], (
+    # a retired type keeps its section (older logs hold it) but is no longer written
+    retired = {t for t, body in documented.items() if body.lstrip().startswith("No longer written")}
+    assert sorted(set(documented) - set(printed) - retired) == [], (
         "docs/events.md documents unknown event types"
     )
 
