@@ -15,7 +15,6 @@ from domain.requests import (
     PoolChange,  # noqa: F401 (transitional re-export, see below)
     RulesetId,
     Side,
-    Strict,
 )
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
@@ -313,30 +312,7 @@ def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePu
         version=scene.version,
     )
 
-
-# ---- rolls -------------------------------------------------------------------------------------
-
-
-class AttackCreate(Strict):
-    attacker_id: UUID
-    target_id: UUID
-    trait: str = Field(min_length=1, max_length=80, description="The attacking trait (WCBH-28)")
-    weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice")
-    modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
-    defences: list[str] = Field(
-        default_factory=lambda: ["Agility"],
-        max_length=10,
-        description="Active defences the target may use (its Stamina is always there, WCBH-28/29)",
-    )
-    lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
-    effect: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=80,
-        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
-    )
-    purpose: str | None = Field(default=None, max_length=200)
-    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
+    # ---- rolls -------------------------------------------------------------------------------------
 
 
 class FacePublic(BaseModel):

@@ -58,6 +58,8 @@ RETIRED = {
     },
     # WCBH scene play (systems/wcbh/rules/play_state.py: the changes are named after them)
     **{f"Scene.{name}": "Scene.StateChanged" for name in PLAY_CHANGES},
+    "Scene.PageStateSet": "Scene.StateChanged",
+    "Scene.AttackFollowedUp": "Scene.StateChanged",
 }
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]

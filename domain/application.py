@@ -49,7 +49,6 @@ from domain.secrets import Sealer, hash_token, mint_token
 from systems.nimble.commands.encounter import NimbleEncounterCommands
 from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
 from systems.nimble.commands.health import NimbleHealthCommands
-from systems.wcbh.commands.fight import FightCommands
 
 __all__ = [
     "Actor",
@@ -80,7 +79,6 @@ class SheetProposed:
 
 
 class Chronicle(
-    FightCommands,
     NimbleEncounterCommands,
     NimbleEncounterGrappleCommands,
     NimbleHealthCommands,

@@ -157,18 +157,19 @@ class RollCommands(Service):
         *,
         action: bool = True,
         declared: Declared | None = None,
+        sheet: BaseModel | None = None,
     ) -> tuple[CheckOutcome, list[Any]]:
         """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
         roll spends; returns the outcome and the aggregates to save (the roll first). A command
         that rolls several times passes the chain its earlier rolls linked to (touched[1]).
         `action` False: a check that is no action of the page (a chase, recovery, shaking off), which
         the extra actions of the page do not penalise (WCBH-25). `declared`: the situational
-        modifiers the roller declared (a player's follow player_modifiers: see `_modifiers`)."""
+        modifiers the roller declared (a player's follow player_modifiers: see `_modifiers`).
+        `sheet`: the character's sheet, if the command parsed it already."""
         rules = get_ruleset(campaign.ruleset)
         check = _check(rules, check_name)
         settings = rules.parse_settings(campaign.settings)
-        sheet = None
-        if character is not None:
+        if character is not None and sheet is None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
         request = self._with_page_dice(scene, campaign, check, request, character, action=action)
         parsed = parse_request(check.Request, request, "request")

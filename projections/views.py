@@ -383,13 +383,6 @@ def scene(t: Translation) -> None:
             doc["order_of_action"] = _order(t, doc)
         elif t.name == "AttackMade":
             text = ""  # the attack's roll tells it
-        elif t.name == "PageStateSet":  # WCBH-25 (fight)
-            name = t.load("character", str(e.character_id))["name"]
-            text = f"{name}, page {e.page}: {e.change}"
-        elif t.name == "AttackFollowedUp":  # WCBH-45, 46 (fight)
-            name = t.load("character", str(e.character_id))["name"]
-            what = "knocks the target back" if e.kind == "knockback" else "redirects the attack"
-            text = f"{name} spends 1 Resolve and {what}"
         elif t.name == "OnceUsed":
             doc["once_per_scene_uses"].setdefault(e.key, []).append(str(e.character_id))
             text = f"A {e.key.replace('_', ' ')} is declared in “{doc['title']}”"

@@ -57,7 +57,6 @@ class Scene(Aggregate):
         # Each game system's own state on the scene, by area (its Ruleset.scene_states).
         self.states: dict[str, dict[str, Any]] = {}
         self._init_resolve_area()
-        self._init_fight_area()
 
     @classmethod
     def open(
@@ -95,7 +94,6 @@ class Scene(Aggregate):
     def _page_advanced(self, page: int) -> None:
         self.page = page
         self.page_attacks = []
-        self._turn_fight_page()
 
     def record_attack(self, attacker_id: UUID, target_id: UUID) -> None:
         """WCBH-25: the same target cannot be attacked twice by one character in one page."""
@@ -419,63 +417,24 @@ class Scene(Aggregate):
     def _classd_recorded(self, event_type: str, **fields: Any) -> None:
         self._apply_state(CLASSD, "round", event_type, fields, self.page)
 
-    # ---- the fight's page (WCBH-25, WCBH-40..47; systems/wcbh/commands/fight.py) -----------------------
-
-    def _init_fight_area(self) -> None:
-        # WCBH-25: each character's page state (declared and used actions, targets, move, lost
-        # turn...) for the current page, and what the next page starts with (lost turns).
-        self.page_states: dict[str, dict[str, Any]] = {}
-        self.next_page_states: dict[str, dict[str, Any]] = {}
-        # WCBH-45, 46: what followed an attack roll (knockback, redirect), by roll id.
-        self.attack_follow_ups: dict[str, dict[str, Any]] = {}
-
-    def _turn_fight_page(self) -> None:
-        self.page_states = getattr(self, "next_page_states", {})
-        self.next_page_states = {}
-
-    def page_state(self, character_id: UUID, *, next_page: bool = False) -> dict[str, Any]:
-        states = self.next_page_states if next_page else self.page_states
-        return dict(states.get(str(character_id), {}))
-
-    def set_page_state(
-        self, character_id: UUID, state: dict[str, Any], change: str, *, next_page: bool = False
-    ) -> None:
-        """WCBH-25: the character's page state (this page, or what the next one starts with)."""
-        self._check_open()
-        self._page_state_set(character_id, self.page + (1 if next_page else 0), state, change)
+    # ---- the WCBH fight's page (WCBH-25, 45, 46): its state is Scene.state(WCBH, "fight") ---------
+    # Recorded before StateChanged existed; each applies the same change the same way.
 
     @event("PageStateSet")
     def _page_state_set(
         self, character_id: UUID, page: int, state: dict[str, Any], change: str
     ) -> None:
-        states = self.page_states if page == self.page else self.next_page_states
-        states[str(character_id)] = state
-
-    def follow_up_attack(
-        self, roll_id: UUID, kind: str, character_id: UUID, details: dict[str, Any]
-    ) -> None:
-        """WCBH-45, 46: a knockback or a redirect after an attack roll, once per roll."""
-        self._check_open()
-        done = self.attack_follow_ups.get(str(roll_id))
-        if done is not None:
-            raise Conflict(
-                f"this attack roll was already followed by a {done['kind']}",
-                code="attack_followed_up",
-                rule="WCBH-45" if done["kind"] == "knockback" else "WCBH-46",
-                details={"kind": done["kind"]},
-            )
-        self._attack_followed_up(roll_id, kind, character_id, details, self.page)
+        details = {"character_id": str(character_id), "page": page, "state": state, "what": change}
+        self._apply_state(WCBH, "fight", "page_state", details, self.page)
 
     @event("AttackFollowedUp")
     def _attack_followed_up(
         self, roll_id: UUID, kind: str, character_id: UUID, details: dict[str, Any], page: int
     ) -> None:
-        self.attack_follow_ups[str(roll_id)] = {
-            "kind": kind,
-            "character_id": str(character_id),
-            "page": page,
-            **details,
-        }
+        followed = {"roll_id": str(roll_id), "kind": kind, "character_id": str(character_id)}
+        self._apply_state(
+            WCBH, "fight", "attack_followed_up", {**followed, "details": details}, page
+        )
 
     # ---- nWoD micro firefights (NW-7..NW-18): retired, kept so that older logs replay ----------
     # The firefight's state is now kept with change_state (systems/nwod_micro/commands/fight.py).
@@ -512,7 +471,8 @@ class Scene(Aggregate):
 NWOD = "nwod-micro"
 # The ruleset of the round events recorded before StateChanged (Scene.ClassDActed…).
 CLASSD = "classd"
-# The ruleset of the scene play events recorded before StateChanged (Scene.GroupCheckOpened...).
+# The ruleset of the WCBH events recorded before StateChanged (Scene.GroupCheckOpened,
+# PageStateSet, AttackFollowedUp...).
 WCBH = "wcbh"
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.aggregates import Character, Scene
 from projections.translation import SystemTranslation, Translation, refresh_derived
+from systems.wcbh.rules import fight_state
 from systems.wcbh.rules.play_state import CHANGES as PLAY_CHANGES
 from systems.wcbh.rules.resolve import owed_loss
 
@@ -248,8 +249,36 @@ def resolve_scene(t: Translation, doc: dict[str, Any]) -> str:
     return f"{who}'s {e.trait} imitates {e.power} at rank {e.rank} for this scene (WCBH-20f)"
 
 
+def fight_page(t: Any, doc: dict[str, Any]) -> str:
+    """The fight's page events recorded before Scene.StateChanged (WCBH-25, 45, 46): the same
+    change to the scene doc's fight state as StateChanged makes now, told the same way."""
+    e = t.event
+    if t.name == "PageStateSet":
+        change = fight_state.PAGE_STATE
+        details = {
+            "character_id": str(e.character_id),
+            "page": e.page,
+            "state": e.state,
+            "what": e.change,
+        }
+        page = doc["page"]
+    else:
+        change = fight_state.FOLLOWED_UP
+        details = {
+            "roll_id": str(e.roll_id),
+            "kind": e.kind,
+            "character_id": str(e.character_id),
+            "details": e.details,
+        }
+        page = e.page
+    fight = fight_state.FIGHT
+    doc[fight.view_key] = fight.apply(doc.get(fight.view_key), page, change, details)
+    return fight.describe(change, details, _name(t, e.character_id))
+
+
 # What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
 TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
+    **{("scene", name): fight_page for name in ("PageStateSet", "AttackFollowedUp")},
     **{("scene", name): scene_play for name in SCENE_EVENTS},
     **{("character", name): character_play for name in CHARACTER_EVENTS},
     **{("issue", name): issue_play for name in ISSUE_EVENTS},

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from api.cli import main as chronicle
 from domain.receipts import audit_export
 from domain.requests import FollowUpCreate, RollCreate
+from systems.wcbh.requests import FightAttackCreate
 from tests.app import mutations as m
 from tests.app.plays import RULESETS, Play, run, scripts
 from tests.app.table import Table
@@ -205,7 +206,14 @@ def honest() -> m.Entries:
     first = t.run(t.player, "roll", scene, roll("first")).aggregate
     more = FollowUpCreate(follow_up="resolve_dice", request={"resolve": 1}, client_seed="more")
     t.run(t.player, "follow_up", first.id, more)
-    t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
+    t.run(
+        t.player,
+        "attack",
+        scene,
+        FightAttackCreate(
+            attacker_id=nova, target_id=null, trait="Lightning Bolt", client_seed="zap"
+        ),
+    )
     t.gm_runs("rotate_seed", scene)
     for n in range(4):
         t.run(t.player, "roll", scene, roll(f"after {n}"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.requests import FollowUpCreate, RollCreate
+from systems.wcbh.requests import FightAttackCreate
 from tests.app.table import Table
 
 
@@ -20,7 +21,14 @@ def test_resolve_after_an_attack_roll_follows_it_up_wcbh_20b_20c(
     nova = t.character("Nova", owner=t.player)
     null = t.character("Dr. Null", "villain")
     scene = t.scene()
-    attack = t.run(t.player, "attack", scene, nova, null, "Lightning Bolt", client_seed="zap")
+    attack = t.run(
+        t.player,
+        "attack",
+        scene,
+        FightAttackCreate(
+            attacker_id=nova, target_id=null, trait="Lightning Bolt", client_seed="zap"
+        ),
+    )
     body = FollowUpCreate(follow_up=follow_up, request=request_, client_seed="more")
     more = t.run(t.player, "follow_up", attack.aggregate.id, body)
     assert t.record(more)["follow_up_of"] == str(attack.aggregate.id)

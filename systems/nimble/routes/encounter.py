@@ -12,9 +12,10 @@ from pydantic import Field
 
 from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import RollPublic, Strict, Written, roll_public
+from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
 from domain.application import Chronicle, Outcome
+from domain.requests import Strict
 from systems.nimble.rules import encounter as enc
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)

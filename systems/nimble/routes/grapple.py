@@ -12,7 +12,7 @@ from pydantic import Field
 
 from api.deps import AppDep, CommandsDep
 from api.errors import ERROR_RESPONSES
-from api.schemas import Strict
+from domain.requests import Strict
 from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, Seed, Steps, _present
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)

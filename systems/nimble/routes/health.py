@@ -13,9 +13,10 @@ from pydantic import Field
 
 from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import CharacterPublic, RollPublic, Strict, Written, character_public, roll_public
+from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.application import Chronicle, Outcome
+from domain.requests import Strict
 from systems.nimble.commands.health import nimble_view
 
 router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from pydantic import BaseModel
 
-from domain.aggregates import Character, Scene
+from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Actor
 from domain.components import GameSystem, IssueBoundary, PageBoundary, SceneBoundary
+from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets.base import Check
+from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
 
@@ -18,29 +23,40 @@ if TYPE_CHECKING:
 
 
 class Wcbh(GameSystem):
-    """We Can Be Heroes: its commands in areas of play (`play`, `resolve`), each told about the
-    boundaries it cares for, in a fixed order."""
+    """We Can Be Heroes: its areas of play, each a part holding its commands (`fight`, ...).
+
+    Each boundary and roll hook calls the areas in one fixed order: Resolve first, then scene
+    play, then the fight (the order the mixins' hooks ran in before issue #14)."""
 
     ruleset_id = "wcbh"
 
     def __init__(self, app: Chronicle) -> None:
         super().__init__(app)
+        self.fight = Fight(self)
         self.play = ScenePlay(self)
         self.resolve = Resolve(self)
 
     @property
     def parts(self) -> tuple[object, ...]:
-        return (self.play, self.resolve)
+        return (self.fight, self.play, self.resolve)
 
-    # ---- boundaries: the Resolve area first, then scene play (the order of the former mixins) --
+    @cached_property
+    def rules(self) -> Ruleset:
+        """Looked up once (the registry does not change while the application runs): a command
+        asks for it several times."""
+        return get_ruleset(self.ruleset_id)
+
+    # ---- boundaries: Resolve first, then scene play, then the fight (the former mixins' order) --
 
     def page_advanced(self, at: PageBoundary) -> None:
         self.resolve.page_advanced(at)  # WCBH-19: a last gasp's page is over
         self.play.page_advanced(at)  # WCBH-39: effects declared dropped are gone
+        self.fight.page_advanced(at)  # WCBH-40, 41: conditions to the end of a page end
 
     def scene_closed(self, at: SceneBoundary) -> None:
         self.resolve.scene_closed(at)  # WCBH-19: the unconscious come to
         self.play.scene_closed(at)  # WCBH-38: extended effects carry over or end
+        self.fight.scene_closed(at)  # WCBH-40: a fight's conditions end with its scene
 
     def issue_ended(self, at: IssueBoundary) -> None:
         self.play.issue_ended(at)  # WCBH-38: every extended effect ends
@@ -52,6 +68,23 @@ class Wcbh(GameSystem):
     ) -> list[Any]:
         """WCBH-16: a Decisive Moment roll may owe an Ability rank."""
         return [character] if self.resolve.rolled(scene, request, character, roll_id) else []
+
+    def with_page_dice(
+        self,
+        scene: Scene,
+        campaign: Campaign,
+        check: Check,
+        request: Mapping[str, Any],
+        character: Character | None,
+        *,
+        action: bool = True,
+    ) -> Mapping[str, Any]:
+        """WCBH-25, 41: the dice the fight's page adds to a character's roll."""
+        return self.fight.with_page_dice(scene, check, request, character, action=action)
+
+    def followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
+        """WCBH-20b, 20c: Resolve on an attack decides its hit again."""
+        return self.fight.followed_up(actor, scene, original, follow)
 
 
 SYSTEM = Wcbh

@@ -21,6 +21,7 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
+from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
@@ -122,8 +123,9 @@ class WcbhRuleset(Ruleset):
         **FIGHT_CHECKS,  # the fight's maneuvers (WCBH-40..46; systems/wcbh/commands/fight.py)
     }
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
-    # WCBH-11, 12, 27: group checks, contests and chases (Scene.state("wcbh", "play"))
-    scene_states: ClassVar[Mapping[str, SceneState]] = {"play": PLAY}
+    # Scene.state("wcbh", ...): the fight's pages (WCBH-25, 45, 46) and scene play's group checks,
+    # contests and chases (WCBH-11, 12, 27)
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT, "play": PLAY}
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, WcbhCharacter, WcbhMinion)

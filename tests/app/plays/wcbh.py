@@ -9,16 +9,28 @@ from uuid import UUID
 from domain.requests import FollowUpCreate, RollCreate
 from systems.wcbh.commands.scene_play import PlayStateChanged
 from systems.wcbh.requests import (
+    AmbushCreate,
+    AmbusherIn,
+    AreaAttackCreate,
+    AreaTargetIn,
     AssistedRollCreate,
     ChaseCheckCreate,
     ChaseCreate,
     ChasePairCreate,
     ContestCreate,
+    DeclarationCreate,
+    FightAttackCreate,
+    GrappleCreate,
     GroupCheckCreate,
     HandoverCreate,
+    KnockbackCreate,
+    ManeuverCreate,
     PlayRollCreate,
     RecoveryCreate,
+    RedirectCreate,
     ShakeOffCreate,
+    TeamAttackCreate,
+    TeamAttackerIn,
 )
 from tests.app.plays.core import Action, Pick, Play
 
@@ -182,21 +194,17 @@ def attack(p: Play, pick: Pick) -> None:
     trait = _trait(p, attacker, pick)
     # The GM: a defender may be another player's character (the target's side chooses).
     actor = p.table.gm if "defender_id" in kwargs else p.actor(attacker, pick)
-    p.run(actor, "attack", p.scene, attacker, target, trait, **kwargs)
+    body = FightAttackCreate(attacker_id=attacker, target_id=target, trait=trait, **kwargs)
+    p.run(actor, "attack", p.scene, body)
 
 
 def grapple(p: Play, pick: Pick) -> None:
     attacker, target = _pair(p, pick)
     aim = pick.one(("hold", "weapon"))
-    p.run(
-        p.actor(attacker, pick),
-        "grapple",
-        p.scene,
-        attacker,
-        target,
-        aim=aim,
-        client_seed=pick.client_seed(),
+    body = GrappleCreate(
+        attacker_id=attacker, target_id=target, aim=aim, client_seed=pick.client_seed()
     )
+    p.run(p.actor(attacker, pick), "grapple", p.scene, body)
 
 
 def maneuver(p: Play, pick: Pick) -> None:
@@ -205,83 +213,84 @@ def maneuver(p: Play, pick: Pick) -> None:
     kwargs: dict[str, Any] = {"client_seed": pick.client_seed()}
     if name == "stunning_blow":
         kwargs |= {"trait": "Strength", "against": "Stamina"}
-    p.run(p.actor(attacker, pick), "maneuver", p.scene, attacker, target, name, **kwargs)
+    body = ManeuverCreate(attacker_id=attacker, target_id=target, maneuver=name, **kwargs)
+    p.run(p.actor(attacker, pick), "maneuver", p.scene, body)
 
 
 def ambush(p: Play, pick: Pick) -> None:
     """WCBH-42: the heroes ambush the villains (or the villains the heroes)."""
     ambushers, targets = (p.heroes, p.foes) if pick.flag() else (p.foes[:2], p.heroes)
-    party = [(a, pick.one((None, "Stealth", "Agility"))) for a in ambushers]
-    p.gm("ambush", p.scene, party, targets, deceit=pick.flag(), client_seed=pick.client_seed())
+    party = [
+        AmbusherIn(character_id=a, trait=pick.one((None, "Stealth", "Agility"))) for a in ambushers
+    ]
+    body = AmbushCreate(
+        ambushers=party, target_ids=targets, deceit=pick.flag(), client_seed=pick.client_seed()
+    )
+    p.gm("ambush", p.scene, body)
 
 
 def area_attack(p: Play, pick: Pick) -> None:
     attacker = pick.one(p.fighters)
-    targets = [(t, pick.flag()) for t in pick.others(p.fighters, attacker) if pick.flag()]
-    trait = _trait(p, attacker, pick)
-    p.gm(
-        "area_attack",
-        p.scene,
-        attacker,
-        trait,
-        targets or [(p.foes[0], False)],
+    targets = [
+        AreaTargetIn(target_id=t, skip_turn=pick.flag())
+        for t in pick.others(p.fighters, attacker)
+        if pick.flag()
+    ]
+    body = AreaAttackCreate(
+        attacker_id=attacker,
+        trait=_trait(p, attacker, pick),
+        targets=targets or [AreaTargetIn(target_id=p.foes[0])],
         client_seed=pick.client_seed(),
     )
+    p.gm("area_attack", p.scene, body)
 
 
 def team_attack(p: Play, pick: Pick) -> None:
     """WCBH-47: both heroes attack one villain, on a page of their own (one team attack a scene)."""
     p.gm("advance_page", p.scene)
     attackers = [
-        {
-            "attacker_id": h,
-            "trait": pick.one(("Lightning Bolt", "Strength")),
-            "explode": pick.flag(),
-        }
+        TeamAttackerIn(
+            attacker_id=h, trait=pick.one(("Lightning Bolt", "Strength")), explode=pick.flag()
+        )
         for h in p.heroes
     ]
-    p.gm("team_attack", p.scene, pick.one(p.foes), attackers, client_seed=pick.client_seed())
+    body = TeamAttackCreate(
+        target_id=pick.one(p.foes), attackers=attackers, client_seed=pick.client_seed()
+    )
+    p.gm("team_attack", p.scene, body)
 
 
 def knockback(p: Play, pick: Pick) -> None:
     """WCBH-45: a strong hit (6+ damage) throws its target; the knockback itself rolls no dice."""
     attacker, target = pick.one(p.heroes), pick.one(p.foes)
-    hit = p.run(
-        p.actor(attacker, pick),
-        "attack",
-        p.scene,
-        attacker,
-        target,
-        "Lightning Bolt",
+    body = FightAttackCreate(
+        attacker_id=attacker,
+        target_id=target,
+        trait="Lightning Bolt",
         modifier=4 + pick.number(6),
         client_seed=pick.client_seed(),
     )
-    hits = pick.one((None, "sturdier", "weaker"))
-    p.run(p.actor(attacker, pick), "knockback", hit.aggregate.id, hits_object=hits)
+    hit = p.run(p.actor(attacker, pick), "attack", p.scene, body)
+    hits = KnockbackCreate(hits_object=pick.one((None, "sturdier", "weaker")))
+    p.run(p.actor(attacker, pick), "knockback", hit.aggregate.id, hits)
 
 
 def redirect(p: Play, pick: Pick) -> None:
     """WCBH-46: a defence declared as a redirect, 3 successes above the attack, sends it on."""
     attacker, target = pick.one(p.foes), pick.one(p.heroes)
     trait = _trait(p, attacker, pick)
-    attack = p.gm(
-        "attack",
-        p.scene,
-        attacker,
-        target,
-        trait,
+    body = FightAttackCreate(
+        attacker_id=attacker,
+        target_id=target,
+        trait=trait,
         modifier=-pick.number(4),
         redirect=True,
         client_seed=pick.client_seed(),
     )
+    attack = p.gm("attack", p.scene, body)
     at = pick.one([None, *pick.others(p.foes, attacker)])
-    p.run(
-        p.actor(target, pick),
-        "redirect",
-        attack.aggregate.id,
-        at_id=at,
-        client_seed=pick.client_seed(),
-    )
+    sent = RedirectCreate(at_id=at, client_seed=pick.client_seed())
+    p.run(p.actor(target, pick), "redirect", attack.aggregate.id, sent)
 
 
 def declare(p: Play, pick: Pick) -> None:
@@ -289,7 +298,8 @@ def declare(p: Play, pick: Pick) -> None:
     who = pick.one(p.fighters)
     all_out = pick.number(4) == 0
     actions = 1 if all_out else 2 + pick.number(2)
-    p.run(p.actor(who, pick), "declare_actions", p.scene, who, actions, all_out)
+    body = DeclarationCreate(character_id=who, actions=actions, all_out_defence=all_out)
+    p.run(p.actor(who, pick), "declare_actions", p.scene, body)
 
 
 def recover(p: Play, pick: Pick) -> None:
@@ -306,8 +316,15 @@ def shake_off(p: Play, pick: Pick) -> None:
     actor = p.actor(hero, pick)
     seed = pick.client_seed()
     modifier = 2 + pick.number(4)
-    stun = {"effect": "Stunned", "modifier": modifier, "client_seed": seed}
-    p.run(actor, "attack", p.scene, hero, villain, "Lightning Bolt", **stun)
+    stun = FightAttackCreate(
+        attacker_id=hero,
+        target_id=villain,
+        trait="Lightning Bolt",
+        effect="Stunned",
+        modifier=modifier,
+        client_seed=seed,
+    )
+    p.run(actor, "attack", p.scene, stun)
     request = {"trait": "threat" if _minion(p, villain) else pick.one(("Will", "Stamina"))}
     body = ShakeOffCreate(
         character_id=villain, effect="Stunned", request=request, client_seed=pick.client_seed()
