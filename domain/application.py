@@ -24,9 +24,6 @@ from domain.missions import MissionCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
 from systems.classd.commands.fight import ClassDFightCommands
-from systems.nimble.commands.encounter import NimbleEncounterCommands
-from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
-from systems.nimble.commands.health import NimbleHealthCommands
 from systems.wcbh.commands.fight import FightCommands
 from systems.wcbh.commands.resolve import ResolveCommands
 from systems.wcbh.commands.scene_play import ScenePlayCommands
@@ -49,9 +46,6 @@ class Chronicle(
     ScenePlayCommands,
     ResolveCommands,
     ClassDFightCommands,
-    NimbleEncounterCommands,
-    NimbleEncounterGrappleCommands,
-    NimbleHealthCommands,
     MissionCommands,
 ):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.

@@ -1,124 +1,109 @@
 """Nimble encounters - initiative, turns, the three actions, attacks, reactions (NB-1..19).
 
 A scene is an encounter and its pages are rounds. The rules are checked in the pure library
-systems/nimble/rules/encounter.py before the Scene's one event (``NimbleEncounterChanged``)
-changes the state; damage goes ONLY through ``_nimble_damage`` (systems/nimble/commands/health.py).
+systems/nimble/rules/encounter.py before the scene's state changes (area ``encounter``,
+``Scene.change_state``); damage goes ONLY through ``Health.nimble_damage``
+(systems/nimble/commands/health.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from math import ceil
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
-from domain.aggregates import Campaign, Character, Roll, Scene
+from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
-from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.components import Loaded, PageBoundary, SceneBoundary, Turn
+from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
-from domain.rulesets import get_ruleset
+from systems.nimble.commands.area import Area
 from systems.nimble.rules import encounter as enc
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
 
-MONSTER_SIDES = ("villain", "opponent", "minion")
+NIMBLE = "nimble"
+AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
+
+Creature = tuple[Character, NimbleHero | NimbleMonster]
 
 
-class NimbleEncounterCommands(Hooks):
-    """Mixed into the Chronicle application."""
+@dataclass(frozen=True)
+class EncounterResult:
+    """What an encounter command tells its presenter: the roll to show, and what came of it."""
+
+    roll_id: UUID | None = None
+    outcome: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def state_of(scene: Scene) -> dict[str, Any]:
+    """A copy of the scene's encounter state (order, turn, actions, uses, reactions...)."""
+    return scene.state(NIMBLE, AREA)
+
+
+def change(scene: Scene, name: str, details: dict[str, Any]) -> None:
+    """One change of the encounter (``name``: started, acted, turn_ended, round_started...)."""
+    scene.change_state(NIMBLE, AREA, name, details)
+
+
+class Encounter(Area):
+    """The encounter's commands (NB-1..19), an area of the Nimble component."""
 
     # ---- loading ---------------------------------------------------------------------------------
 
-    def _nbe_scene(
-        self, ctx: CommandContext, actor: Actor, scene_id: UUID
-    ) -> tuple[Scene, Campaign]:
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != "nimble":
-            raise InvalidInput("Nimble encounters need a nimble campaign", field="scene_id")
-        if scene.closed:
+    def _turn(self, ctx: CommandContext, scene_id: UUID, *, gm: bool = False) -> Turn:
+        """A command on the encounter of an open scene of a Nimble campaign."""
+        turn = self.system.turn(ctx, scene_id, gm=gm)
+        if turn.scene.closed:
             raise Conflict("the scene is closed", code="scene_closed")
-        return scene, campaign
+        return turn
 
-    def _nbe_char(
-        self, actor: Actor, campaign: Campaign, character_id: UUID, field: str
-    ) -> tuple[Character, NimbleHero | NimbleMonster]:
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
-        rules = get_ruleset(campaign.ruleset)
-        sheet = rules.parse_sheet(
-            character.sheet, rules.parse_settings(campaign.settings), side=character.side
-        )
-        sheet = getattr(sheet, "root", sheet)
+    @staticmethod
+    def _creature(turn: Turn, character_id: UUID, field: str) -> Creature:
+        sheeted = turn.character(character_id, field)
+        sheet = getattr(sheeted.sheet, "root", sheeted.sheet)
         assert isinstance(sheet, NimbleHero | NimbleMonster)
-        return character, sheet
+        return sheeted.character, sheet
 
-    def _nbe_actor_char(
-        self,
-        actor: Actor,
-        campaign: Campaign,
-        state: dict[str, Any],
-        character_id: UUID,
-        field: str,
-    ) -> tuple[Character, NimbleHero | NimbleMonster]:
+    def _acting(
+        self, turn: Turn, state: dict[str, Any], character_id: UUID, field: str
+    ) -> Creature:
         """A character in the running encounter that the actor may act for (403 otherwise)."""
         enc.check_running(state)
-        character, sheet = self._nbe_char(actor, campaign, character_id, field)
-        self._check_may_act_for(actor, character)
+        character, sheet = self._creature(turn, character_id, field)
+        turn.acting(character_id, field)
         enc.check_in(state, str(character.id), character.name, field)
         return character, sheet
 
-    def _nbe_max_actions(self, character: Character) -> int:
+    def _max_actions(self, character: Character) -> int:
         """NB-21: 1 while Dying, 0 when dead, else 3 (the health area's rule)."""
-        return int(cast(Any, self)._nimble_max_actions(character))
-
-    @staticmethod
-    def _nbe_standing(character: Character, field: str) -> None:
-        """NB-20/NB-22: the dead (and defeated monsters) take no part any more. A Dying hero
-        (status "dying") still acts, with at most 1 action (NB-21)."""
-        if character.status in ("dead", "defeated"):
-            raise Conflict(
-                f"{character.name} is {character.status}",
-                field=field,
-                code="out_of_the_fight",
-                rule="NB-22" if character.status == "dead" else "NB-20",
-            )
+        return self.system.health.max_actions(character)
 
     def _nbe_cap(self, scene: Scene, character: Character) -> dict[str, Any]:
         """NB-21: a hero that fell Dying (or died) since its actions were counted keeps at most
         what it may have now (1, or 0); the encounter records the cap. Returns the state."""
-        state = scene.nimble
+        state = state_of(scene)
         who = str(character.id)
         if state["status"] != "running" or state["kinds"].get(who) != "hero":
             return state
-        cap = self._nbe_max_actions(character)
+        cap = self._max_actions(character)
         known = int(state.get("max_actions", {}).get(who, HERO_ACTIONS))
         # Also when it rises again (healed above 0 HP): the view's `actions_back_to` follows;
         # a healthy hero keeps any actions granted beyond 3 (NB-7).
         over = cap < HERO_ACTIONS and int(state["actions"].get(who, 0)) > cap
         if known != cap or over:
-            scene.nimble_change(
-                "capped", {"character_id": who, "actions": cap, "status": character.status}
+            change(
+                scene, "capped", {"character_id": who, "actions": cap, "status": character.status}
             )
-        return scene.nimble
+        return state_of(scene)
 
+    @staticmethod
     def _nbe_save(
-        self,
-        ctx: CommandContext,
-        scene: Scene,
-        others: list[Any],
-        roll: Roll | None = None,
-        **outcome: Any,
+        turn: Turn, others: list[Any], roll: Roll | None = None, **outcome: Any
     ) -> Outcome:
-        unique: dict[UUID, Any] = {}
-        for aggregate in others:
-            if aggregate.id != scene.id:
-                unique.setdefault(aggregate.id, aggregate)
-        revealed = {"roll_id": roll.id if roll else None, "outcome": outcome}
-        return self._commit(ctx, scene, *unique.values(), revealed=revealed)
+        result = EncounterResult(roll.id if roll else None, outcome)
+        return turn.save(turn.scene, *others, result=result)
 
     @staticmethod
     def _nbe_act(
@@ -132,7 +117,8 @@ class NimbleEncounterCommands(Hooks):
         per: str | None = None,
         **details: Any,
     ) -> None:
-        scene.nimble_change(
+        change(
+            scene,
             "acted",
             {
                 "character_id": who,
@@ -141,28 +127,10 @@ class NimbleEncounterCommands(Hooks):
                 "free": free,
                 "key": key,
                 "per": per,
-                "round": scene.nimble["round"],
+                "round": state_of(scene)["round"],
                 "details": enc._plain(details),
             },
         )
-
-    def _nbe_spend(
-        self, state: dict[str, Any], who: str, name: str, cost: int, *, reaction: str | None
-    ) -> None:
-        """NB-4/NB-7/NB-15: on its own turn a hero spends actions; outside it only a reaction
-        (1/round each, 1 action, from the next turn's actions)."""
-        if state["kinds"].get(who) != "hero":
-            if reaction is not None:
-                raise Conflict("only heroes take reactions", code="no_reactions", rule="NB-15")
-            enc.check_turn(state, who, name)
-            return
-        enc.check_not_concentrating(state, who, name)
-        if reaction is None:
-            enc.check_turn(state, who, name)
-            enc.check_actions(state, who, name, cost, "NB-7")
-        else:
-            enc.check_use(state, who, f"reaction:{reaction}", "round", "NB-15")
-            enc.check_actions(state, who, name, cost, "NB-15")
 
     # ---- NB-1..NB-4: the encounter, its turns and rounds ----------------------------------------
 
@@ -179,9 +147,9 @@ class NimbleEncounterCommands(Hooks):
         client_seed: str | None = None,
     ) -> Outcome:
         """NB-1..NB-3: (GM) roll Initiative for every hero and fix the order of turns."""
-        actor = self._gm(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        if scene.nimble["status"] == "running":
+        turn = self._turn(ctx, scene_id, gm=True)
+        actor, scene = turn.actor, turn.scene
+        if state_of(scene)["status"] == "running":
             raise Conflict(
                 "an encounter is already running in this scene",
                 code="encounter_running",
@@ -193,7 +161,7 @@ class NimbleEncounterCommands(Hooks):
         kinds: dict[str, str] = {}
         fighters: dict[str, Character] = {}
         for index, cid in enumerate(order):
-            character, sheet = self._nbe_char(actor, campaign, cid, f"order.{index}")
+            character, sheet = self._creature(turn, cid, f"order.{index}")
             kinds[str(cid)] = "hero" if isinstance(sheet, NimbleHero) else "monster"
             fighters[str(cid)] = character
         for hero_id in surprised:
@@ -217,8 +185,15 @@ class NimbleEncounterCommands(Hooks):
                     "advantage": 1 if party == "advantage" else 0,
                     "disadvantage": 1 if surprise == "disadvantage" else 0,
                 }
-                outcome, made = self._roll_check(
-                    actor, scene, campaign, "initiative", request, fighters[key], client_seed, chain
+                outcome, made = self.app._roll_check(
+                    actor,
+                    scene,
+                    turn.campaign,
+                    "initiative",
+                    request,
+                    fighters[key],
+                    client_seed,
+                    chain,
                 )
                 chain = made[1]
                 touched.extend(made)
@@ -233,7 +208,8 @@ class NimbleEncounterCommands(Hooks):
             round_order = [c for c in base if kinds[c] != "hero"] + [
                 c for c in base if kinds[c] == "hero"
             ]
-        scene.nimble_change(
+        change(
+            scene,
             "started",
             {
                 "round": scene.page,
@@ -246,32 +222,32 @@ class NimbleEncounterCommands(Hooks):
                 "monsters_first": monsters_first,
             },
         )
-        return self._nbe_save(ctx, scene, touched, None, initiative=initiative, rolls=rolls)
+        return self._nbe_save(turn, touched, None, initiative=initiative, rolls=rolls)
 
     @command
     def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, character_id: UUID) -> Outcome:
         """NB-4/NB-5/NB-7: the current creature ends its turn; its actions come back."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, character_id, "character_id")
         enc.check_turn(state, str(character.id), character.name)
         enc.check_not_pending(state)
         details: dict[str, Any] = {"character_id": str(character.id), "round": state["round"]}
         if state["kinds"].get(str(character.id)) == "hero":
             # NB-7/NB-21: back to 3 actions; a Dying hero to 1, a dead one to none.
-            details["actions_back_to"] = self._nbe_max_actions(character)
-        scene.nimble_change("turn_ended", details)
-        return self._nbe_save(ctx, scene, [])
+            details["actions_back_to"] = self._max_actions(character)
+        change(scene, "turn_ended", details)
+        return self._nbe_save(turn, [])
 
     @command
     def nimble_swap(
         self, ctx: CommandContext, scene_id: UUID, first_id: UUID, second_id: UUID
     ) -> Outcome:
         """NB-3: (GM) two heroes swap places for this round (neither has had its turn yet)."""
-        actor = self._gm(ctx)
-        scene, _ = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        state = state_of(scene)
         enc.check_running(state)
         order = state["round_order"]
         for cid, field in ((first_id, "first_id"), (second_id, "second_id")):
@@ -288,25 +264,26 @@ class NimbleEncounterCommands(Hooks):
                 )
         if first_id == second_id:
             raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
-        scene.nimble_change(
+        change(
+            scene,
             "swapped",
             {"first_id": str(first_id), "second_id": str(second_id), "round": state["round"]},
         )
-        return self._nbe_save(ctx, scene, [])
+        return self._nbe_save(turn, [])
 
     @command
     def nimble_grant(
         self, ctx: CommandContext, scene_id: UUID, character_id: UUID, actions: int, reason: str
     ) -> Outcome:
         """NB-7: (GM) an effect grants a hero actions beyond the normal limit."""
-        actor = self._gm(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, character_id, "character_id")
         enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
-        cap = self._nbe_max_actions(character)
+        cap = self._max_actions(character)
         have = int(state["actions"].get(str(character.id), 0))
         spent = int(state.get("spent", {}).get(str(character.id), 0))  # on this, its own turn
         if cap < HERO_ACTIONS and spent + have + actions > cap:
@@ -319,48 +296,50 @@ class NimbleEncounterCommands(Hooks):
                 rule="NB-21",
                 details={"have": have, "spent_this_turn": spent, "max": cap},
             )
-        scene.nimble_change(
-            "granted", {"character_id": str(character.id), "actions": actions, "reason": reason}
+        change(
+            scene,
+            "granted",
+            {"character_id": str(character.id), "actions": actions, "reason": reason},
         )
-        return self._nbe_save(ctx, scene, [])
+        return self._nbe_save(turn, [])
 
     @command
     def nimble_end(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         """NB-4: (GM) the encounter is over; per-encounter uses and Assess skills refresh."""
-        actor = self._gm(ctx)
-        scene, _ = self._nbe_scene(ctx, actor, scene_id)
-        enc.check_running(scene.nimble)
-        scene.nimble_change("ended", {"round": scene.nimble["round"]})
-        return self._nbe_save(ctx, scene, [])
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        enc.check_running(state_of(scene))
+        change(scene, "ended", {"round": state_of(scene)["round"]})
+        return self._nbe_save(turn, [])
 
-    def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
+    def page_advanced(self, at: PageBoundary) -> None:
         """NB-4: each page is a round: the order starts again (swaps were for one round)."""
-        super()._page_advanced(actor, scene, loaded)
-        if scene.nimble["status"] == "running":
-            scene.nimble_change("round_started", {"round": scene.page})
+        if state_of(at.scene)["status"] == "running":
+            change(at.scene, "round_started", {"round": at.scene.page})
 
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Any, loaded: Loaded) -> None:
+    def scene_closed(self, at: SceneBoundary) -> None:
         """NB-4: closing the scene ends its encounter."""
-        super()._scene_closed(actor, scene, issue, loaded)
-        if getattr(scene, "nimble_state", None) and scene.nimble["status"] == "running":
-            # the scene is closed already, so not through nimble_change (it refuses closed scenes)
-            scene._nimble_encounter_changed("ended", {"round": scene.nimble["round"]}, scene.page)
+        scene = at.scene
+        state = state_of(scene)
+        if state["status"] == "running":
+            # the scene is closed already, so not through change_state (it refuses closed scenes)
+            scene._state_changed(NIMBLE, AREA, "ended", {"round": state["round"]}, scene.page)
 
     def nimble_max_actions_now(self, scene: Scene) -> dict[str, int]:
         """NB-7/NB-21: the actions each hero of the encounter gets back at its turn's end, from
         its health now (a Dying hero healed by the GM gets 3 again; the state learns of it at its
         next action)."""
         out: dict[str, int] = {}
-        for who, kind in scene.nimble["kinds"].items():
+        for who, kind in state_of(scene)["kinds"].items():
             if kind == "hero":
-                character: Character = self.repository.get(UUID(who))  # of this campaign
-                out[who] = self._nbe_max_actions(character)
+                character: Character = self.app.repository.get(UUID(who))  # of this campaign
+                out[who] = self._max_actions(character)
         return out
 
     def nimble_encounter(self, actor: Actor, scene_id: UUID) -> Scene:
         """The scene, for its encounter state (any member may read it)."""
-        scene = self.get(actor, Scene, scene_id)
-        if self.campaign_of(actor).ruleset != "nimble":
+        scene = self.app.get(actor, Scene, scene_id)
+        if self.app.campaign_of(actor).ruleset != NIMBLE:
             raise InvalidInput("Nimble encounters need a nimble campaign", field="scene_id")
         return scene
 
@@ -386,12 +365,12 @@ class NimbleEncounterCommands(Hooks):
         """An action: `cost` actions (NB-7), or the free action of the turn (NB-8); a limited use
         (NB-5); a spell's mana (NB-12); a save ability (hasty: targets gain advantage, NB-10); an
         activity spread over turns with Concentration (NB-6)."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, character_id, "character_id")
         who, name = str(character.id), character.name
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
         if (use_key is None) != (per is None):
@@ -448,7 +427,7 @@ class NimbleEncounterCommands(Hooks):
             character.spend({"mana": mana}, reason=f"{action} (NB-12)")
             details["mana"] = mana
         self._nbe_act(scene, who, action, cost, free=free, key=use_key, per=per, **details)
-        return self._nbe_save(ctx, scene, [character], None, **details)
+        return self._nbe_save(turn, [character], None, **details)
 
     @command
     def nimble_move(
@@ -461,14 +440,12 @@ class NimbleEncounterCommands(Hooks):
     ) -> Outcome:
         """NB-13: move; each Move action gives Speed squares, spent over the turn; difficult
         terrain costs double."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, sheet = self._nbe_actor_char(
-            actor, campaign, state, character_id, "character_id"
-        )
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, sheet = self._acting(turn, state, character_id, "character_id")
         who, name = str(character.id), character.name
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         need = enc.movement_cost(squares, difficult)
         left = int(state["movement"].get(who, 0))
@@ -477,7 +454,7 @@ class NimbleEncounterCommands(Hooks):
             if sheet.speed < 1:
                 raise Conflict(f"{name} has speed 0", code="cannot_move", rule="NB-13")
             cost = ceil((need - left) / sheet.speed)
-        self._nbe_spend(state, who, name, cost, reaction=None)
+        enc.check_spend(state, who, name, cost, reaction=None)
         left = left + cost * sheet.speed - need
         self._nbe_act(
             scene,
@@ -490,7 +467,7 @@ class NimbleEncounterCommands(Hooks):
             movement_left=left,
         )
         return self._nbe_save(
-            ctx, scene, [], None, actions_spent=cost, movement_left=left, movement_cost=need
+            turn, [], None, actions_spent=cost, movement_left=left, movement_cost=need
         )
 
     # ---- NB-9..NB-11, NB-14..NB-18: attacks and the reactions to them -------------------------
@@ -518,13 +495,13 @@ class NimbleEncounterCommands(Hooks):
         anticipated danger (NB-14), an opportunity attack (NB-18), the target's Defend (NB-16) and
         an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
         for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
-        actor = self._member(ctx)
         # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
         declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        attacker, _ = self._nbe_actor_char(actor, campaign, state, attacker_id, "attacker_id")
-        target, _ = self._nbe_char(actor, campaign, target_id, "target_id")
+        turn = self._turn(ctx, scene_id)
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
+        attacker, _ = self._acting(turn, state, attacker_id, "attacker_id")
+        target, _ = self._creature(turn, target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         if target.id == attacker.id:
             raise InvalidInput("a creature does not attack itself", field="target_id")
@@ -536,21 +513,19 @@ class NimbleEncounterCommands(Hooks):
             )
         enc.check_not_pending(state)
         who, name = str(attacker.id), attacker.name
-        self._nbe_standing(attacker, "attacker_id")
-        self._nbe_standing(target, "target_id")
+        enc.check_standing(attacker.name, attacker.status, "attacker_id")
+        enc.check_standing(target.name, target.status, "target_id")
         self._nbe_cap(scene, attacker)
         state = self._nbe_cap(scene, target)  # NB-21: a Dying target defends with its 1 action
         if opportunity:  # NB-18
             enc.check_hero(state, who, name, "attacker_id", "NB-18")
-            self._nbe_spend(state, who, name, 1, reaction="opportunity_attack")
+            enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
         else:
-            self._nbe_spend(state, who, name, 1, reaction=None)
-        loaded = Loaded({attacker.id: attacker, target.id: target})
-        interposer = self._nbe_reactions(
-            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
-        )
+            enc.check_spend(state, who, name, 1, reaction=None)
+        loaded = turn.loaded
+        interposer = self._nbe_reactions(turn, attacker, target, defend, interpose_by)
         hit_target = interposer or target
-        defender_sheet = self._nbe_char(actor, campaign, hit_target.id, "target_id")[1]
+        defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
         if spell_tier:
             have_mana = int(attacker.resources.get("mana", 0))
             if spell_tier > have_mana:
@@ -561,8 +536,8 @@ class NimbleEncounterCommands(Hooks):
                     rule="NB-12",
                     details={"have": have_mana, "needed": spell_tier},
                 )
-        health = cast(Any, self)  # NB-24/NB-26 conditions: systems/nimble/commands/health.py
-        edge = health._nimble_attack_edge(attacker, hit_target)
+        health = self.system.health  # NB-24/NB-26 conditions: systems/nimble/commands/health.py
+        edge = health.attack_edge(attacker, hit_target)
         if not edge.get("can_target", True):
             raise Conflict(f"{hit_target.name} is in full cover", code="full_cover", rule="NB-26")
         advantage += int(edge.get("advantage", 0))
@@ -571,8 +546,8 @@ class NimbleEncounterCommands(Hooks):
         hasty = 0 if opportunity else int(state["attacks"].get(who, 0))
         # NB-21: a Dying hero that attacks first makes a STR save DC 10 or takes 1 Wound; the attack
         # goes on either way (the source), unless that Wound kills the hero (ruling).
-        dying, dying_touched = health._nimble_dying_attack_save(
-            actor, scene, campaign, attacker, client_seed
+        dying, dying_touched = health.dying_attack_save(
+            actor, scene, turn.campaign, attacker, client_seed
         )
         chain = dying_touched[1] if dying is not None else None
         if dying is not None and dying["dead"]:
@@ -582,9 +557,8 @@ class NimbleEncounterCommands(Hooks):
             )
             self._nbe_cap(scene, attacker)
             return self._nbe_save(
-                ctx,
-                scene,
-                [*dying_touched, *loaded.aggregates.values()],
+                turn,
+                dying_touched,
                 save_roll,
                 target_id=str(hit_target.id),
                 attacked=False,
@@ -603,10 +577,10 @@ class NimbleEncounterCommands(Hooks):
             else 0,
             "purpose": purpose,
         }
-        outcome, touched = self._roll_check(
+        outcome, touched = self.app._roll_check(
             actor,
             scene,
-            campaign,
+            turn.campaign,
             "attack",
             request,
             attacker,
@@ -625,7 +599,7 @@ class NimbleEncounterCommands(Hooks):
         weakness_used = weakness and has_primary and not natural_crit
         # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
         damage, armor = int(result["damage"]), int(result["armor"])
-        health._nimble_attacked(attacker, scene.id)
+        health.attacked(attacker, scene.id)
         if spell_tier:
             attacker.spend({"mana": spell_tier}, reason=f"roll {roll.id} (NB-12)")
         self._nbe_act(
@@ -662,7 +636,8 @@ class NimbleEncounterCommands(Hooks):
             "hit": None,
         }
         if hold and not miss:  # NB-15: the reactions come after the roll, before the damage
-            scene.nimble_change(
+            change(
+                scene,
                 "held",
                 {
                     "roll_id": str(roll.id),
@@ -673,7 +648,7 @@ class NimbleEncounterCommands(Hooks):
                     "armor": armor,
                     "damage": damage,
                     "critical": critical,
-                    "round": scene.nimble["round"],
+                    "round": state_of(scene)["round"],
                     # NB-14: Help may change whether this attack uses the weakness up
                     "weakness": weakness,
                     "weakness_used": weakness_used,
@@ -684,9 +659,7 @@ class NimbleEncounterCommands(Hooks):
                     ),
                 },
             )
-            return self._nbe_save(
-                ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary
-            )
+            return self._nbe_save(turn, touched, roll, **summary)
         summary["hit"] = self._nbe_land(
             actor,
             scene,
@@ -705,42 +678,39 @@ class NimbleEncounterCommands(Hooks):
             # Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor).
             amount = max(0, int(result["rolled"]) + int(result["modifier"]))
             if amount > 0:
-                self_hit = health._nimble_damage(
+                self_hit = health.damage(
                     actor, scene, attacker, amount, critical=False, roll_id=roll.id, loaded=loaded
                 )
                 self._nbe_cap(scene, attacker)
             else:
                 self_hit = {"damage": 0}
         summary["self_hit"] = self_hit
-        return self._nbe_save(ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary)
+        return self._nbe_save(turn, touched, roll, **summary)
 
     def _nbe_reactions(
         self,
-        actor: Actor,
-        campaign: Campaign,
-        scene: Scene,
+        turn: Turn,
         attacker: Character,
         target: Character,
         defend: bool,
         interpose_by: UUID | None,
-        loaded: Loaded,
     ) -> Character | None:
         """NB-15..17: check (and budget) an ally's Interpose and the final target's Defend.
         Returns the interposer, who becomes the target; the actions are spent by ``_nbe_land``."""
-        state = scene.nimble
+        scene = turn.scene
+        state = state_of(scene)
         interposer = None
         if interpose_by is not None:  # NB-17
-            interposer, _ = self._nbe_char(actor, campaign, interpose_by, "interpose_by")
+            interposer, _ = self._creature(turn, interpose_by, "interpose_by")
             enc.check_in(state, str(interposer.id), interposer.name, "interpose_by")
             enc.check_hero(state, str(interposer.id), interposer.name, "interpose_by", "NB-17")
             if interposer.id in (target.id, attacker.id):
                 raise InvalidInput(
                     "an ally of the target interposes", field="interpose_by", rule="NB-17"
                 )
-            self._nbe_standing(interposer, "interpose_by")
+            enc.check_standing(interposer.name, interposer.status, "interpose_by")
             state = self._nbe_cap(scene, interposer)
-            self._nbe_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
-            loaded.aggregates[interposer.id] = interposer
+            enc.check_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
         hit_target = interposer or target
         if defend:  # NB-16
             enc.check_hero(state, str(hit_target.id), hit_target.name, "defend", "NB-16")
@@ -749,7 +719,7 @@ class NimbleEncounterCommands(Hooks):
                 enc.check_use(state, str(hit_target.id), "reaction:defend", "round", "NB-15")
                 enc.check_actions(state, str(hit_target.id), hit_target.name, 2, "NB-15")
             else:
-                self._nbe_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
+                enc.check_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
         return interposer
 
     def _nbe_land(
@@ -793,11 +763,11 @@ class NimbleEncounterCommands(Hooks):
             )
         if damage <= 0:
             return None
-        hit = cast(Any, self)._nimble_damage(
+        hit = self.system.health.damage(
             actor, scene, hit_target, damage, critical=critical, roll_id=roll_id, loaded=loaded
         )
         self._nbe_cap(scene, hit_target)  # NB-21: it may have fallen Dying
-        return cast(dict[str, Any], hit)
+        return hit
 
     @command
     def nimble_resolve_attack(
@@ -811,9 +781,9 @@ class NimbleEncounterCommands(Hooks):
     ) -> Outcome:
         """NB-15..17: a held attack lands, after the reactions declared on seeing its roll: the
         target's Defend (its Armor off unless critical), an ally's Interpose, or none."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
+        turn = self._turn(ctx, scene_id)
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
         enc.check_running(state)
         pending = state.get("pending")
         if not pending or pending["roll_id"] != str(roll_id):
@@ -824,8 +794,8 @@ class NimbleEncounterCommands(Hooks):
                 rule="NB-15",
                 details={"pending": pending["roll_id"] if pending else None},
             )
-        attacker, _ = self._nbe_char(actor, campaign, UUID(pending["character_id"]), "roll_id")
-        target, _ = self._nbe_char(actor, campaign, UUID(pending["target_id"]), "roll_id")
+        attacker, _ = self._creature(turn, UUID(pending["character_id"]), "roll_id")
+        target, _ = self._creature(turn, UUID(pending["target_id"]), "roll_id")
         if not actor.is_gm:
             # Who answers the roll: the interposer's owner, else the hero target's owner; an
             # attack on a monster is settled by the attacker's side.
@@ -837,29 +807,23 @@ class NimbleEncounterCommands(Hooks):
                 else attacker.id
             )
             field = "interpose_by" if interpose_by is not None else "roll_id"
-            who = self._nbe_char(actor, campaign, answering, field)[0]
-            try:
-                self._check_may_act_for(actor, who)
-            except Forbidden as exc:
-                raise Forbidden(exc.message, field=field) from None
+            turn.acting(answering, field)
         if interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
             raise InvalidInput(
                 "heroes interpose for their allies, not for monsters",
                 field="interpose_by",
                 rule="NB-17",
             )
-        loaded = Loaded({attacker.id: attacker, target.id: target})
+        loaded = turn.loaded
         state = self._nbe_cap(scene, target)
-        interposer = self._nbe_reactions(
-            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
-        )
+        interposer = self._nbe_reactions(turn, attacker, target, defend, interpose_by)
         hit_target = interposer or target
         critical = bool(pending["critical"])
         # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
         # Armor was taken off by the roll itself (its request's `armor`).
         defend_armor = 0
         if defend and not critical:
-            defend_armor = int(self._nbe_char(actor, campaign, hit_target.id, "roll_id")[1].armor)
+            defend_armor = int(self._creature(turn, hit_target.id, "roll_id")[1].armor)
         damage = max(0, int(pending["damage"]) - defend_armor)
         out_of_fight = hit_target.status in ("dead", "defeated")
         hit = None
@@ -889,10 +853,8 @@ class NimbleEncounterCommands(Hooks):
             "damage": 0 if out_of_fight else damage,
             "critical": critical,
         }
-        scene.nimble_change("resolved", resolved)
-        return self._nbe_save(
-            ctx, scene, list(loaded.aggregates.values()), None, **resolved, hit=hit
-        )
+        change(scene, "resolved", resolved)
+        return self._nbe_save(turn, [], None, **resolved, hit=hit)
 
     # ---- NB-14: Assess; NB-19: Help --------------------------------------------------------
 
@@ -912,23 +874,21 @@ class NimbleEncounterCommands(Hooks):
         client_seed: str | None = None,
     ) -> Outcome:
         """NB-14: Assess (1 action, a skill check DC 10), each skill once per encounter."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, sheet = self._nbe_actor_char(
-            actor, campaign, state, character_id, "character_id"
-        )
+        turn = self._turn(ctx, scene_id)
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
+        character, sheet = self._acting(turn, state, character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_hero(state, who, name, "character_id", "NB-14")
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         assert isinstance(sheet, NimbleHero)
-        self._nbe_spend(state, who, name, 1, reaction=None)
+        enc.check_spend(state, who, name, 1, reaction=None)
         enc.check_assess(state, who, skill)
         if option == "find_weakness":
             if target_id is None:
                 raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
-            target, _ = self._nbe_char(actor, campaign, target_id, "target_id")
+            target, _ = self._creature(turn, target_id, "target_id")
             enc.check_in(state, str(target.id), target.name, "target_id")
         modifier = next((v for k, v in sheet.skills.items() if k.casefold() == skill.casefold()), 0)
         request = {
@@ -940,8 +900,15 @@ class NimbleEncounterCommands(Hooks):
             "purpose": question,
         }
         declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, "assess", request, character, client_seed, declared=declared
+        outcome, touched = self.app._roll_check(
+            actor,
+            scene,
+            turn.campaign,
+            "assess",
+            request,
+            character,
+            client_seed,
+            declared=declared,
         )
         roll = touched[0]
         result = outcome.result
@@ -960,7 +927,7 @@ class NimbleEncounterCommands(Hooks):
             "helped": False,
         }
         self._nbe_act(scene, who, "assess", 1, assess=assess)
-        return self._nbe_save(ctx, scene, touched, roll, assess=assess)
+        return self._nbe_save(turn, touched, roll, assess=assess)
 
     @command
     def nimble_help(
@@ -977,21 +944,19 @@ class NimbleEncounterCommands(Hooks):
         """NB-19: a hero helps an ally's roll, once per roll: it rerolls the kept d20 of an
         Assess, or one die (``die``) of a held attack (the ``help_die`` follow-up roll); a
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        helper, _ = self._nbe_actor_char(actor, campaign, state, helper_id, "helper_id")
+        turn = self._turn(ctx, scene_id)
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
+        helper, _ = self._acting(turn, state, helper_id, "helper_id")
         who, name = str(helper.id), helper.name
         enc.check_hero(state, who, name, "helper_id", "NB-19")
-        self._nbe_standing(helper, "helper_id")
+        enc.check_standing(helper.name, helper.status, "helper_id")
         state = self._nbe_cap(scene, helper)
         if str(roll_id) in state["helped"]:
             raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
         pending = state.get("pending")
         if pending and pending["roll_id"] == str(roll_id):
-            return self._nbe_help_attack(
-                ctx, actor, scene, campaign, helper, die, purpose, client_seed
-            )
+            return self._nbe_help_attack(turn, helper, die, purpose, client_seed)
         assess = state["assessments"].get(str(roll_id))
         if assess is None:
             raise InvalidInput(
@@ -1009,8 +974,8 @@ class NimbleEncounterCommands(Hooks):
         if str(roll_id) in state["helped"]:
             raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
         own_turn = enc.current(state) == who
-        self._nbe_spend(state, who, name, 1, reaction=None if own_turn else "help")
-        roller = self.get(actor, Character, UUID(assess["character_id"]))
+        enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
+        roller = self.app.get(actor, Character, UUID(assess["character_id"]))
         request = {
             "helped_roll_id": str(roll_id),
             "old_face": assess["natural"],
@@ -1018,8 +983,8 @@ class NimbleEncounterCommands(Hooks):
             "dc": assess["dc"],
             "purpose": purpose,
         }
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, "help_reroll", request, roller, client_seed
+        outcome, touched = self.app._roll_check(
+            actor, scene, turn.campaign, "help_reroll", request, roller, client_seed
         )
         roll = touched[0]
         helped = {
@@ -1029,12 +994,11 @@ class NimbleEncounterCommands(Hooks):
             "success": outcome.result["success"],
             "natural": outcome.result["natural"],
         }
-        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)
+        return self._nbe_helped(turn, who, own_turn, touched, roll, helped)
 
     def _nbe_helped(
         self,
-        ctx: CommandContext,
-        scene: Scene,
+        turn: Turn,
         who: str,
         own_turn: bool,
         touched: list[Any],
@@ -1043,7 +1007,7 @@ class NimbleEncounterCommands(Hooks):
     ) -> Outcome:
         """NB-19: the Help is an action on the helper's own turn, else a reaction (1/round)."""
         self._nbe_act(
-            scene,
+            turn.scene,
             who,
             "help",
             1,
@@ -1051,21 +1015,19 @@ class NimbleEncounterCommands(Hooks):
             per=None if own_turn else "round",
             help=helped,
         )
-        return self._nbe_save(ctx, scene, touched, roll, help=helped)
+        return self._nbe_save(turn, touched, roll, help=helped)
 
     def _nbe_help_attack(
         self,
-        ctx: CommandContext,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
+        turn: Turn,
         helper: Character,
         die: int | None,
         purpose: str,
         client_seed: str | None,
     ) -> Outcome:
         """NB-19 on a held attack (NB-15): an ally hero rerolls one of its dice before it lands."""
-        state = scene.nimble
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
         pending = state["pending"]
         who, name = str(helper.id), helper.name
         attacker_id = pending["character_id"]
@@ -1086,13 +1048,13 @@ class NimbleEncounterCommands(Hooks):
         if pending["roll_id"] in state["helped"]:
             raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
         own_turn = enc.current(state) == who
-        self._nbe_spend(state, who, name, 1, reaction=None if own_turn else "help")
-        original = self.get(actor, Roll, UUID(pending["roll_id"]))
+        enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
+        original = self.app.get(actor, Roll, UUID(pending["roll_id"]))
         try:
-            outcome, touched = self._follow_up_roll(
+            outcome, touched = self.app._follow_up_roll(
                 actor,
                 scene,
-                campaign,
+                turn.campaign,
                 original,
                 "help_die",
                 {"die": die, "purpose": purpose},
@@ -1120,4 +1082,4 @@ class NimbleEncounterCommands(Hooks):
             and primary is not None
             and not natural_crit,
         }
-        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)
+        return self._nbe_helped(turn, who, own_turn, touched, roll, helped)

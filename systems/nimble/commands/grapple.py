@@ -5,24 +5,24 @@ A grapple is "an action and an attack (hasty-attack rules apply)" (NB-24). The h
 client spends the action and passes `attack_number` itself. This verb does both inside the scene's
 running encounter: it checks the turn, spends 1 action of a hero (a monster group has no action
 count, as for its attacks), takes `attack_number` from the attacks made this turn, rolls through
-the health area's `_nimble_grapple` (conditions, attack edge, a Dying grappler's STR save) and
+the health area's `grapple` (conditions, attack edge, a Dying grappler's STR save) and
 records the `acted` change as a hasty attack, so the next attack or save ability of the turn is
 hastier (NB-10). See systems/nimble/docs/encounters.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
 from uuid import UUID
 
 from domain.commands import CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
+from systems.nimble.commands.area import Area
+from systems.nimble.commands.encounter import state_of
 from systems.nimble.rules import encounter as enc
 
 
-class NimbleEncounterGrappleCommands(Hooks):
-    """Mixed into the Chronicle application (next to NimbleEncounterCommands and
-    NimbleHealthCommands, whose helpers it uses)."""
+class EncounterGrapple(Area):
+    """The grapple of the encounter, an area of the Nimble component: it uses the encounter's
+    and the health area's helpers (`self.system.encounter`, `self.system.health`)."""
 
     @command
     def nimble_encounter_grapple(
@@ -43,22 +43,22 @@ class NimbleEncounterGrappleCommands(Hooks):
         against a creature of the encounter. A Dying grappler first makes its STR save (NB-21);
         if the save kills it the action is spent and nothing is grappled. Refused while a held
         attack waits for its reactions (NB-15)."""
-        app = cast(Any, self)  # the encounter's and the health area's helpers (other mixins)
-        actor = self._member(ctx)
-        scene, campaign = app._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        grappler, _ = app._nbe_actor_char(actor, campaign, state, grappler_id, "grappler_id")
-        target, _ = app._nbe_char(actor, campaign, target_id, "target_id")
+        encounter = self.system.encounter
+        turn = encounter._turn(ctx, scene_id)
+        actor, scene, campaign = turn.actor, turn.scene, turn.campaign
+        state = state_of(scene)
+        grappler, _ = encounter._acting(turn, state, grappler_id, "grappler_id")
+        target, _ = encounter._creature(turn, target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         enc.check_not_pending(state)  # NB-15: a held attack is settled first
         who, name = str(grappler.id), grappler.name
-        app._nbe_standing(grappler, "grappler_id")
-        app._nbe_standing(target, "target_id")
-        state = app._nbe_cap(scene, grappler)  # NB-21: a Dying hero has at most 1 action
-        app._nbe_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
+        enc.check_standing(grappler.name, grappler.status, "grappler_id")
+        enc.check_standing(target.name, target.status, "target_id")
+        state = encounter._nbe_cap(scene, grappler)  # NB-21: a Dying hero has at most 1 action
+        enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
         attack_number = int(state["attacks"].get(who, 0)) + 1  # NB-10
-        loaded = Loaded({grappler.id: grappler, target.id: target})
-        outcome, touched, roll = app._nimble_grapple(
+        loaded = turn.loaded
+        outcome, touched, roll = self.system.health.grapple(
             actor,
             scene,
             campaign,
@@ -85,7 +85,7 @@ class NimbleEncounterGrappleCommands(Hooks):
         if dying is not None and dying["dead"]:
             # NB-21 (ruling, as for an attack): the save's Wound killed it: the action is spent,
             # nothing is grappled.
-            app._nbe_act(
+            encounter._nbe_act(
                 scene,
                 who,
                 "grapple",
@@ -96,9 +96,9 @@ class NimbleEncounterGrappleCommands(Hooks):
                 dying_save=dying,
                 died=True,
             )
-            app._nbe_cap(scene, grappler)
+            encounter._nbe_cap(scene, grappler)
         else:
-            app._nbe_act(
+            encounter._nbe_act(
                 scene,
                 who,
                 "grapple",
@@ -109,7 +109,4 @@ class NimbleEncounterGrappleCommands(Hooks):
                 grappled=bool(outcome["grappled"]),
                 condition=outcome["condition"],
             )
-        return cast(
-            Outcome,
-            app._nbe_save(ctx, scene, [*touched, *loaded.aggregates.values()], roll, **outcome),
-        )
+        return encounter._nbe_save(turn, touched, roll, **outcome)

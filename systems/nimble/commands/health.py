@@ -16,18 +16,20 @@ See systems/nimble/docs/health.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene
+from domain.aggregates import Campaign, Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
+from domain.components import Loaded, SceneBoundary
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
+from systems.nimble.commands.area import Area
 from systems.nimble.rules import health
 from systems.nimble.rules.health import (
     COVER,
@@ -102,12 +104,20 @@ def nimble_view(character: Character, campaign: Campaign) -> dict[str, Any] | No
     )
 
 
-class NimbleHealthCommands(Hooks):
-    """Mixed into the Chronicle application."""
+@dataclass(frozen=True)
+class HealthResult:
+    """What a health command tells its presenter: its roll (if any) and what came of it."""
+
+    roll_id: UUID | None = None
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+class HealthArea(Area):
+    """Nimble's health commands (NB-20..26), an area of the Nimble component."""
 
     # ---- THE CONTRACT with the encounter verbs ---------------------------------------------------
 
-    def _nimble_damage(
+    def damage(
         self,
         actor: Actor,
         scene: Scene,
@@ -133,7 +143,7 @@ class NimbleHealthCommands(Hooks):
         "status", "max_wounds" and "grapple_ended" (the partners freed)."""
         if amount < 0:
             raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
-        campaign = self.campaign_of(actor)
+        campaign = self.app.campaign_of(actor)
         before = health_of(campaign, target)
         self._nb_standing(target, before, "target_id")
         hit = health.take_damage(before, amount, critical)
@@ -180,7 +190,7 @@ class NimbleHealthCommands(Hooks):
     # ---- for the encounter verbs ------------------------------------------------------------------
 
     @staticmethod
-    def _nimble_attack_edge(attacker: Character, target: Character) -> dict[str, Any]:
+    def attack_edge(attacker: Character, target: Character) -> dict[str, Any]:
         """NB-24/NB-26: what the conditions add to an attack of `attacker` on `target`:
         {"advantage", "disadvantage", "reasons", "can_target" (False: full cover),
         "miss_hits_attacker" (a ridden creature attacking its rider), "from_hiding"}."""
@@ -189,16 +199,16 @@ class NimbleHealthCommands(Hooks):
         ).to_json()
 
     @staticmethod
-    def _nimble_attacked(attacker: Character, scene_id: UUID) -> None:
+    def attacked(attacker: Character, scene_id: UUID) -> None:
         """NB-26: after its first attack from hiding the attacker is hidden no more."""
         attacker.nimble_lift_conditions([HIDDEN], scene_id, "attacked (NB-26)")
 
     @staticmethod
-    def _nimble_max_actions(character: Character) -> int:
+    def max_actions(character: Character) -> int:
         """NB-21: a Dying hero has at most 1 action per turn; the dead none."""
         return health.max_actions(character.status, HERO_ACTIONS)
 
-    def _nimble_dying_attack_save(
+    def dying_attack_save(
         self,
         actor: Actor,
         scene: Scene,
@@ -222,7 +232,7 @@ class NimbleHealthCommands(Hooks):
             "dc": health.DC,
             "purpose": "attacking while Dying (NB-21)",
         }
-        outcome, touched = self._roll_check(
+        outcome, touched = self.app._roll_check(
             actor, scene, campaign, "save", request, attacker, client_seed, chain
         )
         roll = touched[0]
@@ -253,7 +263,7 @@ class NimbleHealthCommands(Hooks):
     # ---- helpers ----------------------------------------------------------------------------------
 
     def _nb_campaign(self, actor: Actor, field: str = "character_id") -> Campaign:
-        campaign = self.campaign_of(actor)
+        campaign = self.app.campaign_of(actor)
         if campaign.ruleset != NIMBLE:
             raise InvalidInput(
                 f"{get_ruleset(campaign.ruleset).name} has no Nimble health verbs", field=field
@@ -262,7 +272,7 @@ class NimbleHealthCommands(Hooks):
 
     def _nb_scene(self, actor: Actor, scene_id: UUID) -> Scene:
         try:
-            scene = self.get(actor, Scene, scene_id)
+            scene = self.app.get(actor, Scene, scene_id)
         except NotFound:
             raise InvalidInput(
                 "scene_id names no scene of this campaign", field="scene_id"
@@ -273,7 +283,7 @@ class NimbleHealthCommands(Hooks):
 
     def _nb_other(self, actor: Actor, character_id: UUID, field: str, loaded: Loaded) -> Character:
         try:
-            return loaded.character(self, actor, character_id)
+            return loaded.character(self.app, actor, character_id)
         except NotFound:
             raise InvalidInput(
                 f"{field} names no character of this campaign", field=field
@@ -294,9 +304,9 @@ class NimbleHealthCommands(Hooks):
     ) -> tuple[Actor, Campaign, Character, Loaded]:
         """The actor, the campaign, the character addressed (If-Match) and the loaded set; a
         player acts only for its own characters."""
-        actor = self._gm(ctx) if gm else self._member(ctx)
-        character = self._target(ctx, actor, Character, character_id)
-        self._check_may_act_for(actor, character)
+        actor = self.app._gm(ctx) if gm else self.app._member(ctx)
+        character = self.app._target(ctx, actor, Character, character_id)
+        self.app._check_may_act_for(actor, character)
         campaign = self._nb_campaign(actor)
         return actor, campaign, character, Loaded({character.id: character})
 
@@ -310,7 +320,7 @@ class NimbleHealthCommands(Hooks):
             partner_id = health.partner_of(name, character.nimble_conditions[name])
             if partner_id is None:
                 continue
-            partner = loaded.character(self, actor, UUID(partner_id))
+            partner = loaded.character(self.app, actor, UUID(partner_id))
             partner.nimble_lift_conditions([PARTNER_CONDITION[name]], scene_id, reason)
             freed.append(partner_id)
         character.nimble_lift_conditions(names, scene_id, reason)
@@ -329,12 +339,8 @@ class NimbleHealthCommands(Hooks):
         for aggregate in [*(touched or []), *loaded.touched(character)]:
             if aggregate.id != character.id:
                 unique.setdefault(aggregate.id, aggregate)
-        revealed = {
-            "roll_id": roll.id if roll else None,
-            "scene_id": roll.scene_id if roll else None,
-            "outcome": outcome,
-        }
-        return self._commit(ctx, character, *unique.values(), revealed=revealed)
+        result = HealthResult(roll.id if roll else None, outcome)
+        return self.app._commit(ctx, character, *unique.values(), result=result)
 
     def _nb_roll(
         self,
@@ -350,7 +356,7 @@ class NimbleHealthCommands(Hooks):
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
         """`steps`: the advantage and disadvantage the roller declared (NB-11), which follow
         player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
-        outcome, touched = self._roll_check(
+        outcome, touched = self.app._roll_check(
             actor,
             scene,
             campaign,
@@ -379,7 +385,7 @@ class NimbleHealthCommands(Hooks):
         """NB-20..NB-25: (GM) damage dealt directly, through the same `_nimble_damage`."""
         actor, _, target, loaded = self._nb_acting(ctx, character_id, gm=True)
         scene = self._nb_scene(actor, scene_id)
-        summary = self._nimble_damage(
+        summary = self.damage(
             actor, scene, target, amount, critical=critical, roll_id=None, loaded=loaded
         )
         return self._nb_commit(ctx, target, loaded, summary)
@@ -464,9 +470,7 @@ class NimbleHealthCommands(Hooks):
                 code="not_dying",
                 rule="NB-21",
             )
-        summary, touched = self._nimble_dying_attack_save(
-            actor, scene, campaign, character, client_seed
-        )
+        summary, touched = self.dying_attack_save(actor, scene, campaign, character, client_seed)
         roll = touched[0]
         assert summary is not None and isinstance(roll, Roll)
         return self._nb_commit(ctx, character, loaded, summary, touched, roll)
@@ -496,7 +500,7 @@ class NimbleHealthCommands(Hooks):
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, scene_id)
         target = self._nb_other(actor, target_id, "target_id", loaded)
-        outcome, touched, roll = self._nimble_grapple(
+        outcome, touched, roll = self.grapple(
             actor,
             scene,
             campaign,
@@ -521,7 +525,7 @@ class NimbleHealthCommands(Hooks):
         if skill.casefold() not in ("might", "finesse"):
             raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
 
-    def _nimble_grapple(
+    def grapple(
         self,
         actor: Actor,
         scene: Scene,
@@ -590,9 +594,7 @@ class NimbleHealthCommands(Hooks):
         touched: list[Aggregate] = []
         chain: RollChain | None = None
         outcome: dict[str, Any] = {}
-        dying, dying_touched = self._nimble_dying_attack_save(
-            actor, scene, campaign, grappler, client_seed
-        )
+        dying, dying_touched = self.dying_attack_save(actor, scene, campaign, grappler, client_seed)
         if dying is not None:
             outcome["dying_save"] = dying
             touched += dying_touched
@@ -624,7 +626,7 @@ class NimbleHealthCommands(Hooks):
         )
         touched += rolled
         if edge.from_hiding:
-            self._nimble_attacked(grappler, scene.id)
+            self.attacked(grappler, scene.id)
         if success:
             mine, theirs = health.grapple_conditions(
                 str(grappler.id),
@@ -723,7 +725,7 @@ class NimbleHealthCommands(Hooks):
             detail = character.nimble_conditions[name]
             partner_id = health.partner_of(name, detail)
             if partner_id is not None:
-                partner = loaded.character(self, actor, UUID(partner_id))
+                partner = loaded.character(self.app, actor, UUID(partner_id))
                 partner.nimble_lift_conditions(
                     [PARTNER_CONDITION[name]], scene.id, "the other escaped (NB-24)"
                 )
@@ -938,33 +940,31 @@ class NimbleHealthCommands(Hooks):
     # ---- reads ------------------------------------------------------------------------------------
 
     def nimble_health(self, actor: Actor, character_id: UUID) -> tuple[Character, Campaign]:
-        character = self.get(actor, Character, character_id)
+        character = self.app.get(actor, Character, character_id)
         return character, self._nb_campaign(actor)
 
     def nimble_attack_edge(
         self, actor: Actor, attacker_id: UUID, target_id: UUID
     ) -> dict[str, Any]:
-        attacker = self.get(actor, Character, attacker_id)
+        attacker = self.app.get(actor, Character, attacker_id)
         self._nb_campaign(actor)
         try:
-            target = self.get(actor, Character, target_id)
+            target = self.app.get(actor, Character, target_id)
         except NotFound:
             raise InvalidInput(
                 "target_id names no character of this campaign", field="target_id"
             ) from None
-        return self._nimble_attack_edge(attacker, target)
+        return self.attack_edge(attacker, target)
 
     # ---- boundaries -------------------------------------------------------------------------------
 
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Issue, loaded: Loaded) -> None:
+    def scene_closed(self, at: SceneBoundary) -> None:
         """Ruling: grapples, Restrained, hiding, cover and Concentration end with their scene."""
-        super()._scene_closed(actor, scene, issue, loaded)
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != NIMBLE:
-            return
+        actor, scene, loaded = at.actor, at.scene, at.loaded
+        campaign = self.app.campaign_of(actor)
         here = str(scene.id)
         for character_id in campaign.character_ids:
-            character = loaded.character(self, actor, character_id)
+            character = loaded.character(self.app, actor, character_id)
             ended = [n for n, c in character.nimble_conditions.items() if c.get("scene_id") == here]
             character.nimble_lift_conditions(ended, scene.id, "the scene closed")
             if character.concentration and character.concentration.get("scene_id") == here:

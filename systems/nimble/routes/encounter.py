@@ -10,11 +10,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Strict, Written, roll_public
 from domain.aggregates import Roll, Scene
-from domain.application import Chronicle, Outcome
+from domain.commands import Outcome
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.encounter import EncounterResult, state_of
+from systems.nimble.routes.deps import NimbleDep
 from systems.nimble.rules import encounter as enc
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
@@ -193,7 +196,7 @@ def encounter_public(
     outcome: dict[str, Any] | None = None,
     max_actions: dict[str, int] | None = None,
 ) -> NimbleEncounterPublic:
-    state = scene.nimble
+    state = state_of(scene)
     return NimbleEncounterPublic(
         scene_id=scene.id,
         status=state["status"],
@@ -220,17 +223,14 @@ def encounter_public(
     )
 
 
-def _present(app: Chronicle) -> Callable[[Outcome], NimbleEncounterPublic]:
+def _present(nimble: Nimble) -> Callable[[Outcome], NimbleEncounterPublic]:
     def present(outcome: Outcome) -> NimbleEncounterPublic:
         scene = outcome.aggregate
         assert isinstance(scene, Scene)
-        roll_id = outcome.revealed.get("roll_id")
-        roll = app.repository.get(roll_id) if roll_id else None
+        result = outcome.result_as(EncounterResult)
+        roll = nimble.app.repository.get(result.roll_id) if result.roll_id else None
         return encounter_public(
-            scene,
-            roll,
-            outcome.revealed.get("outcome"),
-            app.nimble_max_actions_now(scene),
+            scene, roll, result.outcome, nimble.encounter.nimble_max_actions_now(scene)
         )
 
     return present
@@ -245,10 +245,12 @@ BASE = "/v1/scenes/{scene_id}/nimble"
     response_model=NimbleEncounterPublic,
     operation_id="nimble_encounter",
 )
-def get_encounter(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """The encounter: order, whose turn, actions, uses, reactions and what refreshes when."""
-    scene = app.nimble_encounter(actor, scene_id)
-    return respond(encounter_public(scene, max_actions=app.nimble_max_actions_now(scene)))
+    scene = nimble.encounter.nimble_encounter(actor, scene_id)
+    return respond(
+        encounter_public(scene, max_actions=nimble.encounter.nimble_max_actions_now(scene))
+    )
 
 
 @router.post(
@@ -258,18 +260,18 @@ def get_encounter(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     operation_id="nimble_start",
 )
 def start(
-    scene_id: UUID, body: NimbleStartCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleStartCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns."""
     return commands.run(
-        app.nimble_start,
+        nimble.encounter.nimble_start,
         scene_id,
         body.order,
         party=body.party,
         surprised=body.surprised,
         monsters_first=body.monsters_first,
         client_seed=body.client_seed,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )
 
@@ -277,44 +279,50 @@ def start(
 @router.post(
     f"{BASE}/encounter/end", response_model=NimbleEncounterPublic, operation_id="nimble_end"
 )
-def end(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def end(scene_id: UUID, nimble: NimbleDep, commands: CommandsDep) -> JSONResponse:
     """NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh."""
-    return commands.run(app.nimble_end, scene_id, present=_present(app))
+    return commands.run(nimble.encounter.nimble_end, scene_id, present=_present(nimble))
 
 
 @router.post(
     f"{BASE}/turns/end", response_model=NimbleEncounterPublic, operation_id="nimble_end_turn"
 )
 def end_turn(
-    scene_id: UUID, body: NimbleTurnEnd, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleTurnEnd, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
     the last turn the GM turns the page for the next round."""
-    return commands.run(app.nimble_end_turn, scene_id, body.character_id, present=_present(app))
+    return commands.run(
+        nimble.encounter.nimble_end_turn, scene_id, body.character_id, present=_present(nimble)
+    )
 
 
 @router.post(f"{BASE}/swaps", response_model=NimbleEncounterPublic, operation_id="nimble_swap")
 def swap(
-    scene_id: UUID, body: NimbleSwapCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleSwapCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-3: (GM) two heroes swap places for this round."""
     return commands.run(
-        app.nimble_swap, scene_id, body.first_id, body.second_id, present=_present(app)
+        nimble.encounter.nimble_swap,
+        scene_id,
+        body.first_id,
+        body.second_id,
+        present=_present(nimble),
     )
 
 
 @router.post(f"{BASE}/grants", response_model=NimbleEncounterPublic, operation_id="nimble_grant")
 def grant(
-    scene_id: UUID, body: NimbleGrantCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleGrantCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-7: (GM) an effect grants a hero actions beyond the limit."""
     return commands.run(
-        app.nimble_grant,
+        nimble.encounter.nimble_grant,
         scene_id,
         body.character_id,
         body.actions,
         body.reason,
-        present=_present(app),
+        present=_present(nimble),
     )
 
 
@@ -325,12 +333,12 @@ def grant(
     operation_id="nimble_act",
 )
 def act(
-    scene_id: UUID, body: NimbleActionCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleActionCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
     spell's mana, a save ability, a concentrated activity."""
     return commands.run(
-        app.nimble_act,
+        nimble.encounter.nimble_act,
         scene_id,
         body.character_id,
         body.action,
@@ -342,7 +350,7 @@ def act(
         save_ability=body.save_ability,
         activity_cost=body.activity_cost,
         end_concentration=body.end_concentration,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )
 
@@ -354,16 +362,16 @@ def act(
     operation_id="nimble_move",
 )
 def move(
-    scene_id: UUID, body: NimbleMoveCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleMoveCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-13: move (Speed squares per action, difficult terrain double)."""
     return commands.run(
-        app.nimble_move,
+        nimble.encounter.nimble_move,
         scene_id,
         body.character_id,
         body.squares,
         body.difficult,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )
 
@@ -376,12 +384,12 @@ def move(
     responses=ASKS_GM,
 )
 def attack(
-    scene_id: UUID, body: NimbleAttackCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleAttackCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
     (Defend, Interpose); damage through the health rules."""
     return commands.run(
-        app.nimble_attack,
+        nimble.encounter.nimble_attack,
         scene_id,
         body.attacker_id,
         body.target_id,
@@ -395,7 +403,7 @@ def attack(
         hold=body.hold,
         purpose=body.purpose,
         client_seed=body.client_seed,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )
 
@@ -406,18 +414,22 @@ def attack(
     operation_id="nimble_resolve_attack",
 )
 def resolve_attack(
-    scene_id: UUID, roll_id: UUID, body: NimbleResolveCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID,
+    roll_id: UUID,
+    body: NimbleResolveCreate,
+    nimble: NimbleDep,
+    commands: CommandsDep,
 ) -> JSONResponse:
     """NB-15..17: a held attack lands after the reactions its target's side declares on seeing
     the roll (Defend, Interpose, or none). The target's owner answers (the interposer's owner
     when interposing; the attacker's side for a monster target); the GM may answer for anyone."""
     return commands.run(
-        app.nimble_resolve_attack,
+        nimble.encounter.nimble_resolve_attack,
         scene_id,
         roll_id,
         defend=body.defend,
         interpose_by=body.interpose_by,
-        present=_present(app),
+        present=_present(nimble),
     )
 
 
@@ -429,11 +441,11 @@ def resolve_attack(
     responses=ASKS_GM,
 )
 def assess(
-    scene_id: UUID, body: NimbleAssessCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleAssessCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-14: Assess (1 action, skill check DC 10), once per skill per encounter."""
     return commands.run(
-        app.nimble_assess,
+        nimble.encounter.nimble_assess,
         scene_id,
         body.character_id,
         body.skill,
@@ -443,7 +455,7 @@ def assess(
         advantage=body.advantage,
         disadvantage=body.disadvantage,
         client_seed=body.client_seed,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )
 
@@ -455,18 +467,18 @@ def assess(
     operation_id="nimble_help",
 )
 def help_(
-    scene_id: UUID, body: NimbleHelpCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleHelpCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
     (once per roll; a reaction off its own turn, an action on it)."""
     return commands.run(
-        app.nimble_help,
+        nimble.encounter.nimble_help,
         scene_id,
         body.helper_id,
         body.roll_id,
         die=body.die,
         purpose=body.purpose,
         client_seed=body.client_seed,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )

@@ -10,9 +10,10 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import AppDep, CommandsDep
+from api.deps import CommandsDep
 from api.errors import ERROR_RESPONSES
 from api.schemas import Strict
+from systems.nimble.routes.deps import NimbleDep
 from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, Seed, Steps, _present
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
@@ -45,12 +46,12 @@ class NimbleEncounterGrappleCreate(Strict):
     operation_id="nimble_encounter_grapple",
 )
 def grapple(
-    scene_id: UUID, body: NimbleEncounterGrappleCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleEncounterGrappleCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
     Finesse check DC 10; a Dying grappler first makes its STR save (NB-21)."""
     return commands.run(
-        app.nimble_encounter_grapple,
+        nimble.grapple.nimble_encounter_grapple,
         scene_id,
         body.grappler_id,
         body.target_id,
@@ -60,6 +61,6 @@ def grapple(
         disadvantage=body.disadvantage,
         modifier=body.modifier,
         client_seed=body.client_seed,
-        present=_present(app),
+        present=_present(nimble),
         status_code=201,
     )

@@ -2,9 +2,10 @@
 three actions (NB-7), free actions (NB-8), hasty attacks (NB-10), limited uses (NB-5), reactions
 (NB-15), concentration activities (NB-6), Assess (NB-14) and what refreshes when.
 
-The state is a JSON document kept on the Scene (a scene is an encounter, its pages are rounds);
-``apply`` is the one place that changes it, so the aggregate and the scene view replay the same
-events the same way. The ``check_*`` functions raise before any event.
+The state is a JSON document kept on the Scene as this system's area ``encounter`` (a scene is an
+encounter, its pages are rounds: ``ENCOUNTER``, ``Scene.state``/``change_state``); ``apply`` is the
+one place that changes it, so the aggregate and the scene view replay the same events the same
+way. The ``check_*`` functions raise before any event.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "ASSESS_DC",
     "ASSESS_OPTIONS",
     "CHANGES",
+    "ENCOUNTER",
     "EVENT_NAME",
     "PERIODS",
     "REACTIONS",
@@ -32,6 +34,8 @@ __all__ = [
     "check_not_concentrating",
     "check_not_pending",
     "check_running",
+    "check_spend",
+    "check_standing",
     "check_turn",
     "check_use",
     "current",
@@ -46,7 +50,8 @@ ASSESS_DC = 10  # NB-14
 ASSESS_OPTIONS = ("question", "find_weakness", "anticipate_danger")  # NB-14
 PERIODS = ("turn", "round", "encounter")  # NB-5 (and NB-14 for encounters)
 REACTIONS = ("defend", "interpose", "opportunity_attack", "help")  # NB-15..19
-EVENT_NAME = "NimbleEncounterChanged"  # the Scene's one event of this area: (change, details)
+# The Scene's event of this area before Scene.StateChanged (older logs hold it): (change, details).
+EVENT_NAME = "NimbleEncounterChanged"
 CHANGES = (
     "started",
     "acted",
@@ -268,8 +273,39 @@ def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
 # ---- apply ----------------------------------------------------------------------------------
 
 
+def check_standing(name: str, status: str, field: str) -> None:
+    """NB-20/NB-22: the dead (and defeated monsters) take no part any more. A Dying hero
+    (status "dying") still acts, with at most 1 action (NB-21)."""
+    if status in ("dead", "defeated"):
+        raise Conflict(
+            f"{name} is {status}",
+            field=field,
+            code="out_of_the_fight",
+            rule="NB-22" if status == "dead" else "NB-20",
+        )
+
+
+def check_spend(
+    state: Mapping[str, Any], who: str, name: str, cost: int, *, reaction: str | None
+) -> None:
+    """NB-4/NB-7/NB-15: on its own turn a hero spends actions; outside it only a reaction
+    (1/round each, 1 action, from the next turn's actions). A monster acts on its turn."""
+    if state["kinds"].get(who) != "hero":
+        if reaction is not None:
+            raise Conflict("only heroes take reactions", code="no_reactions", rule="NB-15")
+        check_turn(state, who, name)
+        return
+    check_not_concentrating(state, who, name)
+    if reaction is None:
+        check_turn(state, who, name)
+        check_actions(state, who, name, cost, "NB-7")
+    else:
+        check_use(state, who, f"reaction:{reaction}", "round", "NB-15")
+        check_actions(state, who, name, cost, "NB-15")
+
+
 def apply(raw: Mapping[str, Any] | None, change: str, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The state after the Scene's ``NimbleEncounterChanged`` event (``change``, ``fields``)."""
+    """The state after one change of the encounter (``change``, ``fields``)."""
     state = state_of(raw)
     handler = _HANDLERS.get(change)
     if handler is None:
@@ -497,3 +533,24 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
     if change == "granted":
         return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
     return f"The encounter ends after round {fields['round']} (NB-4)"
+
+
+class EncounterState:
+    """The encounter as a system state of the scene (`Scene.state("nimble", "encounter")`). Its
+    rounds are counted by its own changes, so the page a change was recorded on is not needed."""
+
+    view_key = "nimble"
+
+    def state_of(self, raw: Mapping[str, Any] | None, page: int) -> dict[str, Any]:
+        return state_of(raw)
+
+    def apply(
+        self, raw: Mapping[str, Any] | None, page: int, change: str, details: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return apply(raw, change, details)
+
+    def describe(self, change: str, details: Mapping[str, Any], name: str) -> str:
+        return describe(change, details, name)
+
+
+ENCOUNTER = EncounterState()

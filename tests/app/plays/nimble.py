@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.encounter import state_of
 from systems.nimble.rules import encounter as nimble_rules
 from systems.nimble.rules import health
 from tests.app.plays.core import Action, Pick, Play
@@ -36,7 +38,8 @@ def skill_roll(p: Play, pick: Pick) -> None:
 
 
 def _state(p: Play) -> dict[str, Any]:
-    return p.table.app.nimble_encounter(p.table.gm, p.scene).nimble  # type: ignore[no-any-return]
+    encounter = p.table.app.system(Nimble).encounter
+    return state_of(encounter.nimble_encounter(p.table.gm, p.scene))
 
 
 def start(p: Play, pick: Pick) -> None:
