@@ -39,7 +39,10 @@ NOT_IN_LOG = {"IdempotencyRecord", "ServerKey", "SigningKeys"}
 # Event types older logs hold but the service no longer writes (their replay is kept: the test of
 # tests/unit/test_event_topics.py): type -> what is written instead. Their examples in
 # docs/events.md stay as they were recorded.
-RETIRED = {"Scene.NwodFightChanged": "Scene.StateChanged"}
+RETIRED = {
+    "Scene.NwodFightChanged": "Scene.StateChanged",
+    "Scene.NimbleEncounterChanged": "Scene.StateChanged",
+}
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]
 PAGE_SIZE = 7  # small on purpose: the session's log is read over several pages via next_after
