@@ -20,6 +20,18 @@ from domain.components import Loaded, PageBoundary, SceneBoundary, Turn
 from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
 from systems.nimble.commands.area import Area
+from systems.nimble.requests import (
+    NimbleActionCreate,
+    NimbleAssessCreate,
+    NimbleAttackCreate,
+    NimbleGrantCreate,
+    NimbleHelpCreate,
+    NimbleMoveCreate,
+    NimbleResolveCreate,
+    NimbleStartCreate,
+    NimbleSwapCreate,
+    NimbleTurnEnd,
+)
 from systems.nimble.rules import encounter as enc
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
 
@@ -135,18 +147,9 @@ class Encounter(Area):
     # ---- NB-1..NB-4: the encounter, its turns and rounds ----------------------------------------
 
     @command
-    def nimble_start(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        order: list[UUID],
-        *,
-        party: str | None = None,
-        surprised: dict[UUID, str] | None = None,
-        monsters_first: bool = False,
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def nimble_start(self, ctx: CommandContext, scene_id: UUID, body: NimbleStartCreate) -> Outcome:
         """NB-1..NB-3: (GM) roll Initiative for every hero and fix the order of turns."""
+        surprised = body.surprised
         turn = self._turn(ctx, scene_id, gm=True)
         actor, scene = turn.actor, turn.scene
         if state_of(scene)["status"] == "running":
@@ -155,12 +158,12 @@ class Encounter(Area):
                 code="encounter_running",
                 rule="NB-4",
             )
-        if len(set(order)) != len(order) or not order:
+        if len(set(body.order)) != len(body.order) or not body.order:
             raise InvalidInput("the order names each creature once", field="order", rule="NB-3")
         surprised = surprised or {}
         kinds: dict[str, str] = {}
         fighters: dict[str, Character] = {}
-        for index, cid in enumerate(order):
+        for index, cid in enumerate(body.order):
             character, sheet = self._creature(turn, cid, f"order.{index}")
             kinds[str(cid)] = "hero" if isinstance(sheet, NimbleHero) else "monster"
             fighters[str(cid)] = character
@@ -180,9 +183,9 @@ class Encounter(Area):
             surprise = surprised.get(UUID(key))
             rolled = None
             roll_id = None
-            if party != "three_actions" and surprise != "one_action":
+            if body.party != "three_actions" and surprise != "one_action":
                 request = {
-                    "advantage": 1 if party == "advantage" else 0,
+                    "advantage": 1 if body.party == "advantage" else 0,
                     "disadvantage": 1 if surprise == "disadvantage" else 0,
                 }
                 outcome, made = self.app._roll_check(
@@ -192,7 +195,7 @@ class Encounter(Area):
                     "initiative",
                     request,
                     fighters[key],
-                    client_seed,
+                    body.client_seed,
                     chain,
                 )
                 chain = made[1]
@@ -200,11 +203,11 @@ class Encounter(Area):
                 rolled = int(outcome.result["actions"])
                 roll_id = str(made[0].id)
                 rolls.append(roll_id)
-            actions[key] = enc.starting_actions(rolled, surprise, party)
+            actions[key] = enc.starting_actions(rolled, surprise, body.party)
             initiative[key] = {"roll_id": roll_id, "actions": actions[key], "surprise": surprise}
-        base = [str(c) for c in order]
+        base = [str(c) for c in body.order]
         round_order = base
-        if monsters_first:  # NB-2: the monsters act first in the first round
+        if body.monsters_first:  # NB-2: the monsters act first in the first round
             round_order = [c for c in base if kinds[c] != "hero"] + [
                 c for c in base if kinds[c] == "hero"
             ]
@@ -218,19 +221,19 @@ class Encounter(Area):
                 "kinds": kinds,
                 "actions": actions,
                 "initiative": initiative,
-                "party": party,
-                "monsters_first": monsters_first,
+                "party": body.party,
+                "monsters_first": body.monsters_first,
             },
         )
         return self._nbe_save(turn, touched, None, initiative=initiative, rolls=rolls)
 
     @command
-    def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, character_id: UUID) -> Outcome:
+    def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, body: NimbleTurnEnd) -> Outcome:
         """NB-4/NB-5/NB-7: the current creature ends its turn; its actions come back."""
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, character_id, "character_id")
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         enc.check_turn(state, str(character.id), character.name)
         enc.check_not_pending(state)
         details: dict[str, Any] = {"character_id": str(character.id), "round": state["round"]}
@@ -241,16 +244,14 @@ class Encounter(Area):
         return self._nbe_save(turn, [])
 
     @command
-    def nimble_swap(
-        self, ctx: CommandContext, scene_id: UUID, first_id: UUID, second_id: UUID
-    ) -> Outcome:
+    def nimble_swap(self, ctx: CommandContext, scene_id: UUID, body: NimbleSwapCreate) -> Outcome:
         """NB-3: (GM) two heroes swap places for this round (neither has had its turn yet)."""
         turn = self._turn(ctx, scene_id, gm=True)
         scene = turn.scene
         state = state_of(scene)
         enc.check_running(state)
         order = state["round_order"]
-        for cid, field in ((first_id, "first_id"), (second_id, "second_id")):
+        for cid, field in ((body.first_id, "first_id"), (body.second_id, "second_id")):
             if state["kinds"].get(str(cid)) != "hero":
                 raise InvalidInput(
                     "only heroes of the encounter swap places", field=field, rule="NB-3"
@@ -262,31 +263,33 @@ class Encounter(Area):
                     field=field,
                     rule="NB-3",
                 )
-        if first_id == second_id:
+        if body.first_id == body.second_id:
             raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
         change(
             scene,
             "swapped",
-            {"first_id": str(first_id), "second_id": str(second_id), "round": state["round"]},
+            {
+                "first_id": str(body.first_id),
+                "second_id": str(body.second_id),
+                "round": state["round"],
+            },
         )
         return self._nbe_save(turn, [])
 
     @command
-    def nimble_grant(
-        self, ctx: CommandContext, scene_id: UUID, character_id: UUID, actions: int, reason: str
-    ) -> Outcome:
+    def nimble_grant(self, ctx: CommandContext, scene_id: UUID, body: NimbleGrantCreate) -> Outcome:
         """NB-7: (GM) an effect grants a hero actions beyond the normal limit."""
         turn = self._turn(ctx, scene_id, gm=True)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, character_id, "character_id")
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         cap = self._max_actions(character)
         have = int(state["actions"].get(str(character.id), 0))
         spent = int(state.get("spent", {}).get(str(character.id), 0))  # on this, its own turn
-        if cap < HERO_ACTIONS and spent + have + actions > cap:
+        if cap < HERO_ACTIONS and spent + have + body.actions > cap:
             # NB-21 is the narrower rule: a Dying hero takes at most 1 action per turn.
             raise Conflict(
                 f"{character.name} is Dying: at most {cap} action(s) a turn; it has {have} "
@@ -299,7 +302,7 @@ class Encounter(Area):
         change(
             scene,
             "granted",
-            {"character_id": str(character.id), "actions": actions, "reason": reason},
+            {"character_id": str(character.id), "actions": body.actions, "reason": body.reason},
         )
         return self._nbe_save(turn, [])
 
@@ -346,41 +349,27 @@ class Encounter(Area):
     # ---- NB-5..NB-8, NB-12, NB-13: actions without an attack roll -------------------------------
 
     @command
-    def nimble_act(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        action: str,
-        *,
-        cost: int = 1,
-        free: bool = False,
-        use_key: str | None = None,
-        per: str | None = None,
-        mana: int = 0,
-        save_ability: bool = False,
-        activity_cost: int | None = None,
-        end_concentration: bool = False,
-    ) -> Outcome:
+    def nimble_act(self, ctx: CommandContext, scene_id: UUID, body: NimbleActionCreate) -> Outcome:
         """An action: `cost` actions (NB-7), or the free action of the turn (NB-8); a limited use
         (NB-5); a spell's mana (NB-12); a save ability (hasty: targets gain advantage, NB-10); an
         activity spread over turns with Concentration (NB-6)."""
+        cost, free = body.cost, body.free
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, character_id, "character_id")
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
-        if (use_key is None) != (per is None):
+        if (body.use_key is None) != (body.per is None):
             raise InvalidInput("give use_key and per together", field="per", rule="NB-5")
-        if use_key is not None and per is not None:
-            enc.check_use(state, who, use_key, per, "NB-5")
+        if body.use_key is not None and body.per is not None:
+            enc.check_use(state, who, body.use_key, body.per, "NB-5")
         details: dict[str, Any] = {}
-        if free or end_concentration:
+        if free or body.end_concentration:
             enc.check_free(state, who, name)
-            if end_concentration:
+            if body.end_concentration:
                 if who not in state["activities"]:
                     raise Conflict(
                         f"{name} is concentrating on nothing", code="not_concentrating", rule="NB-6"
@@ -388,15 +377,15 @@ class Encounter(Area):
                 details["activity"] = None
             cost = 0
             free = True
-        elif activity_cost is not None or who in state["activities"]:
+        elif body.activity_cost is not None or who in state["activities"]:
             # NB-6: all the actions the hero has go into the activity until it is paid.
             enc.check_hero(state, who, name, "character_id", "NB-6")
             activity = state["activities"].get(who) or {
-                "name": action,
-                "cost": activity_cost,
+                "name": body.action,
+                "cost": body.activity_cost,
                 "paid": 0,
             }
-            if activity["name"] != action:
+            if activity["name"] != body.action:
                 enc.check_not_concentrating(state, who, name)
             have = int(state["actions"].get(who, 0))
             if have < 1:
@@ -410,44 +399,30 @@ class Encounter(Area):
             if state["kinds"][who] == "hero":
                 enc.check_not_concentrating(state, who, name)
                 enc.check_actions(state, who, name, cost, "NB-7")
-        if mana:
-            have_mana = int(character.resources.get("mana", 0))
-            if mana > have_mana:
-                raise Conflict(
-                    f"{name} has {have_mana} mana, not {mana}",
-                    code="not_enough_mana",
-                    field="mana",
-                    rule="NB-12",
-                    details={"have": have_mana, "needed": mana},
-                )
-        if save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
+        enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
+        if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
             details["target_advantage"] = int(state["attacks"].get(who, 0))
             details["hasty"] = True
-        if mana:
-            character.spend({"mana": mana}, reason=f"{action} (NB-12)")
-            details["mana"] = mana
-        self._nbe_act(scene, who, action, cost, free=free, key=use_key, per=per, **details)
+        if body.mana:
+            character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
+            details["mana"] = body.mana
+        self._nbe_act(
+            scene, who, body.action, cost, free=free, key=body.use_key, per=body.per, **details
+        )
         return self._nbe_save(turn, [character], None, **details)
 
     @command
-    def nimble_move(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        squares: int,
-        difficult: int = 0,
-    ) -> Outcome:
+    def nimble_move(self, ctx: CommandContext, scene_id: UUID, body: NimbleMoveCreate) -> Outcome:
         """NB-13: move; each Move action gives Speed squares, spent over the turn; difficult
         terrain costs double."""
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
-        character, sheet = self._acting(turn, state, character_id, "character_id")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
-        need = enc.movement_cost(squares, difficult)
+        need = enc.movement_cost(body.squares, body.difficult)
         left = int(state["movement"].get(who, 0))
         cost = 0
         if need > left:
@@ -461,8 +436,8 @@ class Encounter(Area):
             who,
             "move",
             cost,
-            squares=squares,
-            difficult=difficult,
+            squares=body.squares,
+            difficult=body.difficult,
             speed=sheet.speed,
             movement_left=left,
         )
@@ -474,38 +449,24 @@ class Encounter(Area):
 
     @command
     def nimble_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        attacker_id: UUID,
-        target_id: UUID,
-        attack: str,
-        *,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        spell_tier: int = 0,
-        opportunity: bool = False,
-        defend: bool = False,
-        interpose_by: UUID | None = None,
-        hold: bool = False,
-        purpose: str = "",
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleAttackCreate
     ) -> Outcome:
         """An attack with the sheet's attack (NB-9..11): hasty attacks (NB-10), a found weakness or
         anticipated danger (NB-14), an opportunity attack (NB-18), the target's Defend (NB-16) and
         an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
         for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
+        advantage, disadvantage = body.advantage, body.disadvantage
         # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
-        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
+        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage}, "body")
         turn = self._turn(ctx, scene_id)
         actor, scene = turn.actor, turn.scene
         state = state_of(scene)
-        attacker, _ = self._acting(turn, state, attacker_id, "attacker_id")
-        target, _ = self._creature(turn, target_id, "target_id")
+        attacker, _ = self._acting(turn, state, body.attacker_id, "attacker_id")
+        target, _ = self._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         if target.id == attacker.id:
             raise InvalidInput("a creature does not attack itself", field="target_id")
-        if hold and (defend or interpose_by is not None):
+        if body.hold and (body.defend or body.interpose_by is not None):
             raise InvalidInput(
                 "a held attack takes its reactions when it is resolved, after the roll",
                 field="hold",
@@ -517,25 +478,16 @@ class Encounter(Area):
         enc.check_standing(target.name, target.status, "target_id")
         self._nbe_cap(scene, attacker)
         state = self._nbe_cap(scene, target)  # NB-21: a Dying target defends with its 1 action
-        if opportunity:  # NB-18
+        if body.opportunity:  # NB-18
             enc.check_hero(state, who, name, "attacker_id", "NB-18")
             enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
         else:
             enc.check_spend(state, who, name, 1, reaction=None)
         loaded = turn.loaded
-        interposer = self._nbe_reactions(turn, attacker, target, defend, interpose_by)
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
         hit_target = interposer or target
         defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
-        if spell_tier:
-            have_mana = int(attacker.resources.get("mana", 0))
-            if spell_tier > have_mana:
-                raise Conflict(
-                    f"{name} has {have_mana} mana, not {spell_tier}",
-                    code="not_enough_mana",
-                    field="spell_tier",
-                    rule="NB-12",
-                    details={"have": have_mana, "needed": spell_tier},
-                )
+        enc.check_mana(name, int(attacker.resources.get("mana", 0)), body.spell_tier, "spell_tier")
         health = self.system.health  # NB-24/NB-26 conditions: systems/nimble/commands/health.py
         edge = health.attack_edge(attacker, hit_target)
         if not edge.get("can_target", True):
@@ -543,11 +495,11 @@ class Encounter(Area):
         advantage += int(edge.get("advantage", 0))
         disadvantage += int(edge.get("disadvantage", 0))
         shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
-        hasty = 0 if opportunity else int(state["attacks"].get(who, 0))
+        hasty = 0 if body.opportunity else int(state["attacks"].get(who, 0))
         # NB-21: a Dying hero that attacks first makes a STR save DC 10 or takes 1 Wound; the attack
         # goes on either way (the source), unless that Wound kills the hero (ruling).
         dying, dying_touched = health.dying_attack_save(
-            actor, scene, turn.campaign, attacker, client_seed
+            actor, scene, turn.campaign, attacker, body.client_seed
         )
         chain = dying_touched[1] if dying is not None else None
         if dying is not None and dying["dead"]:
@@ -566,16 +518,16 @@ class Encounter(Area):
                 hit=None,
             )
         request = {
-            "attack": attack,
+            "attack": body.attack,
             "advantage": advantage,
-            "disadvantage": disadvantage + (1 if opportunity else 0),
+            "disadvantage": disadvantage + (1 if body.opportunity else 0),
             "attack_number": hasty + 1,
             "primary_shift": shift,
             # NB-16: a monster's Armor comes off every hit; a hero's only when it Defends.
             "armor": defender_sheet.armor
-            if defend or isinstance(defender_sheet, NimbleMonster)
+            if body.defend or isinstance(defender_sheet, NimbleMonster)
             else 0,
-            "purpose": purpose,
+            "purpose": body.purpose,
         }
         outcome, touched = self.app._roll_check(
             actor,
@@ -584,7 +536,7 @@ class Encounter(Area):
             "attack",
             request,
             attacker,
-            client_seed,
+            body.client_seed,
             chain,
             declared=declared,
         )
@@ -600,16 +552,16 @@ class Encounter(Area):
         # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
         damage, armor = int(result["damage"]), int(result["armor"])
         health.attacked(attacker, scene.id)
-        if spell_tier:
-            attacker.spend({"mana": spell_tier}, reason=f"roll {roll.id} (NB-12)")
+        if body.spell_tier:
+            attacker.spend({"mana": body.spell_tier}, reason=f"roll {roll.id} (NB-12)")
         self._nbe_act(
             scene,
             who,
-            "opportunity_attack" if opportunity else "attack",
+            "opportunity_attack" if body.opportunity else "attack",
             1,
-            key="reaction:opportunity_attack" if opportunity else None,
-            per="round" if opportunity else None,
-            hasty=not opportunity,
+            key="reaction:opportunity_attack" if body.opportunity else None,
+            per="round" if body.opportunity else None,
+            hasty=not body.opportunity,
             roll_id=str(roll.id),
             target_id=str(hit_target.id),
             weakness_used=weakness_used,
@@ -631,11 +583,11 @@ class Encounter(Area):
             "weakness_used": weakness_used,
             "anticipating": anticipating,
             "interposed_by": str(interposer.id) if interposer else None,
-            "defended": defend,
-            "pending": hold and not miss,
+            "defended": body.defend,
+            "pending": body.hold and not miss,
             "hit": None,
         }
-        if hold and not miss:  # NB-15: the reactions come after the roll, before the damage
+        if body.hold and not miss:  # NB-15: the reactions come after the roll, before the damage
             change(
                 scene,
                 "held",
@@ -643,7 +595,7 @@ class Encounter(Area):
                     "roll_id": str(roll.id),
                     "character_id": who,
                     "target_id": str(target.id),
-                    "attack": attack,
+                    "attack": body.attack,
                     "total": int(result["total"]),
                     "armor": armor,
                     "damage": damage,
@@ -666,7 +618,7 @@ class Encounter(Area):
             roll.id,
             target,
             interposer,
-            defend,
+            body.defend,
             0 if miss else damage,
             critical,
             loaded,
@@ -771,13 +723,7 @@ class Encounter(Area):
 
     @command
     def nimble_resolve_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        roll_id: UUID,
-        *,
-        defend: bool = False,
-        interpose_by: UUID | None = None,
+        self, ctx: CommandContext, scene_id: UUID, roll_id: UUID, body: NimbleResolveCreate
     ) -> Outcome:
         """NB-15..17: a held attack lands, after the reactions declared on seeing its roll: the
         target's Defend (its Armor off unless critical), an ally's Interpose, or none."""
@@ -800,15 +746,15 @@ class Encounter(Area):
             # Who answers the roll: the interposer's owner, else the hero target's owner; an
             # attack on a monster is settled by the attacker's side.
             answering = (
-                interpose_by
-                if interpose_by is not None
+                body.interpose_by
+                if body.interpose_by is not None
                 else target.id
                 if state["kinds"].get(str(target.id)) == "hero"
                 else attacker.id
             )
-            field = "interpose_by" if interpose_by is not None else "roll_id"
+            field = "interpose_by" if body.interpose_by is not None else "roll_id"
             turn.acting(answering, field)
-        if interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
+        if body.interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
             raise InvalidInput(
                 "heroes interpose for their allies, not for monsters",
                 field="interpose_by",
@@ -816,13 +762,13 @@ class Encounter(Area):
             )
         loaded = turn.loaded
         state = self._nbe_cap(scene, target)
-        interposer = self._nbe_reactions(turn, attacker, target, defend, interpose_by)
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
         hit_target = interposer or target
         critical = bool(pending["critical"])
         # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
         # Armor was taken off by the roll itself (its request's `armor`).
         defend_armor = 0
-        if defend and not critical:
+        if body.defend and not critical:
             defend_armor = int(self._creature(turn, hit_target.id, "roll_id")[1].armor)
         damage = max(0, int(pending["damage"]) - defend_armor)
         out_of_fight = hit_target.status in ("dead", "defeated")
@@ -834,7 +780,7 @@ class Encounter(Area):
                 roll_id,
                 target,
                 interposer,
-                defend,
+                body.defend,
                 damage,
                 critical,
                 loaded,
@@ -846,7 +792,7 @@ class Encounter(Area):
             "attacker_id": str(attacker.id),
             "target_id": str(hit_target.id),
             "interposed_by": str(interposer.id) if interposer else None,
-            "defended": defend,
+            "defended": body.defend,
             "rolled_damage": int(pending["total"]),
             "armor": int(pending["armor"]) + defend_armor,
             "defend_armor": defend_armor,
@@ -860,46 +806,38 @@ class Encounter(Area):
 
     @command
     def nimble_assess(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        skill: str,
-        option: str,
-        *,
-        target_id: UUID | None = None,
-        question: str = "",
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleAssessCreate
     ) -> Outcome:
         """NB-14: Assess (1 action, a skill check DC 10), each skill once per encounter."""
         turn = self._turn(ctx, scene_id)
         actor, scene = turn.actor, turn.scene
         state = state_of(scene)
-        character, sheet = self._acting(turn, state, character_id, "character_id")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_hero(state, who, name, "character_id", "NB-14")
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         assert isinstance(sheet, NimbleHero)
         enc.check_spend(state, who, name, 1, reaction=None)
-        enc.check_assess(state, who, skill)
-        if option == "find_weakness":
-            if target_id is None:
+        enc.check_assess(state, who, body.skill)
+        if body.option == "find_weakness":
+            if body.target_id is None:
                 raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
-            target, _ = self._creature(turn, target_id, "target_id")
+            target, _ = self._creature(turn, body.target_id, "target_id")
             enc.check_in(state, str(target.id), target.name, "target_id")
-        modifier = next((v for k, v in sheet.skills.items() if k.casefold() == skill.casefold()), 0)
+        modifier = next(
+            (v for k, v in sheet.skills.items() if k.casefold() == body.skill.casefold()), 0
+        )
         request = {
-            "skill": skill,
+            "skill": body.skill,
             "modifier": modifier,
-            "option": option,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "purpose": question,
+            "option": body.option,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
+            "purpose": body.question,
         }
-        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
+        steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
+        declared = declared_by(steps, "body")  # NB-11: the roller's steps, in its request
         outcome, touched = self.app._roll_check(
             actor,
             scene,
@@ -907,7 +845,7 @@ class Encounter(Area):
             "assess",
             request,
             character,
-            client_seed,
+            body.client_seed,
             declared=declared,
         )
         roll = touched[0]
@@ -915,10 +853,10 @@ class Encounter(Area):
         assess = {
             "roll_id": str(roll.id),
             "character_id": who,
-            "skill": skill,
-            "option": option,
-            "target_id": str(target_id) if target_id else None,
-            "question": question,
+            "skill": body.skill,
+            "option": body.option,
+            "target_id": str(body.target_id) if body.target_id else None,
+            "question": body.question,
             "modifier": modifier,
             "natural": result["natural"],
             "total": result["total"],
@@ -930,34 +868,24 @@ class Encounter(Area):
         return self._nbe_save(turn, touched, roll, assess=assess)
 
     @command
-    def nimble_help(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        helper_id: UUID,
-        roll_id: UUID,
-        *,
-        die: int | None = None,
-        purpose: str = "",
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def nimble_help(self, ctx: CommandContext, scene_id: UUID, body: NimbleHelpCreate) -> Outcome:
         """NB-19: a hero helps an ally's roll, once per roll: it rerolls the kept d20 of an
         Assess, or one die (``die``) of a held attack (the ``help_die`` follow-up roll); a
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
         turn = self._turn(ctx, scene_id)
         actor, scene = turn.actor, turn.scene
         state = state_of(scene)
-        helper, _ = self._acting(turn, state, helper_id, "helper_id")
+        helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
         who, name = str(helper.id), helper.name
         enc.check_hero(state, who, name, "helper_id", "NB-19")
         enc.check_standing(helper.name, helper.status, "helper_id")
         state = self._nbe_cap(scene, helper)
-        if str(roll_id) in state["helped"]:
+        if str(body.roll_id) in state["helped"]:
             raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
         pending = state.get("pending")
-        if pending and pending["roll_id"] == str(roll_id):
-            return self._nbe_help_attack(turn, helper, die, purpose, client_seed)
-        assess = state["assessments"].get(str(roll_id))
+        if pending and pending["roll_id"] == str(body.roll_id):
+            return self._nbe_help_attack(turn, helper, body.die, body.purpose, body.client_seed)
+        assess = state["assessments"].get(str(body.roll_id))
         if assess is None:
             raise InvalidInput(
                 "Help rerolls a die of an Assess roll of this encounter or of a held attack "
@@ -965,30 +893,30 @@ class Encounter(Area):
                 field="roll_id",
                 rule="NB-19",
             )
-        if die is not None:
+        if body.die is not None:
             raise InvalidInput(
                 "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
             )
         if assess["character_id"] == who:
             raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
-        if str(roll_id) in state["helped"]:
+        if str(body.roll_id) in state["helped"]:
             raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
         own_turn = enc.current(state) == who
         enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
         roller = self.app.get(actor, Character, UUID(assess["character_id"]))
         request = {
-            "helped_roll_id": str(roll_id),
+            "helped_roll_id": str(body.roll_id),
             "old_face": assess["natural"],
             "modifier": assess["modifier"],
             "dc": assess["dc"],
-            "purpose": purpose,
+            "purpose": body.purpose,
         }
         outcome, touched = self.app._roll_check(
-            actor, scene, turn.campaign, "help_reroll", request, roller, client_seed
+            actor, scene, turn.campaign, "help_reroll", request, roller, body.client_seed
         )
         roll = touched[0]
         helped = {
-            "roll_id": str(roll_id),
+            "roll_id": str(body.roll_id),
             "reroll_id": str(roll.id),
             "total": outcome.result["total"],
             "success": outcome.result["success"],

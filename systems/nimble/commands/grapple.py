@@ -17,6 +17,7 @@ from uuid import UUID
 from domain.commands import CommandContext, Outcome, command
 from systems.nimble.commands.area import Area
 from systems.nimble.commands.encounter import state_of
+from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.rules import encounter as enc
 
 
@@ -26,17 +27,7 @@ class EncounterGrapple(Area):
 
     @command
     def nimble_encounter_grapple(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        grappler_id: UUID,
-        target_id: UUID,
-        size: str,
-        skill: str = "Might",
-        advantage: int = 0,
-        disadvantage: int = 0,
-        modifier: int | None = None,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleEncounterGrappleCreate
     ) -> Outcome:
         """NB-24 in the encounter: on the grappler's own turn, 1 action (NB-7; heroes) and an
         attack (NB-10: `attack_number` = attacks this turn + 1); a Might or Finesse check DC 10
@@ -47,8 +38,8 @@ class EncounterGrapple(Area):
         turn = encounter._turn(ctx, scene_id)
         actor, scene, campaign = turn.actor, turn.scene, turn.campaign
         state = state_of(scene)
-        grappler, _ = encounter._acting(turn, state, grappler_id, "grappler_id")
-        target, _ = encounter._creature(turn, target_id, "target_id")
+        grappler, _ = encounter._acting(turn, state, body.grappler_id, "grappler_id")
+        target, _ = encounter._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         enc.check_not_pending(state)  # NB-15: a held attack is settled first
         who, name = str(grappler.id), grappler.name
@@ -65,13 +56,13 @@ class EncounterGrapple(Area):
             grappler,
             target,
             loaded,
-            size=size,
-            skill=skill,
+            size=body.size,
+            skill=body.skill,
             attack_number=attack_number,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            modifier=modifier,
-            client_seed=client_seed,
+            advantage=body.advantage,
+            disadvantage=body.disadvantage,
+            modifier=body.modifier,
+            client_seed=body.client_seed,
             grappler_field="grappler_id",
         )
         outcome = {

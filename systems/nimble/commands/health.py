@@ -30,18 +30,26 @@ from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
 from systems.nimble.commands.area import Area
+from systems.nimble.requests import (
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
+    NimbleDamageCreate,
+    NimbleDyingSaveCreate,
+    NimbleEscapeCreate,
+    NimbleGrappleCreate,
+    NimbleHealCreate,
+    NimbleRestrainCreate,
+    NimbleRollCreate,
+    NimbleSceneAct,
+    NimbleTempHpCreate,
+)
 from systems.nimble.rules import health
 from systems.nimble.rules.health import (
     COVER,
-    ESCAPABLE,
     GRAPPLE_CONDITIONS,
-    GRAPPLED,
-    GRAPPLING,
     HIDDEN,
-    MOUNTED,
     PARTNER_CONDITION,
     RESTRAINED,
-    RIDDEN,
     Health,
 )
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, group_hp
@@ -77,6 +85,11 @@ def health_of(campaign: Campaign, character: Character) -> Health:
         status=character.status,
         hero=hero,
     )
+
+
+def _standing(campaign: Campaign, character: Character, field: str) -> None:
+    h = health_of(campaign, character)
+    health.check_standing(character.name, h.status, h.hp, field)
 
 
 def levels(h: Health) -> dict[str, int]:
@@ -145,7 +158,7 @@ class HealthArea(Area):
             raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
         campaign = self.app.campaign_of(actor)
         before = health_of(campaign, target)
-        self._nb_standing(target, before, "target_id")
+        health.check_standing(target.name, before.status, before.hp, "target_id")
         hit = health.take_damage(before, amount, critical)
         after = hit.after
         concentration: str | None = None
@@ -289,16 +302,6 @@ class HealthArea(Area):
                 f"{field} names no character of this campaign", field=field
             ) from None
 
-    @staticmethod
-    def _nb_standing(character: Character, h: Health, field: str) -> None:
-        if h.status == "dead" or (h.status == "defeated" and h.hp == 0):
-            raise Conflict(
-                f"{character.name} is {h.status}",
-                field=field,
-                code="out_of_the_fight",
-                rule="NB-22" if h.status == "dead" else "NB-20",
-            )
-
     def _nb_acting(
         self, ctx: CommandContext, character_id: UUID, *, gm: bool = False
     ) -> tuple[Actor, Campaign, Character, Loaded]:
@@ -365,7 +368,7 @@ class HealthArea(Area):
             character,
             client_seed,
             chain,
-            declared=declared_by({"advantage": steps[0], "disadvantage": steps[1]}),
+            declared=declared_by({"advantage": steps[0], "disadvantage": steps[1]}, "body"),
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -375,33 +378,28 @@ class HealthArea(Area):
 
     @command
     def nimble_deal_damage(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        amount: int,
-        critical: bool = False,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleDamageCreate
     ) -> Outcome:
         """NB-20..NB-25: (GM) damage dealt directly, through the same `_nimble_damage`."""
         actor, _, target, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, scene_id)
+        scene = self._nb_scene(actor, body.scene_id)
         summary = self.damage(
-            actor, scene, target, amount, critical=critical, roll_id=None, loaded=loaded
+            actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
         return self._nb_commit(ctx, target, loaded, summary)
 
     @command
     def nimble_heal(
-        self, ctx: CommandContext, character_id: UUID, amount: int, reason: str = ""
+        self, ctx: CommandContext, character_id: UUID, body: NimbleHealCreate
     ) -> Outcome:
         """NB-20: (GM) HP restored up to the maximum; above 0 HP Dying ends. Wounds stay."""
         _, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        if amount < 1:
+        if body.amount < 1:
             raise InvalidInput("heal at least 1 HP", field="amount", rule="NB-20")
         before = health_of(campaign, character)
-        self._nb_standing(character, before, "character_id")
-        after = health.heal(before, amount)
-        character.nimble_heal(after.hp - before.hp, levels(after), after.status, reason)
+        health.check_standing(character.name, before.status, before.hp, "character_id")
+        after = health.heal(before, body.amount)
+        character.nimble_heal(after.hp - before.hp, levels(after), after.status, body.reason)
         summary = {
             "healed": after.hp - before.hp,
             "hp": after.hp,
@@ -412,25 +410,20 @@ class HealthArea(Area):
 
     @command
     def nimble_grant_temp_hp(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        amount: int,
-        keep: str = "higher",
-        reason: str = "",
+        self, ctx: CommandContext, character_id: UUID, body: NimbleTempHpCreate
     ) -> Outcome:
         """NB-23: (GM) temporary HP; they do not stack: `keep` records the hero's choice between
         the new amount and the current one ("higher" by default)."""
         _, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        if amount < 1:
+        if body.amount < 1:
             raise InvalidInput("grant at least 1 temporary HP", field="amount", rule="NB-23")
-        if keep not in ("higher", "new", "current"):
+        if body.keep not in ("higher", "new", "current"):
             raise InvalidInput("keep is higher, new or current", field="keep", rule="NB-23")
         before = health_of(campaign, character)
-        self._nb_standing(character, before, "character_id")
-        kept = health.keep_temp_hp(before.temp_hp, amount, keep)  # type: ignore[arg-type]
-        character.nimble_gain_temp_hp(amount, keep, kept, reason)
-        summary = {"offered": amount, "previous": before.temp_hp, "temp_hp": kept}
+        health.check_standing(character.name, before.status, before.hp, "character_id")
+        kept = health.keep_temp_hp(before.temp_hp, body.amount, body.keep)  # type: ignore[arg-type]
+        character.nimble_gain_temp_hp(body.amount, body.keep, kept, body.reason)
+        summary = {"offered": body.amount, "previous": before.temp_hp, "temp_hp": kept}
         return self._nb_commit(ctx, character, loaded, summary)
 
     @command
@@ -441,7 +434,7 @@ class HealthArea(Area):
         before = health_of(campaign, character)
         if not before.hero:
             raise InvalidInput("monsters take no Safe Rest", field="character_id", rule="NB-22")
-        self._nb_standing(character, before, "character_id")
+        health.check_standing(character.name, before.status, before.hp, "character_id")
         sheet = _sheet(campaign, character)
         assert isinstance(sheet, NimbleHero)
         after, new_levels, healed = health.safe_rest(before, sheet.mana)
@@ -453,24 +446,16 @@ class HealthArea(Area):
 
     @command
     def nimble_dying_save(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleDyingSaveCreate
     ) -> Outcome:
         """NB-21: a Dying hero attacked (outside the encounter verbs, which roll it themselves):
         STR save DC 10, or 1 Wound."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if character.status != "dying":
-            raise Conflict(
-                f"{character.name} is not Dying",
-                field="character_id",
-                code="not_dying",
-                rule="NB-21",
-            )
-        summary, touched = self.dying_attack_save(actor, scene, campaign, character, client_seed)
+        scene = self._nb_scene(actor, body.scene_id)
+        health.check_dying(character.name, character.status)
+        summary, touched = self.dying_attack_save(
+            actor, scene, campaign, character, body.client_seed
+        )
         roll = touched[0]
         assert summary is not None and isinstance(roll, Roll)
         return self._nb_commit(ctx, character, loaded, summary, touched, roll)
@@ -479,18 +464,7 @@ class HealthArea(Area):
 
     @command
     def nimble_grapple(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        target_id: UUID,
-        size: str,
-        skill: str = "Might",
-        attack_number: int = 1,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        modifier: int | None = None,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleGrappleCreate
     ) -> Outcome:
         """NB-24: an action and a Might or Finesse check DC 10 (an attack: hasty attacks add
         disadvantage; hiding, cover... count as for attacks). A smaller or same-size target is
@@ -498,8 +472,8 @@ class HealthArea(Area):
         Outside an encounter's bookkeeping: the client spends the action and passes
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        target = self._nb_other(actor, target_id, "target_id", loaded)
+        scene = self._nb_scene(actor, body.scene_id)
+        target = self._nb_other(actor, body.target_id, "target_id", loaded)
         outcome, touched, roll = self.grapple(
             actor,
             scene,
@@ -507,23 +481,15 @@ class HealthArea(Area):
             grappler,
             target,
             loaded,
-            size=size,
-            skill=skill,
-            attack_number=attack_number,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            modifier=modifier,
-            client_seed=client_seed,
+            size=body.size,
+            skill=body.skill,
+            attack_number=body.attack_number,
+            advantage=body.advantage,
+            disadvantage=body.disadvantage,
+            modifier=body.modifier,
+            client_seed=body.client_seed,
         )
         return self._nb_commit(ctx, grappler, loaded, outcome, touched, roll)
-
-    @staticmethod
-    def _nb_grapple_form(size: str, skill: str) -> None:
-        """NB-24: the target's size against the grappler's, and the skill of the check."""
-        if size not in ("smaller", "same", "larger"):
-            raise InvalidInput("size is smaller, same or larger", field="size", rule="NB-24")
-        if skill.casefold() not in ("might", "finesse"):
-            raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
 
     def grapple(
         self,
@@ -550,27 +516,18 @@ class HealthArea(Area):
         "edge", "check", "dying_save"?}, the aggregates the rolls touched, the roll to reveal:
         the grapple check, or the save that killed the grappler). Writes nothing itself: the
         caller commits. `grappler_field` names the grappler in errors (the request's field)."""
-        self._nb_grapple_form(size, skill)
+        health.check_grapple_form(size, skill)
         if target.id == grappler.id:
             raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
-        self._nb_standing(grappler, health_of(campaign, grappler), grappler_field)
-        self._nb_standing(target, health_of(campaign, target), "target_id")
-        held = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]
-        if held:
-            raise Conflict(
-                f"{grappler.name} already holds a creature ({held[0]}): release it first",
-                field=grappler_field,
-                code="already_grappling",
-                rule="NB-24",
-            )
-        taken = [n for n in (GRAPPLED, RIDDEN) if n in target.nimble_conditions]
-        if taken:
-            raise Conflict(
-                f"{target.name} is already {taken[0]}",
-                field="target_id",
-                code="already_grappled",
-                rule="NB-24",
-            )
+        _standing(campaign, grappler, grappler_field)
+        _standing(campaign, target, "target_id")
+        health.check_free_to_grapple(
+            grappler.name,
+            grappler.nimble_conditions,
+            target.name,
+            target.nimble_conditions,
+            grappler_field,
+        )
         edge = health.attack_edge(
             str(grappler.id), grappler.nimble_conditions, str(target.id), target.nimble_conditions
         )
@@ -647,68 +604,34 @@ class HealthArea(Area):
         return outcome, touched, roll
 
     @command
-    def nimble_release(self, ctx: CommandContext, character_id: UUID, scene_id: UUID) -> Outcome:
+    def nimble_release(
+        self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
+    ) -> Outcome:
         """NB-24: the grappler lets go (or the rider gets off), for free."""
         actor, _, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        holding = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]
-        if not holding:
-            raise Conflict(
-                f"{grappler.name} holds no creature",
-                field="character_id",
-                code="not_grappling",
-                rule="NB-24",
-            )
+        scene = self._nb_scene(actor, body.scene_id)
+        health.check_holding(grappler.name, grappler.nimble_conditions)
         freed = self._nb_end_grapples(actor, grappler, scene.id, "released (NB-24)", loaded)
         return self._nb_commit(ctx, grappler, loaded, {"released": freed})
 
     @command
     def nimble_escape(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        stat: str = "STR",
-        condition: str | None = None,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleEscapeCreate
     ) -> Outcome:
         """NB-24: an action and a STR or DEX save (DC 10, ruling) to break free of a grapple, a
         rider, or what restrains the character."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if stat not in ("STR", "DEX"):
-            raise InvalidInput("escape with a STR or DEX save", field="stat", rule="NB-24")
-        held = [n for n in ESCAPABLE if n in character.nimble_conditions]
-        if condition is not None:
-            if condition not in ESCAPABLE:
-                raise InvalidInput(
-                    f"condition is one of {', '.join(ESCAPABLE)}", field="condition", rule="NB-24"
-                )
-            held = [condition] if condition in held else []
-        if not held:
-            raise Conflict(
-                f"{character.name} is not " + (condition or "grappled, ridden or restrained"),
-                field="condition" if condition else "character_id",
-                code="not_held",
-                rule="NB-24",
-            )
-        if len(held) > 1:
-            raise InvalidInput(
-                f"{character.name} is {' and '.join(held)}: name the condition to escape",
-                field="condition",
-                rule="NB-24",
-            )
-        name = held[0]
-        self._nb_standing(character, health_of(campaign, character), "character_id")
+        scene = self._nb_scene(actor, body.scene_id)
+        conditions = character.nimble_conditions
+        name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
+        _standing(campaign, character, "character_id")
         sheet = _sheet(campaign, character)
         request = {
-            "stat": stat,
-            "modifier": getattr(sheet.stats, stat) if isinstance(sheet, NimbleHero) else 0,
+            "stat": body.stat,
+            "modifier": getattr(sheet.stats, body.stat) if isinstance(sheet, NimbleHero) else 0,
             "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
             "purpose": f"escape: {name} (NB-24)",
         }
         result, success, roll, touched = self._nb_roll(
@@ -718,8 +641,8 @@ class HealthArea(Area):
             "save",
             request,
             character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            body.client_seed,
+            steps=(body.advantage, body.disadvantage),
         )
         if success:
             detail = character.nimble_conditions[name]
@@ -735,106 +658,62 @@ class HealthArea(Area):
 
     @command
     def nimble_restrain(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        by: str | None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRestrainCreate
     ) -> Outcome:
         """NB-24: (GM) the character is Restrained by a thing (tar, chains, roots), or (`by`
         null) freed of it."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, scene_id)
-        if by is None:
-            if RESTRAINED not in character.nimble_conditions:
-                raise Conflict(
-                    f"{character.name} is not restrained",
-                    field="character_id",
-                    code="not_held",
-                    rule="NB-24",
-                )
+        scene = self._nb_scene(actor, body.scene_id)
+        if body.by is None:
+            health.check_restrained(character.name, character.nimble_conditions)
             character.nimble_lift_conditions([RESTRAINED], scene.id, "freed by the GM")
             return self._nb_commit(ctx, character, loaded, {"restrained": False})
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        character.nimble_set_condition(RESTRAINED, {"by": by, "rule": "NB-24"}, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"restrained": True, "by": by})
+        _standing(campaign, character, "character_id")
+        character.nimble_set_condition(RESTRAINED, {"by": body.by, "rule": "NB-24"}, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"restrained": True, "by": body.by})
 
     # ---- NB-25: Concentration ---------------------------------------------------------------------
 
     @command
     def nimble_concentrate(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID, effect: str
+        self, ctx: CommandContext, character_id: UUID, body: NimbleConcentrateCreate
     ) -> Outcome:
         """NB-25: start concentrating on one effect; refused while concentrating on another, at
         0 HP (Dying) or dead."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
+        scene = self._nb_scene(actor, body.scene_id)
         h = health_of(campaign, character)
-        self._nb_standing(character, h, "character_id")
-        if character.concentration is not None:
-            raise Conflict(
-                f"{character.name} already concentrates on {character.concentration['effect']}: "
-                "end it first (a free action)",
-                field="effect",
-                code="already_concentrating",
-                rule="NB-25",
-            )
-        if h.hp == 0:
-            raise Conflict(
-                f"{character.name} is at 0 HP and cannot concentrate",
-                field="character_id",
-                code="cannot_concentrate",
-                rule="NB-25",
-            )
-        character.start_concentration(effect, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"concentrating_on": effect})
+        health.check_standing(character.name, h.status, h.hp, "character_id")
+        health.check_may_concentrate(character.name, character.concentration, h.hp)
+        character.start_concentration(body.effect, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"concentrating_on": body.effect})
 
     @command
     def nimble_end_concentration(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID
+        self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
     ) -> Outcome:
         """NB-8/NB-25: end Concentration (a free action)."""
         actor, _, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if character.concentration is None:
-            raise Conflict(
-                f"{character.name} concentrates on nothing",
-                field="character_id",
-                code="not_concentrating",
-                rule="NB-25",
-            )
-        effect = character.concentration["effect"]
+        scene = self._nb_scene(actor, body.scene_id)
+        effect = health.check_concentrating(character.name, character.concentration)["effect"]
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
         return self._nb_commit(ctx, character, loaded, {"ended": effect})
 
     @command
     def nimble_concentration_save(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        concentration = character.concentration
-        if concentration is None or concentration["saves_due"] < 1:
-            raise Conflict(
-                f"{character.name} owes no Concentration save",
-                field="character_id",
-                code="no_save_due",
-                rule="NB-25",
-            )
+        scene = self._nb_scene(actor, body.scene_id)
+        concentration = health.check_save_due(character.name, character.concentration)
         sheet = _sheet(campaign, character)
         request = {
             "stat": "STR",
             "modifier": sheet.stats.STR if isinstance(sheet, NimbleHero) else 0,
             "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
             "purpose": f"keep concentrating on {concentration['effect']} (NB-25)",
         }
         result, success, roll, touched = self._nb_roll(
@@ -844,8 +723,8 @@ class HealthArea(Area):
             "save",
             request,
             character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            body.client_seed,
+            steps=(body.advantage, body.disadvantage),
         )
         character.concentration_save(roll.id, success, scene.id)
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
@@ -855,58 +734,29 @@ class HealthArea(Area):
 
     @command
     def nimble_take_cover(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID, level: str
+        self, ctx: CommandContext, character_id: UUID, body: NimbleCoverCreate
     ) -> Outcome:
         """NB-26: the character is in partial or full cover, or (`none`) out of it; leaving cover
         ends hiding (ruling: hiding is no magic)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if level not in ("none", "partial", "full"):
-            raise InvalidInput("level is none, partial or full", field="level", rule="NB-26")
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        current = character.nimble_conditions.get(COVER, {}).get("level", "none")
-        if level == current:
-            raise Conflict(
-                f"{character.name}'s cover is already {level}",
-                field="level",
-                code="no_change",
-                rule="NB-26",
-            )
-        if level == "none":
+        scene = self._nb_scene(actor, body.scene_id)
+        _standing(campaign, character, "character_id")
+        health.check_cover_change(character.name, character.nimble_conditions, body.level)
+        if body.level == "none":
             character.nimble_lift_conditions([COVER, HIDDEN], scene.id, "left cover (NB-26)")
         else:
-            character.nimble_set_condition(COVER, {"level": level, "rule": "NB-26"}, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"cover": level})
+            character.nimble_set_condition(COVER, {"level": body.level, "rule": "NB-26"}, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"cover": body.level})
 
     @command
     def nimble_hide(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-26: in cover, an action and a Stealth check DC 10 (automatic in full cover)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        if HIDDEN in character.nimble_conditions:
-            raise Conflict(
-                f"{character.name} is already hidden",
-                field="character_id",
-                code="already_hidden",
-                rule="NB-26",
-            )
-        cover = character.nimble_conditions.get(COVER, {}).get("level")
-        if cover is None:
-            raise Conflict(
-                f"{character.name} has no cover to hide behind",
-                field="character_id",
-                code="no_cover",
-                rule="NB-26",
-            )
+        scene = self._nb_scene(actor, body.scene_id)
+        _standing(campaign, character, "character_id")
+        cover = health.cover_to_hide_in(character.name, character.nimble_conditions)
         hidden = {"rule": "NB-26"}
         if cover == "full":
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
@@ -918,8 +768,8 @@ class HealthArea(Area):
             if isinstance(sheet, NimbleHero)
             else 0,
             "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
             "purpose": "hide (NB-26)",
         }
         result, success, roll, touched = self._nb_roll(
@@ -929,8 +779,8 @@ class HealthArea(Area):
             "skill",
             request,
             character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            body.client_seed,
+            steps=(body.advantage, body.disadvantage),
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)

@@ -8,35 +8,14 @@ from uuid import UUID
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import Field
 
 from api.deps import CommandsDep
 from api.errors import ERROR_RESPONSES
-from api.schemas import Strict
+from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.routes.deps import NimbleDep
-from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, Seed, Steps, _present
+from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, _present
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
-
-
-class NimbleEncounterGrappleCreate(Strict):
-    grappler_id: UUID = Field(description="Who grapples: on its own turn (NB-15), 1 action (NB-7).")
-    target_id: UUID = Field(description="The creature grabbed (in the encounter).")
-    size: str = Field(
-        min_length=1,
-        max_length=20,
-        description="smaller, same or larger: the target's size against the grappler's; larger "
-        "makes the grappler Mounted (NB-24).",
-    )
-    skill: str = Field(
-        default="Might", min_length=1, max_length=20, description="Might or Finesse (NB-24)."
-    )
-    advantage: int = Steps
-    disadvantage: int = Steps
-    modifier: int | None = Field(
-        default=None, ge=-20, le=40, description="Monsters only: the check's modifier (else +0)."
-    )
-    client_seed: str | None = Seed
 
 
 @router.post(
@@ -53,14 +32,7 @@ def grapple(
     return commands.run(
         nimble.grapple.nimble_encounter_grapple,
         scene_id,
-        body.grappler_id,
-        body.target_id,
-        body.size,
-        skill=body.skill,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        modifier=body.modifier,
-        client_seed=body.client_seed,
+        body,
         present=_present(nimble),
         status_code=201,
     )

@@ -4,7 +4,7 @@ grapples, Concentration, cover and hiding: NB-20..NB-26). See systems/nimble/doc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query
@@ -18,98 +18,22 @@ from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Outcome
 from systems.nimble.commands import Nimble
 from systems.nimble.commands.health import HealthResult, nimble_view
+from systems.nimble.requests import (
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
+    NimbleDamageCreate,
+    NimbleDyingSaveCreate,
+    NimbleEscapeCreate,
+    NimbleGrappleCreate,
+    NimbleHealCreate,
+    NimbleRestrainCreate,
+    NimbleRollCreate,
+    NimbleSceneAct,
+    NimbleTempHpCreate,
+)
 from systems.nimble.routes.deps import NimbleDep
 
 router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
-
-SceneId = Field(description="The scene this happens in (open).")
-Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
-Reason = Field(default="", max_length=200, description="Why (shown in the timeline).")
-
-
-class NimbleDamageCreate(Strict):
-    scene_id: UUID = SceneId
-    amount: int = Field(ge=0, le=9999, description="Damage after Armor (NB-16, NB-20).")
-    critical: bool = Field(
-        default=False,
-        description="A critical hit: 3 Wounds while Dying (NB-21), a Concentration save "
-        "(NB-25), the end of a grapple (NB-24).",
-    )
-
-
-class NimbleHealCreate(Strict):
-    amount: int = Field(ge=1, le=9999, description="HP restored, up to the maximum (NB-20).")
-    reason: str = Reason
-
-
-class NimbleTempHpCreate(Strict):
-    amount: int = Field(ge=1, le=9999, description="Temporary HP offered (NB-23).")
-    keep: Literal["higher", "new", "current"] = Field(
-        default="higher",
-        description="NB-23: they do not stack; the hero keeps one amount of its choice.",
-    )
-    reason: str = Reason
-
-
-class NimbleSceneAct(Strict):
-    scene_id: UUID = SceneId
-
-
-class NimbleRollCreate(Strict):
-    scene_id: UUID = SceneId
-    advantage: int = Steps
-    disadvantage: int = Steps
-    client_seed: str | None = Seed
-
-
-class NimbleDyingSaveCreate(Strict):
-    scene_id: UUID = SceneId
-    client_seed: str | None = Seed
-
-
-class NimbleGrappleCreate(NimbleRollCreate):
-    target_id: UUID = Field(description="The creature grabbed.")
-    size: Literal["smaller", "same", "larger"] = Field(
-        description="The target's size against the grappler's: smaller or same is a grapple, "
-        "larger makes the grappler Mounted (NB-24)."
-    )
-    skill: Literal["Might", "Finesse"] = Field(default="Might", description="NB-24.")
-    attack_number: int = Field(
-        default=1,
-        ge=1,
-        le=10,
-        description="A grapple is an attack: which attack of the turn (hasty attacks, NB-10).",
-    )
-    modifier: int | None = Field(
-        default=None, ge=-20, le=40, description="Monsters only: the check's modifier (else +0)."
-    )
-
-
-class NimbleEscapeCreate(NimbleRollCreate):
-    stat: Literal["STR", "DEX"] = Field(default="STR", description="The save (NB-24).")
-    condition: Literal["grappled", "ridden", "restrained"] | None = Field(
-        default=None, description="What to escape, if the character is held in several ways."
-    )
-
-
-class NimbleRestrainCreate(Strict):
-    scene_id: UUID = SceneId
-    by: str | None = Field(
-        min_length=1,
-        max_length=80,
-        description="What restrains the character (tar, chains, roots); null frees it (NB-24).",
-    )
-
-
-class NimbleConcentrateCreate(Strict):
-    scene_id: UUID = SceneId
-    effect: str = Field(min_length=1, max_length=120, description="The effect (NB-25).")
-
-
-class NimbleCoverCreate(Strict):
-    scene_id: UUID = SceneId
-    level: Literal["none", "partial", "full"] = Field(description="NB-26.")
 
 
 class NimbleHealthPublic(Written):
@@ -221,12 +145,7 @@ def deal_damage(
     """NB-20..25: (GM) deal damage directly: temporary HP first, then HP; at 0 HP a Wound and
     Dying; while Dying 2 Wounds (3 on a crit); death at the campaign's maximum Wounds."""
     return commands.run(
-        nimble.health.nimble_deal_damage,
-        character_id,
-        body.scene_id,
-        body.amount,
-        body.critical,
-        present=_present(nimble),
+        nimble.health.nimble_deal_damage, character_id, body, present=_present(nimble)
     )
 
 
@@ -235,9 +154,7 @@ def heal(
     character_id: UUID, body: NimbleHealCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-20: (GM) restore HP (not Wounds); above 0 HP Dying ends."""
-    return commands.run(
-        nimble.health.nimble_heal, character_id, body.amount, body.reason, present=_present(nimble)
-    )
+    return commands.run(nimble.health.nimble_heal, character_id, body, present=_present(nimble))
 
 
 @_post("temp-hp", "nimble_grant_temp_hp")
@@ -246,12 +163,7 @@ def grant_temp_hp(
 ) -> JSONResponse:
     """NB-23: (GM) temporary HP; they do not stack: the hero keeps one amount."""
     return commands.run(
-        nimble.health.nimble_grant_temp_hp,
-        character_id,
-        body.amount,
-        body.keep,
-        body.reason,
-        present=_present(nimble),
+        nimble.health.nimble_grant_temp_hp, character_id, body, present=_present(nimble)
     )
 
 
@@ -270,8 +182,7 @@ def dying_save(
     return commands.run(
         nimble.health.nimble_dying_save,
         character_id,
-        body.scene_id,
-        body.client_seed,
+        body,
         present=_present(nimble),
         status_code=201,
     )
@@ -283,19 +194,7 @@ def grapple(
 ) -> JSONResponse:
     """NB-24: grab a creature: an action and a Might or Finesse check DC 10 (an attack)."""
     return commands.run(
-        nimble.health.nimble_grapple,
-        character_id,
-        body.scene_id,
-        body.target_id,
-        body.size,
-        skill=body.skill,
-        attack_number=body.attack_number,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        modifier=body.modifier,
-        client_seed=body.client_seed,
-        present=_present(nimble),
-        status_code=201,
+        nimble.health.nimble_grapple, character_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -304,9 +203,7 @@ def release(
     character_id: UUID, body: NimbleSceneAct, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: the grappler lets go (or the rider gets off), for free."""
-    return commands.run(
-        nimble.health.nimble_release, character_id, body.scene_id, present=_present(nimble)
-    )
+    return commands.run(nimble.health.nimble_release, character_id, body, present=_present(nimble))
 
 
 @_post("escape", "nimble_escape", 201, ASKS_GM)
@@ -315,16 +212,7 @@ def escape(
 ) -> JSONResponse:
     """NB-24: break free of a grapple, a rider or a restraint: STR or DEX save DC 10."""
     return commands.run(
-        nimble.health.nimble_escape,
-        character_id,
-        body.scene_id,
-        stat=body.stat,
-        condition=body.condition,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(nimble),
-        status_code=201,
+        nimble.health.nimble_escape, character_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -333,13 +221,7 @@ def restrain(
     character_id: UUID, body: NimbleRestrainCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: (GM) Restrained by a thing, or (`by` null) freed."""
-    return commands.run(
-        nimble.health.nimble_restrain,
-        character_id,
-        body.scene_id,
-        body.by,
-        present=_present(nimble),
-    )
+    return commands.run(nimble.health.nimble_restrain, character_id, body, present=_present(nimble))
 
 
 @_post("concentration", "nimble_concentrate")
@@ -348,11 +230,7 @@ def concentrate(
 ) -> JSONResponse:
     """NB-25: concentrate on one effect (not a second one, not at 0 HP)."""
     return commands.run(
-        nimble.health.nimble_concentrate,
-        character_id,
-        body.scene_id,
-        body.effect,
-        present=_present(nimble),
+        nimble.health.nimble_concentrate, character_id, body, present=_present(nimble)
     )
 
 
@@ -362,10 +240,7 @@ def end_concentration(
 ) -> JSONResponse:
     """NB-25: end Concentration (a free action)."""
     return commands.run(
-        nimble.health.nimble_end_concentration,
-        character_id,
-        body.scene_id,
-        present=_present(nimble),
+        nimble.health.nimble_end_concentration, character_id, body, present=_present(nimble)
     )
 
 
@@ -377,10 +252,7 @@ def concentration_save(
     return commands.run(
         nimble.health.nimble_concentration_save,
         character_id,
-        body.scene_id,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
+        body,
         present=_present(nimble),
         status_code=201,
     )
@@ -392,11 +264,7 @@ def take_cover(
 ) -> JSONResponse:
     """NB-26: partial or full cover, or none (leaving cover ends hiding)."""
     return commands.run(
-        nimble.health.nimble_take_cover,
-        character_id,
-        body.scene_id,
-        body.level,
-        present=_present(nimble),
+        nimble.health.nimble_take_cover, character_id, body, present=_present(nimble)
     )
 
 
@@ -406,12 +274,5 @@ def hide(
 ) -> JSONResponse:
     """NB-26: in cover, a Stealth check DC 10 (automatic in full cover) to hide."""
     return commands.run(
-        nimble.health.nimble_hide,
-        character_id,
-        body.scene_id,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(nimble),
-        status_code=201,
+        nimble.health.nimble_hide, character_id, body, present=_present(nimble), status_code=201
     )

@@ -31,6 +31,7 @@ __all__ = [
     "check_free",
     "check_hero",
     "check_in",
+    "check_mana",
     "check_not_concentrating",
     "check_not_pending",
     "check_running",
@@ -271,6 +272,18 @@ def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
 
 
 # ---- apply ----------------------------------------------------------------------------------
+
+
+def check_mana(name: str, have: int, needed: int, field: str) -> None:
+    """NB-12: a spell costs its tier in mana, which the caster must have."""
+    if needed > have:
+        raise Conflict(
+            f"{name} has {have} mana, not {needed}",
+            code="not_enough_mana",
+            field=field,
+            rule="NB-12",
+            details={"have": have, "needed": needed},
+        )
 
 
 def check_standing(name: str, status: str, field: str) -> None:
