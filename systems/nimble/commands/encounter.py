@@ -16,7 +16,7 @@ from uuid import UUID
 
 from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Loaded, PageBoundary, SceneBoundary, Turn
+from domain.components import PageBoundary, SceneBoundary, Turn
 from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
 from systems.nimble.commands.area import Area
@@ -47,6 +47,65 @@ class EncounterResult:
 
     roll_id: UUID | None = None
     outcome: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One attack as it is made: who attacks whom (the interposer, if any, is hit instead), the
+    encounter's state before it, and what the conditions and the encounter add to its roll."""
+
+    body: NimbleAttackCreate
+    state: dict[str, Any]
+    attacker: Character
+    target: Character
+    interposer: Character | None
+    edge: dict[str, Any]  # NB-24/NB-26: the conditions' steps, full cover, a rider's miss
+    shift: int  # NB-14: the Primary die's shift from a found weakness or anticipated danger
+    weakness: bool
+    anticipating: bool
+    hasty: int  # NB-10: the attacks made before it this turn
+    armor: int  # NB-16: the Armor the roll takes off
+
+    @property
+    def hit_target(self) -> Character:
+        return self.interposer or self.target
+
+
+def _weakness_used(weakness: bool, result: dict[str, Any]) -> bool:
+    """NB-14: a weakness waits for an attack with a Primary die; it carries over a natural crit."""
+    primary = result["primary_die"]
+    if not weakness or primary is None:
+        return False
+    return bool(result["primary_face"] != int(str(primary)[1:]))
+
+
+def _attack_summary(
+    strike: Strike, result: dict[str, Any], dying: dict[str, Any] | None, weakness_used: bool
+) -> dict[str, Any]:
+    """What an attack's response tells (NB-9..18); `hit` and `self_hit` follow when it lands."""
+    miss = bool(result["miss"])
+    return {
+        "attacked": True,
+        "dying_save": dying,
+        "miss_hits_attacker": bool(strike.edge.get("miss_hits_attacker")),
+        "self_hit": None,
+        "target_id": str(strike.hit_target.id),
+        "rolled_damage": int(result["total"]),
+        # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
+        "armor": int(result["armor"]),
+        "damage": 0 if miss else int(result["damage"]),
+        "critical": bool(result["critical"]),
+        "miss": miss,
+        "hasty_steps": strike.hasty,
+        "primary_shift": strike.shift,
+        "weakness": strike.weakness,
+        "weakness_used": weakness_used,
+        "anticipating": strike.anticipating,
+        "interposed_by": str(strike.interposer.id) if strike.interposer else None,
+        "defended": strike.body.defend,
+        "pending": strike.body.hold and not miss,
+        "hit": None,
+    }
 
 
 def state_of(scene: Scene) -> dict[str, Any]:
@@ -149,83 +208,72 @@ class Encounter(Area):
     @command
     def nimble_start(self, ctx: CommandContext, scene_id: UUID, body: NimbleStartCreate) -> Outcome:
         """NB-1..NB-3: (GM) roll Initiative for every hero and fix the order of turns."""
-        surprised = body.surprised
         turn = self._turn(ctx, scene_id, gm=True)
-        actor, scene = turn.actor, turn.scene
-        if state_of(scene)["status"] == "running":
-            raise Conflict(
-                "an encounter is already running in this scene",
-                code="encounter_running",
-                rule="NB-4",
-            )
-        if len(set(body.order)) != len(body.order) or not body.order:
-            raise InvalidInput("the order names each creature once", field="order", rule="NB-3")
-        surprised = surprised or {}
-        kinds: dict[str, str] = {}
-        fighters: dict[str, Character] = {}
-        for index, cid in enumerate(body.order):
-            character, sheet = self._creature(turn, cid, f"order.{index}")
-            kinds[str(cid)] = "hero" if isinstance(sheet, NimbleHero) else "monster"
-            fighters[str(cid)] = character
-        for hero_id in surprised:
-            if kinds.get(str(hero_id)) != "hero":
-                raise InvalidInput(
-                    "only heroes in the order can be surprised", field="surprised", rule="NB-2"
-                )
-        actions: dict[str, int] = {}
-        initiative: dict[str, Any] = {}
-        touched: list[Any] = []
-        chain = None
-        rolls: list[str] = []
-        for key, kind in kinds.items():
-            if kind != "hero":
-                continue
-            surprise = surprised.get(UUID(key))
-            rolled = None
-            roll_id = None
-            if body.party != "three_actions" and surprise != "one_action":
-                request = {
-                    "advantage": 1 if body.party == "advantage" else 0,
-                    "disadvantage": 1 if surprise == "disadvantage" else 0,
-                }
-                outcome, made = self.app._roll_check(
-                    actor,
-                    scene,
-                    turn.campaign,
-                    "initiative",
-                    request,
-                    fighters[key],
-                    body.client_seed,
-                    chain,
-                )
-                chain = made[1]
-                touched.extend(made)
-                rolled = int(outcome.result["actions"])
-                roll_id = str(made[0].id)
-                rolls.append(roll_id)
-            actions[key] = enc.starting_actions(rolled, surprise, body.party)
-            initiative[key] = {"roll_id": roll_id, "actions": actions[key], "surprise": surprise}
+        scene = turn.scene
+        enc.check_can_start(state_of(scene), [str(c) for c in body.order])
+        fighters: dict[str, Creature] = {
+            str(cid): self._creature(turn, cid, f"order.{index}")
+            for index, cid in enumerate(body.order)
+        }
+        kinds = {
+            key: "hero" if isinstance(sheet, NimbleHero) else "monster"
+            for key, (_, sheet) in fighters.items()
+        }
+        enc.check_surprised(kinds, [str(h) for h in body.surprised])
+        initiative, touched = self._initiative(turn, body, fighters, kinds)
         base = [str(c) for c in body.order]
-        round_order = base
-        if body.monsters_first:  # NB-2: the monsters act first in the first round
-            round_order = [c for c in base if kinds[c] != "hero"] + [
-                c for c in base if kinds[c] == "hero"
-            ]
         change(
             scene,
             "started",
             {
                 "round": scene.page,
                 "order": base,
-                "round_order": round_order,
+                "round_order": enc.first_round_order(base, kinds, body.monsters_first),
                 "kinds": kinds,
-                "actions": actions,
+                "actions": {key: entry["actions"] for key, entry in initiative.items()},
                 "initiative": initiative,
                 "party": body.party,
                 "monsters_first": body.monsters_first,
             },
         )
+        rolls = [entry["roll_id"] for entry in initiative.values() if entry["roll_id"]]
         return self._nbe_save(turn, touched, None, initiative=initiative, rolls=rolls)
+
+    def _initiative(
+        self,
+        turn: Turn,
+        body: NimbleStartCreate,
+        fighters: dict[str, Creature],
+        kinds: dict[str, str],
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """NB-1/NB-2: each hero's Initiative roll (none when it starts with set actions) and the
+        actions it starts with; returns them by hero and what the rolls touched."""
+        initiative: dict[str, Any] = {}
+        touched: list[Any] = []
+        for key in (k for k, kind in kinds.items() if kind == "hero"):
+            surprise = body.surprised.get(UUID(key))
+            rolled, roll_id = None, None
+            if body.party != "three_actions" and surprise != "one_action":
+                request = {
+                    "advantage": 1 if body.party == "advantage" else 0,
+                    "disadvantage": 1 if surprise == "disadvantage" else 0,
+                }
+                chain = touched[1] if touched else None  # the rolls of one command, one chain
+                outcome, made = self.app._roll_check(
+                    turn.actor,
+                    turn.scene,
+                    turn.campaign,
+                    "initiative",
+                    request,
+                    fighters[key][0],
+                    body.client_seed,
+                    chain,
+                )
+                touched.extend(made)
+                rolled, roll_id = int(outcome.result["actions"]), str(made[0].id)
+            actions = enc.starting_actions(rolled, surprise, body.party)
+            initiative[key] = {"roll_id": roll_id, "actions": actions, "surprise": surprise}
+        return initiative, touched
 
     @command
     def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, body: NimbleTurnEnd) -> Outcome:
@@ -250,21 +298,7 @@ class Encounter(Area):
         scene = turn.scene
         state = state_of(scene)
         enc.check_running(state)
-        order = state["round_order"]
-        for cid, field in ((body.first_id, "first_id"), (body.second_id, "second_id")):
-            if state["kinds"].get(str(cid)) != "hero":
-                raise InvalidInput(
-                    "only heroes of the encounter swap places", field=field, rule="NB-3"
-                )
-            if order.index(str(cid)) < state["turn"]:
-                raise Conflict(
-                    "that hero has had its turn this round",
-                    code="turn_taken",
-                    field=field,
-                    rule="NB-3",
-                )
-        if body.first_id == body.second_id:
-            raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
+        enc.check_swap(state, str(body.first_id), str(body.second_id))
         change(
             scene,
             "swapped",
@@ -287,18 +321,7 @@ class Encounter(Area):
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         cap = self._max_actions(character)
-        have = int(state["actions"].get(str(character.id), 0))
-        spent = int(state.get("spent", {}).get(str(character.id), 0))  # on this, its own turn
-        if cap < HERO_ACTIONS and spent + have + body.actions > cap:
-            # NB-21 is the narrower rule: a Dying hero takes at most 1 action per turn.
-            raise Conflict(
-                f"{character.name} is Dying: at most {cap} action(s) a turn; it has {have} "
-                f"and spent {spent} this turn",
-                field="actions",
-                code="dying",
-                rule="NB-21",
-                details={"have": have, "spent_this_turn": spent, "max": cap},
-            )
+        enc.check_grant(state, str(character.id), character.name, cap, body.actions)
         change(
             scene,
             "granted",
@@ -353,7 +376,6 @@ class Encounter(Area):
         """An action: `cost` actions (NB-7), or the free action of the turn (NB-8); a limited use
         (NB-5); a spell's mana (NB-12); a save ability (hasty: targets gain advantage, NB-10); an
         activity spread over turns with Concentration (NB-6)."""
-        cost, free = body.cost, body.free
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
@@ -362,43 +384,10 @@ class Encounter(Area):
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
-        if (body.use_key is None) != (body.per is None):
-            raise InvalidInput("give use_key and per together", field="per", rule="NB-5")
+        enc.check_limited_use(body.use_key, body.per)
         if body.use_key is not None and body.per is not None:
             enc.check_use(state, who, body.use_key, body.per, "NB-5")
-        details: dict[str, Any] = {}
-        if free or body.end_concentration:
-            enc.check_free(state, who, name)
-            if body.end_concentration:
-                if who not in state["activities"]:
-                    raise Conflict(
-                        f"{name} is concentrating on nothing", code="not_concentrating", rule="NB-6"
-                    )
-                details["activity"] = None
-            cost = 0
-            free = True
-        elif body.activity_cost is not None or who in state["activities"]:
-            # NB-6: all the actions the hero has go into the activity until it is paid.
-            enc.check_hero(state, who, name, "character_id", "NB-6")
-            activity = state["activities"].get(who) or {
-                "name": body.action,
-                "cost": body.activity_cost,
-                "paid": 0,
-            }
-            if activity["name"] != body.action:
-                enc.check_not_concentrating(state, who, name)
-            have = int(state["actions"].get(who, 0))
-            if have < 1:
-                enc.check_actions(state, who, name, 1, "NB-7")
-            cost = min(have, int(activity["cost"]) - int(activity["paid"]))
-            paid = int(activity["paid"]) + cost
-            done = paid >= int(activity["cost"])
-            details["activity"] = None if done else {**activity, "paid": paid}
-            details["activity_done"] = done
-        else:
-            if state["kinds"][who] == "hero":
-                enc.check_not_concentrating(state, who, name)
-                enc.check_actions(state, who, name, cost, "NB-7")
+        cost, free, details = enc.action_cost(state, who, name, body)
         enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
         if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
             details["target_advantage"] = int(state["attacks"].get(who, 0))
@@ -426,8 +415,7 @@ class Encounter(Area):
         left = int(state["movement"].get(who, 0))
         cost = 0
         if need > left:
-            if sheet.speed < 1:
-                raise Conflict(f"{name} has speed 0", code="cannot_move", rule="NB-13")
+            enc.check_can_move(name, sheet.speed)
             cost = ceil((need - left) / sheet.speed)
         enc.check_spend(state, who, name, cost, reaction=None)
         left = left + cost * sheet.speed - need
@@ -455,189 +443,220 @@ class Encounter(Area):
         anticipated danger (NB-14), an opportunity attack (NB-18), the target's Defend (NB-16) and
         an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
         for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
-        advantage, disadvantage = body.advantage, body.disadvantage
-        # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
-        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage}, "body")
         turn = self._turn(ctx, scene_id)
-        actor, scene = turn.actor, turn.scene
-        state = state_of(scene)
+        strike = self._strike(turn, body)
+        # NB-21: a Dying hero that attacks first makes a STR save DC 10 or takes 1 Wound; the attack
+        # goes on either way (the source), unless that Wound kills the hero (ruling).
+        dying, dying_touched = self.system.health.dying_attack_save(
+            turn.actor, turn.scene, turn.campaign, strike.attacker, body.client_seed
+        )
+        if dying is not None and dying["dead"]:
+            return self._died_attacking(turn, strike, dying, dying_touched)
+        chain = dying_touched[1] if dying is not None else None
+        roll, result, touched = self._attack_roll(turn, strike, chain)
+        summary = self._struck(turn, strike, roll, result, dying)
+        touched = [*dying_touched, *touched]
+        if summary["pending"]:  # NB-15: the reactions come after the roll, before the damage
+            self._hold(turn, strike, roll, result, summary["weakness_used"])
+            return self._nbe_save(turn, touched, roll, **summary)
+        summary["hit"] = self._nbe_land(
+            turn,
+            roll.id,
+            strike.target,
+            strike.interposer,
+            body.defend,
+            summary["damage"],
+            summary["critical"],
+            summary["armor"],
+        )
+        summary["self_hit"] = self._self_hit(turn, strike, roll, result)
+        return self._nbe_save(turn, touched, roll, **summary)
+
+    def _strike(self, turn: Turn, body: NimbleAttackCreate) -> Strike:
+        """NB-9..18: the attack's checks, its reactions declared with it, and what the conditions
+        (NB-24, NB-26) and the encounter (NB-10, NB-14) add to it."""
+        state, attacker, target = self._attack_ready(turn, body)
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
+        hit_target = interposer or target
+        defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
+        have_mana = int(attacker.resources.get("mana", 0))
+        enc.check_mana(attacker.name, have_mana, body.spell_tier, "spell_tier")
+        edge = self.system.health.attack_edge(attacker, hit_target)
+        enc.check_targetable(hit_target.name, bool(edge.get("can_target", True)))
+        shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
+        # NB-16: a monster's Armor comes off every hit; a hero's only when it Defends.
+        armor = defender_sheet.armor
+        if not (body.defend or isinstance(defender_sheet, NimbleMonster)):
+            armor = 0
+        return Strike(
+            body,
+            state,
+            attacker,
+            target,
+            interposer,
+            edge,
+            shift,
+            weakness,
+            anticipating,
+            hasty=0 if body.opportunity else int(state["attacks"].get(str(attacker.id), 0)),
+            armor=armor,
+        )
+
+    def _attack_ready(
+        self, turn: Turn, body: NimbleAttackCreate
+    ) -> tuple[dict[str, Any], Character, Character]:
+        """Who attacks whom, both standing, and the attacker's action or reaction for it."""
+        state = state_of(turn.scene)
         attacker, _ = self._acting(turn, state, body.attacker_id, "attacker_id")
         target, _ = self._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
-        if target.id == attacker.id:
-            raise InvalidInput("a creature does not attack itself", field="target_id")
-        if body.hold and (body.defend or body.interpose_by is not None):
-            raise InvalidInput(
-                "a held attack takes its reactions when it is resolved, after the roll",
-                field="hold",
-                rule="NB-15",
-            )
+        reacting = body.defend or body.interpose_by is not None
+        enc.check_attack(str(attacker.id), str(target.id), body.hold, reacting)
         enc.check_not_pending(state)
         who, name = str(attacker.id), attacker.name
         enc.check_standing(attacker.name, attacker.status, "attacker_id")
         enc.check_standing(target.name, target.status, "target_id")
-        self._nbe_cap(scene, attacker)
-        state = self._nbe_cap(scene, target)  # NB-21: a Dying target defends with its 1 action
+        self._nbe_cap(turn.scene, attacker)
+        state = self._nbe_cap(turn.scene, target)  # NB-21: a Dying target defends with 1 action
         if body.opportunity:  # NB-18
             enc.check_hero(state, who, name, "attacker_id", "NB-18")
             enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
         else:
             enc.check_spend(state, who, name, 1, reaction=None)
-        loaded = turn.loaded
-        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
-        hit_target = interposer or target
-        defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
-        enc.check_mana(name, int(attacker.resources.get("mana", 0)), body.spell_tier, "spell_tier")
-        health = self.system.health  # NB-24/NB-26 conditions: systems/nimble/commands/health.py
-        edge = health.attack_edge(attacker, hit_target)
-        if not edge.get("can_target", True):
-            raise Conflict(f"{hit_target.name} is in full cover", code="full_cover", rule="NB-26")
-        advantage += int(edge.get("advantage", 0))
-        disadvantage += int(edge.get("disadvantage", 0))
-        shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
-        hasty = 0 if body.opportunity else int(state["attacks"].get(who, 0))
-        # NB-21: a Dying hero that attacks first makes a STR save DC 10 or takes 1 Wound; the attack
-        # goes on either way (the source), unless that Wound kills the hero (ruling).
-        dying, dying_touched = health.dying_attack_save(
-            actor, scene, turn.campaign, attacker, body.client_seed
+        return state, attacker, target
+
+    def _died_attacking(
+        self, turn: Turn, strike: Strike, dying: dict[str, Any], touched: list[Any]
+    ) -> Outcome:
+        """NB-21/NB-22 (ruling): the Dying save's Wound killed the attacker: its action is spent
+        and nothing is rolled for the attack."""
+        save_roll = touched[0]
+        who = str(strike.attacker.id)
+        self._nbe_act(
+            turn.scene, who, "attack", 1, roll_id=str(save_roll.id), dying_save=dying, died=True
         )
-        chain = dying_touched[1] if dying is not None else None
-        if dying is not None and dying["dead"]:
-            save_roll = dying_touched[0]
-            self._nbe_act(
-                scene, who, "attack", 1, roll_id=str(save_roll.id), dying_save=dying, died=True
-            )
-            self._nbe_cap(scene, attacker)
-            return self._nbe_save(
-                turn,
-                dying_touched,
-                save_roll,
-                target_id=str(hit_target.id),
-                attacked=False,
-                dying_save=dying,
-                hit=None,
-            )
+        self._nbe_cap(turn.scene, strike.attacker)
+        return self._nbe_save(
+            turn,
+            touched,
+            save_roll,
+            target_id=str(strike.hit_target.id),
+            attacked=False,
+            dying_save=dying,
+            hit=None,
+        )
+
+    def _attack_roll(
+        self, turn: Turn, strike: Strike, chain: Any
+    ) -> tuple[Roll, dict[str, Any], list[Any]]:
+        """The attack's fair roll: its request holds every number (NB-9..11, NB-14, NB-16)."""
+        body = strike.body
+        # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
+        declared = declared_by(
+            {"advantage": body.advantage, "disadvantage": body.disadvantage}, "body"
+        )
         request = {
             "attack": body.attack,
-            "advantage": advantage,
-            "disadvantage": disadvantage + (1 if body.opportunity else 0),
-            "attack_number": hasty + 1,
-            "primary_shift": shift,
-            # NB-16: a monster's Armor comes off every hit; a hero's only when it Defends.
-            "armor": defender_sheet.armor
-            if body.defend or isinstance(defender_sheet, NimbleMonster)
-            else 0,
+            "advantage": body.advantage + int(strike.edge.get("advantage", 0)),
+            "disadvantage": body.disadvantage
+            + int(strike.edge.get("disadvantage", 0))
+            + (1 if body.opportunity else 0),
+            "attack_number": strike.hasty + 1,
+            "primary_shift": strike.shift,
+            "armor": strike.armor,
             "purpose": body.purpose,
         }
         outcome, touched = self.app._roll_check(
-            actor,
-            scene,
+            turn.actor,
+            turn.scene,
             turn.campaign,
             "attack",
             request,
-            attacker,
+            strike.attacker,
             body.client_seed,
             chain,
             declared=declared,
         )
-        touched = [*dying_touched, *touched]
-        roll = touched[len(dying_touched)]
+        roll = touched[0]
         assert isinstance(roll, Roll)
-        result = outcome.result
-        critical, miss = bool(result["critical"]), bool(result["miss"])
-        has_primary = result["primary_die"] is not None
-        # NB-14: a weakness waits for an attack with a Primary die; it carries over a natural crit.
-        natural_crit = has_primary and result["primary_face"] == int(str(result["primary_die"])[1:])
-        weakness_used = weakness and has_primary and not natural_crit
-        # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
-        damage, armor = int(result["damage"]), int(result["armor"])
-        health.attacked(attacker, scene.id)
+        return roll, outcome.result, touched
+
+    def _struck(
+        self,
+        turn: Turn,
+        strike: Strike,
+        roll: Roll,
+        result: dict[str, Any],
+        dying: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The attack is made: the attacker is hidden no more (NB-26), pays the spell's mana
+        (NB-12) and has spent its action or reaction; returns what came of the roll."""
+        body, attacker = strike.body, strike.attacker
+        weakness_used = _weakness_used(strike.weakness, result)
+        self.system.health.attacked(attacker, turn.scene.id)
         if body.spell_tier:
             attacker.spend({"mana": body.spell_tier}, reason=f"roll {roll.id} (NB-12)")
         self._nbe_act(
-            scene,
-            who,
+            turn.scene,
+            str(attacker.id),
             "opportunity_attack" if body.opportunity else "attack",
             1,
             key="reaction:opportunity_attack" if body.opportunity else None,
             per="round" if body.opportunity else None,
             hasty=not body.opportunity,
             roll_id=str(roll.id),
-            target_id=str(hit_target.id),
+            target_id=str(strike.hit_target.id),
             weakness_used=weakness_used,
         )
-        summary = {
-            "attacked": True,
-            "dying_save": dying,
-            "miss_hits_attacker": bool(edge.get("miss_hits_attacker")),
-            "self_hit": None,
-            "target_id": str(hit_target.id),
-            "rolled_damage": int(result["total"]),
-            "armor": armor,
-            "damage": 0 if miss else damage,
-            "critical": critical,
-            "miss": miss,
-            "hasty_steps": hasty,
-            "primary_shift": shift,
-            "weakness": weakness,
-            "weakness_used": weakness_used,
-            "anticipating": anticipating,
-            "interposed_by": str(interposer.id) if interposer else None,
-            "defended": body.defend,
-            "pending": body.hold and not miss,
-            "hit": None,
-        }
-        if body.hold and not miss:  # NB-15: the reactions come after the roll, before the damage
-            change(
-                scene,
-                "held",
-                {
-                    "roll_id": str(roll.id),
-                    "character_id": who,
-                    "target_id": str(target.id),
-                    "attack": body.attack,
-                    "total": int(result["total"]),
-                    "armor": armor,
-                    "damage": damage,
-                    "critical": critical,
-                    "round": state_of(scene)["round"],
-                    # NB-14: Help may change whether this attack uses the weakness up
-                    "weakness": weakness,
-                    "weakness_used": weakness_used,
-                    "weakness_entry": (
-                        (state["weakness"].get(str(hit_target.id)) or [None])[0]
-                        if weakness_used
-                        else None
-                    ),
-                },
-            )
-            return self._nbe_save(turn, touched, roll, **summary)
-        summary["hit"] = self._nbe_land(
-            actor,
-            scene,
-            roll.id,
-            target,
-            interposer,
-            body.defend,
-            0 if miss else damage,
-            critical,
-            loaded,
-            defend_armor=armor,
+        return _attack_summary(strike, result, dying, weakness_used)
+
+    @staticmethod
+    def _hold(
+        turn: Turn, strike: Strike, roll: Roll, result: dict[str, Any], weakness_used: bool
+    ) -> None:
+        """NB-15: a hit waits for the reactions declared on seeing it (and for Help, NB-19)."""
+        entries = strike.state["weakness"].get(str(strike.hit_target.id)) or [None]
+        change(
+            turn.scene,
+            "held",
+            {
+                "roll_id": str(roll.id),
+                "character_id": str(strike.attacker.id),
+                "target_id": str(strike.target.id),
+                "attack": strike.body.attack,
+                "total": int(result["total"]),
+                "armor": int(result["armor"]),
+                "damage": int(result["damage"]),
+                "critical": bool(result["critical"]),
+                "round": state_of(turn.scene)["round"],
+                # NB-14: Help may change whether this attack uses the weakness up
+                "weakness": strike.weakness,
+                "weakness_used": weakness_used,
+                "weakness_entry": entries[0] if weakness_used else None,
+            },
         )
-        self_hit: dict[str, Any] | None = None
-        if miss and edge.get("miss_hits_attacker"):
-            # NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
-            # Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor).
-            amount = max(0, int(result["rolled"]) + int(result["modifier"]))
-            if amount > 0:
-                self_hit = health.damage(
-                    actor, scene, attacker, amount, critical=False, roll_id=roll.id, loaded=loaded
-                )
-                self._nbe_cap(scene, attacker)
-            else:
-                self_hit = {"damage": 0}
-        summary["self_hit"] = self_hit
-        return self._nbe_save(turn, touched, roll, **summary)
+
+    def _self_hit(
+        self, turn: Turn, strike: Strike, roll: Roll, result: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
+        Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor)."""
+        if not (result["miss"] and strike.edge.get("miss_hits_attacker")):
+            return None
+        amount = max(0, int(result["rolled"]) + int(result["modifier"]))
+        if amount <= 0:
+            return {"damage": 0}
+        hit = self.system.health.damage(
+            turn.actor,
+            turn.scene,
+            strike.attacker,
+            amount,
+            critical=False,
+            roll_id=roll.id,
+            loaded=turn.loaded,
+        )
+        self._nbe_cap(turn.scene, strike.attacker)
+        return hit
 
     def _nbe_reactions(
         self,
@@ -656,10 +675,7 @@ class Encounter(Area):
             interposer, _ = self._creature(turn, interpose_by, "interpose_by")
             enc.check_in(state, str(interposer.id), interposer.name, "interpose_by")
             enc.check_hero(state, str(interposer.id), interposer.name, "interpose_by", "NB-17")
-            if interposer.id in (target.id, attacker.id):
-                raise InvalidInput(
-                    "an ally of the target interposes", field="interpose_by", rule="NB-17"
-                )
+            enc.check_interposer(str(interposer.id), str(target.id), str(attacker.id))
             enc.check_standing(interposer.name, interposer.status, "interpose_by")
             state = self._nbe_cap(scene, interposer)
             enc.check_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
@@ -676,20 +692,18 @@ class Encounter(Area):
 
     def _nbe_land(
         self,
-        actor: Actor,
-        scene: Scene,
+        turn: Turn,
         roll_id: UUID,
         target: Character,
         interposer: Character | None,
         defend: bool,
         damage: int,
         critical: bool,
-        loaded: Loaded,
-        *,
-        defend_armor: int | None = None,
+        defend_armor: int,
     ) -> dict[str, Any] | None:
         """NB-15..17, NB-20..25: the reactions are spent, then the damage lands on the final
         target through the health contract. Returns its summary (None when no damage)."""
+        actor, scene, loaded = turn.actor, turn.scene, turn.loaded
         hit_target = interposer or target
         if interposer is not None:
             self._nbe_act(
@@ -711,7 +725,7 @@ class Encounter(Area):
                 key="reaction:defend",
                 per="round",
                 roll_id=str(roll_id),
-                armor=defend_armor if defend_armor is not None else 0,
+                armor=defend_armor,
             )
         if damage <= 0:
             return None
@@ -728,40 +742,16 @@ class Encounter(Area):
         """NB-15..17: a held attack lands, after the reactions declared on seeing its roll: the
         target's Defend (its Armor off unless critical), an ally's Interpose, or none."""
         turn = self._turn(ctx, scene_id)
-        actor, scene = turn.actor, turn.scene
+        scene = turn.scene
         state = state_of(scene)
         enc.check_running(state)
-        pending = state.get("pending")
-        if not pending or pending["roll_id"] != str(roll_id):
-            raise Conflict(
-                "that roll is no attack waiting for reactions",
-                code="not_pending",
-                field="roll_id",
-                rule="NB-15",
-                details={"pending": pending["roll_id"] if pending else None},
-            )
+        pending = enc.held_attack(state, str(roll_id))
         attacker, _ = self._creature(turn, UUID(pending["character_id"]), "roll_id")
         target, _ = self._creature(turn, UUID(pending["target_id"]), "roll_id")
-        if not actor.is_gm:
-            # Who answers the roll: the interposer's owner, else the hero target's owner; an
-            # attack on a monster is settled by the attacker's side.
-            answering = (
-                body.interpose_by
-                if body.interpose_by is not None
-                else target.id
-                if state["kinds"].get(str(target.id)) == "hero"
-                else attacker.id
-            )
-            field = "interpose_by" if body.interpose_by is not None else "roll_id"
-            turn.acting(answering, field)
-        if body.interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
-            raise InvalidInput(
-                "heroes interpose for their allies, not for monsters",
-                field="interpose_by",
-                rule="NB-17",
-            )
-        loaded = turn.loaded
-        state = self._nbe_cap(scene, target)
+        self._check_answers(turn, state, attacker, target, body.interpose_by)
+        if body.interpose_by is not None:
+            enc.check_interposed_for(state, str(target.id))
+        self._nbe_cap(scene, target)
         interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
         hit_target = interposer or target
         critical = bool(pending["critical"])
@@ -775,16 +765,7 @@ class Encounter(Area):
         hit = None
         if not out_of_fight:
             hit = self._nbe_land(
-                actor,
-                scene,
-                roll_id,
-                target,
-                interposer,
-                body.defend,
-                damage,
-                critical,
-                loaded,
-                defend_armor=defend_armor,
+                turn, roll_id, target, interposer, body.defend, damage, critical, defend_armor
             )
         resolved = {
             "roll_id": str(roll_id),
@@ -801,6 +782,25 @@ class Encounter(Area):
         }
         change(scene, "resolved", resolved)
         return self._nbe_save(turn, [], None, **resolved, hit=hit)
+
+    @staticmethod
+    def _check_answers(
+        turn: Turn,
+        state: dict[str, Any],
+        attacker: Character,
+        target: Character,
+        interpose_by: UUID | None,
+    ) -> None:
+        """NB-15: who answers a held roll: the interposer's owner, else the hero target's owner;
+        an attack on a monster is settled by the attacker's side (the GM answers for anyone)."""
+        if turn.actor.is_gm:
+            return
+        if interpose_by is not None:
+            turn.acting(interpose_by, "interpose_by")
+        elif state["kinds"].get(str(target.id)) == "hero":
+            turn.acting(target.id, "roll_id")
+        else:
+            turn.acting(attacker.id, "roll_id")
 
     # ---- NB-14: Assess; NB-19: Help --------------------------------------------------------
 
@@ -820,9 +820,8 @@ class Encounter(Area):
         assert isinstance(sheet, NimbleHero)
         enc.check_spend(state, who, name, 1, reaction=None)
         enc.check_assess(state, who, body.skill)
-        if body.option == "find_weakness":
-            if body.target_id is None:
-                raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
+        enc.check_weakness_target(body.option, body.target_id)
+        if body.option == "find_weakness" and body.target_id is not None:
             target, _ = self._creature(turn, body.target_id, "target_id")
             enc.check_in(state, str(target.id), target.name, "target_id")
         modifier = next(
@@ -880,27 +879,11 @@ class Encounter(Area):
         enc.check_hero(state, who, name, "helper_id", "NB-19")
         enc.check_standing(helper.name, helper.status, "helper_id")
         state = self._nbe_cap(scene, helper)
-        if str(body.roll_id) in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        enc.check_not_helped(state, str(body.roll_id))
         pending = state.get("pending")
         if pending and pending["roll_id"] == str(body.roll_id):
             return self._nbe_help_attack(turn, helper, body.die, body.purpose, body.client_seed)
-        assess = state["assessments"].get(str(body.roll_id))
-        if assess is None:
-            raise InvalidInput(
-                "Help rerolls a die of an Assess roll of this encounter or of a held attack "
-                "(NB-15)",
-                field="roll_id",
-                rule="NB-19",
-            )
-        if body.die is not None:
-            raise InvalidInput(
-                "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
-            )
-        if assess["character_id"] == who:
-            raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
-        if str(body.roll_id) in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        assess = enc.helped_assessment(state, str(body.roll_id), who, body.die)
         own_turn = enc.current(state) == who
         enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
         roller = self.app.get(actor, Character, UUID(assess["character_id"]))
@@ -958,23 +941,7 @@ class Encounter(Area):
         state = state_of(scene)
         pending = state["pending"]
         who, name = str(helper.id), helper.name
-        attacker_id = pending["character_id"]
-        if state["kinds"].get(attacker_id) != "hero":
-            raise InvalidInput(
-                "heroes help their allies: a monster's attack gets no Help",
-                field="roll_id",
-                rule="NB-19",
-            )
-        if attacker_id == who:
-            raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
-        if pending["target_id"] == who:
-            raise InvalidInput(
-                "the target of an attack does not help it", field="helper_id", rule="NB-19"
-            )
-        if die is None:
-            raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
-        if pending["roll_id"] in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        enc.check_help_on_attack(state, who, die)
         own_turn = enc.current(state) == who
         enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
         original = self.app.get(actor, Roll, UUID(pending["roll_id"]))

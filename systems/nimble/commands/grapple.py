@@ -12,11 +12,15 @@ hastier (NB-10). See systems/nimble/docs/encounters.md.
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
+from domain.aggregates import Character, Roll
 from domain.commands import CommandContext, Outcome, command
+from domain.components import Turn
 from systems.nimble.commands.area import Area
 from systems.nimble.commands.encounter import state_of
+from systems.nimble.commands.health import Grab
 from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.rules import encounter as enc
 
@@ -36,8 +40,36 @@ class EncounterGrapple(Area):
         attack waits for its reactions (NB-15)."""
         encounter = self.system.encounter
         turn = encounter._turn(ctx, scene_id)
-        actor, scene, campaign = turn.actor, turn.scene, turn.campaign
-        state = state_of(scene)
+        grappler, target, attack_number = self._ready(turn, body)
+        grab = Grab(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            grappler,
+            target,
+            turn.loaded,
+            body,
+            attack_number,
+            "grappler_id",
+        )
+        outcome, touched, roll = self.system.health.grapple(grab)
+        outcome = {
+            **outcome,
+            "grappler_id": str(grappler.id),
+            "target_id": str(target.id),
+            "attack_number": attack_number,
+            "hasty_steps": attack_number - 1,
+        }
+        self._acted(turn, grab, roll, outcome)
+        return encounter._nbe_save(turn, touched, roll, **outcome)
+
+    def _ready(
+        self, turn: Turn, body: NimbleEncounterGrappleCreate
+    ) -> tuple[Character, Character, int]:
+        """The grappler on its turn with an action for it (NB-4, NB-7, NB-15), a target of the
+        encounter, both standing; and which attack of the turn it is (NB-10)."""
+        encounter = self.system.encounter
+        state = state_of(turn.scene)
         grappler, _ = encounter._acting(turn, state, body.grappler_id, "grappler_id")
         target, _ = encounter._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
@@ -45,59 +77,38 @@ class EncounterGrapple(Area):
         who, name = str(grappler.id), grappler.name
         enc.check_standing(grappler.name, grappler.status, "grappler_id")
         enc.check_standing(target.name, target.status, "target_id")
-        state = encounter._nbe_cap(scene, grappler)  # NB-21: a Dying hero has at most 1 action
+        state = encounter._nbe_cap(turn.scene, grappler)  # NB-21: a Dying hero: at most 1 action
         enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
-        attack_number = int(state["attacks"].get(who, 0)) + 1  # NB-10
-        loaded = turn.loaded
-        outcome, touched, roll = self.system.health.grapple(
-            actor,
-            scene,
-            campaign,
-            grappler,
-            target,
-            loaded,
-            size=body.size,
-            skill=body.skill,
-            attack_number=attack_number,
-            advantage=body.advantage,
-            disadvantage=body.disadvantage,
-            modifier=body.modifier,
-            client_seed=body.client_seed,
-            grappler_field="grappler_id",
-        )
-        outcome = {
-            **outcome,
-            "grappler_id": who,
-            "target_id": str(target.id),
-            "attack_number": attack_number,
-            "hasty_steps": attack_number - 1,
-        }
+        return grappler, target, int(state["attacks"].get(who, 0)) + 1
+
+    def _acted(self, turn: Turn, grab: Grab, roll: Roll | None, outcome: dict[str, Any]) -> None:
+        """The grapple's action, as a hasty attack (NB-10/NB-24); if the Dying save's Wound
+        killed the grappler (NB-21 ruling, as for an attack) the action is spent, nothing held."""
+        encounter, who = self.system.encounter, str(grab.grappler.id)
+        roll_id, target_id = str(roll.id) if roll else None, str(grab.target.id)
         dying = outcome.get("dying_save")
         if dying is not None and dying["dead"]:
-            # NB-21 (ruling, as for an attack): the save's Wound killed it: the action is spent,
-            # nothing is grappled.
             encounter._nbe_act(
-                scene,
+                turn.scene,
                 who,
                 "grapple",
                 1,
-                roll_id=str(roll.id),
-                target_id=str(target.id),
+                roll_id=roll_id,
+                target_id=target_id,
                 grappled=False,
                 dying_save=dying,
                 died=True,
             )
-            encounter._nbe_cap(scene, grappler)
-        else:
-            encounter._nbe_act(
-                scene,
-                who,
-                "grapple",
-                1,
-                hasty=True,  # NB-10/NB-24: a grapple is an attack
-                roll_id=str(roll.id),
-                target_id=str(target.id),
-                grappled=bool(outcome["grappled"]),
-                condition=outcome["condition"],
-            )
-        return encounter._nbe_save(turn, touched, roll, **outcome)
+            encounter._nbe_cap(turn.scene, grab.grappler)
+            return
+        encounter._nbe_act(
+            turn.scene,
+            who,
+            "grapple",
+            1,
+            hasty=True,
+            roll_id=roll_id,
+            target_id=target_id,
+            grappled=bool(outcome["grappled"]),
+            condition=outcome["condition"],
+        )

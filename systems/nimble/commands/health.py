@@ -35,6 +35,7 @@ from systems.nimble.requests import (
     NimbleCoverCreate,
     NimbleDamageCreate,
     NimbleDyingSaveCreate,
+    NimbleEncounterGrappleCreate,
     NimbleEscapeCreate,
     NimbleGrappleCreate,
     NimbleHealCreate,
@@ -125,6 +126,23 @@ class HealthResult:
     outcome: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Grab:
+    """One grapple as it is tried (NB-24): who grabs whom in which scene, with the request's
+    size, skill, steps and (a monster's) modifier; `attack_number` counts it among the turn's
+    attacks (NB-10); `field` names the grappler in errors (the request's field)."""
+
+    actor: Actor
+    scene: Scene
+    campaign: Campaign
+    grappler: Character
+    target: Character
+    loaded: Loaded
+    body: NimbleGrappleCreate | NimbleEncounterGrappleCreate
+    attack_number: int
+    field: str = "character_id"
+
+
 class HealthArea(Area):
     """Nimble's health commands (NB-20..26), an area of the Nimble component."""
 
@@ -154,21 +172,13 @@ class HealthArea(Area):
         command. Refuses (409, code "out_of_the_fight") damage to the dead or to a defeated
         monster; 422 for a negative amount. The summary also has "temp_hp", "wounds_taken",
         "status", "max_wounds" and "grapple_ended" (the partners freed)."""
-        if amount < 0:
-            raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
+        health.check_damage(amount)
         campaign = self.app.campaign_of(actor)
         before = health_of(campaign, target)
         health.check_standing(target.name, before.status, before.hp, "target_id")
         hit = health.take_damage(before, amount, critical)
         after = hit.after
-        concentration: str | None = None
-        if target.concentration is not None:
-            if after.hp == 0:
-                concentration = "ended"
-            elif critical:
-                concentration = "save_needed"
-            else:
-                concentration = "kept"
+        concentration = health.concentration_after(target.concentration, after.hp, critical)
         target.nimble_take_damage(
             amount,
             critical,
@@ -185,17 +195,7 @@ class HealthArea(Area):
             why = "a critical hit (NB-24)" if critical else "0 HP (NB-24 ruling)"
             freed = self._nb_end_grapples(actor, target, scene.id, why, loaded)
         return {
-            "damage": amount,
-            "critical": critical,
-            "temp_hp_absorbed": hit.temp_hp_absorbed,
-            "hp": after.hp,
-            "temp_hp": after.temp_hp,
-            "wounds": after.wounds,
-            "wounds_taken": hit.wounds_taken,
-            "max_wounds": after.max_wounds if after.hero else None,
-            "status": after.status,
-            "dying": after.status == "dying",
-            "dead": after.status == "dead",
+            **health.damage_summary(hit, amount, critical),
             "concentration": concentration,
             "grapple_ended": freed,
         }
@@ -474,134 +474,110 @@ class HealthArea(Area):
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, body.scene_id)
         target = self._nb_other(actor, body.target_id, "target_id", loaded)
-        outcome, touched, roll = self.grapple(
-            actor,
-            scene,
-            campaign,
-            grappler,
-            target,
-            loaded,
-            size=body.size,
-            skill=body.skill,
-            attack_number=body.attack_number,
-            advantage=body.advantage,
-            disadvantage=body.disadvantage,
-            modifier=body.modifier,
-            client_seed=body.client_seed,
-        )
+        grab = Grab(actor, scene, campaign, grappler, target, loaded, body, body.attack_number)
+        outcome, touched, roll = self.grapple(grab)
         return self._nb_commit(ctx, grappler, loaded, outcome, touched, roll)
 
-    def grapple(
-        self,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        grappler: Character,
-        target: Character,
-        loaded: Loaded,
-        *,
-        size: str,
-        skill: str,
-        attack_number: int,
-        advantage: int,
-        disadvantage: int,
-        modifier: int | None,
-        client_seed: str | None,
-        grappler_field: str = "character_id",
-    ) -> tuple[dict[str, Any], list[Aggregate], Roll | None]:
+    def grapple(self, grab: Grab) -> tuple[dict[str, Any], list[Aggregate], Roll | None]:
         """NB-24 (shared by `nimble_grapple` and the encounter's `nimble_encounter_grapple`): check
-        and roll a grapple of `target` (already in `loaded`) by `grappler`; a Dying grappler first
+        and roll a grapple of `grab.target` (already in `grab.loaded`); a Dying grappler first
         makes its STR save (NB-21) and, if that kills it, grapples nothing. Changes the two
         characters (conditions; hiding ends) and returns (the outcome {"grappled", "condition",
         "edge", "check", "dying_save"?}, the aggregates the rolls touched, the roll to reveal:
         the grapple check, or the save that killed the grappler). Writes nothing itself: the
-        caller commits. `grappler_field` names the grappler in errors (the request's field)."""
-        health.check_grapple_form(size, skill)
-        if target.id == grappler.id:
-            raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
-        _standing(campaign, grappler, grappler_field)
-        _standing(campaign, target, "target_id")
+        caller commits."""
+        edge = self._grab_edge(grab)
+        modifier = self._grab_modifier(grab)
+        outcome: dict[str, Any] = {}
+        dying, touched = self.dying_attack_save(
+            grab.actor, grab.scene, grab.campaign, grab.grappler, grab.body.client_seed
+        )
+        if dying is not None:
+            outcome["dying_save"] = dying
+            if dying["dead"]:
+                outcome["grappled"] = False
+                return outcome, touched, touched[0]  # type: ignore[return-value]
+        chain = touched[1] if dying is not None else None
+        result, success, roll, rolled = self._grab_roll(grab, edge, modifier, chain)
+        if edge.from_hiding:
+            self.attacked(grab.grappler, grab.scene.id)
+        if success:
+            self._grabbed(grab)
+        outcome.update(
+            {
+                "grappled": success,
+                "condition": ("mounted" if grab.body.size == "larger" else "grappling")
+                if success
+                else None,
+                "edge": edge.to_json(),
+                "check": result,
+            }
+        )
+        return outcome, [*touched, *rolled], roll
+
+    @staticmethod
+    def _grab_edge(grab: Grab) -> health.AttackEdge:
+        """NB-24/NB-26: the grapple's refusals, and what the conditions add to it (an attack)."""
+        grappler, target, body = grab.grappler, grab.target, grab.body
+        health.check_grapple_form(body.size, body.skill)
+        health.check_not_grabbing_itself(str(grappler.id), str(target.id))
+        _standing(grab.campaign, grappler, grab.field)
+        _standing(grab.campaign, target, "target_id")
         health.check_free_to_grapple(
             grappler.name,
             grappler.nimble_conditions,
             target.name,
             target.nimble_conditions,
-            grappler_field,
+            grab.field,
         )
         edge = health.attack_edge(
             str(grappler.id), grappler.nimble_conditions, str(target.id), target.nimble_conditions
         )
-        if not edge.can_target:
-            raise Conflict(
-                f"{target.name} has full cover and cannot be grabbed",
-                field="target_id",
-                code="full_cover",
-                rule="NB-26",
-            )
-        sheet = _sheet(campaign, grappler)
-        if isinstance(sheet, NimbleHero):
-            if modifier is not None:
-                raise InvalidInput(
-                    "a hero's modifier comes from its sheet; give one only for a monster",
-                    field="modifier",
-                )
-            modifier = next(
-                (v for k, v in sheet.skills.items() if k.casefold() == skill.casefold()), 0
-            )
-        touched: list[Aggregate] = []
-        chain: RollChain | None = None
-        outcome: dict[str, Any] = {}
-        dying, dying_touched = self.dying_attack_save(actor, scene, campaign, grappler, client_seed)
-        if dying is not None:
-            outcome["dying_save"] = dying
-            touched += dying_touched
-            chain = dying_touched[1]  # type: ignore[assignment]
-            if dying["dead"]:
-                outcome["grappled"] = False
-                save_roll = dying_touched[0]
-                assert isinstance(save_roll, Roll)
-                return outcome, touched, save_roll
+        health.check_grabbable(target.name, edge.can_target)
+        return edge
+
+    @staticmethod
+    def _grab_modifier(grab: Grab) -> int:
+        """NB-24: a hero's Might or Finesse from its sheet; a monster's as the GM gives it."""
+        sheet = _sheet(grab.campaign, grab.grappler)
+        skills = sheet.skills if isinstance(sheet, NimbleHero) else None
+        return health.grapple_modifier(skills, grab.body.skill, grab.body.modifier)
+
+    def _grab_roll(
+        self, grab: Grab, edge: health.AttackEdge, modifier: int, chain: Any
+    ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
+        """The grapple's fair roll: a skill check DC 10 counted among the turn's attacks."""
+        body = grab.body
         request = {
-            "skill": "Might" if skill.casefold() == "might" else "Finesse",
-            "modifier": modifier if modifier is not None else 0,
+            "skill": "Might" if body.skill.casefold() == "might" else "Finesse",
+            "modifier": modifier,
             "dc": health.DC,
-            "attack_number": attack_number,
-            "advantage": advantage + edge.advantage,
-            "disadvantage": disadvantage + edge.disadvantage,
-            "purpose": f"grapple {target.name} (NB-24)",
+            "attack_number": grab.attack_number,
+            "advantage": body.advantage + edge.advantage,
+            "disadvantage": body.disadvantage + edge.disadvantage,
+            "purpose": f"grapple {grab.target.name} (NB-24)",
         }
-        result, success, roll, rolled = self._nb_roll(
-            actor,
-            scene,
-            campaign,
+        return self._nb_roll(
+            grab.actor,
+            grab.scene,
+            grab.campaign,
             "skill",
             request,
-            grappler,
-            client_seed,
+            grab.grappler,
+            body.client_seed,
             chain,
-            (advantage, disadvantage),
+            (body.advantage, body.disadvantage),
         )
-        touched += rolled
-        if edge.from_hiding:
-            self.attacked(grappler, scene.id)
-        if success:
-            mine, theirs = health.grapple_conditions(
-                str(grappler.id),
-                str(target.id),
-                size,
-                str(scene.id),
-            )
-            grappler.nimble_set_condition(mine[0], mine[1], scene.id)
-            target.nimble_set_condition(theirs[0], theirs[1], scene.id)
-        outcome.update(
-            {
-                "grappled": success,
-                "condition": ("mounted" if size == "larger" else "grappling") if success else None,
-                "edge": edge.to_json(),
-                "check": result,
-            }
+
+    @staticmethod
+    def _grabbed(grab: Grab) -> None:
+        """NB-24: the grappler holds (or rides) the target, and the target is held (or ridden)."""
+        scene_id = grab.scene.id
+        mine, theirs = health.grapple_conditions(
+            str(grab.grappler.id), str(grab.target.id), grab.body.size, str(scene_id)
         )
-        return outcome, touched, roll
+        grab.grappler.nimble_set_condition(mine[0], mine[1], scene_id)
+        grab.target.nimble_set_condition(theirs[0], theirs[1], scene_id)
 
     @command
     def nimble_release(

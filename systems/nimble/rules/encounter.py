@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from domain.errors import Conflict, InvalidInput
 from systems.nimble.rules.sheet import HERO_ACTIONS
@@ -25,21 +25,40 @@ __all__ = [
     "EVENT_NAME",
     "PERIODS",
     "REACTIONS",
+    "ActionAsked",
+    "action_cost",
     "apply",
     "check_actions",
+    "check_activity",
     "check_assess",
+    "check_attack",
+    "check_can_move",
+    "check_can_start",
     "check_free",
+    "check_grant",
+    "check_help_on_attack",
     "check_hero",
     "check_in",
+    "check_interposed_for",
+    "check_interposer",
+    "check_limited_use",
     "check_mana",
     "check_not_concentrating",
+    "check_not_helped",
     "check_not_pending",
     "check_running",
     "check_spend",
     "check_standing",
+    "check_surprised",
+    "check_swap",
+    "check_targetable",
     "check_turn",
     "check_use",
+    "check_weakness_target",
     "current",
+    "first_round_order",
+    "held_attack",
+    "helped_assessment",
     "movement_cost",
     "primary_shift",
     "refreshes",
@@ -114,6 +133,16 @@ def starting_actions(rolled: int | None, surprise: str | None, party: str | None
         return 1
     assert rolled is not None
     return rolled
+
+
+def first_round_order(
+    order: list[str], kinds: Mapping[str, str], monsters_first: bool
+) -> list[str]:
+    """NB-2/NB-3: the first round keeps the fixed order, unless a surprised party lets the
+    monsters act first."""
+    if not monsters_first:
+        return list(order)
+    return [c for c in order if kinds[c] != "hero"] + [c for c in order if kinds[c] == "hero"]
 
 
 def movement_cost(squares: int, difficult: int) -> int:
@@ -272,6 +301,61 @@ def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
 
 
 # ---- apply ----------------------------------------------------------------------------------
+
+
+class ActionAsked(Protocol):
+    """What an action asks for (the command's request: systems/nimble/requests.py)."""
+
+    action: str
+    cost: int
+    free: bool
+    activity_cost: int | None
+    end_concentration: bool
+
+
+def action_cost(
+    state: Mapping[str, Any], who: str, name: str, asked: ActionAsked
+) -> tuple[int, bool, dict[str, Any]]:
+    """NB-6..NB-8: what an action costs (actions, whether it is the turn's free action) and
+    what it changes of an activity spread over turns; refuses what the turn cannot pay."""
+    if asked.free or asked.end_concentration:
+        check_free(state, who, name)
+        details: dict[str, Any] = {}
+        if asked.end_concentration:
+            check_activity(state, who, name)
+            details["activity"] = None
+        return 0, True, details
+    if asked.activity_cost is not None or who in state["activities"]:
+        return _activity_cost(state, who, name, asked)
+    if state["kinds"][who] == "hero":
+        check_not_concentrating(state, who, name)
+        check_actions(state, who, name, asked.cost, "NB-7")
+    return asked.cost, False, {}
+
+
+def _activity_cost(
+    state: Mapping[str, Any], who: str, name: str, asked: ActionAsked
+) -> tuple[int, bool, dict[str, Any]]:
+    """NB-6: all the actions the hero has go into the activity until it is paid."""
+    check_hero(state, who, name, "character_id", "NB-6")
+    activity = state["activities"].get(who) or {
+        "name": asked.action,
+        "cost": asked.activity_cost,
+        "paid": 0,
+    }
+    if activity["name"] != asked.action:
+        check_not_concentrating(state, who, name)
+    have = int(state["actions"].get(who, 0))
+    if have < 1:
+        check_actions(state, who, name, 1, "NB-7")
+    cost = min(have, int(activity["cost"]) - int(activity["paid"]))
+    paid = int(activity["paid"]) + cost
+    done = paid >= int(activity["cost"])
+    return (
+        cost,
+        asked.free,
+        {"activity": None if done else {**activity, "paid": paid}, "activity_done": done},
+    )
 
 
 def check_mana(name: str, have: int, needed: int, field: str) -> None:
@@ -567,3 +651,174 @@ class EncounterState:
 
 
 ENCOUNTER = EncounterState()
+
+
+# ---- refusals of the commands, before any change (NB-2..NB-19) ----------------------------------
+
+
+def check_can_start(state: Mapping[str, Any], order: list[str]) -> None:
+    """NB-3/NB-4: one encounter at a time; the order names each creature once."""
+    if state["status"] == "running":
+        raise Conflict(
+            "an encounter is already running in this scene", code="encounter_running", rule="NB-4"
+        )
+    if len(set(order)) != len(order) or not order:
+        raise InvalidInput("the order names each creature once", field="order", rule="NB-3")
+
+
+def check_surprised(kinds: Mapping[str, str], surprised: list[str]) -> None:
+    """NB-2: only heroes of the order are surprised."""
+    if any(kinds.get(who) != "hero" for who in surprised):
+        raise InvalidInput(
+            "only heroes in the order can be surprised", field="surprised", rule="NB-2"
+        )
+
+
+def check_swap(state: Mapping[str, Any], first: str, second: str) -> None:
+    """NB-3: two heroes who have not had their turn this round swap places."""
+    order = state["round_order"]
+    for who, field in ((first, "first_id"), (second, "second_id")):
+        if state["kinds"].get(who) != "hero":
+            raise InvalidInput("only heroes of the encounter swap places", field=field, rule="NB-3")
+        if order.index(who) < state["turn"]:
+            raise Conflict(
+                "that hero has had its turn this round", code="turn_taken", field=field, rule="NB-3"
+            )
+    if first == second:
+        raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
+
+
+def check_grant(state: Mapping[str, Any], who: str, name: str, cap: int, actions: int) -> None:
+    """NB-7 within NB-21: a Dying hero takes at most `cap` actions a turn, granted ones too."""
+    have = int(state["actions"].get(who, 0))
+    spent = int(state.get("spent", {}).get(who, 0))  # on this, its own turn
+    if cap < HERO_ACTIONS and spent + have + actions > cap:
+        raise Conflict(
+            f"{name} is Dying: at most {cap} action(s) a turn; it has {have} "
+            f"and spent {spent} this turn",
+            field="actions",
+            code="dying",
+            rule="NB-21",
+            details={"have": have, "spent_this_turn": spent, "max": cap},
+        )
+
+
+def check_limited_use(use_key: str | None, per: str | None) -> None:
+    """NB-5: a limited use names its key and its period together."""
+    if (use_key is None) != (per is None):
+        raise InvalidInput("give use_key and per together", field="per", rule="NB-5")
+
+
+def check_activity(state: Mapping[str, Any], who: str, name: str) -> None:
+    """NB-6: ending the concentrated activity needs one."""
+    if who not in state["activities"]:
+        raise Conflict(f"{name} is concentrating on nothing", code="not_concentrating", rule="NB-6")
+
+
+def check_can_move(name: str, speed: int) -> None:
+    """NB-13: a Move action gives Speed squares; at speed 0 none."""
+    if speed < 1:
+        raise Conflict(f"{name} has speed 0", code="cannot_move", rule="NB-13")
+
+
+def check_attack(attacker: str, target: str, hold: bool, reacting: bool) -> None:
+    """NB-9/NB-15: a creature attacks another; a held attack takes its reactions later."""
+    if target == attacker:
+        raise InvalidInput("a creature does not attack itself", field="target_id")
+    if hold and reacting:
+        raise InvalidInput(
+            "a held attack takes its reactions when it is resolved, after the roll",
+            field="hold",
+            rule="NB-15",
+        )
+
+
+def check_targetable(name: str, can_target: bool) -> None:
+    """NB-26: full cover cannot be attacked."""
+    if not can_target:
+        raise Conflict(f"{name} is in full cover", code="full_cover", rule="NB-26")
+
+
+def check_interposer(interposer: str, target: str, attacker: str) -> None:
+    """NB-17: an ally of the target interposes (neither the target nor the attacker)."""
+    if interposer in (target, attacker):
+        raise InvalidInput("an ally of the target interposes", field="interpose_by", rule="NB-17")
+
+
+def held_attack(state: Mapping[str, Any], roll_id: str) -> dict[str, Any]:
+    """NB-15: the attack waiting for its reactions, if `roll_id` is it."""
+    pending = state.get("pending")
+    if not pending or pending["roll_id"] != roll_id:
+        raise Conflict(
+            "that roll is no attack waiting for reactions",
+            code="not_pending",
+            field="roll_id",
+            rule="NB-15",
+            details={"pending": pending["roll_id"] if pending else None},
+        )
+    return dict(pending)
+
+
+def check_interposed_for(state: Mapping[str, Any], target: str) -> None:
+    """NB-17: heroes interpose for their allies, not for monsters."""
+    if state["kinds"].get(target) != "hero":
+        raise InvalidInput(
+            "heroes interpose for their allies, not for monsters",
+            field="interpose_by",
+            rule="NB-17",
+        )
+
+
+def check_weakness_target(option: str, target_id: object | None) -> None:
+    """NB-14: finding a weakness names its target."""
+    if option == "find_weakness" and target_id is None:
+        raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
+
+
+def check_not_helped(state: Mapping[str, Any], roll_id: str) -> None:
+    """NB-19: a roll is helped once."""
+    if roll_id in state["helped"]:
+        raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+
+
+def helped_assessment(
+    state: Mapping[str, Any], roll_id: str, helper: str, die: int | None
+) -> dict[str, Any]:
+    """NB-19: the ally's Assess of this encounter that the helper rerolls (its one d20)."""
+    assess = state["assessments"].get(roll_id)
+    if assess is None:
+        raise InvalidInput(
+            "Help rerolls a die of an Assess roll of this encounter or of a held attack (NB-15)",
+            field="roll_id",
+            rule="NB-19",
+        )
+    if die is not None:
+        raise InvalidInput(
+            "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
+        )
+    if assess["character_id"] == helper:
+        raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+    check_not_helped(state, roll_id)
+    return dict(assess)
+
+
+def check_help_on_attack(state: Mapping[str, Any], helper: str, die: int | None) -> None:
+    """NB-19 on a held attack (NB-15): a hero ally of the attacker, not its target, rerolls one
+    named die of it, once."""
+    pending = state["pending"]
+    attacker = pending["character_id"]
+    if state["kinds"].get(attacker) != "hero":
+        raise InvalidInput(
+            "heroes help their allies: a monster's attack gets no Help",
+            field="roll_id",
+            rule="NB-19",
+        )
+    if attacker == helper:
+        raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+    if pending["target_id"] == helper:
+        raise InvalidInput(
+            "the target of an attack does not help it", field="helper_id", rule="NB-19"
+        )
+    if die is None:
+        raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
+    check_not_helped(state, pending["roll_id"])

@@ -95,6 +95,41 @@ def take_damage(health: Health, amount: int, critical: bool) -> Damage:
     return Damage(after, absorbed, hp_lost, taken, dropped)
 
 
+def check_damage(amount: int) -> None:
+    """NB-20: damage is a number of HP lost, never negative."""
+    if amount < 0:
+        raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
+
+
+def concentration_after(
+    concentration: dict[str, Any] | None, hp: int, critical: bool
+) -> str | None:
+    """NB-25: a hit ends Concentration at 0 HP; a critical one calls for its STR save."""
+    if concentration is None:
+        return None
+    if hp == 0:
+        return "ended"
+    return "save_needed" if critical else "kept"
+
+
+def damage_summary(hit: Damage, amount: int, critical: bool) -> dict[str, Any]:
+    """What a hit of `amount` did (NB-20..NB-23), as the damage contract tells it."""
+    after = hit.after
+    return {
+        "damage": amount,
+        "critical": critical,
+        "temp_hp_absorbed": hit.temp_hp_absorbed,
+        "hp": after.hp,
+        "temp_hp": after.temp_hp,
+        "wounds": after.wounds,
+        "wounds_taken": hit.wounds_taken,
+        "max_wounds": after.max_wounds if after.hero else None,
+        "status": after.status,
+        "dying": after.status == "dying",
+        "dead": after.status == "dead",
+    }
+
+
 def take_wounds(health: Health, wounds: int) -> Health:
     """NB-21: a Wound from attacking while Dying (failed STR save); NB-22: death at the maximum."""
     total = min(health.max_wounds, health.wounds + wounds)
@@ -342,6 +377,35 @@ def check_grapple_form(size: str, skill: str) -> None:
         raise InvalidInput("size is smaller, same or larger", field="size", rule="NB-24")
     if skill.casefold() not in ("might", "finesse"):
         raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
+
+
+def check_not_grabbing_itself(grappler: str, target: str) -> None:
+    """NB-24: a grapple is of another creature."""
+    if target == grappler:
+        raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
+
+
+def check_grabbable(name: str, can_target: bool) -> None:
+    """NB-26: full cover cannot be grabbed, as it cannot be attacked."""
+    if not can_target:
+        raise Conflict(
+            f"{name} has full cover and cannot be grabbed",
+            field="target_id",
+            code="full_cover",
+            rule="NB-26",
+        )
+
+
+def grapple_modifier(skills: dict[str, int] | None, skill: str, given: int | None) -> int:
+    """NB-24: a hero's (`skills`) check modifier comes from its sheet; a monster's is what the GM
+    gives (else +0)."""
+    if skills is None:
+        return given if given is not None else 0
+    if given is not None:
+        raise InvalidInput(
+            "a hero's modifier comes from its sheet; give one only for a monster", field="modifier"
+        )
+    return next((v for k, v in skills.items() if k.casefold() == skill.casefold()), 0)
 
 
 def check_free_to_grapple(

@@ -101,3 +101,38 @@ def test_a_character_hides_once_behind_cover_nb_26() -> None:
     hidden = {h.HIDDEN: {}, h.COVER: {"level": "full"}}
     assert refused(Conflict, h.cover_to_hide_in, "Nova", hidden).code == "already_hidden"
     assert h.cover_to_hide_in("Nova", {h.COVER: {"level": "partial"}}) == "partial"
+
+
+def test_damage_is_never_negative_nb_20() -> None:
+    assert refused(InvalidInput, h.check_damage, -1).field == "amount"
+    h.check_damage(0)
+
+
+def test_a_hit_ends_concentration_at_0_hp_and_a_crit_calls_for_the_save_nb_25() -> None:
+    bless = {"effect": "Bless", "saves_due": 0}
+    assert h.concentration_after(None, 0, True) is None
+    assert h.concentration_after(bless, 0, False) == "ended"
+    assert h.concentration_after(bless, 4, True) == "save_needed"
+    assert h.concentration_after(bless, 4, False) == "kept"
+
+
+def test_the_damage_summary_tells_what_the_hit_did_nb_20_nb_23() -> None:
+    before = h.Health(hp=5, max_hp=20, temp_hp=2, wounds=0, max_wounds=6, status="active")
+    summary = h.damage_summary(h.take_damage(before, 9, False), 9, False)
+    assert (summary["damage"], summary["temp_hp_absorbed"], summary["hp"]) == (9, 2, 0)
+    assert (summary["wounds_taken"], summary["dying"], summary["max_wounds"]) == (1, True, 6)
+
+
+def test_a_grapple_is_of_another_creature_not_in_full_cover_nb_24_nb_26() -> None:
+    assert refused(InvalidInput, h.check_not_grabbing_itself, "a", "a").field == "target_id"
+    h.check_not_grabbing_itself("a", "b")
+    assert refused(Conflict, h.check_grabbable, "Rook", False).code == "full_cover"
+    h.check_grabbable("Rook", True)
+
+
+def test_a_heros_grapple_modifier_is_its_skill_a_monsters_the_gms_nb_24() -> None:
+    skills = {"Might": 2, "Finesse": 1}
+    assert h.grapple_modifier(skills, "might", None) == 2
+    assert refused(InvalidInput, h.grapple_modifier, skills, "Might", 3).field == "modifier"
+    assert h.grapple_modifier(None, "Might", 4) == 4
+    assert h.grapple_modifier(None, "Might", None) == 0
