@@ -812,6 +812,9 @@ class Scene(Aggregate):
         # Recorded before StateChanged existed: the same change, applied the same way.
         self._apply_state(NWOD, "fight", change, details, page)
 
+    # ---- Nimble encounters (NB-1..NB-19): retired, kept so that older logs replay -------------
+    # The encounter's state is now kept with change_state (systems/nimble/commands/encounter.py).
+
     @event("NimbleEncounterChanged")
     def _nimble_encounter_changed(self, change: str, details: dict[str, Any], page: int) -> None:
         # A Nimble encounter's change recorded before StateChanged: applied the same way.
