@@ -39,6 +39,8 @@ NIMBLE = "nimble"
 AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
 
 Creature = tuple[Character, NimbleHero | NimbleMonster]
+# What a Help on a held attack tells of the rerolled attack (NB-19).
+HELPED_ATTACK = ("total", "armor", "damage", "critical", "miss", "success")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,26 @@ def _attack_summary(
         "defended": strike.body.defend,
         "pending": strike.body.hold and not miss,
         "hit": None,
+    }
+
+
+def _assessment(
+    body: NimbleAssessCreate, who: str, modifier: int, roll_id: UUID, result: dict[str, Any]
+) -> dict[str, Any]:
+    """NB-14: the Assess as the encounter keeps it (for its effect and for Help, NB-19)."""
+    return {
+        "roll_id": str(roll_id),
+        "character_id": who,
+        "skill": body.skill,
+        "option": body.option,
+        "target_id": str(body.target_id) if body.target_id else None,
+        "question": body.question,
+        "modifier": modifier,
+        "natural": result["natural"],
+        "total": result["total"],
+        "dc": result["dc"],
+        "success": result["success"],
+        "helped": False,
     }
 
 
@@ -810,23 +832,7 @@ class Encounter(Area):
     ) -> Outcome:
         """NB-14: Assess (1 action, a skill check DC 10), each skill once per encounter."""
         turn = self._turn(ctx, scene_id)
-        actor, scene = turn.actor, turn.scene
-        state = state_of(scene)
-        character, sheet = self._acting(turn, state, body.character_id, "character_id")
-        who, name = str(character.id), character.name
-        enc.check_hero(state, who, name, "character_id", "NB-14")
-        enc.check_standing(character.name, character.status, "character_id")
-        state = self._nbe_cap(scene, character)
-        assert isinstance(sheet, NimbleHero)
-        enc.check_spend(state, who, name, 1, reaction=None)
-        enc.check_assess(state, who, body.skill)
-        enc.check_weakness_target(body.option, body.target_id)
-        if body.option == "find_weakness" and body.target_id is not None:
-            target, _ = self._creature(turn, body.target_id, "target_id")
-            enc.check_in(state, str(target.id), target.name, "target_id")
-        modifier = next(
-            (v for k, v in sheet.skills.items() if k.casefold() == body.skill.casefold()), 0
-        )
+        character, modifier = self._assessor(turn, body)
         request = {
             "skill": body.skill,
             "modifier": modifier,
@@ -838,8 +844,8 @@ class Encounter(Area):
         steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         declared = declared_by(steps, "body")  # NB-11: the roller's steps, in its request
         outcome, touched = self.app._roll_check(
-            actor,
-            scene,
+            turn.actor,
+            turn.scene,
             turn.campaign,
             "assess",
             request,
@@ -848,23 +854,28 @@ class Encounter(Area):
             declared=declared,
         )
         roll = touched[0]
-        result = outcome.result
-        assess = {
-            "roll_id": str(roll.id),
-            "character_id": who,
-            "skill": body.skill,
-            "option": body.option,
-            "target_id": str(body.target_id) if body.target_id else None,
-            "question": body.question,
-            "modifier": modifier,
-            "natural": result["natural"],
-            "total": result["total"],
-            "dc": result["dc"],
-            "success": result["success"],
-            "helped": False,
-        }
-        self._nbe_act(scene, who, "assess", 1, assess=assess)
+        assess = _assessment(body, str(character.id), modifier, roll.id, outcome.result)
+        self._nbe_act(turn.scene, str(character.id), "assess", 1, assess=assess)
         return self._nbe_save(turn, touched, roll, assess=assess)
+
+    def _assessor(self, turn: Turn, body: NimbleAssessCreate) -> tuple[Character, int]:
+        """NB-14: a hero standing, on its turn with an action, with a skill it has not assessed
+        with in this encounter (and a target of it, to find a weakness); its skill's modifier."""
+        state = state_of(turn.scene)
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
+        who, name = str(character.id), character.name
+        enc.check_hero(state, who, name, "character_id", "NB-14")
+        enc.check_standing(character.name, character.status, "character_id")
+        state = self._nbe_cap(turn.scene, character)
+        assert isinstance(sheet, NimbleHero)
+        enc.check_spend(state, who, name, 1, reaction=None)
+        enc.check_assess(state, who, body.skill)
+        enc.check_weakness_target(body.option, body.target_id)
+        if body.option == "find_weakness" and body.target_id is not None:
+            target, _ = self._creature(turn, body.target_id, "target_id")
+            enc.check_in(state, str(target.id), target.name, "target_id")
+        skill = body.skill.casefold()
+        return character, next((v for k, v in sheet.skills.items() if k.casefold() == skill), 0)
 
     @command
     def nimble_help(self, ctx: CommandContext, scene_id: UUID, body: NimbleHelpCreate) -> Outcome:
@@ -872,21 +883,27 @@ class Encounter(Area):
         Assess, or one die (``die``) of a held attack (the ``help_die`` follow-up roll); a
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
         turn = self._turn(ctx, scene_id)
-        actor, scene = turn.actor, turn.scene
-        state = state_of(scene)
+        state = state_of(turn.scene)
         helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
-        who, name = str(helper.id), helper.name
-        enc.check_hero(state, who, name, "helper_id", "NB-19")
+        who = str(helper.id)
+        enc.check_hero(state, who, helper.name, "helper_id", "NB-19")
         enc.check_standing(helper.name, helper.status, "helper_id")
-        state = self._nbe_cap(scene, helper)
+        state = self._nbe_cap(turn.scene, helper)
         enc.check_not_helped(state, str(body.roll_id))
         pending = state.get("pending")
         if pending and pending["roll_id"] == str(body.roll_id):
-            return self._nbe_help_attack(turn, helper, body.die, body.purpose, body.client_seed)
+            return self._nbe_help_attack(turn, helper, body)
+        return self._help_assess(turn, state, helper, body)
+
+    def _help_assess(
+        self, turn: Turn, state: dict[str, Any], helper: Character, body: NimbleHelpCreate
+    ) -> Outcome:
+        """NB-19 on an ally's Assess (NB-14): its d20 rerolled (the ``help_reroll`` check)."""
+        who = str(helper.id)
         assess = enc.helped_assessment(state, str(body.roll_id), who, body.die)
         own_turn = enc.current(state) == who
-        enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
-        roller = self.app.get(actor, Character, UUID(assess["character_id"]))
+        enc.check_spend(state, who, helper.name, 1, reaction=None if own_turn else "help")
+        roller = self.app.get(turn.actor, Character, UUID(assess["character_id"]))
         request = {
             "helped_roll_id": str(body.roll_id),
             "old_face": assess["natural"],
@@ -895,7 +912,7 @@ class Encounter(Area):
             "purpose": body.purpose,
         }
         outcome, touched = self.app._roll_check(
-            actor, scene, turn.campaign, "help_reroll", request, roller, body.client_seed
+            turn.actor, turn.scene, turn.campaign, "help_reroll", request, roller, body.client_seed
         )
         roll = touched[0]
         helped = {
@@ -928,20 +945,13 @@ class Encounter(Area):
         )
         return self._nbe_save(turn, touched, roll, help=helped)
 
-    def _nbe_help_attack(
-        self,
-        turn: Turn,
-        helper: Character,
-        die: int | None,
-        purpose: str,
-        client_seed: str | None,
-    ) -> Outcome:
+    def _nbe_help_attack(self, turn: Turn, helper: Character, body: NimbleHelpCreate) -> Outcome:
         """NB-19 on a held attack (NB-15): an ally hero rerolls one of its dice before it lands."""
         actor, scene = turn.actor, turn.scene
         state = state_of(scene)
         pending = state["pending"]
         who, name = str(helper.id), helper.name
-        enc.check_help_on_attack(state, who, die)
+        enc.check_help_on_attack(state, who, body.die)
         own_turn = enc.current(state) == who
         enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
         original = self.app.get(actor, Roll, UUID(pending["roll_id"]))
@@ -952,29 +962,19 @@ class Encounter(Area):
                 turn.campaign,
                 original,
                 "help_die",
-                {"die": die, "purpose": purpose},
-                client_seed,
+                {"die": body.die, "purpose": body.purpose},
+                body.client_seed,
                 for_ally=True,
             )
         except InvalidInput as exc:
             raise InvalidInput(exc.message, field="die", rule="NB-19") from None
         roll = touched[0]
-        result = outcome.result
-        primary = result["primary_die"]
-        natural_crit = primary is not None and result["primary_face"] == int(str(primary)[1:])
         helped = {
             "roll_id": pending["roll_id"],
             "reroll_id": str(roll.id),
-            "die": die,
-            "total": result["total"],
-            "armor": result["armor"],
-            "damage": result["damage"],
-            "critical": result["critical"],
-            "miss": result["miss"],
-            "success": result["success"],
+            "die": body.die,
+            **{k: outcome.result[k] for k in HELPED_ATTACK},
             # NB-14: the weakness is used up unless the (new) Primary die crits by itself
-            "weakness_used": bool(pending.get("weakness"))
-            and primary is not None
-            and not natural_crit,
+            "weakness_used": _weakness_used(bool(pending.get("weakness")), outcome.result),
         }
         return self._nbe_helped(turn, who, own_turn, touched, roll, helped)

@@ -1,15 +1,16 @@
 """Nimble hit points, wounds, dying, temporary HP, grapple, concentration and cover (NB-20..26).
 
-For the encounter verbs (systems/nimble/commands/encounter.py) this module offers, besides the
-`_nimble_damage` contract:
+The health area of the Nimble component. For the encounter area (systems/nimble/commands/
+encounter.py, through `self.system.health`) it offers, besides the `damage` contract:
 
-- `_nimble_attack_edge(attacker, target)`: the advantage/disadvantage an attack gets from hiding,
+- `attack_edge(attacker, target)`: the advantage/disadvantage an attack gets from hiding,
   cover, grapples, Restrained and Mounted, whether the target can be targeted at all (full
   cover), and whether a miss hits the attacker (a ridden creature attacking its rider);
-- `_nimble_attacked(attacker, scene_id)`: call after an attack: the attacker is hidden no more;
-- `_nimble_dying_attack_save(actor, scene, campaign, attacker, client_seed, chain)`: call when a
+- `attacked(attacker, scene_id)`: call after an attack: the attacker is hidden no more;
+- `dying_attack_save(actor, scene, campaign, attacker, client_seed, chain)`: call when a
   Dying hero attacks: the STR save DC 10 and, on a failure, 1 Wound (NB-21);
-- `_nimble_max_actions(character)`: 1 while Dying (NB-21), 0 when dead, else 3.
+- `max_actions(character)`: 1 while Dying (NB-21), 0 when dead, else 3;
+- `grapple(grab)`: a grapple's checks and roll (NB-24), for the encounter's grapple too.
 
 See systems/nimble/docs/health.md.
 """
@@ -17,7 +18,7 @@ See systems/nimble/docs/health.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -124,6 +125,14 @@ class HealthResult:
 
     roll_id: UUID | None = None
     outcome: dict[str, Any] = field(default_factory=dict)
+
+
+class Rolled(Protocol):
+    """What a roll's request gives besides its numbers: the roller's steps and randomness."""
+
+    advantage: int
+    disadvantage: int
+    client_seed: str | None
 
 
 @dataclass(frozen=True)
@@ -353,11 +362,10 @@ class HealthArea(Area):
         check: str,
         request: dict[str, Any],
         character: Character,
-        client_seed: str | None,
+        body: Rolled,
         chain: RollChain | None = None,
-        steps: tuple[int, int] = (0, 0),
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
-        """`steps`: the advantage and disadvantage the roller declared (NB-11), which follow
+        """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
         player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
         outcome, touched = self.app._roll_check(
             actor,
@@ -366,9 +374,11 @@ class HealthArea(Area):
             check,
             request,
             character,
-            client_seed,
+            body.client_seed,
             chain,
-            declared=declared_by({"advantage": steps[0], "disadvantage": steps[1]}, "body"),
+            declared=declared_by(
+                {"advantage": body.advantage, "disadvantage": body.disadvantage}, "body"
+            ),
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -564,9 +574,8 @@ class HealthArea(Area):
             "skill",
             request,
             grab.grappler,
-            body.client_seed,
+            body,
             chain,
-            (body.advantage, body.disadvantage),
         )
 
     @staticmethod
@@ -617,8 +626,7 @@ class HealthArea(Area):
             "save",
             request,
             character,
-            body.client_seed,
-            steps=(body.advantage, body.disadvantage),
+            body,
         )
         if success:
             detail = character.nimble_conditions[name]
@@ -699,8 +707,7 @@ class HealthArea(Area):
             "save",
             request,
             character,
-            body.client_seed,
-            steps=(body.advantage, body.disadvantage),
+            body,
         )
         character.concentration_save(roll.id, success, scene.id)
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
@@ -755,8 +762,7 @@ class HealthArea(Area):
             "skill",
             request,
             character,
-            body.client_seed,
-            steps=(body.advantage, body.disadvantage),
+            body,
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
