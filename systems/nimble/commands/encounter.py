@@ -130,6 +130,18 @@ def _assessment(
     }
 
 
+def _landed(pending: dict[str, Any], defend_armor: int, damage: int) -> dict[str, Any]:
+    """NB-15/NB-16: what a held attack did when it landed: its roll's damage, the Armor taken
+    off (the roll's, and the Defender's), the damage dealt and whether it was critical."""
+    return {
+        "rolled_damage": int(pending["total"]),
+        "armor": int(pending["armor"]) + defend_armor,
+        "defend_armor": defend_armor,
+        "damage": damage,
+        "critical": bool(pending["critical"]),
+    }
+
+
 def state_of(scene: Scene) -> dict[str, Any]:
     """A copy of the scene's encounter state (order, turn, actions, uses, reactions...)."""
     return scene.state(NIMBLE, AREA)
@@ -727,27 +739,22 @@ class Encounter(Area):
         target through the health contract. Returns its summary (None when no damage)."""
         actor, scene, loaded = turn.actor, turn.scene, turn.loaded
         hit_target = interposer or target
-        if interposer is not None:
-            self._nbe_act(
-                scene,
-                str(interposer.id),
-                "interpose",
-                1,
-                key="reaction:interpose",
-                per="round",
-                roll_id=str(roll_id),
-                instead_of=str(target.id),
-            )
+        reactions = (
+            [(interposer, "interpose", {"instead_of": str(target.id)})] if interposer else []
+        )
         if defend:
+            reactions.append((hit_target, "defend", {"armor": defend_armor}))
+        for who, reaction, details in reactions:
+            key = f"reaction:{reaction}"
             self._nbe_act(
                 scene,
-                str(hit_target.id),
-                "defend",
+                str(who.id),
+                reaction,
                 1,
-                key="reaction:defend",
+                key=key,
                 per="round",
                 roll_id=str(roll_id),
-                armor=defend_armor,
+                **details,
             )
         if damage <= 0:
             return None
@@ -796,11 +803,7 @@ class Encounter(Area):
             "target_id": str(hit_target.id),
             "interposed_by": str(interposer.id) if interposer else None,
             "defended": body.defend,
-            "rolled_damage": int(pending["total"]),
-            "armor": int(pending["armor"]) + defend_armor,
-            "defend_armor": defend_armor,
-            "damage": 0 if out_of_fight else damage,
-            "critical": critical,
+            **_landed(pending, defend_armor, 0 if out_of_fight else damage),
         }
         change(scene, "resolved", resolved)
         return self._nbe_save(turn, [], None, **resolved, hit=hit)

@@ -89,6 +89,18 @@ def health_of(campaign: Campaign, character: Character) -> Health:
     )
 
 
+def _save_request(
+    sheet: NimbleHero | NimbleMonster, stat: str, purpose: str, steps: Rolled | None = None
+) -> dict[str, Any]:
+    """A STR or DEX save DC 10 (NB-21, NB-24, NB-25): a hero's stat, a monster's +0; the steps
+    the roller declares, if it may."""
+    modifier = getattr(sheet.stats, stat) if isinstance(sheet, NimbleHero) else 0
+    request: dict[str, Any] = {"stat": stat, "modifier": modifier, "dc": health.DC}
+    if steps is not None:
+        request |= {"advantage": steps.advantage, "disadvantage": steps.disadvantage}
+    return request | {"purpose": purpose}
+
+
 def _standing(campaign: Campaign, character: Character, field: str) -> None:
     h = health_of(campaign, character)
     health.check_standing(character.name, h.status, h.hp, field)
@@ -168,19 +180,10 @@ class HealthArea(Area):
         roll_id: UUID | None,
         loaded: Loaded,
     ) -> dict[str, Any]:
-        """THE CONTRACT between the Nimble encounter verbs and this module: apply `amount` damage
-        from a hit (critical or not, made by roll `roll_id` in `scene`) to `target`: temporary HP
-        first (NB-23), then HP; at 0 HP a Wound and Dying (NB-20); damage while Dying: 2 Wounds, 3 on
-        a critical (NB-21); death at the campaign's maximum Wounds (NB-22); concentration ends at 0 HP
-        and a critical calls for its STR save (NB-25). Changes `target` (already in `loaded`) and
-        returns a summary for the response, e.g. {"damage", "temp_hp_absorbed", "hp", "wounds",
-        "dying", "dead", "concentration": "kept"|"ended"|"save_needed"|None}.
-
-        Also (NB-24): a critical hit, or falling to 0 HP, ends the target's grapple; the partner
-        is loaded through `loaded` and changed too, so save `loaded.touched(...)` with the
-        command. Refuses (409, code "out_of_the_fight") damage to the dead or to a defeated
-        monster; 422 for a negative amount. The summary also has "temp_hp", "wounds_taken",
-        "status", "max_wounds" and "grapple_ended" (the partners freed)."""
+        """THE CONTRACT of every hit (NB-20..NB-25): `amount` damage from roll `roll_id` in `scene`
+        to `target` (in `loaded`), temporary HP first; Wounds, Dying and death; Concentration; a
+        critical or 0 HP ends its grapples, the partner changed through `loaded`. Returns the
+        summary the response shows (systems/nimble/docs/health.md lists its fields)."""
         health.check_damage(amount)
         campaign = self.app.campaign_of(actor)
         before = health_of(campaign, target)
@@ -239,38 +242,25 @@ class HealthArea(Area):
         client_seed: str | None,
         chain: RollChain | None = None,
     ) -> tuple[dict[str, Any] | None, list[Aggregate]]:
-        """NB-21: a Dying hero that attacks rolls a STR save DC 10 (a fair roll record made by
+        """NB-21: a Dying hero that attacks rolls a STR save DC 10 (a roll record made by
         `attacker`); on a failure it takes 1 Wound (and dies at the maximum, NB-22). Returns
-        (None, []) unless the attacker is Dying, else the summary {"roll_id", "success", "total",
-        "wounds_taken", "wounds", "dead"} and the aggregates to save (the roll, the chain, the
-        scene, the attacker). Pass the chain (touched[1]) of an earlier roll of the same
-        command."""
+        (None, []) unless the attacker is Dying, else the summary and the aggregates to save
+        (systems/nimble/docs/health.md). `chain`: that of an earlier roll of the command."""
         if attacker.status != "dying":
             return None, []
         sheet = _sheet(campaign, attacker)
-        request = {
-            "stat": "STR",
-            "modifier": sheet.stats.STR if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "purpose": "attacking while Dying (NB-21)",
-        }
+        request = _save_request(sheet, "STR", "attacking while Dying (NB-21)")
         outcome, touched = self.app._roll_check(
             actor, scene, campaign, "save", request, attacker, client_seed, chain
         )
         roll = touched[0]
-        wounds_taken = 0
         before = health_of(campaign, attacker)
-        after = before
+        after = before if outcome.success else health.take_wounds(before, 1)
+        wounds_taken = after.wounds - before.wounds
         if not outcome.success:
-            after = health.take_wounds(before, 1)
-            wounds_taken = after.wounds - before.wounds
+            why = "attacked while Dying and failed the STR save (NB-21)"
             attacker.nimble_take_wounds(
-                wounds_taken,
-                levels(after),
-                after.status,
-                roll.id,
-                scene.id,
-                "attacked while Dying and failed the STR save (NB-21)",
+                wounds_taken, levels(after), after.status, roll.id, scene.id, why
             )
         summary = {
             "roll_id": str(roll.id),
@@ -610,23 +600,11 @@ class HealthArea(Area):
         conditions = character.nimble_conditions
         name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
         _standing(campaign, character, "character_id")
-        sheet = _sheet(campaign, character)
-        request = {
-            "stat": body.stat,
-            "modifier": getattr(sheet.stats, body.stat) if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "advantage": body.advantage,
-            "disadvantage": body.disadvantage,
-            "purpose": f"escape: {name} (NB-24)",
-        }
+        request = _save_request(
+            _sheet(campaign, character), body.stat, f"escape: {name} (NB-24)", body
+        )
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "save",
-            request,
-            character,
-            body,
+            actor, scene, campaign, "save", request, character, body
         )
         if success:
             detail = character.nimble_conditions[name]
@@ -691,23 +669,10 @@ class HealthArea(Area):
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, body.scene_id)
         concentration = health.check_save_due(character.name, character.concentration)
-        sheet = _sheet(campaign, character)
-        request = {
-            "stat": "STR",
-            "modifier": sheet.stats.STR if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "advantage": body.advantage,
-            "disadvantage": body.disadvantage,
-            "purpose": f"keep concentrating on {concentration['effect']} (NB-25)",
-        }
+        purpose = f"keep concentrating on {concentration['effect']} (NB-25)"
+        request = _save_request(_sheet(campaign, character), "STR", purpose, body)
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "save",
-            request,
-            character,
-            body,
+            actor, scene, campaign, "save", request, character, body
         )
         character.concentration_save(roll.id, success, scene.id)
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
@@ -745,24 +710,17 @@ class HealthArea(Area):
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
             return self._nb_commit(ctx, character, loaded, {"hidden": True, "automatic": True})
         sheet = _sheet(campaign, character)
+        skills = sheet.skills if isinstance(sheet, NimbleHero) else {}
         request = {
             "skill": "Stealth",
-            "modifier": next((v for k, v in sheet.skills.items() if k.casefold() == "stealth"), 0)
-            if isinstance(sheet, NimbleHero)
-            else 0,
+            "modifier": next((v for k, v in skills.items() if k.casefold() == "stealth"), 0),
             "dc": health.DC,
             "advantage": body.advantage,
             "disadvantage": body.disadvantage,
             "purpose": "hide (NB-26)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "skill",
-            request,
-            character,
-            body,
+            actor, scene, campaign, "skill", request, character, body
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
