@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from math import ceil
 from typing import Any
 from uuid import UUID
 
@@ -142,6 +141,10 @@ def _landed(pending: dict[str, Any], defend_armor: int, damage: int) -> dict[str
     }
 
 
+def _kind(sheet: NimbleHero | NimbleMonster) -> str:
+    return "hero" if isinstance(sheet, NimbleHero) else "monster"
+
+
 def state_of(scene: Scene) -> dict[str, Any]:
     """A copy of the scene's encounter state (order, turn, actions, uses, reactions...)."""
     return scene.state(NIMBLE, AREA)
@@ -249,10 +252,7 @@ class Encounter(Area):
             str(cid): self._creature(turn, cid, f"order.{index}")
             for index, cid in enumerate(body.order)
         }
-        kinds = {
-            key: "hero" if isinstance(sheet, NimbleHero) else "monster"
-            for key, (_, sheet) in fighters.items()
-        }
+        kinds = {key: _kind(sheet) for key, (_, sheet) in fighters.items()}
         enc.check_surprised(kinds, [str(h) for h in body.surprised])
         initiative, touched = self._initiative(turn, body, fighters, kinds)
         base = [str(c) for c in body.order]
@@ -446,13 +446,8 @@ class Encounter(Area):
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         need = enc.movement_cost(body.squares, body.difficult)
-        left = int(state["movement"].get(who, 0))
-        cost = 0
-        if need > left:
-            enc.check_can_move(name, sheet.speed)
-            cost = ceil((need - left) / sheet.speed)
+        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, sheet.speed)
         enc.check_spend(state, who, name, cost, reaction=None)
-        left = left + cost * sheet.speed - need
         self._nbe_act(
             scene,
             who,
@@ -715,13 +710,7 @@ class Encounter(Area):
             enc.check_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
         hit_target = interposer or target
         if defend:  # NB-16
-            enc.check_hero(state, str(hit_target.id), hit_target.name, "defend", "NB-16")
-            if interposer is not None:
-                # NB-17: Interpose and Defend both, if actions allow: two of the interposer's.
-                enc.check_use(state, str(hit_target.id), "reaction:defend", "round", "NB-15")
-                enc.check_actions(state, str(hit_target.id), hit_target.name, 2, "NB-15")
-            else:
-                enc.check_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
+            enc.check_defend(state, str(hit_target.id), hit_target.name, interposer is not None)
         return interposer
 
     def _nbe_land(

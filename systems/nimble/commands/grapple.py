@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.aggregates import Character, Roll
+from domain.aggregates import Roll
 from domain.commands import CommandContext, Outcome, command
 from domain.components import Turn
 from systems.nimble.commands.area import Area
@@ -40,32 +40,19 @@ class EncounterGrapple(Area):
         attack waits for its reactions (NB-15)."""
         encounter = self.system.encounter
         turn = encounter._turn(ctx, scene_id)
-        grappler, target, attack_number = self._ready(turn, body)
-        grab = Grab(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            grappler,
-            target,
-            turn.loaded,
-            body,
-            attack_number,
-            "grappler_id",
-        )
+        grab = self._ready(turn, body)
         outcome, touched, roll = self.system.health.grapple(grab)
         outcome = {
             **outcome,
-            "grappler_id": str(grappler.id),
-            "target_id": str(target.id),
-            "attack_number": attack_number,
-            "hasty_steps": attack_number - 1,
+            "grappler_id": str(grab.grappler.id),
+            "target_id": str(grab.target.id),
+            "attack_number": grab.attack_number,
+            "hasty_steps": grab.attack_number - 1,
         }
         self._acted(turn, grab, roll, outcome)
         return encounter._nbe_save(turn, touched, roll, **outcome)
 
-    def _ready(
-        self, turn: Turn, body: NimbleEncounterGrappleCreate
-    ) -> tuple[Character, Character, int]:
+    def _ready(self, turn: Turn, body: NimbleEncounterGrappleCreate) -> Grab:
         """The grappler on its turn with an action for it (NB-4, NB-7, NB-15), a target of the
         encounter, both standing; and which attack of the turn it is (NB-10)."""
         encounter = self.system.encounter
@@ -79,7 +66,18 @@ class EncounterGrapple(Area):
         enc.check_standing(target.name, target.status, "target_id")
         state = encounter._nbe_cap(turn.scene, grappler)  # NB-21: a Dying hero: at most 1 action
         enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
-        return grappler, target, int(state["attacks"].get(who, 0)) + 1
+        attack_number = int(state["attacks"].get(who, 0)) + 1
+        return Grab(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            grappler,
+            target,
+            turn.loaded,
+            body,
+            attack_number,
+            "grappler_id",
+        )
 
     def _acted(self, turn: Turn, grab: Grab, roll: Roll | None, outcome: dict[str, Any]) -> None:
         """The grapple's action, as a hasty attack (NB-10/NB-24); if the Dying save's Wound
@@ -87,28 +85,13 @@ class EncounterGrapple(Area):
         encounter, who = self.system.encounter, str(grab.grappler.id)
         roll_id, target_id = str(roll.id) if roll else None, str(grab.target.id)
         dying = outcome.get("dying_save")
-        if dying is not None and dying["dead"]:
-            encounter._nbe_act(
-                turn.scene,
-                who,
-                "grapple",
-                1,
-                roll_id=roll_id,
-                target_id=target_id,
-                grappled=False,
-                dying_save=dying,
-                died=True,
-            )
+        died = dying is not None and dying["dead"]
+        details: dict[str, Any] = {"roll_id": roll_id, "target_id": target_id}
+        if died:
+            details |= {"grappled": False, "dying_save": dying, "died": True}
+        else:  # NB-10/NB-24: a grapple is an attack
+            details = {"hasty": True, **details, "grappled": bool(outcome["grappled"])}
+            details["condition"] = outcome["condition"]
+        encounter._nbe_act(turn.scene, who, "grapple", 1, **details)
+        if died:
             encounter._nbe_cap(turn.scene, grab.grappler)
-            return
-        encounter._nbe_act(
-            turn.scene,
-            who,
-            "grapple",
-            1,
-            hasty=True,
-            roll_id=roll_id,
-            target_id=target_id,
-            grappled=bool(outcome["grappled"]),
-            condition=outcome["condition"],
-        )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from math import ceil
 from typing import Any, Protocol
 
 from domain.errors import Conflict, InvalidInput
@@ -34,6 +35,7 @@ __all__ = [
     "check_attack",
     "check_can_move",
     "check_can_start",
+    "check_defend",
     "check_free",
     "check_grant",
     "check_help_on_attack",
@@ -59,6 +61,7 @@ __all__ = [
     "first_round_order",
     "held_attack",
     "helped_assessment",
+    "move_actions",
     "movement_cost",
     "primary_shift",
     "refreshes",
@@ -148,6 +151,16 @@ def first_round_order(
 def movement_cost(squares: int, difficult: int) -> int:
     """NB-13: difficult terrain costs double."""
     return squares + 2 * difficult
+
+
+def move_actions(name: str, left: int, need: int, speed: int) -> tuple[int, int]:
+    """NB-13: the Move actions a move of `need` squares costs beyond the `left` of the turn's
+    earlier ones (each gives `speed` squares), and the squares left after it."""
+    if need <= left:
+        return 0, left - need
+    check_can_move(name, speed)
+    cost = ceil((need - left) / speed)
+    return cost, left + cost * speed - need
 
 
 def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, bool]:
@@ -737,6 +750,17 @@ def check_targetable(name: str, can_target: bool) -> None:
     """NB-26: full cover cannot be attacked."""
     if not can_target:
         raise Conflict(f"{name} is in full cover", code="full_cover", rule="NB-26")
+
+
+def check_defend(state: Mapping[str, Any], who: str, name: str, interposing: bool) -> None:
+    """NB-16: a hero Defends with a reaction; NB-17: an interposer that also Defends spends two
+    of its actions, if it has them."""
+    check_hero(state, who, name, "defend", "NB-16")
+    if interposing:
+        check_use(state, who, "reaction:defend", "round", "NB-15")
+        check_actions(state, who, name, 2, "NB-15")
+    else:
+        check_spend(state, who, name, 1, reaction="defend")
 
 
 def check_interposer(interposer: str, target: str, attacker: str) -> None:

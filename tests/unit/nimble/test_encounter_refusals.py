@@ -190,3 +190,18 @@ def test_an_activity_takes_all_the_actions_until_it_is_paid_nb_6() -> None:
     assert (cost, details["activity"], details["activity_done"]) == (2, None, True)
     ended = enc.action_cost(paying, NOVA, "Nova", asked("ritual", end_concentration=True))
     assert ended == (0, True, {"activity": None})
+
+
+def test_a_move_costs_move_actions_beyond_the_squares_left_nb_13() -> None:
+    assert enc.move_actions("Nova", 4, 3, 6) == (0, 1)
+    assert enc.move_actions("Nova", 1, 8, 6) == (2, 5)
+    assert refused(Conflict, enc.move_actions, "Nova", 0, 1, 0).code == "cannot_move"
+
+
+def test_a_hero_defends_with_a_reaction_and_an_interposer_with_two_actions_nb_16_nb_17() -> None:
+    state = started({NOVA: 3, ROOK: 1})
+    enc.check_defend(state, ROOK, "Rook", False)  # off its turn: the reaction
+    short = refused(DomainError, enc.check_defend, state, ROOK, "Rook", True)
+    assert short.rule == "NB-15"
+    enc.check_defend(started({NOVA: 3, ROOK: 3}), ROOK, "Rook", True)
+    assert refused(DomainError, enc.check_defend, state, GOBLINS, "Goblins", False).rule == "NB-16"
