@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -61,8 +62,10 @@ def test_every_printed_event_type_has_a_heading_in_the_doc(
     printed: dict[str, dict[str, Any]],
 ) -> None:
     documented = sections()
+    # Retired types keep their heading (older logs hold them) and get no example.
+    retired = set(runpy.run_path(str(SCRIPT))["RETIRED"])
     assert sorted(set(printed) - set(documented)) == [], "add these event types to docs/events.md"
-    assert sorted(set(documented) - set(printed)) == [], (
+    assert sorted(set(documented) - set(printed) - retired) == [], (
         "docs/events.md documents unknown event types"
     )
 
