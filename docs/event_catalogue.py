@@ -60,6 +60,7 @@ RETIRED = {
     **{f"Scene.{name}": "Scene.StateChanged" for name in PLAY_CHANGES},
     "Scene.PageStateSet": "Scene.StateChanged",
     "Scene.AttackFollowedUp": "Scene.StateChanged",
+    "Scene.NimbleEncounterChanged": "Scene.StateChanged",
 }
 # The order of docs/events.md; an aggregate not named here comes after these.
 ORDER = ["Campaign", "Character", "Story", "Issue", "Scene", "Mission", "Roll", "RollChain"]

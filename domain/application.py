@@ -21,7 +21,6 @@ from domain.commands import (
 )
 from domain.components import (
     GameSystem,
-    Hooks,
     IssueBoundary,
     Loaded,
     PageBoundary,
@@ -44,11 +43,9 @@ from domain.requests import (
     StoryCreate,
     TokenRotate,
 )
+from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
-from systems.nimble.commands.encounter import NimbleEncounterCommands
-from systems.nimble.commands.grapple import NimbleEncounterGrappleCommands
-from systems.nimble.commands.health import NimbleHealthCommands
 
 __all__ = [
     "Actor",
@@ -78,19 +75,13 @@ class SheetProposed:
     change_id: UUID
 
 
-class Chronicle(
-    NimbleEncounterCommands,
-    NimbleEncounterGrappleCommands,
-    NimbleHealthCommands,
-    Hooks,
-):
+class Chronicle(RollCommands):
     """The lifecycle of campaigns, members, characters, stories, game Issues, scenes and missions.
 
     It holds the commands that are not the lifecycle's as components: one per game system
     (`systems`, `system(Cls)`) and the missions (`missions`), usable in any ruleset. The lifecycle
     verbs tell the campaign's own system about a page, a scene or a game Issue boundary, so that it
-    adds what changes there to the same atomic save (the mixins not yet made components still
-    override the transitional hooks of `domain.components.Hooks`)."""
+    adds what changes there to the same atomic save (docs/architecture.md)."""
 
     def __init__(
         self,
@@ -406,7 +397,6 @@ class Chronicle(
             if levels:
                 character.refresh(levels, "issue", issue.id)
         loaded = Loaded({c.id: c for c in characters})
-        self._issue_started(actor, issue, story, loaded)
         self.system_of(campaign).issue_started(IssueBoundary(actor, issue, story, loaded))
         return self._commit(ctx, issue, story, *loaded.touched(issue, story))
 
@@ -422,11 +412,9 @@ class Chronicle(
             scene.close(self._reveal(scene))
             campaign.note_scene_closed(scene.id)
             self._end_effects(actor, scene, loaded)
-            self._scene_closed(actor, scene, issue, loaded)
             self.system_of(campaign).scene_closed(SceneBoundary(actor, scene, issue, loaded))
         story = self.get(actor, Story, issue.story_id)
         story.finish_issue(issue.id)
-        self._issue_ended(actor, issue, story, loaded)
         self.system_of(campaign).issue_ended(IssueBoundary(actor, issue, story, loaded))
         return self._commit(
             ctx, issue, story, *scenes, campaign, *loaded.touched(issue, story, *scenes)
@@ -443,7 +431,6 @@ class Chronicle(
         campaign = self.campaign_of(actor)
         campaign.note_scene_opened(scene.id)
         loaded = Loaded()
-        self._scene_opened(actor, scene, issue, loaded)
         self.system_of(campaign).scene_opened(SceneBoundary(actor, scene, issue, loaded))
         return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 
@@ -455,7 +442,6 @@ class Chronicle(
         loaded = Loaded()
         for character_id in scene.affected:  # WCBH-35: effects lose a page
             loaded.character(self, actor, character_id).tick_effects(scene.id, scene.page)
-        self._page_advanced(actor, scene, loaded)
         self.system_of(self.campaign_of(actor)).page_advanced(PageBoundary(actor, scene, loaded))
         return self._commit(ctx, scene, *loaded.touched(scene))
 
@@ -470,7 +456,6 @@ class Chronicle(
         campaign.note_scene_closed(scene.id)
         loaded = Loaded()
         self._end_effects(actor, scene, loaded)
-        self._scene_closed(actor, scene, issue, loaded)
         self.system_of(campaign).scene_closed(SceneBoundary(actor, scene, issue, loaded))
         return self._commit(ctx, scene, issue, campaign, *loaded.touched(scene, issue))
 

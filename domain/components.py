@@ -14,7 +14,6 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome
 from domain.errors import Forbidden, InvalidInput, NotFound
-from domain.rolls import RollCommands
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check
 from domain.service import Service
@@ -69,31 +68,6 @@ class Loaded:
         """The loaded aggregates with new events, except those the command saves anyway."""
         skip = {a.id for a in already}
         return [a for a in self.aggregates.values() if a.pending_events and a.id not in skip]
-
-
-class Hooks(RollCommands):
-    # Transitional: the mixins not yet made components still override these.
-    """Boundary hooks: the lifecycle verbs call them; each area's mixin overrides the ones it needs,
-    calls ``super()`` and changes aggregates through ``loaded`` (they are saved with the command)."""
-
-    def _issue_started(self, actor: Actor, issue: Issue, story: Story, loaded: Loaded) -> None:
-        """A game Issue started (WCBH-17, WCBH-21)."""
-
-    def _issue_ended(self, actor: Actor, issue: Issue, story: Story, loaded: Loaded) -> None:
-        """A game Issue ended (its open scenes were closed first, each with `_scene_closed`)."""
-
-    def _scene_opened(self, actor: Actor, scene: Scene, issue: Issue, loaded: Loaded) -> None:
-        """A scene opened in a running game Issue."""
-
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Issue, loaded: Loaded) -> None:
-        """A scene closed (its seed is revealed and its effects have ended, WCBH-36)."""
-
-    def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
-        """A scene moved to its next page (`scene.page` is the new page); effects have ticked."""
-
-
-def unused(*_: Any) -> None:
-    """Nothing: keeps linters quiet about hook arguments an area does not use."""
 
 
 # ---- boundaries: what the lifecycle tells the campaign's own system -----------------------------

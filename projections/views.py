@@ -11,12 +11,11 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 import systems
-from domain.aggregates.scene import NWOD
+from domain.aggregates.scene import NIMBLE, NWOD
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
 from projections.translation import SystemTranslation, Translation, refresh_derived
-from systems.nimble.rules import encounter as nimble_encounter
 
 Handler = Callable[[Translation], None]
 
@@ -408,8 +407,8 @@ def scene(t: Translation) -> None:
             text = _system_state(t, doc, t.event.ruleset, t.event.area)
         elif t.name == "NwodFightChanged":  # the same, recorded before StateChanged existed
             text = _system_state(t, doc, NWOD, "fight")
-        elif t.name == nimble_encounter.EVENT_NAME:  # Nimble encounters (NB-1..19)
-            text = _nimble_scene(t, doc)
+        elif t.name == "NimbleEncounterChanged":  # the same, recorded before StateChanged
+            text = _system_state(t, doc, NIMBLE, "encounter")
         elif ("scene", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["scene", t.name](t, doc)
         else:
@@ -569,18 +568,6 @@ def _system_state(t: Translation, doc: dict[str, Any], ruleset: str, area_name: 
     who = e.details.get("character_id")
     name = str(t.load("character", str(who))["name"]) if who else ""
     return area.describe(e.change, e.details, name)
-
-
-# ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) -------------------------
-
-
-def _nimble_scene(t: Translation, doc: dict[str, Any]) -> str:
-    """The scene view's `nimble` encounter state, replayed with the aggregate's own function."""
-    e = t.event
-    doc["nimble"] = nimble_encounter.apply(doc.get("nimble"), e.change, e.details)
-    who = e.details.get("character_id")
-    name = str(t.load("character", str(who))["name"]) if who else ""
-    return nimble_encounter.describe(e.change, e.details, name)
 
 
 # ---- rolls -------------------------------------------------------------------------------------

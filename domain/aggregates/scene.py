@@ -444,27 +444,13 @@ class Scene(Aggregate):
         # Recorded before StateChanged existed: the same change, applied the same way.
         self._apply_state(NWOD, "fight", change, details, page)
 
-    # ---- Nimble encounters (NB-1..NB-19; systems/nimble/commands/encounter.py) ---------------------
-    # The verb checks the rules (systems/nimble/rules/encounter.py) first; the one event below
-    # changes the encounter's JSON state through `nimble_encounter.apply`, which the view replays.
-
-    @property
-    def nimble(self) -> dict[str, Any]:
-        """A copy of the Nimble encounter state (order, turn, actions, uses, reactions…)."""
-        from systems.nimble.rules import encounter
-
-        return encounter.state_of(getattr(self, "nimble_state", None))
-
-    def nimble_change(self, change: str, details: dict[str, Any]) -> None:
-        """One change of the encounter (``change``: started, acted, turn_ended, round_started…)."""
-        self._check_open()
-        self._nimble_encounter_changed(change, details, self.page)
+    # ---- Nimble encounters (NB-1..NB-19): retired, kept so that older logs replay -------------
+    # The encounter's state is now kept with change_state (systems/nimble/commands/encounter.py).
 
     @event("NimbleEncounterChanged")
     def _nimble_encounter_changed(self, change: str, details: dict[str, Any], page: int) -> None:
-        from systems.nimble.rules import encounter
-
-        self.nimble_state = encounter.apply(getattr(self, "nimble_state", None), change, details)
+        # A Nimble encounter's change recorded before StateChanged: applied the same way.
+        self._apply_state(NIMBLE, "encounter", change, details, page)
 
 
 # The ruleset of the firefight events recorded before StateChanged (Scene.NwodFightChanged).
@@ -474,6 +460,8 @@ CLASSD = "classd"
 # The ruleset of the WCBH events recorded before StateChanged (Scene.GroupCheckOpened,
 # PageStateSet, AttackFollowedUp...).
 WCBH = "wcbh"
+# The ruleset of the encounter events recorded before StateChanged (Scene.NimbleEncounterChanged).
+NIMBLE = "nimble"
 
 
 def _scene_state(ruleset_id: str, area: str) -> SceneState:

@@ -254,6 +254,19 @@ def test_nimble_attack_steps_wait_for_the_gm_nb_11(client: TestClient) -> None:
     assert e.state()["actions"][e.hero] == 2
 
 
+def test_nimble_encounter_grapple_steps_wait_for_the_gm_nb_11(client: TestClient) -> None:
+    # The grapple is an attack (NB-24): the steps a player declares follow player_modifiers too.
+    e = Enc(client)
+    e.start()
+    body = {"grappler_id": e.hero, "target_id": e.goblin, "size": "same", "advantage": 1}
+    asked = e.ok("grapples", body, e.t.player, status=202)
+    assert (asked["command"], asked["modifiers"]) == ("nimble_encounter_grapple", {"advantage": 1})
+    assert e.state()["actions"][e.hero] == 3  # nothing happened yet
+    roll = e.t.approved(asked, advantage=2)
+    assert roll["request"]["advantage"] == 2 and roll["rolled_by"] == e.t.player_id
+    assert e.state()["actions"][e.hero] == 2 and e.state()["attacks"][e.hero] == 1
+
+
 def test_nwod_gm_modifiers_from_a_player_follow_the_policy_nw_17(client: TestClient) -> None:
     f = Firefight(client)
     before = f.t.position()

@@ -1,124 +1,217 @@
 """Nimble encounters - initiative, turns, the three actions, attacks, reactions (NB-1..19).
 
 A scene is an encounter and its pages are rounds. The rules are checked in the pure library
-systems/nimble/rules/encounter.py before the Scene's one event (``NimbleEncounterChanged``)
-changes the state; damage goes ONLY through ``_nimble_damage`` (systems/nimble/commands/health.py).
+systems/nimble/rules/encounter.py before the scene's state changes (area ``encounter``,
+``Scene.change_state``); damage goes ONLY through ``Health.nimble_damage``
+(systems/nimble/commands/health.py).
 """
 
 from __future__ import annotations
 
-from math import ceil
-from typing import Any, cast
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
-from domain.aggregates import Campaign, Character, Roll, Scene
+from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
-from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
+from domain.components import PageBoundary, SceneBoundary, Turn
+from domain.errors import Conflict, InvalidInput
 from domain.rolls import declared_by
-from domain.rulesets import get_ruleset
+from systems.nimble.commands.area import Area
+from systems.nimble.requests import (
+    NimbleActionCreate,
+    NimbleAssessCreate,
+    NimbleAttackCreate,
+    NimbleGrantCreate,
+    NimbleHelpCreate,
+    NimbleMoveCreate,
+    NimbleResolveCreate,
+    NimbleStartCreate,
+    NimbleSwapCreate,
+    NimbleTurnEnd,
+)
 from systems.nimble.rules import encounter as enc
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
 
-MONSTER_SIDES = ("villain", "opponent", "minion")
+NIMBLE = "nimble"
+AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
+
+Creature = tuple[Character, NimbleHero | NimbleMonster]
+# What a Help on a held attack tells of the rerolled attack (NB-19).
+HELPED_ATTACK = ("total", "armor", "damage", "critical", "miss", "success")
 
 
-class NimbleEncounterCommands(Hooks):
-    """Mixed into the Chronicle application."""
+@dataclass(frozen=True)
+class EncounterResult:
+    """What an encounter command tells its presenter: the roll to show, and what came of it."""
+
+    roll_id: UUID | None = None
+    outcome: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One attack as it is made: who attacks whom (the interposer, if any, is hit instead), the
+    encounter's state before it, and what the conditions and the encounter add to its roll."""
+
+    body: NimbleAttackCreate
+    state: dict[str, Any]
+    attacker: Character
+    target: Character
+    interposer: Character | None
+    edge: dict[str, Any]  # NB-24/NB-26: the conditions' steps, full cover, a rider's miss
+    shift: int  # NB-14: the Primary die's shift from a found weakness or anticipated danger
+    weakness: bool
+    anticipating: bool
+    hasty: int  # NB-10: the attacks made before it this turn
+    armor: int  # NB-16: the Armor the roll takes off
+
+    @property
+    def hit_target(self) -> Character:
+        return self.interposer or self.target
+
+
+def _weakness_used(weakness: bool, result: dict[str, Any]) -> bool:
+    """NB-14: a weakness waits for an attack with a Primary die; it carries over a natural crit."""
+    primary = result["primary_die"]
+    if not weakness or primary is None:
+        return False
+    return bool(result["primary_face"] != int(str(primary)[1:]))
+
+
+def _attack_summary(
+    strike: Strike, result: dict[str, Any], dying: dict[str, Any] | None, weakness_used: bool
+) -> dict[str, Any]:
+    """What an attack's response tells (NB-9..18); `hit` and `self_hit` follow when it lands."""
+    miss = bool(result["miss"])
+    return {
+        "attacked": True,
+        "dying_save": dying,
+        "miss_hits_attacker": bool(strike.edge.get("miss_hits_attacker")),
+        "self_hit": None,
+        "target_id": str(strike.hit_target.id),
+        "rolled_damage": int(result["total"]),
+        # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
+        "armor": int(result["armor"]),
+        "damage": 0 if miss else int(result["damage"]),
+        "critical": bool(result["critical"]),
+        "miss": miss,
+        "hasty_steps": strike.hasty,
+        "primary_shift": strike.shift,
+        "weakness": strike.weakness,
+        "weakness_used": weakness_used,
+        "anticipating": strike.anticipating,
+        "interposed_by": str(strike.interposer.id) if strike.interposer else None,
+        "defended": strike.body.defend,
+        "pending": strike.body.hold and not miss,
+        "hit": None,
+    }
+
+
+def _assessment(
+    body: NimbleAssessCreate, who: str, modifier: int, roll_id: UUID, result: dict[str, Any]
+) -> dict[str, Any]:
+    """NB-14: the Assess as the encounter keeps it (for its effect and for Help, NB-19)."""
+    return {
+        "roll_id": str(roll_id),
+        "character_id": who,
+        "skill": body.skill,
+        "option": body.option,
+        "target_id": str(body.target_id) if body.target_id else None,
+        "question": body.question,
+        "modifier": modifier,
+        "natural": result["natural"],
+        "total": result["total"],
+        "dc": result["dc"],
+        "success": result["success"],
+        "helped": False,
+    }
+
+
+def _landed(pending: dict[str, Any], defend_armor: int, damage: int) -> dict[str, Any]:
+    """NB-15/NB-16: what a held attack did when it landed: its roll's damage, the Armor taken
+    off (the roll's, and the Defender's), the damage dealt and whether it was critical."""
+    return {
+        "rolled_damage": int(pending["total"]),
+        "armor": int(pending["armor"]) + defend_armor,
+        "defend_armor": defend_armor,
+        "damage": damage,
+        "critical": bool(pending["critical"]),
+    }
+
+
+def _kind(sheet: NimbleHero | NimbleMonster) -> str:
+    return "hero" if isinstance(sheet, NimbleHero) else "monster"
+
+
+def state_of(scene: Scene) -> dict[str, Any]:
+    """A copy of the scene's encounter state (order, turn, actions, uses, reactions...)."""
+    return scene.state(NIMBLE, AREA)
+
+
+def change(scene: Scene, name: str, details: dict[str, Any]) -> None:
+    """One change of the encounter (``name``: started, acted, turn_ended, round_started...)."""
+    scene.change_state(NIMBLE, AREA, name, details)
+
+
+class Encounter(Area):
+    """The encounter's commands (NB-1..19), an area of the Nimble component."""
 
     # ---- loading ---------------------------------------------------------------------------------
 
-    def _nbe_scene(
-        self, ctx: CommandContext, actor: Actor, scene_id: UUID
-    ) -> tuple[Scene, Campaign]:
-        scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != "nimble":
-            raise InvalidInput("Nimble encounters need a nimble campaign", field="scene_id")
-        if scene.closed:
+    def _turn(self, ctx: CommandContext, scene_id: UUID, *, gm: bool = False) -> Turn:
+        """A command on the encounter of an open scene of a Nimble campaign."""
+        turn = self.system.turn(ctx, scene_id, gm=gm)
+        if turn.scene.closed:
             raise Conflict("the scene is closed", code="scene_closed")
-        return scene, campaign
+        return turn
 
-    def _nbe_char(
-        self, actor: Actor, campaign: Campaign, character_id: UUID, field: str
-    ) -> tuple[Character, NimbleHero | NimbleMonster]:
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
-        rules = get_ruleset(campaign.ruleset)
-        sheet = rules.parse_sheet(
-            character.sheet, rules.parse_settings(campaign.settings), side=character.side
-        )
-        sheet = getattr(sheet, "root", sheet)
+    @staticmethod
+    def _creature(turn: Turn, character_id: UUID, field: str) -> Creature:
+        sheeted = turn.character(character_id, field)
+        sheet = getattr(sheeted.sheet, "root", sheeted.sheet)
         assert isinstance(sheet, NimbleHero | NimbleMonster)
-        return character, sheet
+        return sheeted.character, sheet
 
-    def _nbe_actor_char(
-        self,
-        actor: Actor,
-        campaign: Campaign,
-        state: dict[str, Any],
-        character_id: UUID,
-        field: str,
-    ) -> tuple[Character, NimbleHero | NimbleMonster]:
+    def _acting(
+        self, turn: Turn, state: dict[str, Any], character_id: UUID, field: str
+    ) -> Creature:
         """A character in the running encounter that the actor may act for (403 otherwise)."""
         enc.check_running(state)
-        character, sheet = self._nbe_char(actor, campaign, character_id, field)
-        self._check_may_act_for(actor, character)
+        character, sheet = self._creature(turn, character_id, field)
+        turn.acting(character_id, field)
         enc.check_in(state, str(character.id), character.name, field)
         return character, sheet
 
-    def _nbe_max_actions(self, character: Character) -> int:
+    def _max_actions(self, character: Character) -> int:
         """NB-21: 1 while Dying, 0 when dead, else 3 (the health area's rule)."""
-        return int(cast(Any, self)._nimble_max_actions(character))
-
-    @staticmethod
-    def _nbe_standing(character: Character, field: str) -> None:
-        """NB-20/NB-22: the dead (and defeated monsters) take no part any more. A Dying hero
-        (status "dying") still acts, with at most 1 action (NB-21)."""
-        if character.status in ("dead", "defeated"):
-            raise Conflict(
-                f"{character.name} is {character.status}",
-                field=field,
-                code="out_of_the_fight",
-                rule="NB-22" if character.status == "dead" else "NB-20",
-            )
+        return self.system.health.max_actions(character)
 
     def _nbe_cap(self, scene: Scene, character: Character) -> dict[str, Any]:
         """NB-21: a hero that fell Dying (or died) since its actions were counted keeps at most
         what it may have now (1, or 0); the encounter records the cap. Returns the state."""
-        state = scene.nimble
+        state = state_of(scene)
         who = str(character.id)
         if state["status"] != "running" or state["kinds"].get(who) != "hero":
             return state
-        cap = self._nbe_max_actions(character)
+        cap = self._max_actions(character)
         known = int(state.get("max_actions", {}).get(who, HERO_ACTIONS))
         # Also when it rises again (healed above 0 HP): the view's `actions_back_to` follows;
         # a healthy hero keeps any actions granted beyond 3 (NB-7).
         over = cap < HERO_ACTIONS and int(state["actions"].get(who, 0)) > cap
         if known != cap or over:
-            scene.nimble_change(
-                "capped", {"character_id": who, "actions": cap, "status": character.status}
+            change(
+                scene, "capped", {"character_id": who, "actions": cap, "status": character.status}
             )
-        return scene.nimble
+        return state_of(scene)
 
+    @staticmethod
     def _nbe_save(
-        self,
-        ctx: CommandContext,
-        scene: Scene,
-        others: list[Any],
-        roll: Roll | None = None,
-        **outcome: Any,
+        turn: Turn, others: list[Any], roll: Roll | None = None, **outcome: Any
     ) -> Outcome:
-        unique: dict[UUID, Any] = {}
-        for aggregate in others:
-            if aggregate.id != scene.id:
-                unique.setdefault(aggregate.id, aggregate)
-        revealed = {"roll_id": roll.id if roll else None, "outcome": outcome}
-        return self._commit(ctx, scene, *unique.values(), revealed=revealed)
+        result = EncounterResult(roll.id if roll else None, outcome)
+        return turn.save(turn.scene, *others, result=result)
 
     @staticmethod
     def _nbe_act(
@@ -132,7 +225,8 @@ class NimbleEncounterCommands(Hooks):
         per: str | None = None,
         **details: Any,
     ) -> None:
-        scene.nimble_change(
+        change(
+            scene,
             "acted",
             {
                 "character_id": who,
@@ -141,740 +235,553 @@ class NimbleEncounterCommands(Hooks):
                 "free": free,
                 "key": key,
                 "per": per,
-                "round": scene.nimble["round"],
+                "round": state_of(scene)["round"],
                 "details": enc._plain(details),
             },
         )
 
-    def _nbe_spend(
-        self, state: dict[str, Any], who: str, name: str, cost: int, *, reaction: str | None
-    ) -> None:
-        """NB-4/NB-7/NB-15: on its own turn a hero spends actions; outside it only a reaction
-        (1/round each, 1 action, from the next turn's actions)."""
-        if state["kinds"].get(who) != "hero":
-            if reaction is not None:
-                raise Conflict("only heroes take reactions", code="no_reactions", rule="NB-15")
-            enc.check_turn(state, who, name)
-            return
-        enc.check_not_concentrating(state, who, name)
-        if reaction is None:
-            enc.check_turn(state, who, name)
-            enc.check_actions(state, who, name, cost, "NB-7")
-        else:
-            enc.check_use(state, who, f"reaction:{reaction}", "round", "NB-15")
-            enc.check_actions(state, who, name, cost, "NB-15")
-
     # ---- NB-1..NB-4: the encounter, its turns and rounds ----------------------------------------
 
     @command
-    def nimble_start(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        order: list[UUID],
-        *,
-        party: str | None = None,
-        surprised: dict[UUID, str] | None = None,
-        monsters_first: bool = False,
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def nimble_start(self, ctx: CommandContext, scene_id: UUID, body: NimbleStartCreate) -> Outcome:
         """NB-1..NB-3: (GM) roll Initiative for every hero and fix the order of turns."""
-        actor = self._gm(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        if scene.nimble["status"] == "running":
-            raise Conflict(
-                "an encounter is already running in this scene",
-                code="encounter_running",
-                rule="NB-4",
-            )
-        if len(set(order)) != len(order) or not order:
-            raise InvalidInput("the order names each creature once", field="order", rule="NB-3")
-        surprised = surprised or {}
-        kinds: dict[str, str] = {}
-        fighters: dict[str, Character] = {}
-        for index, cid in enumerate(order):
-            character, sheet = self._nbe_char(actor, campaign, cid, f"order.{index}")
-            kinds[str(cid)] = "hero" if isinstance(sheet, NimbleHero) else "monster"
-            fighters[str(cid)] = character
-        for hero_id in surprised:
-            if kinds.get(str(hero_id)) != "hero":
-                raise InvalidInput(
-                    "only heroes in the order can be surprised", field="surprised", rule="NB-2"
-                )
-        actions: dict[str, int] = {}
-        initiative: dict[str, Any] = {}
-        touched: list[Any] = []
-        chain = None
-        rolls: list[str] = []
-        for key, kind in kinds.items():
-            if kind != "hero":
-                continue
-            surprise = surprised.get(UUID(key))
-            rolled = None
-            roll_id = None
-            if party != "three_actions" and surprise != "one_action":
-                request = {
-                    "advantage": 1 if party == "advantage" else 0,
-                    "disadvantage": 1 if surprise == "disadvantage" else 0,
-                }
-                outcome, made = self._roll_check(
-                    actor, scene, campaign, "initiative", request, fighters[key], client_seed, chain
-                )
-                chain = made[1]
-                touched.extend(made)
-                rolled = int(outcome.result["actions"])
-                roll_id = str(made[0].id)
-                rolls.append(roll_id)
-            actions[key] = enc.starting_actions(rolled, surprise, party)
-            initiative[key] = {"roll_id": roll_id, "actions": actions[key], "surprise": surprise}
-        base = [str(c) for c in order]
-        round_order = base
-        if monsters_first:  # NB-2: the monsters act first in the first round
-            round_order = [c for c in base if kinds[c] != "hero"] + [
-                c for c in base if kinds[c] == "hero"
-            ]
-        scene.nimble_change(
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        enc.check_can_start(state_of(scene), [str(c) for c in body.order])
+        fighters: dict[str, Creature] = {
+            str(cid): self._creature(turn, cid, f"order.{index}")
+            for index, cid in enumerate(body.order)
+        }
+        kinds = {key: _kind(sheet) for key, (_, sheet) in fighters.items()}
+        enc.check_surprised(kinds, [str(h) for h in body.surprised])
+        initiative, touched = self._initiative(turn, body, fighters, kinds)
+        base = [str(c) for c in body.order]
+        change(
+            scene,
             "started",
             {
                 "round": scene.page,
                 "order": base,
-                "round_order": round_order,
+                "round_order": enc.first_round_order(base, kinds, body.monsters_first),
                 "kinds": kinds,
-                "actions": actions,
+                "actions": {key: entry["actions"] for key, entry in initiative.items()},
                 "initiative": initiative,
-                "party": party,
-                "monsters_first": monsters_first,
+                "party": body.party,
+                "monsters_first": body.monsters_first,
             },
         )
-        return self._nbe_save(ctx, scene, touched, None, initiative=initiative, rolls=rolls)
+        rolls = [entry["roll_id"] for entry in initiative.values() if entry["roll_id"]]
+        return self._nbe_save(turn, touched, None, initiative=initiative, rolls=rolls)
+
+    def _initiative(
+        self,
+        turn: Turn,
+        body: NimbleStartCreate,
+        fighters: dict[str, Creature],
+        kinds: dict[str, str],
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """NB-1/NB-2: each hero's Initiative roll (none when it starts with set actions) and the
+        actions it starts with; returns them by hero and what the rolls touched."""
+        initiative: dict[str, Any] = {}
+        touched: list[Any] = []
+        for key in (k for k, kind in kinds.items() if kind == "hero"):
+            surprise = body.surprised.get(UUID(key))
+            rolled, roll_id = None, None
+            if body.party != "three_actions" and surprise != "one_action":
+                request = {
+                    "advantage": 1 if body.party == "advantage" else 0,
+                    "disadvantage": 1 if surprise == "disadvantage" else 0,
+                }
+                chain = touched[1] if touched else None  # the rolls of one command, one chain
+                outcome, made = self.app._roll_check(
+                    turn.actor,
+                    turn.scene,
+                    turn.campaign,
+                    "initiative",
+                    request,
+                    fighters[key][0],
+                    body.client_seed,
+                    chain,
+                )
+                touched.extend(made)
+                rolled, roll_id = int(outcome.result["actions"]), str(made[0].id)
+            actions = enc.starting_actions(rolled, surprise, body.party)
+            initiative[key] = {"roll_id": roll_id, "actions": actions, "surprise": surprise}
+        return initiative, touched
 
     @command
-    def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, character_id: UUID) -> Outcome:
+    def nimble_end_turn(self, ctx: CommandContext, scene_id: UUID, body: NimbleTurnEnd) -> Outcome:
         """NB-4/NB-5/NB-7: the current creature ends its turn; its actions come back."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         enc.check_turn(state, str(character.id), character.name)
         enc.check_not_pending(state)
         details: dict[str, Any] = {"character_id": str(character.id), "round": state["round"]}
         if state["kinds"].get(str(character.id)) == "hero":
             # NB-7/NB-21: back to 3 actions; a Dying hero to 1, a dead one to none.
-            details["actions_back_to"] = self._nbe_max_actions(character)
-        scene.nimble_change("turn_ended", details)
-        return self._nbe_save(ctx, scene, [])
+            details["actions_back_to"] = self._max_actions(character)
+        change(scene, "turn_ended", details)
+        return self._nbe_save(turn, [])
 
     @command
-    def nimble_swap(
-        self, ctx: CommandContext, scene_id: UUID, first_id: UUID, second_id: UUID
-    ) -> Outcome:
+    def nimble_swap(self, ctx: CommandContext, scene_id: UUID, body: NimbleSwapCreate) -> Outcome:
         """NB-3: (GM) two heroes swap places for this round (neither has had its turn yet)."""
-        actor = self._gm(ctx)
-        scene, _ = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        state = state_of(scene)
         enc.check_running(state)
-        order = state["round_order"]
-        for cid, field in ((first_id, "first_id"), (second_id, "second_id")):
-            if state["kinds"].get(str(cid)) != "hero":
-                raise InvalidInput(
-                    "only heroes of the encounter swap places", field=field, rule="NB-3"
-                )
-            if order.index(str(cid)) < state["turn"]:
-                raise Conflict(
-                    "that hero has had its turn this round",
-                    code="turn_taken",
-                    field=field,
-                    rule="NB-3",
-                )
-        if first_id == second_id:
-            raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
-        scene.nimble_change(
+        enc.check_swap(state, str(body.first_id), str(body.second_id))
+        change(
+            scene,
             "swapped",
-            {"first_id": str(first_id), "second_id": str(second_id), "round": state["round"]},
+            {
+                "first_id": str(body.first_id),
+                "second_id": str(body.second_id),
+                "round": state["round"],
+            },
         )
-        return self._nbe_save(ctx, scene, [])
+        return self._nbe_save(turn, [])
 
     @command
-    def nimble_grant(
-        self, ctx: CommandContext, scene_id: UUID, character_id: UUID, actions: int, reason: str
-    ) -> Outcome:
+    def nimble_grant(self, ctx: CommandContext, scene_id: UUID, body: NimbleGrantCreate) -> Outcome:
         """NB-7: (GM) an effect grants a hero actions beyond the normal limit."""
-        actor = self._gm(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
-        cap = self._nbe_max_actions(character)
-        have = int(state["actions"].get(str(character.id), 0))
-        spent = int(state.get("spent", {}).get(str(character.id), 0))  # on this, its own turn
-        if cap < HERO_ACTIONS and spent + have + actions > cap:
-            # NB-21 is the narrower rule: a Dying hero takes at most 1 action per turn.
-            raise Conflict(
-                f"{character.name} is Dying: at most {cap} action(s) a turn; it has {have} "
-                f"and spent {spent} this turn",
-                field="actions",
-                code="dying",
-                rule="NB-21",
-                details={"have": have, "spent_this_turn": spent, "max": cap},
-            )
-        scene.nimble_change(
-            "granted", {"character_id": str(character.id), "actions": actions, "reason": reason}
+        cap = self._max_actions(character)
+        enc.check_grant(state, str(character.id), character.name, cap, body.actions)
+        change(
+            scene,
+            "granted",
+            {"character_id": str(character.id), "actions": body.actions, "reason": body.reason},
         )
-        return self._nbe_save(ctx, scene, [])
+        return self._nbe_save(turn, [])
 
     @command
     def nimble_end(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         """NB-4: (GM) the encounter is over; per-encounter uses and Assess skills refresh."""
-        actor = self._gm(ctx)
-        scene, _ = self._nbe_scene(ctx, actor, scene_id)
-        enc.check_running(scene.nimble)
-        scene.nimble_change("ended", {"round": scene.nimble["round"]})
-        return self._nbe_save(ctx, scene, [])
+        turn = self._turn(ctx, scene_id, gm=True)
+        scene = turn.scene
+        enc.check_running(state_of(scene))
+        change(scene, "ended", {"round": state_of(scene)["round"]})
+        return self._nbe_save(turn, [])
 
-    def _page_advanced(self, actor: Actor, scene: Scene, loaded: Loaded) -> None:
+    def page_advanced(self, at: PageBoundary) -> None:
         """NB-4: each page is a round: the order starts again (swaps were for one round)."""
-        super()._page_advanced(actor, scene, loaded)
-        if scene.nimble["status"] == "running":
-            scene.nimble_change("round_started", {"round": scene.page})
+        if state_of(at.scene)["status"] == "running":
+            change(at.scene, "round_started", {"round": at.scene.page})
 
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Any, loaded: Loaded) -> None:
+    def scene_closed(self, at: SceneBoundary) -> None:
         """NB-4: closing the scene ends its encounter."""
-        super()._scene_closed(actor, scene, issue, loaded)
-        if getattr(scene, "nimble_state", None) and scene.nimble["status"] == "running":
-            # the scene is closed already, so not through nimble_change (it refuses closed scenes)
-            scene._nimble_encounter_changed("ended", {"round": scene.nimble["round"]}, scene.page)
+        scene = at.scene
+        state = state_of(scene)
+        if state["status"] == "running":
+            # the scene is closed already, so not through change_state (it refuses closed scenes)
+            scene._state_changed(NIMBLE, AREA, "ended", {"round": state["round"]}, scene.page)
 
     def nimble_max_actions_now(self, scene: Scene) -> dict[str, int]:
         """NB-7/NB-21: the actions each hero of the encounter gets back at its turn's end, from
         its health now (a Dying hero healed by the GM gets 3 again; the state learns of it at its
         next action)."""
         out: dict[str, int] = {}
-        for who, kind in scene.nimble["kinds"].items():
+        for who, kind in state_of(scene)["kinds"].items():
             if kind == "hero":
-                character: Character = self.repository.get(UUID(who))  # of this campaign
-                out[who] = self._nbe_max_actions(character)
+                character: Character = self.app.repository.get(UUID(who))  # of this campaign
+                out[who] = self._max_actions(character)
         return out
 
     def nimble_encounter(self, actor: Actor, scene_id: UUID) -> Scene:
         """The scene, for its encounter state (any member may read it)."""
-        scene = self.get(actor, Scene, scene_id)
-        if self.campaign_of(actor).ruleset != "nimble":
+        scene = self.app.get(actor, Scene, scene_id)
+        if self.app.campaign_of(actor).ruleset != NIMBLE:
             raise InvalidInput("Nimble encounters need a nimble campaign", field="scene_id")
         return scene
 
     # ---- NB-5..NB-8, NB-12, NB-13: actions without an attack roll -------------------------------
 
     @command
-    def nimble_act(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        action: str,
-        *,
-        cost: int = 1,
-        free: bool = False,
-        use_key: str | None = None,
-        per: str | None = None,
-        mana: int = 0,
-        save_ability: bool = False,
-        activity_cost: int | None = None,
-        end_concentration: bool = False,
-    ) -> Outcome:
+    def nimble_act(self, ctx: CommandContext, scene_id: UUID, body: NimbleActionCreate) -> Outcome:
         """An action: `cost` actions (NB-7), or the free action of the turn (NB-8); a limited use
         (NB-5); a spell's mana (NB-12); a save ability (hasty: targets gain advantage, NB-10); an
         activity spread over turns with Concentration (NB-6)."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, _ = self._nbe_actor_char(actor, campaign, state, character_id, "character_id")
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, _ = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
-        if (use_key is None) != (per is None):
-            raise InvalidInput("give use_key and per together", field="per", rule="NB-5")
-        if use_key is not None and per is not None:
-            enc.check_use(state, who, use_key, per, "NB-5")
-        details: dict[str, Any] = {}
-        if free or end_concentration:
-            enc.check_free(state, who, name)
-            if end_concentration:
-                if who not in state["activities"]:
-                    raise Conflict(
-                        f"{name} is concentrating on nothing", code="not_concentrating", rule="NB-6"
-                    )
-                details["activity"] = None
-            cost = 0
-            free = True
-        elif activity_cost is not None or who in state["activities"]:
-            # NB-6: all the actions the hero has go into the activity until it is paid.
-            enc.check_hero(state, who, name, "character_id", "NB-6")
-            activity = state["activities"].get(who) or {
-                "name": action,
-                "cost": activity_cost,
-                "paid": 0,
-            }
-            if activity["name"] != action:
-                enc.check_not_concentrating(state, who, name)
-            have = int(state["actions"].get(who, 0))
-            if have < 1:
-                enc.check_actions(state, who, name, 1, "NB-7")
-            cost = min(have, int(activity["cost"]) - int(activity["paid"]))
-            paid = int(activity["paid"]) + cost
-            done = paid >= int(activity["cost"])
-            details["activity"] = None if done else {**activity, "paid": paid}
-            details["activity_done"] = done
-        else:
-            if state["kinds"][who] == "hero":
-                enc.check_not_concentrating(state, who, name)
-                enc.check_actions(state, who, name, cost, "NB-7")
-        if mana:
-            have_mana = int(character.resources.get("mana", 0))
-            if mana > have_mana:
-                raise Conflict(
-                    f"{name} has {have_mana} mana, not {mana}",
-                    code="not_enough_mana",
-                    field="mana",
-                    rule="NB-12",
-                    details={"have": have_mana, "needed": mana},
-                )
-        if save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
+        enc.check_limited_use(body.use_key, body.per)
+        if body.use_key is not None and body.per is not None:
+            enc.check_use(state, who, body.use_key, body.per, "NB-5")
+        cost, free, details = enc.action_cost(state, who, name, body)
+        enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
+        if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
             details["target_advantage"] = int(state["attacks"].get(who, 0))
             details["hasty"] = True
-        if mana:
-            character.spend({"mana": mana}, reason=f"{action} (NB-12)")
-            details["mana"] = mana
-        self._nbe_act(scene, who, action, cost, free=free, key=use_key, per=per, **details)
-        return self._nbe_save(ctx, scene, [character], None, **details)
+        if body.mana:
+            character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
+            details["mana"] = body.mana
+        self._nbe_act(
+            scene, who, body.action, cost, free=free, key=body.use_key, per=body.per, **details
+        )
+        return self._nbe_save(turn, [character], None, **details)
 
     @command
-    def nimble_move(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        squares: int,
-        difficult: int = 0,
-    ) -> Outcome:
+    def nimble_move(self, ctx: CommandContext, scene_id: UUID, body: NimbleMoveCreate) -> Outcome:
         """NB-13: move; each Move action gives Speed squares, spent over the turn; difficult
         terrain costs double."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, sheet = self._nbe_actor_char(
-            actor, campaign, state, character_id, "character_id"
-        )
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
-        self._nbe_standing(character, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
-        need = enc.movement_cost(squares, difficult)
-        left = int(state["movement"].get(who, 0))
-        cost = 0
-        if need > left:
-            if sheet.speed < 1:
-                raise Conflict(f"{name} has speed 0", code="cannot_move", rule="NB-13")
-            cost = ceil((need - left) / sheet.speed)
-        self._nbe_spend(state, who, name, cost, reaction=None)
-        left = left + cost * sheet.speed - need
+        need = enc.movement_cost(body.squares, body.difficult)
+        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, sheet.speed)
+        enc.check_spend(state, who, name, cost, reaction=None)
         self._nbe_act(
             scene,
             who,
             "move",
             cost,
-            squares=squares,
-            difficult=difficult,
+            squares=body.squares,
+            difficult=body.difficult,
             speed=sheet.speed,
             movement_left=left,
         )
         return self._nbe_save(
-            ctx, scene, [], None, actions_spent=cost, movement_left=left, movement_cost=need
+            turn, [], None, actions_spent=cost, movement_left=left, movement_cost=need
         )
 
     # ---- NB-9..NB-11, NB-14..NB-18: attacks and the reactions to them -------------------------
 
     @command
     def nimble_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        attacker_id: UUID,
-        target_id: UUID,
-        attack: str,
-        *,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        spell_tier: int = 0,
-        opportunity: bool = False,
-        defend: bool = False,
-        interpose_by: UUID | None = None,
-        hold: bool = False,
-        purpose: str = "",
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleAttackCreate
     ) -> Outcome:
         """An attack with the sheet's attack (NB-9..11): hasty attacks (NB-10), a found weakness or
         anticipated danger (NB-14), an opportunity attack (NB-18), the target's Defend (NB-16) and
         an ally's Interpose (NB-17); damage through the health contract. ``hold``: a hit waits
         for the reactions declared after seeing it (NB-15; ``nimble_resolve_attack``)."""
-        actor = self._member(ctx)
-        # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
-        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        attacker, _ = self._nbe_actor_char(actor, campaign, state, attacker_id, "attacker_id")
-        target, _ = self._nbe_char(actor, campaign, target_id, "target_id")
-        enc.check_in(state, str(target.id), target.name, "target_id")
-        if target.id == attacker.id:
-            raise InvalidInput("a creature does not attack itself", field="target_id")
-        if hold and (defend or interpose_by is not None):
-            raise InvalidInput(
-                "a held attack takes its reactions when it is resolved, after the roll",
-                field="hold",
-                rule="NB-15",
-            )
-        enc.check_not_pending(state)
-        who, name = str(attacker.id), attacker.name
-        self._nbe_standing(attacker, "attacker_id")
-        self._nbe_standing(target, "target_id")
-        self._nbe_cap(scene, attacker)
-        state = self._nbe_cap(scene, target)  # NB-21: a Dying target defends with its 1 action
-        if opportunity:  # NB-18
-            enc.check_hero(state, who, name, "attacker_id", "NB-18")
-            self._nbe_spend(state, who, name, 1, reaction="opportunity_attack")
-        else:
-            self._nbe_spend(state, who, name, 1, reaction=None)
-        loaded = Loaded({attacker.id: attacker, target.id: target})
-        interposer = self._nbe_reactions(
-            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
-        )
-        hit_target = interposer or target
-        defender_sheet = self._nbe_char(actor, campaign, hit_target.id, "target_id")[1]
-        if spell_tier:
-            have_mana = int(attacker.resources.get("mana", 0))
-            if spell_tier > have_mana:
-                raise Conflict(
-                    f"{name} has {have_mana} mana, not {spell_tier}",
-                    code="not_enough_mana",
-                    field="spell_tier",
-                    rule="NB-12",
-                    details={"have": have_mana, "needed": spell_tier},
-                )
-        health = cast(Any, self)  # NB-24/NB-26 conditions: systems/nimble/commands/health.py
-        edge = health._nimble_attack_edge(attacker, hit_target)
-        if not edge.get("can_target", True):
-            raise Conflict(f"{hit_target.name} is in full cover", code="full_cover", rule="NB-26")
-        advantage += int(edge.get("advantage", 0))
-        disadvantage += int(edge.get("disadvantage", 0))
-        shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
-        hasty = 0 if opportunity else int(state["attacks"].get(who, 0))
+        turn = self._turn(ctx, scene_id)
+        strike = self._strike(turn, body)
         # NB-21: a Dying hero that attacks first makes a STR save DC 10 or takes 1 Wound; the attack
         # goes on either way (the source), unless that Wound kills the hero (ruling).
-        dying, dying_touched = health._nimble_dying_attack_save(
-            actor, scene, campaign, attacker, client_seed
+        dying, dying_touched = self.system.health.dying_attack_save(
+            turn.actor, turn.scene, turn.campaign, strike.attacker, body.client_seed
         )
-        chain = dying_touched[1] if dying is not None else None
         if dying is not None and dying["dead"]:
-            save_roll = dying_touched[0]
-            self._nbe_act(
-                scene, who, "attack", 1, roll_id=str(save_roll.id), dying_save=dying, died=True
-            )
-            self._nbe_cap(scene, attacker)
-            return self._nbe_save(
-                ctx,
-                scene,
-                [*dying_touched, *loaded.aggregates.values()],
-                save_roll,
-                target_id=str(hit_target.id),
-                attacked=False,
-                dying_save=dying,
-                hit=None,
-            )
+            return self._died_attacking(turn, strike, dying, dying_touched)
+        chain = dying_touched[1] if dying is not None else None
+        roll, result, touched = self._attack_roll(turn, strike, chain)
+        summary = self._struck(turn, strike, roll, result, dying)
+        touched = [*dying_touched, *touched]
+        if summary["pending"]:  # NB-15: the reactions come after the roll, before the damage
+            self._hold(turn, strike, roll, result, summary["weakness_used"])
+            return self._nbe_save(turn, touched, roll, **summary)
+        summary["hit"] = self._nbe_land(
+            turn,
+            roll.id,
+            strike.target,
+            strike.interposer,
+            body.defend,
+            summary["damage"],
+            summary["critical"],
+            summary["armor"],
+        )
+        summary["self_hit"] = self._self_hit(turn, strike, roll, result)
+        return self._nbe_save(turn, touched, roll, **summary)
+
+    def _strike(self, turn: Turn, body: NimbleAttackCreate) -> Strike:
+        """NB-9..18: the attack's checks, its reactions declared with it, and what the conditions
+        (NB-24, NB-26) and the encounter (NB-10, NB-14) add to it."""
+        state, attacker, target = self._attack_ready(turn, body)
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
+        hit_target = interposer or target
+        defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
+        have_mana = int(attacker.resources.get("mana", 0))
+        enc.check_mana(attacker.name, have_mana, body.spell_tier, "spell_tier")
+        edge = self.system.health.attack_edge(attacker, hit_target)
+        enc.check_targetable(hit_target.name, bool(edge.get("can_target", True)))
+        shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
+        # NB-16: a monster's Armor comes off every hit; a hero's only when it Defends.
+        armor = defender_sheet.armor
+        if not (body.defend or isinstance(defender_sheet, NimbleMonster)):
+            armor = 0
+        return Strike(
+            body,
+            state,
+            attacker,
+            target,
+            interposer,
+            edge,
+            shift,
+            weakness,
+            anticipating,
+            hasty=0 if body.opportunity else int(state["attacks"].get(str(attacker.id), 0)),
+            armor=armor,
+        )
+
+    def _attack_ready(
+        self, turn: Turn, body: NimbleAttackCreate
+    ) -> tuple[dict[str, Any], Character, Character]:
+        """Who attacks whom, both standing, and the attacker's action or reaction for it."""
+        state = state_of(turn.scene)
+        attacker, _ = self._acting(turn, state, body.attacker_id, "attacker_id")
+        target, _ = self._creature(turn, body.target_id, "target_id")
+        enc.check_in(state, str(target.id), target.name, "target_id")
+        reacting = body.defend or body.interpose_by is not None
+        enc.check_attack(str(attacker.id), str(target.id), body.hold, reacting)
+        enc.check_not_pending(state)
+        who, name = str(attacker.id), attacker.name
+        enc.check_standing(attacker.name, attacker.status, "attacker_id")
+        enc.check_standing(target.name, target.status, "target_id")
+        self._nbe_cap(turn.scene, attacker)
+        state = self._nbe_cap(turn.scene, target)  # NB-21: a Dying target defends with 1 action
+        if body.opportunity:  # NB-18
+            enc.check_hero(state, who, name, "attacker_id", "NB-18")
+            enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
+        else:
+            enc.check_spend(state, who, name, 1, reaction=None)
+        return state, attacker, target
+
+    def _died_attacking(
+        self, turn: Turn, strike: Strike, dying: dict[str, Any], touched: list[Any]
+    ) -> Outcome:
+        """NB-21/NB-22 (ruling): the Dying save's Wound killed the attacker: its action is spent
+        and nothing is rolled for the attack."""
+        save_roll = touched[0]
+        who = str(strike.attacker.id)
+        self._nbe_act(
+            turn.scene, who, "attack", 1, roll_id=str(save_roll.id), dying_save=dying, died=True
+        )
+        self._nbe_cap(turn.scene, strike.attacker)
+        return self._nbe_save(
+            turn,
+            touched,
+            save_roll,
+            target_id=str(strike.hit_target.id),
+            attacked=False,
+            dying_save=dying,
+            hit=None,
+        )
+
+    def _attack_roll(
+        self, turn: Turn, strike: Strike, chain: Any
+    ) -> tuple[Roll, dict[str, Any], list[Any]]:
+        """The attack's fair roll: its request holds every number (NB-9..11, NB-14, NB-16)."""
+        body = strike.body
+        # NB-11: the steps the roller declares (the conditions' and Assess's come from the record)
+        declared = declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage})
         request = {
-            "attack": attack,
-            "advantage": advantage,
-            "disadvantage": disadvantage + (1 if opportunity else 0),
-            "attack_number": hasty + 1,
-            "primary_shift": shift,
-            # NB-16: a monster's Armor comes off every hit; a hero's only when it Defends.
-            "armor": defender_sheet.armor
-            if defend or isinstance(defender_sheet, NimbleMonster)
-            else 0,
-            "purpose": purpose,
+            "attack": body.attack,
+            "advantage": body.advantage + int(strike.edge.get("advantage", 0)),
+            "disadvantage": body.disadvantage
+            + int(strike.edge.get("disadvantage", 0))
+            + (1 if body.opportunity else 0),
+            "attack_number": strike.hasty + 1,
+            "primary_shift": strike.shift,
+            "armor": strike.armor,
+            "purpose": body.purpose,
         }
-        outcome, touched = self._roll_check(
-            actor,
-            scene,
-            campaign,
+        outcome, touched = self.app._roll_check(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
             "attack",
             request,
-            attacker,
-            client_seed,
+            strike.attacker,
+            body.client_seed,
             chain,
             declared=declared,
         )
-        touched = [*dying_touched, *touched]
-        roll = touched[len(dying_touched)]
+        roll = touched[0]
         assert isinstance(roll, Roll)
-        result = outcome.result
-        critical, miss = bool(result["critical"]), bool(result["miss"])
-        has_primary = result["primary_die"] is not None
-        # NB-14: a weakness waits for an attack with a Primary die; it carries over a natural crit.
-        natural_crit = has_primary and result["primary_face"] == int(str(result["primary_die"])[1:])
-        weakness_used = weakness and has_primary and not natural_crit
-        # NB-16: the roll took the Armor off (crits ignore it); it is in the roll's request.
-        damage, armor = int(result["damage"]), int(result["armor"])
-        health._nimble_attacked(attacker, scene.id)
-        if spell_tier:
-            attacker.spend({"mana": spell_tier}, reason=f"roll {roll.id} (NB-12)")
+        return roll, outcome.result, touched
+
+    def _struck(
+        self,
+        turn: Turn,
+        strike: Strike,
+        roll: Roll,
+        result: dict[str, Any],
+        dying: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The attack is made: the attacker is hidden no more (NB-26), pays the spell's mana
+        (NB-12) and has spent its action or reaction; returns what came of the roll."""
+        body, attacker = strike.body, strike.attacker
+        weakness_used = _weakness_used(strike.weakness, result)
+        self.system.health.attacked(attacker, turn.scene.id)
+        if body.spell_tier:
+            attacker.spend({"mana": body.spell_tier}, reason=f"roll {roll.id} (NB-12)")
         self._nbe_act(
-            scene,
-            who,
-            "opportunity_attack" if opportunity else "attack",
+            turn.scene,
+            str(attacker.id),
+            "opportunity_attack" if body.opportunity else "attack",
             1,
-            key="reaction:opportunity_attack" if opportunity else None,
-            per="round" if opportunity else None,
-            hasty=not opportunity,
+            key="reaction:opportunity_attack" if body.opportunity else None,
+            per="round" if body.opportunity else None,
+            hasty=not body.opportunity,
             roll_id=str(roll.id),
-            target_id=str(hit_target.id),
+            target_id=str(strike.hit_target.id),
             weakness_used=weakness_used,
         )
-        summary = {
-            "attacked": True,
-            "dying_save": dying,
-            "miss_hits_attacker": bool(edge.get("miss_hits_attacker")),
-            "self_hit": None,
-            "target_id": str(hit_target.id),
-            "rolled_damage": int(result["total"]),
-            "armor": armor,
-            "damage": 0 if miss else damage,
-            "critical": critical,
-            "miss": miss,
-            "hasty_steps": hasty,
-            "primary_shift": shift,
-            "weakness": weakness,
-            "weakness_used": weakness_used,
-            "anticipating": anticipating,
-            "interposed_by": str(interposer.id) if interposer else None,
-            "defended": defend,
-            "pending": hold and not miss,
-            "hit": None,
-        }
-        if hold and not miss:  # NB-15: the reactions come after the roll, before the damage
-            scene.nimble_change(
-                "held",
-                {
-                    "roll_id": str(roll.id),
-                    "character_id": who,
-                    "target_id": str(target.id),
-                    "attack": attack,
-                    "total": int(result["total"]),
-                    "armor": armor,
-                    "damage": damage,
-                    "critical": critical,
-                    "round": scene.nimble["round"],
-                    # NB-14: Help may change whether this attack uses the weakness up
-                    "weakness": weakness,
-                    "weakness_used": weakness_used,
-                    "weakness_entry": (
-                        (state["weakness"].get(str(hit_target.id)) or [None])[0]
-                        if weakness_used
-                        else None
-                    ),
-                },
-            )
-            return self._nbe_save(
-                ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary
-            )
-        summary["hit"] = self._nbe_land(
-            actor,
-            scene,
-            roll.id,
-            target,
-            interposer,
-            defend,
-            0 if miss else damage,
-            critical,
-            loaded,
-            defend_armor=armor,
+        return _attack_summary(strike, result, dying, weakness_used)
+
+    @staticmethod
+    def _hold(
+        turn: Turn, strike: Strike, roll: Roll, result: dict[str, Any], weakness_used: bool
+    ) -> None:
+        """NB-15: a hit waits for the reactions declared on seeing it (and for Help, NB-19)."""
+        entries = strike.state["weakness"].get(str(strike.hit_target.id)) or [None]
+        change(
+            turn.scene,
+            "held",
+            {
+                "roll_id": str(roll.id),
+                "character_id": str(strike.attacker.id),
+                "target_id": str(strike.target.id),
+                "attack": strike.body.attack,
+                "total": int(result["total"]),
+                "armor": int(result["armor"]),
+                "damage": int(result["damage"]),
+                "critical": bool(result["critical"]),
+                "round": state_of(turn.scene)["round"],
+                # NB-14: Help may change whether this attack uses the weakness up
+                "weakness": strike.weakness,
+                "weakness_used": weakness_used,
+                "weakness_entry": entries[0] if weakness_used else None,
+            },
         )
-        self_hit: dict[str, Any] | None = None
-        if miss and edge.get("miss_hits_attacker"):
-            # NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
-            # Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor).
-            amount = max(0, int(result["rolled"]) + int(result["modifier"]))
-            if amount > 0:
-                self_hit = health._nimble_damage(
-                    actor, scene, attacker, amount, critical=False, roll_id=roll.id, loaded=loaded
-                )
-                self._nbe_cap(scene, attacker)
-            else:
-                self_hit = {"damage": 0}
-        summary["self_hit"] = self_hit
-        return self._nbe_save(ctx, scene, [*touched, *loaded.aggregates.values()], roll, **summary)
+
+    def _self_hit(
+        self, turn: Turn, strike: Strike, roll: Roll, result: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """NB-24 (Mounted): an attack that misses its rider hits the ridden attacker itself.
+        Ruling: for the dice rolled plus the modifier (no crit; no Defend, no Armor)."""
+        if not (result["miss"] and strike.edge.get("miss_hits_attacker")):
+            return None
+        amount = max(0, int(result["rolled"]) + int(result["modifier"]))
+        if amount <= 0:
+            return {"damage": 0}
+        hit = self.system.health.damage(
+            turn.actor,
+            turn.scene,
+            strike.attacker,
+            amount,
+            critical=False,
+            roll_id=roll.id,
+            loaded=turn.loaded,
+        )
+        self._nbe_cap(turn.scene, strike.attacker)
+        return hit
 
     def _nbe_reactions(
         self,
-        actor: Actor,
-        campaign: Campaign,
-        scene: Scene,
+        turn: Turn,
         attacker: Character,
         target: Character,
         defend: bool,
         interpose_by: UUID | None,
-        loaded: Loaded,
     ) -> Character | None:
         """NB-15..17: check (and budget) an ally's Interpose and the final target's Defend.
         Returns the interposer, who becomes the target; the actions are spent by ``_nbe_land``."""
-        state = scene.nimble
+        scene = turn.scene
+        state = state_of(scene)
         interposer = None
         if interpose_by is not None:  # NB-17
-            interposer, _ = self._nbe_char(actor, campaign, interpose_by, "interpose_by")
+            interposer, _ = self._creature(turn, interpose_by, "interpose_by")
             enc.check_in(state, str(interposer.id), interposer.name, "interpose_by")
             enc.check_hero(state, str(interposer.id), interposer.name, "interpose_by", "NB-17")
-            if interposer.id in (target.id, attacker.id):
-                raise InvalidInput(
-                    "an ally of the target interposes", field="interpose_by", rule="NB-17"
-                )
-            self._nbe_standing(interposer, "interpose_by")
+            enc.check_interposer(str(interposer.id), str(target.id), str(attacker.id))
+            enc.check_standing(interposer.name, interposer.status, "interpose_by")
             state = self._nbe_cap(scene, interposer)
-            self._nbe_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
-            loaded.aggregates[interposer.id] = interposer
+            enc.check_spend(state, str(interposer.id), interposer.name, 1, reaction="interpose")
         hit_target = interposer or target
         if defend:  # NB-16
-            enc.check_hero(state, str(hit_target.id), hit_target.name, "defend", "NB-16")
-            if interposer is not None:
-                # NB-17: Interpose and Defend both, if actions allow: two of the interposer's.
-                enc.check_use(state, str(hit_target.id), "reaction:defend", "round", "NB-15")
-                enc.check_actions(state, str(hit_target.id), hit_target.name, 2, "NB-15")
-            else:
-                self._nbe_spend(state, str(hit_target.id), hit_target.name, 1, reaction="defend")
+            enc.check_defend(state, str(hit_target.id), hit_target.name, interposer is not None)
         return interposer
 
     def _nbe_land(
         self,
-        actor: Actor,
-        scene: Scene,
+        turn: Turn,
         roll_id: UUID,
         target: Character,
         interposer: Character | None,
         defend: bool,
         damage: int,
         critical: bool,
-        loaded: Loaded,
-        *,
-        defend_armor: int | None = None,
+        defend_armor: int,
     ) -> dict[str, Any] | None:
         """NB-15..17, NB-20..25: the reactions are spent, then the damage lands on the final
         target through the health contract. Returns its summary (None when no damage)."""
+        actor, scene, loaded = turn.actor, turn.scene, turn.loaded
         hit_target = interposer or target
-        if interposer is not None:
-            self._nbe_act(
-                scene,
-                str(interposer.id),
-                "interpose",
-                1,
-                key="reaction:interpose",
-                per="round",
-                roll_id=str(roll_id),
-                instead_of=str(target.id),
-            )
+        reactions = (
+            [(interposer, "interpose", {"instead_of": str(target.id)})] if interposer else []
+        )
         if defend:
+            reactions.append((hit_target, "defend", {"armor": defend_armor}))
+        for who, reaction, details in reactions:
+            key = f"reaction:{reaction}"
             self._nbe_act(
                 scene,
-                str(hit_target.id),
-                "defend",
+                str(who.id),
+                reaction,
                 1,
-                key="reaction:defend",
+                key=key,
                 per="round",
                 roll_id=str(roll_id),
-                armor=defend_armor if defend_armor is not None else 0,
+                **details,
             )
         if damage <= 0:
             return None
-        hit = cast(Any, self)._nimble_damage(
+        hit = self.system.health.damage(
             actor, scene, hit_target, damage, critical=critical, roll_id=roll_id, loaded=loaded
         )
         self._nbe_cap(scene, hit_target)  # NB-21: it may have fallen Dying
-        return cast(dict[str, Any], hit)
+        return hit
 
     @command
     def nimble_resolve_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        roll_id: UUID,
-        *,
-        defend: bool = False,
-        interpose_by: UUID | None = None,
+        self, ctx: CommandContext, scene_id: UUID, roll_id: UUID, body: NimbleResolveCreate
     ) -> Outcome:
         """NB-15..17: a held attack lands, after the reactions declared on seeing its roll: the
         target's Defend (its Armor off unless critical), an ally's Interpose, or none."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
+        turn = self._turn(ctx, scene_id)
+        scene = turn.scene
+        state = state_of(scene)
         enc.check_running(state)
-        pending = state.get("pending")
-        if not pending or pending["roll_id"] != str(roll_id):
-            raise Conflict(
-                "that roll is no attack waiting for reactions",
-                code="not_pending",
-                field="roll_id",
-                rule="NB-15",
-                details={"pending": pending["roll_id"] if pending else None},
-            )
-        attacker, _ = self._nbe_char(actor, campaign, UUID(pending["character_id"]), "roll_id")
-        target, _ = self._nbe_char(actor, campaign, UUID(pending["target_id"]), "roll_id")
-        if not actor.is_gm:
-            # Who answers the roll: the interposer's owner, else the hero target's owner; an
-            # attack on a monster is settled by the attacker's side.
-            answering = (
-                interpose_by
-                if interpose_by is not None
-                else target.id
-                if state["kinds"].get(str(target.id)) == "hero"
-                else attacker.id
-            )
-            field = "interpose_by" if interpose_by is not None else "roll_id"
-            who = self._nbe_char(actor, campaign, answering, field)[0]
-            try:
-                self._check_may_act_for(actor, who)
-            except Forbidden as exc:
-                raise Forbidden(exc.message, field=field) from None
-        if interpose_by is not None and state["kinds"].get(str(target.id)) != "hero":
-            raise InvalidInput(
-                "heroes interpose for their allies, not for monsters",
-                field="interpose_by",
-                rule="NB-17",
-            )
-        loaded = Loaded({attacker.id: attacker, target.id: target})
-        state = self._nbe_cap(scene, target)
-        interposer = self._nbe_reactions(
-            actor, campaign, scene, attacker, target, defend, interpose_by, loaded
-        )
+        pending = enc.held_attack(state, str(roll_id))
+        attacker, _ = self._creature(turn, UUID(pending["character_id"]), "roll_id")
+        target, _ = self._creature(turn, UUID(pending["target_id"]), "roll_id")
+        self._check_answers(turn, state, attacker, target, body.interpose_by)
+        if body.interpose_by is not None:
+            enc.check_interposed_for(state, str(target.id))
+        self._nbe_cap(scene, target)
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
         hit_target = interposer or target
         critical = bool(pending["critical"])
         # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
         # Armor was taken off by the roll itself (its request's `armor`).
         defend_armor = 0
-        if defend and not critical:
-            defend_armor = int(self._nbe_char(actor, campaign, hit_target.id, "roll_id")[1].armor)
+        if body.defend and not critical:
+            defend_armor = int(self._creature(turn, hit_target.id, "roll_id")[1].armor)
         damage = max(0, int(pending["damage"]) - defend_armor)
         out_of_fight = hit_target.status in ("dead", "defeated")
         hit = None
         if not out_of_fight:
             hit = self._nbe_land(
-                actor,
-                scene,
-                roll_id,
-                target,
-                interposer,
-                defend,
-                damage,
-                critical,
-                loaded,
-                defend_armor=defend_armor,
+                turn, roll_id, target, interposer, body.defend, damage, critical, defend_armor
             )
         resolved = {
             "roll_id": str(roll_id),
@@ -882,159 +789,134 @@ class NimbleEncounterCommands(Hooks):
             "attacker_id": str(attacker.id),
             "target_id": str(hit_target.id),
             "interposed_by": str(interposer.id) if interposer else None,
-            "defended": defend,
-            "rolled_damage": int(pending["total"]),
-            "armor": int(pending["armor"]) + defend_armor,
-            "defend_armor": defend_armor,
-            "damage": 0 if out_of_fight else damage,
-            "critical": critical,
+            "defended": body.defend,
+            **_landed(pending, defend_armor, 0 if out_of_fight else damage),
         }
-        scene.nimble_change("resolved", resolved)
-        return self._nbe_save(
-            ctx, scene, list(loaded.aggregates.values()), None, **resolved, hit=hit
-        )
+        change(scene, "resolved", resolved)
+        return self._nbe_save(turn, [], None, **resolved, hit=hit)
+
+    @staticmethod
+    def _check_answers(
+        turn: Turn,
+        state: dict[str, Any],
+        attacker: Character,
+        target: Character,
+        interpose_by: UUID | None,
+    ) -> None:
+        """NB-15: who answers a held roll: the interposer's owner, else the hero target's owner;
+        an attack on a monster is settled by the attacker's side (the GM answers for anyone)."""
+        if turn.actor.is_gm:
+            return
+        if interpose_by is not None:
+            turn.acting(interpose_by, "interpose_by")
+        elif state["kinds"].get(str(target.id)) == "hero":
+            turn.acting(target.id, "roll_id")
+        else:
+            turn.acting(attacker.id, "roll_id")
 
     # ---- NB-14: Assess; NB-19: Help --------------------------------------------------------
 
     @command
     def nimble_assess(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        character_id: UUID,
-        skill: str,
-        option: str,
-        *,
-        target_id: UUID | None = None,
-        question: str = "",
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleAssessCreate
     ) -> Outcome:
         """NB-14: Assess (1 action, a skill check DC 10), each skill once per encounter."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        character, sheet = self._nbe_actor_char(
-            actor, campaign, state, character_id, "character_id"
-        )
-        who, name = str(character.id), character.name
-        enc.check_hero(state, who, name, "character_id", "NB-14")
-        self._nbe_standing(character, "character_id")
-        state = self._nbe_cap(scene, character)
-        assert isinstance(sheet, NimbleHero)
-        self._nbe_spend(state, who, name, 1, reaction=None)
-        enc.check_assess(state, who, skill)
-        if option == "find_weakness":
-            if target_id is None:
-                raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
-            target, _ = self._nbe_char(actor, campaign, target_id, "target_id")
-            enc.check_in(state, str(target.id), target.name, "target_id")
-        modifier = next((v for k, v in sheet.skills.items() if k.casefold() == skill.casefold()), 0)
+        turn = self._turn(ctx, scene_id)
+        character, modifier = self._assessor(turn, body)
         request = {
-            "skill": skill,
+            "skill": body.skill,
             "modifier": modifier,
-            "option": option,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "purpose": question,
+            "option": body.option,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
+            "purpose": body.question,
         }
-        declared = declared_by({"advantage": advantage, "disadvantage": disadvantage})
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, "assess", request, character, client_seed, declared=declared
+        steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
+        declared = declared_by(steps)  # NB-11: the roller's steps, fields of its body
+        outcome, touched = self.app._roll_check(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
+            "assess",
+            request,
+            character,
+            body.client_seed,
+            declared=declared,
         )
         roll = touched[0]
-        result = outcome.result
-        assess = {
-            "roll_id": str(roll.id),
-            "character_id": who,
-            "skill": skill,
-            "option": option,
-            "target_id": str(target_id) if target_id else None,
-            "question": question,
-            "modifier": modifier,
-            "natural": result["natural"],
-            "total": result["total"],
-            "dc": result["dc"],
-            "success": result["success"],
-            "helped": False,
-        }
-        self._nbe_act(scene, who, "assess", 1, assess=assess)
-        return self._nbe_save(ctx, scene, touched, roll, assess=assess)
+        assess = _assessment(body, str(character.id), modifier, roll.id, outcome.result)
+        self._nbe_act(turn.scene, str(character.id), "assess", 1, assess=assess)
+        return self._nbe_save(turn, touched, roll, assess=assess)
+
+    def _assessor(self, turn: Turn, body: NimbleAssessCreate) -> tuple[Character, int]:
+        """NB-14: a hero standing, on its turn with an action, with a skill it has not assessed
+        with in this encounter (and a target of it, to find a weakness); its skill's modifier."""
+        state = state_of(turn.scene)
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
+        who, name = str(character.id), character.name
+        enc.check_hero(state, who, name, "character_id", "NB-14")
+        enc.check_standing(character.name, character.status, "character_id")
+        state = self._nbe_cap(turn.scene, character)
+        assert isinstance(sheet, NimbleHero)
+        enc.check_spend(state, who, name, 1, reaction=None)
+        enc.check_assess(state, who, body.skill)
+        enc.check_weakness_target(body.option, body.target_id)
+        if body.option == "find_weakness" and body.target_id is not None:
+            target, _ = self._creature(turn, body.target_id, "target_id")
+            enc.check_in(state, str(target.id), target.name, "target_id")
+        skill = body.skill.casefold()
+        return character, next((v for k, v in sheet.skills.items() if k.casefold() == skill), 0)
 
     @command
-    def nimble_help(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        helper_id: UUID,
-        roll_id: UUID,
-        *,
-        die: int | None = None,
-        purpose: str = "",
-        client_seed: str | None = None,
-    ) -> Outcome:
+    def nimble_help(self, ctx: CommandContext, scene_id: UUID, body: NimbleHelpCreate) -> Outcome:
         """NB-19: a hero helps an ally's roll, once per roll: it rerolls the kept d20 of an
         Assess, or one die (``die``) of a held attack (the ``help_die`` follow-up roll); a
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
-        actor = self._member(ctx)
-        scene, campaign = self._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        helper, _ = self._nbe_actor_char(actor, campaign, state, helper_id, "helper_id")
-        who, name = str(helper.id), helper.name
-        enc.check_hero(state, who, name, "helper_id", "NB-19")
-        self._nbe_standing(helper, "helper_id")
-        state = self._nbe_cap(scene, helper)
-        if str(roll_id) in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        turn = self._turn(ctx, scene_id)
+        state = state_of(turn.scene)
+        helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
+        who = str(helper.id)
+        enc.check_hero(state, who, helper.name, "helper_id", "NB-19")
+        enc.check_standing(helper.name, helper.status, "helper_id")
+        state = self._nbe_cap(turn.scene, helper)
+        enc.check_not_helped(state, str(body.roll_id))
         pending = state.get("pending")
-        if pending and pending["roll_id"] == str(roll_id):
-            return self._nbe_help_attack(
-                ctx, actor, scene, campaign, helper, die, purpose, client_seed
-            )
-        assess = state["assessments"].get(str(roll_id))
-        if assess is None:
-            raise InvalidInput(
-                "Help rerolls a die of an Assess roll of this encounter or of a held attack "
-                "(NB-15)",
-                field="roll_id",
-                rule="NB-19",
-            )
-        if die is not None:
-            raise InvalidInput(
-                "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
-            )
-        if assess["character_id"] == who:
-            raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
-        if str(roll_id) in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        if pending and pending["roll_id"] == str(body.roll_id):
+            return self._nbe_help_attack(turn, helper, body)
+        return self._help_assess(turn, state, helper, body)
+
+    def _help_assess(
+        self, turn: Turn, state: dict[str, Any], helper: Character, body: NimbleHelpCreate
+    ) -> Outcome:
+        """NB-19 on an ally's Assess (NB-14): its d20 rerolled (the ``help_reroll`` check)."""
+        who = str(helper.id)
+        assess = enc.helped_assessment(state, str(body.roll_id), who, body.die)
         own_turn = enc.current(state) == who
-        self._nbe_spend(state, who, name, 1, reaction=None if own_turn else "help")
-        roller = self.get(actor, Character, UUID(assess["character_id"]))
+        enc.check_spend(state, who, helper.name, 1, reaction=None if own_turn else "help")
+        roller = self.app.get(turn.actor, Character, UUID(assess["character_id"]))
         request = {
-            "helped_roll_id": str(roll_id),
+            "helped_roll_id": str(body.roll_id),
             "old_face": assess["natural"],
             "modifier": assess["modifier"],
             "dc": assess["dc"],
-            "purpose": purpose,
+            "purpose": body.purpose,
         }
-        outcome, touched = self._roll_check(
-            actor, scene, campaign, "help_reroll", request, roller, client_seed
+        outcome, touched = self.app._roll_check(
+            turn.actor, turn.scene, turn.campaign, "help_reroll", request, roller, body.client_seed
         )
         roll = touched[0]
         helped = {
-            "roll_id": str(roll_id),
+            "roll_id": str(body.roll_id),
             "reroll_id": str(roll.id),
             "total": outcome.result["total"],
             "success": outcome.result["success"],
             "natural": outcome.result["natural"],
         }
-        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)
+        return self._nbe_helped(turn, who, own_turn, touched, roll, helped)
 
     def _nbe_helped(
         self,
-        ctx: CommandContext,
-        scene: Scene,
+        turn: Turn,
         who: str,
         own_turn: bool,
         touched: list[Any],
@@ -1043,7 +925,7 @@ class NimbleEncounterCommands(Hooks):
     ) -> Outcome:
         """NB-19: the Help is an action on the helper's own turn, else a reaction (1/round)."""
         self._nbe_act(
-            scene,
+            turn.scene,
             who,
             "help",
             1,
@@ -1051,73 +933,38 @@ class NimbleEncounterCommands(Hooks):
             per=None if own_turn else "round",
             help=helped,
         )
-        return self._nbe_save(ctx, scene, touched, roll, help=helped)
+        return self._nbe_save(turn, touched, roll, help=helped)
 
-    def _nbe_help_attack(
-        self,
-        ctx: CommandContext,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        helper: Character,
-        die: int | None,
-        purpose: str,
-        client_seed: str | None,
-    ) -> Outcome:
+    def _nbe_help_attack(self, turn: Turn, helper: Character, body: NimbleHelpCreate) -> Outcome:
         """NB-19 on a held attack (NB-15): an ally hero rerolls one of its dice before it lands."""
-        state = scene.nimble
+        actor, scene = turn.actor, turn.scene
+        state = state_of(scene)
         pending = state["pending"]
         who, name = str(helper.id), helper.name
-        attacker_id = pending["character_id"]
-        if state["kinds"].get(attacker_id) != "hero":
-            raise InvalidInput(
-                "heroes help their allies: a monster's attack gets no Help",
-                field="roll_id",
-                rule="NB-19",
-            )
-        if attacker_id == who:
-            raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
-        if pending["target_id"] == who:
-            raise InvalidInput(
-                "the target of an attack does not help it", field="helper_id", rule="NB-19"
-            )
-        if die is None:
-            raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
-        if pending["roll_id"] in state["helped"]:
-            raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+        enc.check_help_on_attack(state, who, body.die)
         own_turn = enc.current(state) == who
-        self._nbe_spend(state, who, name, 1, reaction=None if own_turn else "help")
-        original = self.get(actor, Roll, UUID(pending["roll_id"]))
+        enc.check_spend(state, who, name, 1, reaction=None if own_turn else "help")
+        original = self.app.get(actor, Roll, UUID(pending["roll_id"]))
         try:
-            outcome, touched = self._follow_up_roll(
+            outcome, touched = self.app._follow_up_roll(
                 actor,
                 scene,
-                campaign,
+                turn.campaign,
                 original,
                 "help_die",
-                {"die": die, "purpose": purpose},
-                client_seed,
+                {"die": body.die, "purpose": body.purpose},
+                body.client_seed,
                 for_ally=True,
             )
         except InvalidInput as exc:
             raise InvalidInput(exc.message, field="die", rule="NB-19") from None
         roll = touched[0]
-        result = outcome.result
-        primary = result["primary_die"]
-        natural_crit = primary is not None and result["primary_face"] == int(str(primary)[1:])
         helped = {
             "roll_id": pending["roll_id"],
             "reroll_id": str(roll.id),
-            "die": die,
-            "total": result["total"],
-            "armor": result["armor"],
-            "damage": result["damage"],
-            "critical": result["critical"],
-            "miss": result["miss"],
-            "success": result["success"],
+            "die": body.die,
+            **{k: outcome.result[k] for k in HELPED_ATTACK},
             # NB-14: the weakness is used up unless the (new) Primary die crits by itself
-            "weakness_used": bool(pending.get("weakness"))
-            and primary is not None
-            and not natural_crit,
+            "weakness_used": _weakness_used(bool(pending.get("weakness")), outcome.result),
         }
-        return self._nbe_helped(ctx, scene, who, own_turn, touched, roll, helped)
+        return self._nbe_helped(turn, who, own_turn, touched, roll, helped)

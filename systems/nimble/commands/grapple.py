@@ -5,111 +5,93 @@ A grapple is "an action and an attack (hasty-attack rules apply)" (NB-24). The h
 client spends the action and passes `attack_number` itself. This verb does both inside the scene's
 running encounter: it checks the turn, spends 1 action of a hero (a monster group has no action
 count, as for its attacks), takes `attack_number` from the attacks made this turn, rolls through
-the health area's `_nimble_grapple` (conditions, attack edge, a Dying grappler's STR save) and
+the health area's `grapple` (conditions, attack edge, a Dying grappler's STR save) and
 records the `acted` change as a hasty attack, so the next attack or save ability of the turn is
 hastier (NB-10). See systems/nimble/docs/encounters.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
+from domain.aggregates import Roll
 from domain.commands import CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
+from domain.components import Turn
+from systems.nimble.commands.area import Area
+from systems.nimble.commands.encounter import state_of
+from systems.nimble.commands.health import Grab
+from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.rules import encounter as enc
 
 
-class NimbleEncounterGrappleCommands(Hooks):
-    """Mixed into the Chronicle application (next to NimbleEncounterCommands and
-    NimbleHealthCommands, whose helpers it uses)."""
+class EncounterGrapple(Area):
+    """The grapple of the encounter, an area of the Nimble component: it uses the encounter's
+    and the health area's helpers (`self.system.encounter`, `self.system.health`)."""
 
     @command
     def nimble_encounter_grapple(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        grappler_id: UUID,
-        target_id: UUID,
-        size: str,
-        skill: str = "Might",
-        advantage: int = 0,
-        disadvantage: int = 0,
-        modifier: int | None = None,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, scene_id: UUID, body: NimbleEncounterGrappleCreate
     ) -> Outcome:
         """NB-24 in the encounter: on the grappler's own turn, 1 action (NB-7; heroes) and an
         attack (NB-10: `attack_number` = attacks this turn + 1); a Might or Finesse check DC 10
         against a creature of the encounter. A Dying grappler first makes its STR save (NB-21);
         if the save kills it the action is spent and nothing is grappled. Refused while a held
         attack waits for its reactions (NB-15)."""
-        app = cast(Any, self)  # the encounter's and the health area's helpers (other mixins)
-        actor = self._member(ctx)
-        scene, campaign = app._nbe_scene(ctx, actor, scene_id)
-        state = scene.nimble
-        grappler, _ = app._nbe_actor_char(actor, campaign, state, grappler_id, "grappler_id")
-        target, _ = app._nbe_char(actor, campaign, target_id, "target_id")
+        encounter = self.system.encounter
+        turn = encounter._turn(ctx, scene_id)
+        grab = self._ready(turn, body)
+        outcome, touched, roll = self.system.health.grapple(grab)
+        outcome = {
+            **outcome,
+            "grappler_id": str(grab.grappler.id),
+            "target_id": str(grab.target.id),
+            "attack_number": grab.attack_number,
+            "hasty_steps": grab.attack_number - 1,
+        }
+        self._acted(turn, grab, roll, outcome)
+        return encounter._nbe_save(turn, touched, roll, **outcome)
+
+    def _ready(self, turn: Turn, body: NimbleEncounterGrappleCreate) -> Grab:
+        """The grappler on its turn with an action for it (NB-4, NB-7, NB-15), a target of the
+        encounter, both standing; and which attack of the turn it is (NB-10)."""
+        encounter = self.system.encounter
+        state = state_of(turn.scene)
+        grappler, _ = encounter._acting(turn, state, body.grappler_id, "grappler_id")
+        target, _ = encounter._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         enc.check_not_pending(state)  # NB-15: a held attack is settled first
         who, name = str(grappler.id), grappler.name
-        app._nbe_standing(grappler, "grappler_id")
-        app._nbe_standing(target, "target_id")
-        state = app._nbe_cap(scene, grappler)  # NB-21: a Dying hero has at most 1 action
-        app._nbe_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
-        attack_number = int(state["attacks"].get(who, 0)) + 1  # NB-10
-        loaded = Loaded({grappler.id: grappler, target.id: target})
-        outcome, touched, roll = app._nimble_grapple(
-            actor,
-            scene,
-            campaign,
+        enc.check_standing(grappler.name, grappler.status, "grappler_id")
+        enc.check_standing(target.name, target.status, "target_id")
+        state = encounter._nbe_cap(turn.scene, grappler)  # NB-21: a Dying hero: at most 1 action
+        enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
+        attack_number = int(state["attacks"].get(who, 0)) + 1
+        return Grab(
+            turn.actor,
+            turn.scene,
+            turn.campaign,
             grappler,
             target,
-            loaded,
-            size=size,
-            skill=skill,
-            attack_number=attack_number,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            modifier=modifier,
-            client_seed=client_seed,
-            grappler_field="grappler_id",
+            turn.loaded,
+            body,
+            attack_number,
+            "grappler_id",
         )
-        outcome = {
-            **outcome,
-            "grappler_id": who,
-            "target_id": str(target.id),
-            "attack_number": attack_number,
-            "hasty_steps": attack_number - 1,
-        }
+
+    def _acted(self, turn: Turn, grab: Grab, roll: Roll | None, outcome: dict[str, Any]) -> None:
+        """The grapple's action, as a hasty attack (NB-10/NB-24); if the Dying save's Wound
+        killed the grappler (NB-21 ruling, as for an attack) the action is spent, nothing held."""
+        encounter, who = self.system.encounter, str(grab.grappler.id)
+        roll_id, target_id = str(roll.id) if roll else None, str(grab.target.id)
         dying = outcome.get("dying_save")
-        if dying is not None and dying["dead"]:
-            # NB-21 (ruling, as for an attack): the save's Wound killed it: the action is spent,
-            # nothing is grappled.
-            app._nbe_act(
-                scene,
-                who,
-                "grapple",
-                1,
-                roll_id=str(roll.id),
-                target_id=str(target.id),
-                grappled=False,
-                dying_save=dying,
-                died=True,
-            )
-            app._nbe_cap(scene, grappler)
-        else:
-            app._nbe_act(
-                scene,
-                who,
-                "grapple",
-                1,
-                hasty=True,  # NB-10/NB-24: a grapple is an attack
-                roll_id=str(roll.id),
-                target_id=str(target.id),
-                grappled=bool(outcome["grappled"]),
-                condition=outcome["condition"],
-            )
-        return cast(
-            Outcome,
-            app._nbe_save(ctx, scene, [*touched, *loaded.aggregates.values()], roll, **outcome),
-        )
+        died = dying is not None and dying["dead"]
+        details: dict[str, Any] = {"roll_id": roll_id, "target_id": target_id}
+        if died:
+            details |= {"grappled": False, "dying_save": dying, "died": True}
+        else:  # NB-10/NB-24: a grapple is an attack
+            details = {"hasty": True, **details, "grappled": bool(outcome["grappled"])}
+            details["condition"] = outcome["condition"]
+        encounter._nbe_act(turn.scene, who, "grapple", 1, **details)
+        if died:
+            encounter._nbe_cap(turn.scene, grab.grappler)

@@ -1,45 +1,57 @@
 """Nimble hit points, wounds, dying, temporary HP, grapple, concentration and cover (NB-20..26).
 
-For the encounter verbs (systems/nimble/commands/encounter.py) this module offers, besides the
-`_nimble_damage` contract:
+The health area of the Nimble component. For the encounter area (systems/nimble/commands/
+encounter.py, through `self.system.health`) it offers, besides the `damage` contract:
 
-- `_nimble_attack_edge(attacker, target)`: the advantage/disadvantage an attack gets from hiding,
+- `attack_edge(attacker, target)`: the advantage/disadvantage an attack gets from hiding,
   cover, grapples, Restrained and Mounted, whether the target can be targeted at all (full
   cover), and whether a miss hits the attacker (a ridden creature attacking its rider);
-- `_nimble_attacked(attacker, scene_id)`: call after an attack: the attacker is hidden no more;
-- `_nimble_dying_attack_save(actor, scene, campaign, attacker, client_seed, chain)`: call when a
+- `attacked(attacker, scene_id)`: call after an attack: the attacker is hidden no more;
+- `dying_attack_save(actor, scene, campaign, attacker, client_seed, chain)`: call when a
   Dying hero attacks: the STR save DC 10 and, on a failure, 1 Wound (NB-21);
-- `_nimble_max_actions(character)`: 1 while Dying (NB-21), 0 when dead, else 3.
+- `max_actions(character)`: 1 while Dying (NB-21), 0 when dead, else 3;
+- `grapple(grab)`: a grapple's checks and roll (NB-24), for the encounter's grapple too.
 
 See systems/nimble/docs/health.md.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene
+from domain.aggregates import Campaign, Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Hooks, Loaded
+from domain.components import Loaded, SceneBoundary
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.rolls import declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
+from systems.nimble.commands.area import Area
+from systems.nimble.requests import (
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
+    NimbleDamageCreate,
+    NimbleDyingSaveCreate,
+    NimbleEncounterGrappleCreate,
+    NimbleEscapeCreate,
+    NimbleGrappleCreate,
+    NimbleHealCreate,
+    NimbleRestrainCreate,
+    NimbleRollCreate,
+    NimbleSceneAct,
+    NimbleTempHpCreate,
+)
 from systems.nimble.rules import health
 from systems.nimble.rules.health import (
     COVER,
-    ESCAPABLE,
     GRAPPLE_CONDITIONS,
-    GRAPPLED,
-    GRAPPLING,
     HIDDEN,
-    MOUNTED,
     PARTNER_CONDITION,
     RESTRAINED,
-    RIDDEN,
     Health,
 )
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, group_hp
@@ -77,6 +89,23 @@ def health_of(campaign: Campaign, character: Character) -> Health:
     )
 
 
+def _save_request(
+    sheet: NimbleHero | NimbleMonster, stat: str, purpose: str, steps: Rolled | None = None
+) -> dict[str, Any]:
+    """A STR or DEX save DC 10 (NB-21, NB-24, NB-25): a hero's stat, a monster's +0; the steps
+    the roller declares, if it may."""
+    modifier = getattr(sheet.stats, stat) if isinstance(sheet, NimbleHero) else 0
+    request: dict[str, Any] = {"stat": stat, "modifier": modifier, "dc": health.DC}
+    if steps is not None:
+        request |= {"advantage": steps.advantage, "disadvantage": steps.disadvantage}
+    return request | {"purpose": purpose}
+
+
+def _standing(campaign: Campaign, character: Character, field: str) -> None:
+    h = health_of(campaign, character)
+    health.check_standing(character.name, h.status, h.hp, field)
+
+
 def levels(h: Health) -> dict[str, int]:
     return {"hp": h.hp, "temp_hp": h.temp_hp, "wounds": h.wounds}
 
@@ -102,12 +131,45 @@ def nimble_view(character: Character, campaign: Campaign) -> dict[str, Any] | No
     )
 
 
-class NimbleHealthCommands(Hooks):
-    """Mixed into the Chronicle application."""
+@dataclass(frozen=True)
+class HealthResult:
+    """What a health command tells its presenter: its roll (if any) and what came of it."""
+
+    roll_id: UUID | None = None
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+class Rolled(Protocol):
+    """What a roll's request gives besides its numbers: the roller's steps and randomness."""
+
+    advantage: int
+    disadvantage: int
+    client_seed: str | None
+
+
+@dataclass(frozen=True)
+class Grab:
+    """One grapple as it is tried (NB-24): who grabs whom in which scene, with the request's
+    size, skill, steps and (a monster's) modifier; `attack_number` counts it among the turn's
+    attacks (NB-10); `field` names the grappler in errors (the request's field)."""
+
+    actor: Actor
+    scene: Scene
+    campaign: Campaign
+    grappler: Character
+    target: Character
+    loaded: Loaded
+    body: NimbleGrappleCreate | NimbleEncounterGrappleCreate
+    attack_number: int
+    field: str = "character_id"
+
+
+class HealthArea(Area):
+    """Nimble's health commands (NB-20..26), an area of the Nimble component."""
 
     # ---- THE CONTRACT with the encounter verbs ---------------------------------------------------
 
-    def _nimble_damage(
+    def damage(
         self,
         actor: Actor,
         scene: Scene,
@@ -118,34 +180,17 @@ class NimbleHealthCommands(Hooks):
         roll_id: UUID | None,
         loaded: Loaded,
     ) -> dict[str, Any]:
-        """THE CONTRACT between the Nimble encounter verbs and this module: apply `amount` damage
-        from a hit (critical or not, made by roll `roll_id` in `scene`) to `target`: temporary HP
-        first (NB-23), then HP; at 0 HP a Wound and Dying (NB-20); damage while Dying: 2 Wounds, 3 on
-        a critical (NB-21); death at the campaign's maximum Wounds (NB-22); concentration ends at 0 HP
-        and a critical calls for its STR save (NB-25). Changes `target` (already in `loaded`) and
-        returns a summary for the response, e.g. {"damage", "temp_hp_absorbed", "hp", "wounds",
-        "dying", "dead", "concentration": "kept"|"ended"|"save_needed"|None}.
-
-        Also (NB-24): a critical hit, or falling to 0 HP, ends the target's grapple; the partner
-        is loaded through `loaded` and changed too, so save `loaded.touched(...)` with the
-        command. Refuses (409, code "out_of_the_fight") damage to the dead or to a defeated
-        monster; 422 for a negative amount. The summary also has "temp_hp", "wounds_taken",
-        "status", "max_wounds" and "grapple_ended" (the partners freed)."""
-        if amount < 0:
-            raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
-        campaign = self.campaign_of(actor)
+        """THE CONTRACT of every hit (NB-20..NB-25): `amount` damage from roll `roll_id` in `scene`
+        to `target` (in `loaded`), temporary HP first; Wounds, Dying and death; Concentration; a
+        critical or 0 HP ends its grapples, the partner changed through `loaded`. Returns the
+        summary the response shows (systems/nimble/docs/health.md lists its fields)."""
+        health.check_damage(amount)
+        campaign = self.app.campaign_of(actor)
         before = health_of(campaign, target)
-        self._nb_standing(target, before, "target_id")
+        health.check_standing(target.name, before.status, before.hp, "target_id")
         hit = health.take_damage(before, amount, critical)
         after = hit.after
-        concentration: str | None = None
-        if target.concentration is not None:
-            if after.hp == 0:
-                concentration = "ended"
-            elif critical:
-                concentration = "save_needed"
-            else:
-                concentration = "kept"
+        concentration = health.concentration_after(target.concentration, after.hp, critical)
         target.nimble_take_damage(
             amount,
             critical,
@@ -162,17 +207,7 @@ class NimbleHealthCommands(Hooks):
             why = "a critical hit (NB-24)" if critical else "0 HP (NB-24 ruling)"
             freed = self._nb_end_grapples(actor, target, scene.id, why, loaded)
         return {
-            "damage": amount,
-            "critical": critical,
-            "temp_hp_absorbed": hit.temp_hp_absorbed,
-            "hp": after.hp,
-            "temp_hp": after.temp_hp,
-            "wounds": after.wounds,
-            "wounds_taken": hit.wounds_taken,
-            "max_wounds": after.max_wounds if after.hero else None,
-            "status": after.status,
-            "dying": after.status == "dying",
-            "dead": after.status == "dead",
+            **health.damage_summary(hit, amount, critical),
             "concentration": concentration,
             "grapple_ended": freed,
         }
@@ -180,7 +215,7 @@ class NimbleHealthCommands(Hooks):
     # ---- for the encounter verbs ------------------------------------------------------------------
 
     @staticmethod
-    def _nimble_attack_edge(attacker: Character, target: Character) -> dict[str, Any]:
+    def attack_edge(attacker: Character, target: Character) -> dict[str, Any]:
         """NB-24/NB-26: what the conditions add to an attack of `attacker` on `target`:
         {"advantage", "disadvantage", "reasons", "can_target" (False: full cover),
         "miss_hits_attacker" (a ridden creature attacking its rider), "from_hiding"}."""
@@ -189,16 +224,16 @@ class NimbleHealthCommands(Hooks):
         ).to_json()
 
     @staticmethod
-    def _nimble_attacked(attacker: Character, scene_id: UUID) -> None:
+    def attacked(attacker: Character, scene_id: UUID) -> None:
         """NB-26: after its first attack from hiding the attacker is hidden no more."""
         attacker.nimble_lift_conditions([HIDDEN], scene_id, "attacked (NB-26)")
 
     @staticmethod
-    def _nimble_max_actions(character: Character) -> int:
+    def max_actions(character: Character) -> int:
         """NB-21: a Dying hero has at most 1 action per turn; the dead none."""
         return health.max_actions(character.status, HERO_ACTIONS)
 
-    def _nimble_dying_attack_save(
+    def dying_attack_save(
         self,
         actor: Actor,
         scene: Scene,
@@ -207,38 +242,25 @@ class NimbleHealthCommands(Hooks):
         client_seed: str | None,
         chain: RollChain | None = None,
     ) -> tuple[dict[str, Any] | None, list[Aggregate]]:
-        """NB-21: a Dying hero that attacks rolls a STR save DC 10 (a fair roll record made by
+        """NB-21: a Dying hero that attacks rolls a STR save DC 10 (a roll record made by
         `attacker`); on a failure it takes 1 Wound (and dies at the maximum, NB-22). Returns
-        (None, []) unless the attacker is Dying, else the summary {"roll_id", "success", "total",
-        "wounds_taken", "wounds", "dead"} and the aggregates to save (the roll, the chain, the
-        scene, the attacker). Pass the chain (touched[1]) of an earlier roll of the same
-        command."""
+        (None, []) unless the attacker is Dying, else the summary and the aggregates to save
+        (systems/nimble/docs/health.md). `chain`: that of an earlier roll of the command."""
         if attacker.status != "dying":
             return None, []
         sheet = _sheet(campaign, attacker)
-        request = {
-            "stat": "STR",
-            "modifier": sheet.stats.STR if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "purpose": "attacking while Dying (NB-21)",
-        }
-        outcome, touched = self._roll_check(
+        request = _save_request(sheet, "STR", "attacking while Dying (NB-21)")
+        outcome, touched = self.app._roll_check(
             actor, scene, campaign, "save", request, attacker, client_seed, chain
         )
         roll = touched[0]
-        wounds_taken = 0
         before = health_of(campaign, attacker)
-        after = before
+        after = before if outcome.success else health.take_wounds(before, 1)
+        wounds_taken = after.wounds - before.wounds
         if not outcome.success:
-            after = health.take_wounds(before, 1)
-            wounds_taken = after.wounds - before.wounds
+            why = "attacked while Dying and failed the STR save (NB-21)"
             attacker.nimble_take_wounds(
-                wounds_taken,
-                levels(after),
-                after.status,
-                roll.id,
-                scene.id,
-                "attacked while Dying and failed the STR save (NB-21)",
+                wounds_taken, levels(after), after.status, roll.id, scene.id, why
             )
         summary = {
             "roll_id": str(roll.id),
@@ -253,7 +275,7 @@ class NimbleHealthCommands(Hooks):
     # ---- helpers ----------------------------------------------------------------------------------
 
     def _nb_campaign(self, actor: Actor, field: str = "character_id") -> Campaign:
-        campaign = self.campaign_of(actor)
+        campaign = self.app.campaign_of(actor)
         if campaign.ruleset != NIMBLE:
             raise InvalidInput(
                 f"{get_ruleset(campaign.ruleset).name} has no Nimble health verbs", field=field
@@ -262,7 +284,7 @@ class NimbleHealthCommands(Hooks):
 
     def _nb_scene(self, actor: Actor, scene_id: UUID) -> Scene:
         try:
-            scene = self.get(actor, Scene, scene_id)
+            scene = self.app.get(actor, Scene, scene_id)
         except NotFound:
             raise InvalidInput(
                 "scene_id names no scene of this campaign", field="scene_id"
@@ -273,30 +295,20 @@ class NimbleHealthCommands(Hooks):
 
     def _nb_other(self, actor: Actor, character_id: UUID, field: str, loaded: Loaded) -> Character:
         try:
-            return loaded.character(self, actor, character_id)
+            return loaded.character(self.app, actor, character_id)
         except NotFound:
             raise InvalidInput(
                 f"{field} names no character of this campaign", field=field
             ) from None
-
-    @staticmethod
-    def _nb_standing(character: Character, h: Health, field: str) -> None:
-        if h.status == "dead" or (h.status == "defeated" and h.hp == 0):
-            raise Conflict(
-                f"{character.name} is {h.status}",
-                field=field,
-                code="out_of_the_fight",
-                rule="NB-22" if h.status == "dead" else "NB-20",
-            )
 
     def _nb_acting(
         self, ctx: CommandContext, character_id: UUID, *, gm: bool = False
     ) -> tuple[Actor, Campaign, Character, Loaded]:
         """The actor, the campaign, the character addressed (If-Match) and the loaded set; a
         player acts only for its own characters."""
-        actor = self._gm(ctx) if gm else self._member(ctx)
-        character = self._target(ctx, actor, Character, character_id)
-        self._check_may_act_for(actor, character)
+        actor = self.app._gm(ctx) if gm else self.app._member(ctx)
+        character = self.app._target(ctx, actor, Character, character_id)
+        self.app._check_may_act_for(actor, character)
         campaign = self._nb_campaign(actor)
         return actor, campaign, character, Loaded({character.id: character})
 
@@ -310,7 +322,7 @@ class NimbleHealthCommands(Hooks):
             partner_id = health.partner_of(name, character.nimble_conditions[name])
             if partner_id is None:
                 continue
-            partner = loaded.character(self, actor, UUID(partner_id))
+            partner = loaded.character(self.app, actor, UUID(partner_id))
             partner.nimble_lift_conditions([PARTNER_CONDITION[name]], scene_id, reason)
             freed.append(partner_id)
         character.nimble_lift_conditions(names, scene_id, reason)
@@ -329,12 +341,8 @@ class NimbleHealthCommands(Hooks):
         for aggregate in [*(touched or []), *loaded.touched(character)]:
             if aggregate.id != character.id:
                 unique.setdefault(aggregate.id, aggregate)
-        revealed = {
-            "roll_id": roll.id if roll else None,
-            "scene_id": roll.scene_id if roll else None,
-            "outcome": outcome,
-        }
-        return self._commit(ctx, character, *unique.values(), revealed=revealed)
+        result = HealthResult(roll.id if roll else None, outcome)
+        return self.app._commit(ctx, character, *unique.values(), result=result)
 
     def _nb_roll(
         self,
@@ -344,22 +352,21 @@ class NimbleHealthCommands(Hooks):
         check: str,
         request: dict[str, Any],
         character: Character,
-        client_seed: str | None,
+        body: Rolled,
         chain: RollChain | None = None,
-        steps: tuple[int, int] = (0, 0),
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
-        """`steps`: the advantage and disadvantage the roller declared (NB-11), which follow
+        """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
         player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
-        outcome, touched = self._roll_check(
+        outcome, touched = self.app._roll_check(
             actor,
             scene,
             campaign,
             check,
             request,
             character,
-            client_seed,
+            body.client_seed,
             chain,
-            declared=declared_by({"advantage": steps[0], "disadvantage": steps[1]}),
+            declared=declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage}),
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -369,33 +376,28 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_deal_damage(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        amount: int,
-        critical: bool = False,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleDamageCreate
     ) -> Outcome:
         """NB-20..NB-25: (GM) damage dealt directly, through the same `_nimble_damage`."""
         actor, _, target, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, scene_id)
-        summary = self._nimble_damage(
-            actor, scene, target, amount, critical=critical, roll_id=None, loaded=loaded
+        scene = self._nb_scene(actor, body.scene_id)
+        summary = self.damage(
+            actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
         return self._nb_commit(ctx, target, loaded, summary)
 
     @command
     def nimble_heal(
-        self, ctx: CommandContext, character_id: UUID, amount: int, reason: str = ""
+        self, ctx: CommandContext, character_id: UUID, body: NimbleHealCreate
     ) -> Outcome:
         """NB-20: (GM) HP restored up to the maximum; above 0 HP Dying ends. Wounds stay."""
         _, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        if amount < 1:
+        if body.amount < 1:
             raise InvalidInput("heal at least 1 HP", field="amount", rule="NB-20")
         before = health_of(campaign, character)
-        self._nb_standing(character, before, "character_id")
-        after = health.heal(before, amount)
-        character.nimble_heal(after.hp - before.hp, levels(after), after.status, reason)
+        health.check_standing(character.name, before.status, before.hp, "character_id")
+        after = health.heal(before, body.amount)
+        character.nimble_heal(after.hp - before.hp, levels(after), after.status, body.reason)
         summary = {
             "healed": after.hp - before.hp,
             "hp": after.hp,
@@ -406,25 +408,20 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_grant_temp_hp(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        amount: int,
-        keep: str = "higher",
-        reason: str = "",
+        self, ctx: CommandContext, character_id: UUID, body: NimbleTempHpCreate
     ) -> Outcome:
         """NB-23: (GM) temporary HP; they do not stack: `keep` records the hero's choice between
         the new amount and the current one ("higher" by default)."""
         _, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        if amount < 1:
+        if body.amount < 1:
             raise InvalidInput("grant at least 1 temporary HP", field="amount", rule="NB-23")
-        if keep not in ("higher", "new", "current"):
+        if body.keep not in ("higher", "new", "current"):
             raise InvalidInput("keep is higher, new or current", field="keep", rule="NB-23")
         before = health_of(campaign, character)
-        self._nb_standing(character, before, "character_id")
-        kept = health.keep_temp_hp(before.temp_hp, amount, keep)  # type: ignore[arg-type]
-        character.nimble_gain_temp_hp(amount, keep, kept, reason)
-        summary = {"offered": amount, "previous": before.temp_hp, "temp_hp": kept}
+        health.check_standing(character.name, before.status, before.hp, "character_id")
+        kept = health.keep_temp_hp(before.temp_hp, body.amount, body.keep)  # type: ignore[arg-type]
+        character.nimble_gain_temp_hp(body.amount, body.keep, kept, body.reason)
+        summary = {"offered": body.amount, "previous": before.temp_hp, "temp_hp": kept}
         return self._nb_commit(ctx, character, loaded, summary)
 
     @command
@@ -435,7 +432,7 @@ class NimbleHealthCommands(Hooks):
         before = health_of(campaign, character)
         if not before.hero:
             raise InvalidInput("monsters take no Safe Rest", field="character_id", rule="NB-22")
-        self._nb_standing(character, before, "character_id")
+        health.check_standing(character.name, before.status, before.hp, "character_id")
         sheet = _sheet(campaign, character)
         assert isinstance(sheet, NimbleHero)
         after, new_levels, healed = health.safe_rest(before, sheet.mana)
@@ -447,25 +444,15 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_dying_save(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleDyingSaveCreate
     ) -> Outcome:
         """NB-21: a Dying hero attacked (outside the encounter verbs, which roll it themselves):
         STR save DC 10, or 1 Wound."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if character.status != "dying":
-            raise Conflict(
-                f"{character.name} is not Dying",
-                field="character_id",
-                code="not_dying",
-                rule="NB-21",
-            )
-        summary, touched = self._nimble_dying_attack_save(
-            actor, scene, campaign, character, client_seed
+        scene = self._nb_scene(actor, body.scene_id)
+        health.check_dying(character.name, character.status)
+        summary, touched = self.dying_attack_save(
+            actor, scene, campaign, character, body.client_seed
         )
         roll = touched[0]
         assert summary is not None and isinstance(roll, Roll)
@@ -475,18 +462,7 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_grapple(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        target_id: UUID,
-        size: str,
-        skill: str = "Might",
-        attack_number: int = 1,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        modifier: int | None = None,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleGrappleCreate
     ) -> Outcome:
         """NB-24: an action and a Might or Finesse check DC 10 (an attack: hasty attacks add
         disadvantage; hiding, cover... count as for attacks). A smaller or same-size target is
@@ -494,236 +470,145 @@ class NimbleHealthCommands(Hooks):
         Outside an encounter's bookkeeping: the client spends the action and passes
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        target = self._nb_other(actor, target_id, "target_id", loaded)
-        outcome, touched, roll = self._nimble_grapple(
-            actor,
-            scene,
-            campaign,
-            grappler,
-            target,
-            loaded,
-            size=size,
-            skill=skill,
-            attack_number=attack_number,
-            advantage=advantage,
-            disadvantage=disadvantage,
-            modifier=modifier,
-            client_seed=client_seed,
-        )
+        scene = self._nb_scene(actor, body.scene_id)
+        target = self._nb_other(actor, body.target_id, "target_id", loaded)
+        grab = Grab(actor, scene, campaign, grappler, target, loaded, body, body.attack_number)
+        outcome, touched, roll = self.grapple(grab)
         return self._nb_commit(ctx, grappler, loaded, outcome, touched, roll)
 
-    @staticmethod
-    def _nb_grapple_form(size: str, skill: str) -> None:
-        """NB-24: the target's size against the grappler's, and the skill of the check."""
-        if size not in ("smaller", "same", "larger"):
-            raise InvalidInput("size is smaller, same or larger", field="size", rule="NB-24")
-        if skill.casefold() not in ("might", "finesse"):
-            raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
-
-    def _nimble_grapple(
-        self,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        grappler: Character,
-        target: Character,
-        loaded: Loaded,
-        *,
-        size: str,
-        skill: str,
-        attack_number: int,
-        advantage: int,
-        disadvantage: int,
-        modifier: int | None,
-        client_seed: str | None,
-        grappler_field: str = "character_id",
-    ) -> tuple[dict[str, Any], list[Aggregate], Roll | None]:
+    def grapple(self, grab: Grab) -> tuple[dict[str, Any], list[Aggregate], Roll | None]:
         """NB-24 (shared by `nimble_grapple` and the encounter's `nimble_encounter_grapple`): check
-        and roll a grapple of `target` (already in `loaded`) by `grappler`; a Dying grappler first
+        and roll a grapple of `grab.target` (already in `grab.loaded`); a Dying grappler first
         makes its STR save (NB-21) and, if that kills it, grapples nothing. Changes the two
         characters (conditions; hiding ends) and returns (the outcome {"grappled", "condition",
         "edge", "check", "dying_save"?}, the aggregates the rolls touched, the roll to reveal:
         the grapple check, or the save that killed the grappler). Writes nothing itself: the
-        caller commits. `grappler_field` names the grappler in errors (the request's field)."""
-        self._nb_grapple_form(size, skill)
-        if target.id == grappler.id:
-            raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
-        self._nb_standing(grappler, health_of(campaign, grappler), grappler_field)
-        self._nb_standing(target, health_of(campaign, target), "target_id")
-        held = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]
-        if held:
-            raise Conflict(
-                f"{grappler.name} already holds a creature ({held[0]}): release it first",
-                field=grappler_field,
-                code="already_grappling",
-                rule="NB-24",
-            )
-        taken = [n for n in (GRAPPLED, RIDDEN) if n in target.nimble_conditions]
-        if taken:
-            raise Conflict(
-                f"{target.name} is already {taken[0]}",
-                field="target_id",
-                code="already_grappled",
-                rule="NB-24",
-            )
-        edge = health.attack_edge(
-            str(grappler.id), grappler.nimble_conditions, str(target.id), target.nimble_conditions
-        )
-        if not edge.can_target:
-            raise Conflict(
-                f"{target.name} has full cover and cannot be grabbed",
-                field="target_id",
-                code="full_cover",
-                rule="NB-26",
-            )
-        sheet = _sheet(campaign, grappler)
-        if isinstance(sheet, NimbleHero):
-            if modifier is not None:
-                raise InvalidInput(
-                    "a hero's modifier comes from its sheet; give one only for a monster",
-                    field="modifier",
-                )
-            modifier = next(
-                (v for k, v in sheet.skills.items() if k.casefold() == skill.casefold()), 0
-            )
-        touched: list[Aggregate] = []
-        chain: RollChain | None = None
+        caller commits."""
+        edge = self._grab_edge(grab)
+        modifier = self._grab_modifier(grab)
         outcome: dict[str, Any] = {}
-        dying, dying_touched = self._nimble_dying_attack_save(
-            actor, scene, campaign, grappler, client_seed
+        dying, touched = self.dying_attack_save(
+            grab.actor, grab.scene, grab.campaign, grab.grappler, grab.body.client_seed
         )
         if dying is not None:
             outcome["dying_save"] = dying
-            touched += dying_touched
-            chain = dying_touched[1]  # type: ignore[assignment]
             if dying["dead"]:
                 outcome["grappled"] = False
-                save_roll = dying_touched[0]
-                assert isinstance(save_roll, Roll)
-                return outcome, touched, save_roll
-        request = {
-            "skill": "Might" if skill.casefold() == "might" else "Finesse",
-            "modifier": modifier if modifier is not None else 0,
-            "dc": health.DC,
-            "attack_number": attack_number,
-            "advantage": advantage + edge.advantage,
-            "disadvantage": disadvantage + edge.disadvantage,
-            "purpose": f"grapple {target.name} (NB-24)",
-        }
-        result, success, roll, rolled = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "skill",
-            request,
-            grappler,
-            client_seed,
-            chain,
-            (advantage, disadvantage),
-        )
-        touched += rolled
+                return outcome, touched, touched[0]  # type: ignore[return-value]
+        chain = touched[1] if dying is not None else None
+        result, success, roll, rolled = self._grab_roll(grab, edge, modifier, chain)
         if edge.from_hiding:
-            self._nimble_attacked(grappler, scene.id)
+            self.attacked(grab.grappler, grab.scene.id)
         if success:
-            mine, theirs = health.grapple_conditions(
-                str(grappler.id),
-                str(target.id),
-                size,
-                str(scene.id),
-            )
-            grappler.nimble_set_condition(mine[0], mine[1], scene.id)
-            target.nimble_set_condition(theirs[0], theirs[1], scene.id)
+            self._grabbed(grab)
         outcome.update(
             {
                 "grappled": success,
-                "condition": ("mounted" if size == "larger" else "grappling") if success else None,
+                "condition": ("mounted" if grab.body.size == "larger" else "grappling")
+                if success
+                else None,
                 "edge": edge.to_json(),
                 "check": result,
             }
         )
-        return outcome, touched, roll
+        return outcome, [*touched, *rolled], roll
+
+    @staticmethod
+    def _grab_edge(grab: Grab) -> health.AttackEdge:
+        """NB-24/NB-26: the grapple's refusals, and what the conditions add to it (an attack)."""
+        grappler, target, body = grab.grappler, grab.target, grab.body
+        health.check_grapple_form(body.size, body.skill)
+        health.check_not_grabbing_itself(str(grappler.id), str(target.id))
+        _standing(grab.campaign, grappler, grab.field)
+        _standing(grab.campaign, target, "target_id")
+        health.check_free_to_grapple(
+            grappler.name,
+            grappler.nimble_conditions,
+            target.name,
+            target.nimble_conditions,
+            grab.field,
+        )
+        edge = health.attack_edge(
+            str(grappler.id), grappler.nimble_conditions, str(target.id), target.nimble_conditions
+        )
+        health.check_grabbable(target.name, edge.can_target)
+        return edge
+
+    @staticmethod
+    def _grab_modifier(grab: Grab) -> int:
+        """NB-24: a hero's Might or Finesse from its sheet; a monster's as the GM gives it."""
+        sheet = _sheet(grab.campaign, grab.grappler)
+        skills = sheet.skills if isinstance(sheet, NimbleHero) else None
+        return health.grapple_modifier(skills, grab.body.skill, grab.body.modifier)
+
+    def _grab_roll(
+        self, grab: Grab, edge: health.AttackEdge, modifier: int, chain: Any
+    ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
+        """The grapple's fair roll: a skill check DC 10 counted among the turn's attacks."""
+        body = grab.body
+        request = {
+            "skill": "Might" if body.skill.casefold() == "might" else "Finesse",
+            "modifier": modifier,
+            "dc": health.DC,
+            "attack_number": grab.attack_number,
+            "advantage": body.advantage + edge.advantage,
+            "disadvantage": body.disadvantage + edge.disadvantage,
+            "purpose": f"grapple {grab.target.name} (NB-24)",
+        }
+        return self._nb_roll(
+            grab.actor,
+            grab.scene,
+            grab.campaign,
+            "skill",
+            request,
+            grab.grappler,
+            body,
+            chain,
+        )
+
+    @staticmethod
+    def _grabbed(grab: Grab) -> None:
+        """NB-24: the grappler holds (or rides) the target, and the target is held (or ridden)."""
+        scene_id = grab.scene.id
+        mine, theirs = health.grapple_conditions(
+            str(grab.grappler.id), str(grab.target.id), grab.body.size, str(scene_id)
+        )
+        grab.grappler.nimble_set_condition(mine[0], mine[1], scene_id)
+        grab.target.nimble_set_condition(theirs[0], theirs[1], scene_id)
 
     @command
-    def nimble_release(self, ctx: CommandContext, character_id: UUID, scene_id: UUID) -> Outcome:
+    def nimble_release(
+        self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
+    ) -> Outcome:
         """NB-24: the grappler lets go (or the rider gets off), for free."""
         actor, _, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        holding = [n for n in (GRAPPLING, MOUNTED) if n in grappler.nimble_conditions]
-        if not holding:
-            raise Conflict(
-                f"{grappler.name} holds no creature",
-                field="character_id",
-                code="not_grappling",
-                rule="NB-24",
-            )
+        scene = self._nb_scene(actor, body.scene_id)
+        health.check_holding(grappler.name, grappler.nimble_conditions)
         freed = self._nb_end_grapples(actor, grappler, scene.id, "released (NB-24)", loaded)
         return self._nb_commit(ctx, grappler, loaded, {"released": freed})
 
     @command
     def nimble_escape(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        stat: str = "STR",
-        condition: str | None = None,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleEscapeCreate
     ) -> Outcome:
         """NB-24: an action and a STR or DEX save (DC 10, ruling) to break free of a grapple, a
         rider, or what restrains the character."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if stat not in ("STR", "DEX"):
-            raise InvalidInput("escape with a STR or DEX save", field="stat", rule="NB-24")
-        held = [n for n in ESCAPABLE if n in character.nimble_conditions]
-        if condition is not None:
-            if condition not in ESCAPABLE:
-                raise InvalidInput(
-                    f"condition is one of {', '.join(ESCAPABLE)}", field="condition", rule="NB-24"
-                )
-            held = [condition] if condition in held else []
-        if not held:
-            raise Conflict(
-                f"{character.name} is not " + (condition or "grappled, ridden or restrained"),
-                field="condition" if condition else "character_id",
-                code="not_held",
-                rule="NB-24",
-            )
-        if len(held) > 1:
-            raise InvalidInput(
-                f"{character.name} is {' and '.join(held)}: name the condition to escape",
-                field="condition",
-                rule="NB-24",
-            )
-        name = held[0]
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        sheet = _sheet(campaign, character)
-        request = {
-            "stat": stat,
-            "modifier": getattr(sheet.stats, stat) if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "purpose": f"escape: {name} (NB-24)",
-        }
+        scene = self._nb_scene(actor, body.scene_id)
+        conditions = character.nimble_conditions
+        name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
+        _standing(campaign, character, "character_id")
+        request = _save_request(
+            _sheet(campaign, character), body.stat, f"escape: {name} (NB-24)", body
+        )
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "save",
-            request,
-            character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            actor, scene, campaign, "save", request, character, body
         )
         if success:
             detail = character.nimble_conditions[name]
             partner_id = health.partner_of(name, detail)
             if partner_id is not None:
-                partner = loaded.character(self, actor, UUID(partner_id))
+                partner = loaded.character(self.app, actor, UUID(partner_id))
                 partner.nimble_lift_conditions(
                     [PARTNER_CONDITION[name]], scene.id, "the other escaped (NB-24)"
                 )
@@ -733,117 +618,59 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_restrain(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        by: str | None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRestrainCreate
     ) -> Outcome:
         """NB-24: (GM) the character is Restrained by a thing (tar, chains, roots), or (`by`
         null) freed of it."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, scene_id)
-        if by is None:
-            if RESTRAINED not in character.nimble_conditions:
-                raise Conflict(
-                    f"{character.name} is not restrained",
-                    field="character_id",
-                    code="not_held",
-                    rule="NB-24",
-                )
+        scene = self._nb_scene(actor, body.scene_id)
+        if body.by is None:
+            health.check_restrained(character.name, character.nimble_conditions)
             character.nimble_lift_conditions([RESTRAINED], scene.id, "freed by the GM")
             return self._nb_commit(ctx, character, loaded, {"restrained": False})
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        character.nimble_set_condition(RESTRAINED, {"by": by, "rule": "NB-24"}, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"restrained": True, "by": by})
+        _standing(campaign, character, "character_id")
+        character.nimble_set_condition(RESTRAINED, {"by": body.by, "rule": "NB-24"}, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"restrained": True, "by": body.by})
 
     # ---- NB-25: Concentration ---------------------------------------------------------------------
 
     @command
     def nimble_concentrate(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID, effect: str
+        self, ctx: CommandContext, character_id: UUID, body: NimbleConcentrateCreate
     ) -> Outcome:
         """NB-25: start concentrating on one effect; refused while concentrating on another, at
         0 HP (Dying) or dead."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
+        scene = self._nb_scene(actor, body.scene_id)
         h = health_of(campaign, character)
-        self._nb_standing(character, h, "character_id")
-        if character.concentration is not None:
-            raise Conflict(
-                f"{character.name} already concentrates on {character.concentration['effect']}: "
-                "end it first (a free action)",
-                field="effect",
-                code="already_concentrating",
-                rule="NB-25",
-            )
-        if h.hp == 0:
-            raise Conflict(
-                f"{character.name} is at 0 HP and cannot concentrate",
-                field="character_id",
-                code="cannot_concentrate",
-                rule="NB-25",
-            )
-        character.start_concentration(effect, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"concentrating_on": effect})
+        health.check_standing(character.name, h.status, h.hp, "character_id")
+        health.check_may_concentrate(character.name, character.concentration, h.hp)
+        character.start_concentration(body.effect, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"concentrating_on": body.effect})
 
     @command
     def nimble_end_concentration(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID
+        self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
     ) -> Outcome:
         """NB-8/NB-25: end Concentration (a free action)."""
         actor, _, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if character.concentration is None:
-            raise Conflict(
-                f"{character.name} concentrates on nothing",
-                field="character_id",
-                code="not_concentrating",
-                rule="NB-25",
-            )
-        effect = character.concentration["effect"]
+        scene = self._nb_scene(actor, body.scene_id)
+        effect = health.check_concentrating(character.name, character.concentration)["effect"]
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
         return self._nb_commit(ctx, character, loaded, {"ended": effect})
 
     @command
     def nimble_concentration_save(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        concentration = character.concentration
-        if concentration is None or concentration["saves_due"] < 1:
-            raise Conflict(
-                f"{character.name} owes no Concentration save",
-                field="character_id",
-                code="no_save_due",
-                rule="NB-25",
-            )
-        sheet = _sheet(campaign, character)
-        request = {
-            "stat": "STR",
-            "modifier": sheet.stats.STR if isinstance(sheet, NimbleHero) else 0,
-            "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
-            "purpose": f"keep concentrating on {concentration['effect']} (NB-25)",
-        }
+        scene = self._nb_scene(actor, body.scene_id)
+        concentration = health.check_save_due(character.name, character.concentration)
+        purpose = f"keep concentrating on {concentration['effect']} (NB-25)"
+        request = _save_request(_sheet(campaign, character), "STR", purpose, body)
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "save",
-            request,
-            character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            actor, scene, campaign, "save", request, character, body
         )
         character.concentration_save(roll.id, success, scene.id)
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
@@ -853,82 +680,45 @@ class NimbleHealthCommands(Hooks):
 
     @command
     def nimble_take_cover(
-        self, ctx: CommandContext, character_id: UUID, scene_id: UUID, level: str
+        self, ctx: CommandContext, character_id: UUID, body: NimbleCoverCreate
     ) -> Outcome:
         """NB-26: the character is in partial or full cover, or (`none`) out of it; leaving cover
         ends hiding (ruling: hiding is no magic)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        if level not in ("none", "partial", "full"):
-            raise InvalidInput("level is none, partial or full", field="level", rule="NB-26")
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        current = character.nimble_conditions.get(COVER, {}).get("level", "none")
-        if level == current:
-            raise Conflict(
-                f"{character.name}'s cover is already {level}",
-                field="level",
-                code="no_change",
-                rule="NB-26",
-            )
-        if level == "none":
+        scene = self._nb_scene(actor, body.scene_id)
+        _standing(campaign, character, "character_id")
+        health.check_cover_change(character.name, character.nimble_conditions, body.level)
+        if body.level == "none":
             character.nimble_lift_conditions([COVER, HIDDEN], scene.id, "left cover (NB-26)")
         else:
-            character.nimble_set_condition(COVER, {"level": level, "rule": "NB-26"}, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"cover": level})
+            character.nimble_set_condition(COVER, {"level": body.level, "rule": "NB-26"}, scene.id)
+        return self._nb_commit(ctx, character, loaded, {"cover": body.level})
 
     @command
     def nimble_hide(
-        self,
-        ctx: CommandContext,
-        character_id: UUID,
-        scene_id: UUID,
-        advantage: int = 0,
-        disadvantage: int = 0,
-        client_seed: str | None = None,
+        self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-26: in cover, an action and a Stealth check DC 10 (automatic in full cover)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, scene_id)
-        self._nb_standing(character, health_of(campaign, character), "character_id")
-        if HIDDEN in character.nimble_conditions:
-            raise Conflict(
-                f"{character.name} is already hidden",
-                field="character_id",
-                code="already_hidden",
-                rule="NB-26",
-            )
-        cover = character.nimble_conditions.get(COVER, {}).get("level")
-        if cover is None:
-            raise Conflict(
-                f"{character.name} has no cover to hide behind",
-                field="character_id",
-                code="no_cover",
-                rule="NB-26",
-            )
+        scene = self._nb_scene(actor, body.scene_id)
+        _standing(campaign, character, "character_id")
+        cover = health.cover_to_hide_in(character.name, character.nimble_conditions)
         hidden = {"rule": "NB-26"}
         if cover == "full":
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
             return self._nb_commit(ctx, character, loaded, {"hidden": True, "automatic": True})
         sheet = _sheet(campaign, character)
+        skills = sheet.skills if isinstance(sheet, NimbleHero) else {}
         request = {
             "skill": "Stealth",
-            "modifier": next((v for k, v in sheet.skills.items() if k.casefold() == "stealth"), 0)
-            if isinstance(sheet, NimbleHero)
-            else 0,
+            "modifier": next((v for k, v in skills.items() if k.casefold() == "stealth"), 0),
             "dc": health.DC,
-            "advantage": advantage,
-            "disadvantage": disadvantage,
+            "advantage": body.advantage,
+            "disadvantage": body.disadvantage,
             "purpose": "hide (NB-26)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor,
-            scene,
-            campaign,
-            "skill",
-            request,
-            character,
-            client_seed,
-            steps=(advantage, disadvantage),
+            actor, scene, campaign, "skill", request, character, body
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
@@ -938,33 +728,31 @@ class NimbleHealthCommands(Hooks):
     # ---- reads ------------------------------------------------------------------------------------
 
     def nimble_health(self, actor: Actor, character_id: UUID) -> tuple[Character, Campaign]:
-        character = self.get(actor, Character, character_id)
+        character = self.app.get(actor, Character, character_id)
         return character, self._nb_campaign(actor)
 
     def nimble_attack_edge(
         self, actor: Actor, attacker_id: UUID, target_id: UUID
     ) -> dict[str, Any]:
-        attacker = self.get(actor, Character, attacker_id)
+        attacker = self.app.get(actor, Character, attacker_id)
         self._nb_campaign(actor)
         try:
-            target = self.get(actor, Character, target_id)
+            target = self.app.get(actor, Character, target_id)
         except NotFound:
             raise InvalidInput(
                 "target_id names no character of this campaign", field="target_id"
             ) from None
-        return self._nimble_attack_edge(attacker, target)
+        return self.attack_edge(attacker, target)
 
     # ---- boundaries -------------------------------------------------------------------------------
 
-    def _scene_closed(self, actor: Actor, scene: Scene, issue: Issue, loaded: Loaded) -> None:
+    def scene_closed(self, at: SceneBoundary) -> None:
         """Ruling: grapples, Restrained, hiding, cover and Concentration end with their scene."""
-        super()._scene_closed(actor, scene, issue, loaded)
-        campaign = self.campaign_of(actor)
-        if campaign.ruleset != NIMBLE:
-            return
+        actor, scene, loaded = at.actor, at.scene, at.loaded
+        campaign = self.app.campaign_of(actor)
         here = str(scene.id)
         for character_id in campaign.character_ids:
-            character = loaded.character(self, actor, character_id)
+            character = loaded.character(self.app, actor, character_id)
             ended = [n for n, c in character.nimble_conditions.items() if c.get("scene_id") == here]
             character.nimble_lift_conditions(ended, scene.id, "the scene closed")
             if character.concentration and character.concentration.get("scene_id") == here:

@@ -3,158 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
-from domain.application import Chronicle, Outcome
-from domain.requests import Strict
+from domain.commands import Outcome
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.encounter import EncounterResult, state_of
+from systems.nimble.requests import (
+    NimbleActionCreate,
+    NimbleAssessCreate,
+    NimbleAttackCreate,
+    NimbleGrantCreate,
+    NimbleHelpCreate,
+    NimbleMoveCreate,
+    NimbleResolveCreate,
+    NimbleStartCreate,
+    NimbleSwapCreate,
+    NimbleTurnEnd,
+)
+from systems.nimble.routes.deps import NimbleDep
 from systems.nimble.rules import encounter as enc
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
-
-Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
-Short = Field(default="", max_length=200)
-
-
-class NimbleStartCreate(Strict):
-    order: list[UUID] = Field(
-        min_length=1,
-        max_length=50,
-        description="NB-3: every creature once, in the fixed order of turns (heroes first in "
-        "their agreed order; monster groups where they act).",
-    )
-    party: Literal["advantage", "three_actions"] | None = Field(
-        default=None,
-        description="NB-2: the party surprises: advantage on Initiative, or every hero starts "
-        "with 3 actions (no roll).",
-    )
-    surprised: dict[UUID, Literal["disadvantage", "one_action"]] = Field(
-        default_factory=dict,
-        max_length=50,
-        description="NB-2: surprised heroes roll with disadvantage, or start with 1 action.",
-    )
-    monsters_first: bool = Field(
-        default=False, description="NB-2: surprised party: the monsters act first this round."
-    )
-    client_seed: str | None = Seed
-
-
-class NimbleTurnEnd(Strict):
-    character_id: UUID = Field(description="Whose turn ends (it must be its turn, NB-4).")
-
-
-class NimbleSwapCreate(Strict):
-    first_id: UUID
-    second_id: UUID
-
-
-class NimbleGrantCreate(Strict):
-    character_id: UUID
-    actions: int = Field(ge=1, le=10, description="NB-7: actions beyond the normal limit.")
-    reason: str = Field(min_length=1, max_length=200)
-
-
-class NimbleActionCreate(Strict):
-    character_id: UUID
-    action: str = Field(min_length=1, max_length=80, description="What the creature does.")
-    cost: int = Field(1, ge=0, le=3, description="NB-7: actions it costs (most things: 1).")
-    free: bool = Field(False, description="NB-8: the turn's one free action (costs nothing).")
-    use_key: str | None = Field(
-        default=None, min_length=1, max_length=80, description="NB-5: a limited ability's key."
-    )
-    per: Literal["turn", "round", "encounter"] | None = Field(
-        default=None,
-        description="NB-5: 1/turn, 1/round (resets at the end of one's own turn), 1/encounter.",
-    )
-    mana: int = Field(0, ge=0, le=99, description="NB-12: mana the spell costs (its tier).")
-    save_ability: bool = Field(
-        False,
-        description="NB-10: an ability targets resist with a save (hasty uses give them "
-        "advantage).",
-    )
-    activity_cost: int | None = Field(
-        default=None,
-        ge=1,
-        le=30,
-        description="NB-6: an activity costing this many actions, spread over turns.",
-    )
-    end_concentration: bool = Field(
-        False, description="NB-6/NB-8: a free action ending the concentrated activity."
-    )
-
-
-class NimbleMoveCreate(Strict):
-    character_id: UUID
-    squares: int = Field(ge=0, le=200, description="Ordinary squares moved.")
-    difficult: int = Field(0, ge=0, le=200, description="NB-13: squares of difficult terrain.")
-
-
-class NimbleAttackCreate(Strict):
-    attacker_id: UUID
-    target_id: UUID
-    attack: str = Field(min_length=1, max_length=80, description="The sheet's attack (NB-9).")
-    advantage: int = Steps
-    disadvantage: int = Steps
-    spell_tier: int = Field(0, ge=0, le=9, description="NB-12: a spell's tier, paid in mana.")
-    opportunity: bool = Field(
-        False, description="NB-18: a hero's opportunity attack (a reaction, disadvantage)."
-    )
-    defend: bool = Field(
-        False, description="NB-16: the (final) target Defends: Armor off unless critical."
-    )
-    interpose_by: UUID | None = Field(
-        default=None, description="NB-17: an ally hero interposes and becomes the target."
-    )
-    hold: bool = Field(
-        False,
-        description="NB-15: a hit waits for the reactions declared after seeing the roll (and "
-        "for Help, NB-19); it lands with POST .../attacks/{roll_id}/resolve. Not with `defend` "
-        "or `interpose_by`.",
-    )
-    purpose: str = Short
-    client_seed: str | None = Seed
-
-
-class NimbleResolveCreate(Strict):
-    defend: bool = Field(
-        False, description="NB-16: the (final) target Defends: its Armor off unless critical."
-    )
-    interpose_by: UUID | None = Field(
-        default=None, description="NB-17: an ally hero interposes and becomes the target."
-    )
-
-
-class NimbleAssessCreate(Strict):
-    character_id: UUID
-    skill: str = Field(min_length=1, max_length=80)
-    option: Literal["question", "find_weakness", "anticipate_danger"]
-    target_id: UUID | None = Field(default=None, description="For find_weakness.")
-    question: str = Short
-    advantage: int = Steps
-    disadvantage: int = Steps
-    client_seed: str | None = Seed
-
-
-class NimbleHelpCreate(Strict):
-    helper_id: UUID
-    roll_id: UUID = Field(description="The ally's Assess roll, or its held attack (NB-19).")
-    die: int | None = Field(
-        default=None,
-        ge=0,
-        le=200,
-        description="For a held attack: the index (in its faces) of the kept die to reroll.",
-    )
-    purpose: str = Short
-    client_seed: str | None = Seed
 
 
 class NimbleEncounterPublic(Written):
@@ -194,7 +72,7 @@ def encounter_public(
     outcome: dict[str, Any] | None = None,
     max_actions: dict[str, int] | None = None,
 ) -> NimbleEncounterPublic:
-    state = scene.nimble
+    state = state_of(scene)
     return NimbleEncounterPublic(
         scene_id=scene.id,
         status=state["status"],
@@ -221,17 +99,14 @@ def encounter_public(
     )
 
 
-def _present(app: Chronicle) -> Callable[[Outcome], NimbleEncounterPublic]:
+def _present(nimble: Nimble) -> Callable[[Outcome], NimbleEncounterPublic]:
     def present(outcome: Outcome) -> NimbleEncounterPublic:
         scene = outcome.aggregate
         assert isinstance(scene, Scene)
-        roll_id = outcome.revealed.get("roll_id")
-        roll = app.repository.get(roll_id) if roll_id else None
+        result = outcome.result_as(EncounterResult)
+        roll = nimble.app.repository.get(result.roll_id) if result.roll_id else None
         return encounter_public(
-            scene,
-            roll,
-            outcome.revealed.get("outcome"),
-            app.nimble_max_actions_now(scene),
+            scene, roll, result.outcome, nimble.encounter.nimble_max_actions_now(scene)
         )
 
     return present
@@ -246,10 +121,12 @@ BASE = "/v1/scenes/{scene_id}/nimble"
     response_model=NimbleEncounterPublic,
     operation_id="nimble_encounter",
 )
-def get_encounter(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """The encounter: order, whose turn, actions, uses, reactions and what refreshes when."""
-    scene = app.nimble_encounter(actor, scene_id)
-    return respond(encounter_public(scene, max_actions=app.nimble_max_actions_now(scene)))
+    scene = nimble.encounter.nimble_encounter(actor, scene_id)
+    return respond(
+        encounter_public(scene, max_actions=nimble.encounter.nimble_max_actions_now(scene))
+    )
 
 
 @router.post(
@@ -259,64 +136,47 @@ def get_encounter(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     operation_id="nimble_start",
 )
 def start(
-    scene_id: UUID, body: NimbleStartCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleStartCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns."""
     return commands.run(
-        app.nimble_start,
-        scene_id,
-        body.order,
-        party=body.party,
-        surprised=body.surprised,
-        monsters_first=body.monsters_first,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_start, scene_id, body, present=_present(nimble), status_code=201
     )
 
 
 @router.post(
     f"{BASE}/encounter/end", response_model=NimbleEncounterPublic, operation_id="nimble_end"
 )
-def end(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def end(scene_id: UUID, nimble: NimbleDep, commands: CommandsDep) -> JSONResponse:
     """NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh."""
-    return commands.run(app.nimble_end, scene_id, present=_present(app))
+    return commands.run(nimble.encounter.nimble_end, scene_id, present=_present(nimble))
 
 
 @router.post(
     f"{BASE}/turns/end", response_model=NimbleEncounterPublic, operation_id="nimble_end_turn"
 )
 def end_turn(
-    scene_id: UUID, body: NimbleTurnEnd, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleTurnEnd, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
     the last turn the GM turns the page for the next round."""
-    return commands.run(app.nimble_end_turn, scene_id, body.character_id, present=_present(app))
+    return commands.run(nimble.encounter.nimble_end_turn, scene_id, body, present=_present(nimble))
 
 
 @router.post(f"{BASE}/swaps", response_model=NimbleEncounterPublic, operation_id="nimble_swap")
 def swap(
-    scene_id: UUID, body: NimbleSwapCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleSwapCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-3: (GM) two heroes swap places for this round."""
-    return commands.run(
-        app.nimble_swap, scene_id, body.first_id, body.second_id, present=_present(app)
-    )
+    return commands.run(nimble.encounter.nimble_swap, scene_id, body, present=_present(nimble))
 
 
 @router.post(f"{BASE}/grants", response_model=NimbleEncounterPublic, operation_id="nimble_grant")
 def grant(
-    scene_id: UUID, body: NimbleGrantCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleGrantCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-7: (GM) an effect grants a hero actions beyond the limit."""
-    return commands.run(
-        app.nimble_grant,
-        scene_id,
-        body.character_id,
-        body.actions,
-        body.reason,
-        present=_present(app),
-    )
+    return commands.run(nimble.encounter.nimble_grant, scene_id, body, present=_present(nimble))
 
 
 @router.post(
@@ -326,25 +186,12 @@ def grant(
     operation_id="nimble_act",
 )
 def act(
-    scene_id: UUID, body: NimbleActionCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleActionCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
     spell's mana, a save ability, a concentrated activity."""
     return commands.run(
-        app.nimble_act,
-        scene_id,
-        body.character_id,
-        body.action,
-        cost=body.cost,
-        free=body.free,
-        use_key=body.use_key,
-        per=body.per,
-        mana=body.mana,
-        save_ability=body.save_ability,
-        activity_cost=body.activity_cost,
-        end_concentration=body.end_concentration,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_act, scene_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -355,17 +202,11 @@ def act(
     operation_id="nimble_move",
 )
 def move(
-    scene_id: UUID, body: NimbleMoveCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleMoveCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-13: move (Speed squares per action, difficult terrain double)."""
     return commands.run(
-        app.nimble_move,
-        scene_id,
-        body.character_id,
-        body.squares,
-        body.difficult,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_move, scene_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -377,27 +218,12 @@ def move(
     responses=ASKS_GM,
 )
 def attack(
-    scene_id: UUID, body: NimbleAttackCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleAttackCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
     (Defend, Interpose); damage through the health rules."""
     return commands.run(
-        app.nimble_attack,
-        scene_id,
-        body.attacker_id,
-        body.target_id,
-        body.attack,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        spell_tier=body.spell_tier,
-        opportunity=body.opportunity,
-        defend=body.defend,
-        interpose_by=body.interpose_by,
-        hold=body.hold,
-        purpose=body.purpose,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_attack, scene_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -407,18 +233,17 @@ def attack(
     operation_id="nimble_resolve_attack",
 )
 def resolve_attack(
-    scene_id: UUID, roll_id: UUID, body: NimbleResolveCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID,
+    roll_id: UUID,
+    body: NimbleResolveCreate,
+    nimble: NimbleDep,
+    commands: CommandsDep,
 ) -> JSONResponse:
     """NB-15..17: a held attack lands after the reactions its target's side declares on seeing
     the roll (Defend, Interpose, or none). The target's owner answers (the interposer's owner
     when interposing; the attacker's side for a monster target); the GM may answer for anyone."""
     return commands.run(
-        app.nimble_resolve_attack,
-        scene_id,
-        roll_id,
-        defend=body.defend,
-        interpose_by=body.interpose_by,
-        present=_present(app),
+        nimble.encounter.nimble_resolve_attack, scene_id, roll_id, body, present=_present(nimble)
     )
 
 
@@ -430,22 +255,11 @@ def resolve_attack(
     responses=ASKS_GM,
 )
 def assess(
-    scene_id: UUID, body: NimbleAssessCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleAssessCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-14: Assess (1 action, skill check DC 10), once per skill per encounter."""
     return commands.run(
-        app.nimble_assess,
-        scene_id,
-        body.character_id,
-        body.skill,
-        body.option,
-        target_id=body.target_id,
-        question=body.question,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_assess, scene_id, body, present=_present(nimble), status_code=201
     )
 
 
@@ -456,18 +270,10 @@ def assess(
     operation_id="nimble_help",
 )
 def help_(
-    scene_id: UUID, body: NimbleHelpCreate, app: AppDep, commands: CommandsDep
+    scene_id: UUID, body: NimbleHelpCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
     (once per roll; a reaction off its own turn, an action on it)."""
     return commands.run(
-        app.nimble_help,
-        scene_id,
-        body.helper_id,
-        body.roll_id,
-        die=body.die,
-        purpose=body.purpose,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.encounter.nimble_help, scene_id, body, present=_present(nimble), status_code=201
     )

@@ -4,111 +4,37 @@ grapples, Concentration, cover and hiding: NB-20..NB-26). See systems/nimble/doc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, CommandsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
 from domain.aggregates import Campaign, Character, Roll, Scene
-from domain.application import Chronicle, Outcome
+from domain.commands import Outcome
 from domain.requests import Strict
-from systems.nimble.commands.health import nimble_view
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.health import HealthResult, nimble_view
+from systems.nimble.requests import (
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
+    NimbleDamageCreate,
+    NimbleDyingSaveCreate,
+    NimbleEscapeCreate,
+    NimbleGrappleCreate,
+    NimbleHealCreate,
+    NimbleRestrainCreate,
+    NimbleRollCreate,
+    NimbleSceneAct,
+    NimbleTempHpCreate,
+)
+from systems.nimble.routes.deps import NimbleDep
 
 router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
-
-SceneId = Field(description="The scene this happens in (open).")
-Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
-Reason = Field(default="", max_length=200, description="Why (shown in the timeline).")
-
-
-class NimbleDamageCreate(Strict):
-    scene_id: UUID = SceneId
-    amount: int = Field(ge=0, le=9999, description="Damage after Armor (NB-16, NB-20).")
-    critical: bool = Field(
-        default=False,
-        description="A critical hit: 3 Wounds while Dying (NB-21), a Concentration save "
-        "(NB-25), the end of a grapple (NB-24).",
-    )
-
-
-class NimbleHealCreate(Strict):
-    amount: int = Field(ge=1, le=9999, description="HP restored, up to the maximum (NB-20).")
-    reason: str = Reason
-
-
-class NimbleTempHpCreate(Strict):
-    amount: int = Field(ge=1, le=9999, description="Temporary HP offered (NB-23).")
-    keep: Literal["higher", "new", "current"] = Field(
-        default="higher",
-        description="NB-23: they do not stack; the hero keeps one amount of its choice.",
-    )
-    reason: str = Reason
-
-
-class NimbleSceneAct(Strict):
-    scene_id: UUID = SceneId
-
-
-class NimbleRollCreate(Strict):
-    scene_id: UUID = SceneId
-    advantage: int = Steps
-    disadvantage: int = Steps
-    client_seed: str | None = Seed
-
-
-class NimbleDyingSaveCreate(Strict):
-    scene_id: UUID = SceneId
-    client_seed: str | None = Seed
-
-
-class NimbleGrappleCreate(NimbleRollCreate):
-    target_id: UUID = Field(description="The creature grabbed.")
-    size: Literal["smaller", "same", "larger"] = Field(
-        description="The target's size against the grappler's: smaller or same is a grapple, "
-        "larger makes the grappler Mounted (NB-24)."
-    )
-    skill: Literal["Might", "Finesse"] = Field(default="Might", description="NB-24.")
-    attack_number: int = Field(
-        default=1,
-        ge=1,
-        le=10,
-        description="A grapple is an attack: which attack of the turn (hasty attacks, NB-10).",
-    )
-    modifier: int | None = Field(
-        default=None, ge=-20, le=40, description="Monsters only: the check's modifier (else +0)."
-    )
-
-
-class NimbleEscapeCreate(NimbleRollCreate):
-    stat: Literal["STR", "DEX"] = Field(default="STR", description="The save (NB-24).")
-    condition: Literal["grappled", "ridden", "restrained"] | None = Field(
-        default=None, description="What to escape, if the character is held in several ways."
-    )
-
-
-class NimbleRestrainCreate(Strict):
-    scene_id: UUID = SceneId
-    by: str | None = Field(
-        min_length=1,
-        max_length=80,
-        description="What restrains the character (tar, chains, roots); null frees it (NB-24).",
-    )
-
-
-class NimbleConcentrateCreate(Strict):
-    scene_id: UUID = SceneId
-    effect: str = Field(min_length=1, max_length=120, description="The effect (NB-25).")
-
-
-class NimbleCoverCreate(Strict):
-    scene_id: UUID = SceneId
-    level: Literal["none", "partial", "full"] = Field(description="NB-26.")
 
 
 class NimbleHealthPublic(Written):
@@ -139,21 +65,21 @@ class NimbleAttackEdge(Strict):
     from_hiding: bool = Field(description="The attacker is hidden: advantage, then no more.")
 
 
-def _present(app: Chronicle) -> Callable[[Outcome], NimbleHealthPublic]:
+def _present(nimble: Nimble) -> Callable[[Outcome], NimbleHealthPublic]:
     def present(outcome: Outcome) -> NimbleHealthPublic:
         character = outcome.aggregate
         assert isinstance(character, Character)
-        campaign: Campaign = app.repository.get(character.campaign_id)
-        roll_id = outcome.revealed.get("roll_id")
+        campaign: Campaign = nimble.app.repository.get(character.campaign_id)
+        result = outcome.result_as(HealthResult)
         roll_view = None
-        if roll_id is not None:
-            roll: Roll = app.repository.get(roll_id)
-            scene: Scene = app.repository.get(roll.scene_id)
+        if result.roll_id is not None:
+            roll: Roll = nimble.app.repository.get(result.roll_id)
+            scene: Scene = nimble.app.repository.get(roll.scene_id)
             roll_view = roll_public(roll, scene)
         return NimbleHealthPublic(
             character=character_public(character, campaign),
             roll=roll_view,
-            outcome=outcome.revealed.get("outcome") or {},
+            outcome=result.outcome,
             version=character.version,
         )
 
@@ -181,10 +107,10 @@ def _post(
     response_model=NimbleHealthView,
     operation_id="nimble_health",
 )
-def get_health(character_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+def get_health(character_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """NB-20..26: HP, temporary HP, Wounds, Dying or dead, conditions, Concentration, and what
     a Safe Rest refreshes."""
-    character, campaign = app.nimble_health(actor, character_id)
+    character, campaign = nimble.health.nimble_health(actor, character_id)
     view = nimble_view(character, campaign)
     assert view is not None
     return respond(
@@ -202,198 +128,152 @@ def get_health(character_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse
 )
 def get_attack_edge(
     character_id: UUID,
-    app: AppDep,
+    nimble: NimbleDep,
     actor: ActorDep,
     target_id: Annotated[UUID, Query(description="The creature attacked.")],
 ) -> JSONResponse:
     """NB-24/NB-26: what hiding, cover, grapples, Restrained and Mounted add to an attack of
     this character on the target."""
-    edge = app.nimble_attack_edge(actor, character_id, target_id)
+    edge = nimble.health.nimble_attack_edge(actor, character_id, target_id)
     body = NimbleAttackEdge(attacker_id=character_id, target_id=target_id, **edge)
     return JSONResponse(body.model_dump(mode="json"))
 
 
 @_post("damage", "nimble_deal_damage")
 def deal_damage(
-    character_id: UUID, body: NimbleDamageCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleDamageCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-20..25: (GM) deal damage directly: temporary HP first, then HP; at 0 HP a Wound and
     Dying; while Dying 2 Wounds (3 on a crit); death at the campaign's maximum Wounds."""
     return commands.run(
-        app.nimble_deal_damage,
-        character_id,
-        body.scene_id,
-        body.amount,
-        body.critical,
-        present=_present(app),
+        nimble.health.nimble_deal_damage, character_id, body, present=_present(nimble)
     )
 
 
 @_post("heal", "nimble_heal")
 def heal(
-    character_id: UUID, body: NimbleHealCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleHealCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-20: (GM) restore HP (not Wounds); above 0 HP Dying ends."""
-    return commands.run(
-        app.nimble_heal, character_id, body.amount, body.reason, present=_present(app)
-    )
+    return commands.run(nimble.health.nimble_heal, character_id, body, present=_present(nimble))
 
 
 @_post("temp-hp", "nimble_grant_temp_hp")
 def grant_temp_hp(
-    character_id: UUID, body: NimbleTempHpCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleTempHpCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-23: (GM) temporary HP; they do not stack: the hero keeps one amount."""
     return commands.run(
-        app.nimble_grant_temp_hp,
-        character_id,
-        body.amount,
-        body.keep,
-        body.reason,
-        present=_present(app),
+        nimble.health.nimble_grant_temp_hp, character_id, body, present=_present(nimble)
     )
 
 
 @_post("safe-rest", "nimble_safe_rest")
-def safe_rest(character_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
+def safe_rest(character_id: UUID, nimble: NimbleDep, commands: CommandsDep) -> JSONResponse:
     """NB-22/23: (GM) a Safe Rest: 1 Wound heals, HP and mana back to the maximum, temporary HP
     gone; Dying, the fight's conditions and Concentration end."""
-    return commands.run(app.nimble_safe_rest, character_id, present=_present(app))
+    return commands.run(nimble.health.nimble_safe_rest, character_id, present=_present(nimble))
 
 
 @_post("dying-save", "nimble_dying_save", 201)
 def dying_save(
-    character_id: UUID, body: NimbleDyingSaveCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleDyingSaveCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-21: a Dying hero attacked: STR save DC 10, or 1 Wound."""
     return commands.run(
-        app.nimble_dying_save,
+        nimble.health.nimble_dying_save,
         character_id,
-        body.scene_id,
-        body.client_seed,
-        present=_present(app),
+        body,
+        present=_present(nimble),
         status_code=201,
     )
 
 
 @_post("grapples", "nimble_grapple", 201, ASKS_GM)
 def grapple(
-    character_id: UUID, body: NimbleGrappleCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleGrappleCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: grab a creature: an action and a Might or Finesse check DC 10 (an attack)."""
     return commands.run(
-        app.nimble_grapple,
-        character_id,
-        body.scene_id,
-        body.target_id,
-        body.size,
-        skill=body.skill,
-        attack_number=body.attack_number,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        modifier=body.modifier,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.health.nimble_grapple, character_id, body, present=_present(nimble), status_code=201
     )
 
 
 @_post("release", "nimble_release")
 def release(
-    character_id: UUID, body: NimbleSceneAct, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleSceneAct, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: the grappler lets go (or the rider gets off), for free."""
-    return commands.run(app.nimble_release, character_id, body.scene_id, present=_present(app))
+    return commands.run(nimble.health.nimble_release, character_id, body, present=_present(nimble))
 
 
 @_post("escape", "nimble_escape", 201, ASKS_GM)
 def escape(
-    character_id: UUID, body: NimbleEscapeCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleEscapeCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: break free of a grapple, a rider or a restraint: STR or DEX save DC 10."""
     return commands.run(
-        app.nimble_escape,
-        character_id,
-        body.scene_id,
-        stat=body.stat,
-        condition=body.condition,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.health.nimble_escape, character_id, body, present=_present(nimble), status_code=201
     )
 
 
 @_post("restraint", "nimble_restrain")
 def restrain(
-    character_id: UUID, body: NimbleRestrainCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleRestrainCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-24: (GM) Restrained by a thing, or (`by` null) freed."""
-    return commands.run(
-        app.nimble_restrain, character_id, body.scene_id, body.by, present=_present(app)
-    )
+    return commands.run(nimble.health.nimble_restrain, character_id, body, present=_present(nimble))
 
 
 @_post("concentration", "nimble_concentrate")
 def concentrate(
-    character_id: UUID, body: NimbleConcentrateCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleConcentrateCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-25: concentrate on one effect (not a second one, not at 0 HP)."""
     return commands.run(
-        app.nimble_concentrate, character_id, body.scene_id, body.effect, present=_present(app)
+        nimble.health.nimble_concentrate, character_id, body, present=_present(nimble)
     )
 
 
 @_post("concentration/end", "nimble_end_concentration")
 def end_concentration(
-    character_id: UUID, body: NimbleSceneAct, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleSceneAct, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-25: end Concentration (a free action)."""
     return commands.run(
-        app.nimble_end_concentration, character_id, body.scene_id, present=_present(app)
+        nimble.health.nimble_end_concentration, character_id, body, present=_present(nimble)
     )
 
 
 @_post("concentration/save", "nimble_concentration_save", 201, ASKS_GM)
 def concentration_save(
-    character_id: UUID, body: NimbleRollCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleRollCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
     return commands.run(
-        app.nimble_concentration_save,
+        nimble.health.nimble_concentration_save,
         character_id,
-        body.scene_id,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(app),
+        body,
+        present=_present(nimble),
         status_code=201,
     )
 
 
 @_post("cover", "nimble_take_cover")
 def take_cover(
-    character_id: UUID, body: NimbleCoverCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleCoverCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-26: partial or full cover, or none (leaving cover ends hiding)."""
     return commands.run(
-        app.nimble_take_cover, character_id, body.scene_id, body.level, present=_present(app)
+        nimble.health.nimble_take_cover, character_id, body, present=_present(nimble)
     )
 
 
 @_post("hide", "nimble_hide", 201, ASKS_GM)
 def hide(
-    character_id: UUID, body: NimbleRollCreate, app: AppDep, commands: CommandsDep
+    character_id: UUID, body: NimbleRollCreate, nimble: NimbleDep, commands: CommandsDep
 ) -> JSONResponse:
     """NB-26: in cover, a Stealth check DC 10 (automatic in full cover) to hide."""
     return commands.run(
-        app.nimble_hide,
-        character_id,
-        body.scene_id,
-        advantage=body.advantage,
-        disadvantage=body.disadvantage,
-        client_seed=body.client_seed,
-        present=_present(app),
-        status_code=201,
+        nimble.health.nimble_hide, character_id, body, present=_present(nimble), status_code=201
     )

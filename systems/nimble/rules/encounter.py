@@ -2,16 +2,18 @@
 three actions (NB-7), free actions (NB-8), hasty attacks (NB-10), limited uses (NB-5), reactions
 (NB-15), concentration activities (NB-6), Assess (NB-14) and what refreshes when.
 
-The state is a JSON document kept on the Scene (a scene is an encounter, its pages are rounds);
-``apply`` is the one place that changes it, so the aggregate and the scene view replay the same
-events the same way. The ``check_*`` functions raise before any event.
+The state is a JSON document kept on the Scene as this system's area ``encounter`` (a scene is an
+encounter, its pages are rounds: ``ENCOUNTER``, ``Scene.state``/``change_state``); ``apply`` is the
+one place that changes it, so the aggregate and the scene view replay the same events the same
+way. The ``check_*`` functions raise before any event.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from math import ceil
+from typing import Any, Protocol
 
 from domain.errors import Conflict, InvalidInput
 from systems.nimble.rules.sheet import HERO_ACTIONS
@@ -20,21 +22,46 @@ __all__ = [
     "ASSESS_DC",
     "ASSESS_OPTIONS",
     "CHANGES",
+    "ENCOUNTER",
     "EVENT_NAME",
     "PERIODS",
     "REACTIONS",
+    "ActionAsked",
+    "action_cost",
     "apply",
     "check_actions",
+    "check_activity",
     "check_assess",
+    "check_attack",
+    "check_can_move",
+    "check_can_start",
+    "check_defend",
     "check_free",
+    "check_grant",
+    "check_help_on_attack",
     "check_hero",
     "check_in",
+    "check_interposed_for",
+    "check_interposer",
+    "check_limited_use",
+    "check_mana",
     "check_not_concentrating",
+    "check_not_helped",
     "check_not_pending",
     "check_running",
+    "check_spend",
+    "check_standing",
+    "check_surprised",
+    "check_swap",
+    "check_targetable",
     "check_turn",
     "check_use",
+    "check_weakness_target",
     "current",
+    "first_round_order",
+    "held_attack",
+    "helped_assessment",
+    "move_actions",
     "movement_cost",
     "primary_shift",
     "refreshes",
@@ -46,7 +73,8 @@ ASSESS_DC = 10  # NB-14
 ASSESS_OPTIONS = ("question", "find_weakness", "anticipate_danger")  # NB-14
 PERIODS = ("turn", "round", "encounter")  # NB-5 (and NB-14 for encounters)
 REACTIONS = ("defend", "interpose", "opportunity_attack", "help")  # NB-15..19
-EVENT_NAME = "NimbleEncounterChanged"  # the Scene's one event of this area: (change, details)
+# The Scene's event of this area before Scene.StateChanged (older logs hold it): (change, details).
+EVENT_NAME = "NimbleEncounterChanged"
 CHANGES = (
     "started",
     "acted",
@@ -110,9 +138,29 @@ def starting_actions(rolled: int | None, surprise: str | None, party: str | None
     return rolled
 
 
+def first_round_order(
+    order: list[str], kinds: Mapping[str, str], monsters_first: bool
+) -> list[str]:
+    """NB-2/NB-3: the first round keeps the fixed order, unless a surprised party lets the
+    monsters act first."""
+    if not monsters_first:
+        return list(order)
+    return [c for c in order if kinds[c] != "hero"] + [c for c in order if kinds[c] == "hero"]
+
+
 def movement_cost(squares: int, difficult: int) -> int:
     """NB-13: difficult terrain costs double."""
     return squares + 2 * difficult
+
+
+def move_actions(name: str, left: int, need: int, speed: int) -> tuple[int, int]:
+    """NB-13: the Move actions a move of `need` squares costs beyond the `left` of the turn's
+    earlier ones (each gives `speed` squares), and the squares left after it."""
+    if need <= left:
+        return 0, left - need
+    check_can_move(name, speed)
+    cost = ceil((need - left) / speed)
+    return cost, left + cost * speed - need
 
 
 def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, bool]:
@@ -268,8 +316,106 @@ def check_assess(state: Mapping[str, Any], who: str, skill: str) -> None:
 # ---- apply ----------------------------------------------------------------------------------
 
 
+class ActionAsked(Protocol):
+    """What an action asks for (the command's request: systems/nimble/requests.py)."""
+
+    action: str
+    cost: int
+    free: bool
+    activity_cost: int | None
+    end_concentration: bool
+
+
+def action_cost(
+    state: Mapping[str, Any], who: str, name: str, asked: ActionAsked
+) -> tuple[int, bool, dict[str, Any]]:
+    """NB-6..NB-8: what an action costs (actions, whether it is the turn's free action) and
+    what it changes of an activity spread over turns; refuses what the turn cannot pay."""
+    if asked.free or asked.end_concentration:
+        check_free(state, who, name)
+        details: dict[str, Any] = {}
+        if asked.end_concentration:
+            check_activity(state, who, name)
+            details["activity"] = None
+        return 0, True, details
+    if asked.activity_cost is not None or who in state["activities"]:
+        return _activity_cost(state, who, name, asked)
+    if state["kinds"][who] == "hero":
+        check_not_concentrating(state, who, name)
+        check_actions(state, who, name, asked.cost, "NB-7")
+    return asked.cost, False, {}
+
+
+def _activity_cost(
+    state: Mapping[str, Any], who: str, name: str, asked: ActionAsked
+) -> tuple[int, bool, dict[str, Any]]:
+    """NB-6: all the actions the hero has go into the activity until it is paid."""
+    check_hero(state, who, name, "character_id", "NB-6")
+    activity = state["activities"].get(who) or {
+        "name": asked.action,
+        "cost": asked.activity_cost,
+        "paid": 0,
+    }
+    if activity["name"] != asked.action:
+        check_not_concentrating(state, who, name)
+    have = int(state["actions"].get(who, 0))
+    if have < 1:
+        check_actions(state, who, name, 1, "NB-7")
+    cost = min(have, int(activity["cost"]) - int(activity["paid"]))
+    paid = int(activity["paid"]) + cost
+    done = paid >= int(activity["cost"])
+    return (
+        cost,
+        asked.free,
+        {"activity": None if done else {**activity, "paid": paid}, "activity_done": done},
+    )
+
+
+def check_mana(name: str, have: int, needed: int, field: str) -> None:
+    """NB-12: a spell costs its tier in mana, which the caster must have."""
+    if needed > have:
+        raise Conflict(
+            f"{name} has {have} mana, not {needed}",
+            code="not_enough_mana",
+            field=field,
+            rule="NB-12",
+            details={"have": have, "needed": needed},
+        )
+
+
+def check_standing(name: str, status: str, field: str) -> None:
+    """NB-20/NB-22: the dead (and defeated monsters) take no part any more. A Dying hero
+    (status "dying") still acts, with at most 1 action (NB-21)."""
+    if status in ("dead", "defeated"):
+        raise Conflict(
+            f"{name} is {status}",
+            field=field,
+            code="out_of_the_fight",
+            rule="NB-22" if status == "dead" else "NB-20",
+        )
+
+
+def check_spend(
+    state: Mapping[str, Any], who: str, name: str, cost: int, *, reaction: str | None
+) -> None:
+    """NB-4/NB-7/NB-15: on its own turn a hero spends actions; outside it only a reaction
+    (1/round each, 1 action, from the next turn's actions). A monster acts on its turn."""
+    if state["kinds"].get(who) != "hero":
+        if reaction is not None:
+            raise Conflict("only heroes take reactions", code="no_reactions", rule="NB-15")
+        check_turn(state, who, name)
+        return
+    check_not_concentrating(state, who, name)
+    if reaction is None:
+        check_turn(state, who, name)
+        check_actions(state, who, name, cost, "NB-7")
+    else:
+        check_use(state, who, f"reaction:{reaction}", "round", "NB-15")
+        check_actions(state, who, name, cost, "NB-15")
+
+
 def apply(raw: Mapping[str, Any] | None, change: str, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The state after the Scene's ``NimbleEncounterChanged`` event (``change``, ``fields``)."""
+    """The state after one change of the encounter (``change``, ``fields``)."""
     state = state_of(raw)
     handler = _HANDLERS.get(change)
     if handler is None:
@@ -497,3 +643,206 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
     if change == "granted":
         return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
     return f"The encounter ends after round {fields['round']} (NB-4)"
+
+
+class EncounterState:
+    """The encounter as a system state of the scene (`Scene.state("nimble", "encounter")`). Its
+    rounds are counted by its own changes, so the page a change was recorded on is not needed."""
+
+    view_key = "nimble"
+
+    def state_of(self, raw: Mapping[str, Any] | None, page: int) -> dict[str, Any]:
+        return state_of(raw)
+
+    def apply(
+        self, raw: Mapping[str, Any] | None, page: int, change: str, details: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return apply(raw, change, details)
+
+    def describe(self, change: str, details: Mapping[str, Any], name: str) -> str:
+        return describe(change, details, name)
+
+
+ENCOUNTER = EncounterState()
+
+
+# ---- refusals of the commands, before any change (NB-2..NB-19) ----------------------------------
+
+
+def check_can_start(state: Mapping[str, Any], order: list[str]) -> None:
+    """NB-3/NB-4: one encounter at a time; the order names each creature once."""
+    if state["status"] == "running":
+        raise Conflict(
+            "an encounter is already running in this scene", code="encounter_running", rule="NB-4"
+        )
+    if len(set(order)) != len(order) or not order:
+        raise InvalidInput("the order names each creature once", field="order", rule="NB-3")
+
+
+def check_surprised(kinds: Mapping[str, str], surprised: list[str]) -> None:
+    """NB-2: only heroes of the order are surprised."""
+    if any(kinds.get(who) != "hero" for who in surprised):
+        raise InvalidInput(
+            "only heroes in the order can be surprised", field="surprised", rule="NB-2"
+        )
+
+
+def check_swap(state: Mapping[str, Any], first: str, second: str) -> None:
+    """NB-3: two heroes who have not had their turn this round swap places."""
+    order = state["round_order"]
+    for who, field in ((first, "first_id"), (second, "second_id")):
+        if state["kinds"].get(who) != "hero":
+            raise InvalidInput("only heroes of the encounter swap places", field=field, rule="NB-3")
+        if order.index(who) < state["turn"]:
+            raise Conflict(
+                "that hero has had its turn this round", code="turn_taken", field=field, rule="NB-3"
+            )
+    if first == second:
+        raise InvalidInput("swap two different heroes", field="second_id", rule="NB-3")
+
+
+def check_grant(state: Mapping[str, Any], who: str, name: str, cap: int, actions: int) -> None:
+    """NB-7 within NB-21: a Dying hero takes at most `cap` actions a turn, granted ones too."""
+    have = int(state["actions"].get(who, 0))
+    spent = int(state.get("spent", {}).get(who, 0))  # on this, its own turn
+    if cap < HERO_ACTIONS and spent + have + actions > cap:
+        raise Conflict(
+            f"{name} is Dying: at most {cap} action(s) a turn; it has {have} "
+            f"and spent {spent} this turn",
+            field="actions",
+            code="dying",
+            rule="NB-21",
+            details={"have": have, "spent_this_turn": spent, "max": cap},
+        )
+
+
+def check_limited_use(use_key: str | None, per: str | None) -> None:
+    """NB-5: a limited use names its key and its period together."""
+    if (use_key is None) != (per is None):
+        raise InvalidInput("give use_key and per together", field="per", rule="NB-5")
+
+
+def check_activity(state: Mapping[str, Any], who: str, name: str) -> None:
+    """NB-6: ending the concentrated activity needs one."""
+    if who not in state["activities"]:
+        raise Conflict(f"{name} is concentrating on nothing", code="not_concentrating", rule="NB-6")
+
+
+def check_can_move(name: str, speed: int) -> None:
+    """NB-13: a Move action gives Speed squares; at speed 0 none."""
+    if speed < 1:
+        raise Conflict(f"{name} has speed 0", code="cannot_move", rule="NB-13")
+
+
+def check_attack(attacker: str, target: str, hold: bool, reacting: bool) -> None:
+    """NB-9/NB-15: a creature attacks another; a held attack takes its reactions later."""
+    if target == attacker:
+        raise InvalidInput("a creature does not attack itself", field="target_id")
+    if hold and reacting:
+        raise InvalidInput(
+            "a held attack takes its reactions when it is resolved, after the roll",
+            field="hold",
+            rule="NB-15",
+        )
+
+
+def check_targetable(name: str, can_target: bool) -> None:
+    """NB-26: full cover cannot be attacked."""
+    if not can_target:
+        raise Conflict(f"{name} is in full cover", code="full_cover", rule="NB-26")
+
+
+def check_defend(state: Mapping[str, Any], who: str, name: str, interposing: bool) -> None:
+    """NB-16: a hero Defends with a reaction; NB-17: an interposer that also Defends spends two
+    of its actions, if it has them."""
+    check_hero(state, who, name, "defend", "NB-16")
+    if interposing:
+        check_use(state, who, "reaction:defend", "round", "NB-15")
+        check_actions(state, who, name, 2, "NB-15")
+    else:
+        check_spend(state, who, name, 1, reaction="defend")
+
+
+def check_interposer(interposer: str, target: str, attacker: str) -> None:
+    """NB-17: an ally of the target interposes (neither the target nor the attacker)."""
+    if interposer in (target, attacker):
+        raise InvalidInput("an ally of the target interposes", field="interpose_by", rule="NB-17")
+
+
+def held_attack(state: Mapping[str, Any], roll_id: str) -> dict[str, Any]:
+    """NB-15: the attack waiting for its reactions, if `roll_id` is it."""
+    pending = state.get("pending")
+    if not pending or pending["roll_id"] != roll_id:
+        raise Conflict(
+            "that roll is no attack waiting for reactions",
+            code="not_pending",
+            field="roll_id",
+            rule="NB-15",
+            details={"pending": pending["roll_id"] if pending else None},
+        )
+    return dict(pending)
+
+
+def check_interposed_for(state: Mapping[str, Any], target: str) -> None:
+    """NB-17: heroes interpose for their allies, not for monsters."""
+    if state["kinds"].get(target) != "hero":
+        raise InvalidInput(
+            "heroes interpose for their allies, not for monsters",
+            field="interpose_by",
+            rule="NB-17",
+        )
+
+
+def check_weakness_target(option: str, target_id: object | None) -> None:
+    """NB-14: finding a weakness names its target."""
+    if option == "find_weakness" and target_id is None:
+        raise InvalidInput("find a weakness in a target", field="target_id", rule="NB-14")
+
+
+def check_not_helped(state: Mapping[str, Any], roll_id: str) -> None:
+    """NB-19: a roll is helped once."""
+    if roll_id in state["helped"]:
+        raise Conflict("this roll was already helped", code="already_helped", rule="NB-19")
+
+
+def helped_assessment(
+    state: Mapping[str, Any], roll_id: str, helper: str, die: int | None
+) -> dict[str, Any]:
+    """NB-19: the ally's Assess of this encounter that the helper rerolls (its one d20)."""
+    assess = state["assessments"].get(roll_id)
+    if assess is None:
+        raise InvalidInput(
+            "Help rerolls a die of an Assess roll of this encounter or of a held attack (NB-15)",
+            field="roll_id",
+            rule="NB-19",
+        )
+    if die is not None:
+        raise InvalidInput(
+            "an Assess has one die to reroll: leave out `die`", field="die", rule="NB-19"
+        )
+    if assess["character_id"] == helper:
+        raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+    check_not_helped(state, roll_id)
+    return dict(assess)
+
+
+def check_help_on_attack(state: Mapping[str, Any], helper: str, die: int | None) -> None:
+    """NB-19 on a held attack (NB-15): a hero ally of the attacker, not its target, rerolls one
+    named die of it, once."""
+    pending = state["pending"]
+    attacker = pending["character_id"]
+    if state["kinds"].get(attacker) != "hero":
+        raise InvalidInput(
+            "heroes help their allies: a monster's attack gets no Help",
+            field="roll_id",
+            rule="NB-19",
+        )
+    if attacker == helper:
+        raise InvalidInput("Help is for an ally's roll", field="helper_id", rule="NB-19")
+    if pending["target_id"] == helper:
+        raise InvalidInput(
+            "the target of an attack does not help it", field="helper_id", rule="NB-19"
+        )
+    if die is None:
+        raise InvalidInput("name the die to reroll", field="die", rule="NB-19")
+    check_not_helped(state, pending["roll_id"])

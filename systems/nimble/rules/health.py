@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from domain.errors import Conflict, InvalidInput
+
 DC = 10
 """NB-21, NB-24..NB-26: every save and check of the chapter is DC 10 (ruling for the escape save,
 which names no DC)."""
@@ -91,6 +93,41 @@ def take_damage(health: Health, amount: int, critical: bool) -> Damage:
         hp, health.max_hp, health.temp_hp - absorbed, wounds, health.max_wounds, status, health.hero
     )
     return Damage(after, absorbed, hp_lost, taken, dropped)
+
+
+def check_damage(amount: int) -> None:
+    """NB-20: damage is a number of HP lost, never negative."""
+    if amount < 0:
+        raise InvalidInput("damage is never negative", field="amount", rule="NB-20")
+
+
+def concentration_after(
+    concentration: dict[str, Any] | None, hp: int, critical: bool
+) -> str | None:
+    """NB-25: a hit ends Concentration at 0 HP; a critical one calls for its STR save."""
+    if concentration is None:
+        return None
+    if hp == 0:
+        return "ended"
+    return "save_needed" if critical else "kept"
+
+
+def damage_summary(hit: Damage, amount: int, critical: bool) -> dict[str, Any]:
+    """What a hit of `amount` did (NB-20..NB-23), as the damage contract tells it."""
+    after = hit.after
+    return {
+        "damage": amount,
+        "critical": critical,
+        "temp_hp_absorbed": hit.temp_hp_absorbed,
+        "hp": after.hp,
+        "temp_hp": after.temp_hp,
+        "wounds": after.wounds,
+        "wounds_taken": hit.wounds_taken,
+        "max_wounds": after.max_wounds if after.hero else None,
+        "status": after.status,
+        "dying": after.status == "dying",
+        "dead": after.status == "dead",
+    }
 
 
 def take_wounds(health: Health, wounds: int) -> Health:
@@ -310,3 +347,202 @@ def condition_list(
     if concentration:
         found.append({"name": "concentrating", **concentration, "rule": "NB-25"})
     return found
+
+
+# ---- refusals: what the rules forbid, before any event (the commands call these) -----------------
+
+Conditions = dict[str, dict[str, Any]]
+
+
+def check_standing(name: str, status: str, hp: int, field: str) -> None:
+    """NB-20/NB-22: the dead, and a defeated monster at 0 HP, take no more part."""
+    if status == "dead" or (status == "defeated" and hp == 0):
+        raise Conflict(
+            f"{name} is {status}",
+            field=field,
+            code="out_of_the_fight",
+            rule="NB-22" if status == "dead" else "NB-20",
+        )
+
+
+def check_dying(name: str, status: str) -> None:
+    """NB-21: only a Dying hero makes the Dying save."""
+    if status != "dying":
+        raise Conflict(f"{name} is not Dying", field="character_id", code="not_dying", rule="NB-21")
+
+
+def check_grapple_form(size: str, skill: str) -> None:
+    """NB-24: the target's size against the grappler's, and the skill of the check."""
+    if size not in ("smaller", "same", "larger"):
+        raise InvalidInput("size is smaller, same or larger", field="size", rule="NB-24")
+    if skill.casefold() not in ("might", "finesse"):
+        raise InvalidInput("grapple with Might or Finesse", field="skill", rule="NB-24")
+
+
+def check_not_grabbing_itself(grappler: str, target: str) -> None:
+    """NB-24: a grapple is of another creature."""
+    if target == grappler:
+        raise InvalidInput("a creature cannot grapple itself", field="target_id", rule="NB-24")
+
+
+def check_grabbable(name: str, can_target: bool) -> None:
+    """NB-26: full cover cannot be grabbed, as it cannot be attacked."""
+    if not can_target:
+        raise Conflict(
+            f"{name} has full cover and cannot be grabbed",
+            field="target_id",
+            code="full_cover",
+            rule="NB-26",
+        )
+
+
+def grapple_modifier(skills: dict[str, int] | None, skill: str, given: int | None) -> int:
+    """NB-24: a hero's (`skills`) check modifier comes from its sheet; a monster's is what the GM
+    gives (else +0)."""
+    if skills is None:
+        return given if given is not None else 0
+    if given is not None:
+        raise InvalidInput(
+            "a hero's modifier comes from its sheet; give one only for a monster", field="modifier"
+        )
+    return next((v for k, v in skills.items() if k.casefold() == skill.casefold()), 0)
+
+
+def check_free_to_grapple(
+    grappler: str, holding: Conditions, target: str, held: Conditions, field: str
+) -> None:
+    """NB-24: a creature holds one creature at a time, and is held by one at a time."""
+    busy = [n for n in (GRAPPLING, MOUNTED) if n in holding]
+    if busy:
+        raise Conflict(
+            f"{grappler} already holds a creature ({busy[0]}): release it first",
+            field=field,
+            code="already_grappling",
+            rule="NB-24",
+        )
+    taken = [n for n in (GRAPPLED, RIDDEN) if n in held]
+    if taken:
+        raise Conflict(
+            f"{target} is already {taken[0]}",
+            field="target_id",
+            code="already_grappled",
+            rule="NB-24",
+        )
+
+
+def check_holding(name: str, conditions: Conditions) -> None:
+    """NB-24: only a grappler (or a rider) lets go."""
+    if not any(n in conditions for n in (GRAPPLING, MOUNTED)):
+        raise Conflict(
+            f"{name} holds no creature", field="character_id", code="not_grappling", rule="NB-24"
+        )
+
+
+def escaped_condition(name: str, conditions: Conditions, stat: str, condition: str | None) -> str:
+    """NB-24: what the character escapes with its STR or DEX save: the one thing holding it,
+    or the one named (when several hold it)."""
+    if stat not in ("STR", "DEX"):
+        raise InvalidInput("escape with a STR or DEX save", field="stat", rule="NB-24")
+    held = [n for n in ESCAPABLE if n in conditions]
+    if condition is not None:
+        if condition not in ESCAPABLE:
+            raise InvalidInput(
+                f"condition is one of {', '.join(ESCAPABLE)}", field="condition", rule="NB-24"
+            )
+        held = [condition] if condition in held else []
+    if not held:
+        raise Conflict(
+            f"{name} is not " + (condition or "grappled, ridden or restrained"),
+            field="condition" if condition else "character_id",
+            code="not_held",
+            rule="NB-24",
+        )
+    if len(held) > 1:
+        raise InvalidInput(
+            f"{name} is {' and '.join(held)}: name the condition to escape",
+            field="condition",
+            rule="NB-24",
+        )
+    return held[0]
+
+
+def check_restrained(name: str, conditions: Conditions) -> None:
+    """NB-24: the GM frees only a restrained character."""
+    if RESTRAINED not in conditions:
+        raise Conflict(
+            f"{name} is not restrained", field="character_id", code="not_held", rule="NB-24"
+        )
+
+
+def check_may_concentrate(name: str, concentration: dict[str, Any] | None, hp: int) -> None:
+    """NB-25: one effect at a time, and not at 0 HP."""
+    if concentration is not None:
+        raise Conflict(
+            f"{name} already concentrates on {concentration['effect']}: "
+            "end it first (a free action)",
+            field="effect",
+            code="already_concentrating",
+            rule="NB-25",
+        )
+    if hp == 0:
+        raise Conflict(
+            f"{name} is at 0 HP and cannot concentrate",
+            field="character_id",
+            code="cannot_concentrate",
+            rule="NB-25",
+        )
+
+
+def check_concentrating(name: str, concentration: dict[str, Any] | None) -> dict[str, Any]:
+    """NB-25: ending Concentration needs some; returns it."""
+    if concentration is None:
+        raise Conflict(
+            f"{name} concentrates on nothing",
+            field="character_id",
+            code="not_concentrating",
+            rule="NB-25",
+        )
+    return concentration
+
+
+def check_save_due(name: str, concentration: dict[str, Any] | None) -> dict[str, Any]:
+    """NB-25: a Concentration save only after a critical hit called for one; returns it."""
+    if concentration is None or concentration["saves_due"] < 1:
+        raise Conflict(
+            f"{name} owes no Concentration save",
+            field="character_id",
+            code="no_save_due",
+            rule="NB-25",
+        )
+    return concentration
+
+
+def check_cover_change(name: str, conditions: Conditions, level: str) -> None:
+    """NB-26: cover is none, partial or full, and a change changes it."""
+    if level not in ("none", "partial", "full"):
+        raise InvalidInput("level is none, partial or full", field="level", rule="NB-26")
+    current = conditions.get(COVER, {}).get("level", "none")
+    if level == current:
+        raise Conflict(
+            f"{name}'s cover is already {level}", field="level", code="no_change", rule="NB-26"
+        )
+
+
+def cover_to_hide_in(name: str, conditions: Conditions) -> str:
+    """NB-26: a character hides once, behind some cover; returns its level."""
+    if HIDDEN in conditions:
+        raise Conflict(
+            f"{name} is already hidden",
+            field="character_id",
+            code="already_hidden",
+            rule="NB-26",
+        )
+    cover = conditions.get(COVER, {}).get("level")
+    if cover is None:
+        raise Conflict(
+            f"{name} has no cover to hide behind",
+            field="character_id",
+            code="no_cover",
+            rule="NB-26",
+        )
+    return str(cover)

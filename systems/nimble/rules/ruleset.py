@@ -12,11 +12,13 @@ from domain.rulesets.base import (
     FollowUp,
     Problem,
     Ruleset,
+    SceneState,
     StatSpec,
     form_of,
     resource,
 )
 from systems.nimble.rules.checks import CHECKS, FOLLOW_UPS
+from systems.nimble.rules.encounter import ENCOUNTER
 from systems.nimble.rules.health_checks import HEALTH_CHECKS
 from systems.nimble.rules.sheet import (
     NimbleHero,
@@ -35,6 +37,7 @@ class NimbleRuleset(Ruleset):
     id: ClassVar[str] = "nimble"
     rules_version: ClassVar[str] = "1"
     name: ClassVar[str] = "Nimble (2nd edition)"
+    scene_states: ClassVar[Mapping[str, SceneState]] = {"encounter": ENCOUNTER}
     Sheet: ClassVar[type[BaseModel]] = NimbleSheet
     Settings: ClassVar[type[BaseModel]] = NimbleSettings
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (

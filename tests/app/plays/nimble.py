@@ -7,6 +7,24 @@ from typing import Any
 from uuid import UUID
 
 from domain.requests import RollCreate
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.encounter import state_of
+from systems.nimble.requests import (
+    NimbleAssessCreate,
+    NimbleAttackCreate,
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
+    NimbleDamageCreate,
+    NimbleDyingSaveCreate,
+    NimbleEncounterGrappleCreate,
+    NimbleEscapeCreate,
+    NimbleGrappleCreate,
+    NimbleHelpCreate,
+    NimbleResolveCreate,
+    NimbleRollCreate,
+    NimbleStartCreate,
+    NimbleTurnEnd,
+)
 from systems.nimble.rules import encounter as nimble_rules
 from systems.nimble.rules import health
 from tests.app.plays.core import Action, Pick, Play
@@ -40,7 +58,8 @@ def skill_roll(p: Play, pick: Pick) -> None:
 
 
 def _state(p: Play) -> dict[str, Any]:
-    return p.table.app.nimble_encounter(p.table.gm, p.scene).nimble  # type: ignore[no-any-return]
+    encounter = p.table.app.system(Nimble).encounter
+    return state_of(encounter.nimble_encounter(p.table.gm, p.scene))
 
 
 def start(p: Play, pick: Pick) -> None:
@@ -49,16 +68,15 @@ def start(p: Play, pick: Pick) -> None:
         p.gm("nimble_end", p.scene)
     order = [*p.heroes, *p.foes]
     party = pick.one((None, "three_actions"))
-    surprised = {p.heroes[1]: "one_action"} if pick.number(4) == 0 else None
-    p.gm(
-        "nimble_start",
-        p.scene,
-        order,
+    surprised = {p.heroes[1]: "one_action"} if pick.number(4) == 0 else {}
+    body = NimbleStartCreate(
+        order=order,
         party=party,
         surprised=surprised,
         monsters_first=pick.flag(),
         client_seed=pick.client_seed(),
     )
+    p.gm("nimble_start", p.scene, body)
 
 
 def _turn(p: Play, pick: Pick) -> UUID:
@@ -80,18 +98,17 @@ def attack(p: Play, pick: Pick) -> None:
     """An attack by whoever's turn it is, held now and then for reactions (NB-15) and Help."""
     attacker = _turn(p, pick)
     attack = "Claw" if attacker in p.foes else pick.one(("Greataxe", "Javelin"))
-    p.run(
-        p.actor(attacker, pick),
-        "nimble_attack",
-        p.scene,
-        attacker,
-        _foe_of(p, attacker, pick),
-        attack,
+    actor = p.actor(attacker, pick)
+    body = NimbleAttackCreate(
+        attacker_id=attacker,
+        target_id=_foe_of(p, attacker, pick),
+        attack=attack,
         advantage=pick.number(3),
         disadvantage=pick.number(3) // 2,
         hold=pick.number(3) > 0,
         client_seed=pick.client_seed(),
     )
+    p.run(actor, "nimble_attack", p.scene, body)
 
 
 def _pending(p: Play) -> dict[str, Any] | None:
@@ -104,7 +121,8 @@ def resolve(p: Play, pick: Pick) -> None:
     pending = _pending(p)
     if pending is not None:
         defend = pick.flag() and UUID(pending["target_id"]) in p.heroes
-        p.gm("nimble_resolve_attack", p.scene, UUID(pending["roll_id"]), defend=defend)
+        body = NimbleResolveCreate(defend=defend)
+        p.gm("nimble_resolve_attack", p.scene, UUID(pending["roll_id"]), body)
 
 
 def help_roll(p: Play, pick: Pick) -> None:
@@ -114,17 +132,16 @@ def help_roll(p: Play, pick: Pick) -> None:
         attacker = _turn(p, pick)
         if attacker not in p.heroes:
             return
-        p.run(
-            p.actor(attacker, pick),
-            "nimble_attack",
-            p.scene,
-            attacker,
-            pick.one(p.foes),
-            pick.one(("Greataxe", "Javelin")),
+        actor = p.actor(attacker, pick)
+        body = NimbleAttackCreate(
+            attacker_id=attacker,
+            target_id=pick.one(p.foes),
+            attack=pick.one(("Greataxe", "Javelin")),
             advantage=pick.number(3),
             hold=True,
             client_seed=pick.client_seed(),
         )
+        p.run(actor, "nimble_attack", p.scene, body)
         pending = _pending(p)
         if pending is None:  # a miss is never held
             return
@@ -134,46 +151,47 @@ def help_roll(p: Play, pick: Pick) -> None:
     if not helpers:
         return
     helper = pick.one(helpers)
-    p.run(
-        p.actor(helper, pick),
-        "nimble_help",
-        p.scene,
-        helper,
-        UUID(pending["roll_id"]),
+    actor = p.actor(helper, pick)
+    body = NimbleHelpCreate(
+        helper_id=helper,
+        roll_id=UUID(pending["roll_id"]),
         die=pick.number(2),
         purpose="a feint",
         client_seed=pick.client_seed(),
     )
+    p.run(actor, "nimble_help", p.scene, body)
 
 
 def assess(p: Play, pick: Pick) -> None:
     who = _turn(p, pick)
     option = pick.one(("question", "find_weakness", "anticipate_danger"))
     target = p.foes[0] if option == "find_weakness" else None
-    p.run(
-        p.actor(who, pick),
-        "nimble_assess",
-        p.scene,
-        who,
-        "Might",
-        option,
+    actor = p.actor(who, pick)
+    body = NimbleAssessCreate(
+        character_id=who,
+        skill="Might",
+        option=option,
         target_id=target,
         question="Where?",
         client_seed=pick.client_seed(),
     )
+    p.run(actor, "nimble_assess", p.scene, body)
 
 
 def end_turn(p: Play, pick: Pick) -> None:
     current = nimble_rules.current(_state(p))
     if current is not None:
-        p.gm("nimble_end_turn", p.scene, UUID(current))
+        p.gm("nimble_end_turn", p.scene, NimbleTurnEnd(character_id=UUID(current)))
 
 
 def hurt(p: Play, pick: Pick) -> None:
     """Damage (no dice of its own) so that a hero is now and then Dying, and saves."""
     hero = pick.one(p.heroes)
-    p.gm("nimble_deal_damage", hero, p.scene, 10 + pick.number(25), pick.flag())
-    p.run(p.actor(hero, pick), "nimble_dying_save", hero, p.scene, pick.client_seed())
+    hit = NimbleDamageCreate(scene_id=p.scene, amount=10 + pick.number(25), critical=pick.flag())
+    p.gm("nimble_deal_damage", hero, hit)
+    actor = p.actor(hero, pick)
+    save = NimbleDyingSaveCreate(scene_id=p.scene, client_seed=pick.client_seed())
+    p.run(actor, "nimble_dying_save", hero, save)
 
 
 def grapple(p: Play, pick: Pick) -> None:
@@ -181,35 +199,29 @@ def grapple(p: Play, pick: Pick) -> None:
     who = _turn(p, pick)
     target = _foe_of(p, who, pick)
     size = pick.one(("smaller", "same", "larger"))
-    p.run(
-        p.actor(who, pick),
-        "nimble_encounter_grapple",
-        p.scene,
-        who,
-        target,
-        size,
-        client_seed=pick.client_seed(),
+    actor = p.actor(who, pick)
+    body = NimbleEncounterGrappleCreate(
+        grappler_id=who, target_id=target, size=size, client_seed=pick.client_seed()
     )
+    p.run(actor, "nimble_encounter_grapple", p.scene, body)
     if target in p.heroes:
         stat = pick.one(("STR", "DEX"))
-        p.run(
-            p.actor(target, pick),
-            "nimble_escape",
-            target,
-            p.scene,
-            stat,
-            client_seed=pick.client_seed(),
-        )
+        actor = p.actor(target, pick)
+        escape = NimbleEscapeCreate(scene_id=p.scene, stat=stat, client_seed=pick.client_seed())
+        p.run(actor, "nimble_escape", target, escape)
 
 
 def concentrate(p: Play, pick: Pick) -> None:
     """NB-25: a hero concentrates, takes a critical hit and makes its concentration save."""
     hero = pick.one(p.heroes)
     actor = p.actor(hero, pick)
-    p.run(actor, "nimble_concentrate", hero, p.scene, "Shield of faith")
-    p.gm("nimble_deal_damage", hero, p.scene, 1 + pick.number(5), True)  # a critical: a save
+    effect = NimbleConcentrateCreate(scene_id=p.scene, effect="Shield of faith")
+    p.run(actor, "nimble_concentrate", hero, effect)
+    crit = NimbleDamageCreate(scene_id=p.scene, amount=1 + pick.number(5), critical=True)
+    p.gm("nimble_deal_damage", hero, crit)  # a critical: a save
     seed = pick.client_seed()
-    p.run(actor, "nimble_concentration_save", hero, p.scene, pick.number(2), client_seed=seed)
+    save = NimbleRollCreate(scene_id=p.scene, advantage=pick.number(2), client_seed=seed)
+    p.run(actor, "nimble_concentration_save", hero, save)
 
 
 def hide(p: Play, pick: Pick) -> None:
@@ -218,17 +230,21 @@ def hide(p: Play, pick: Pick) -> None:
     level = pick.one(("partial", "full"))
     conditions: dict[str, Any] = p.table.app.repository.get(hero).nimble_conditions
     if conditions.get(health.COVER, {}).get("level") != level:
-        p.run(p.actor(hero, pick), "nimble_take_cover", hero, p.scene, level)
+        cover = NimbleCoverCreate(scene_id=p.scene, level=level)
+        p.run(p.actor(hero, pick), "nimble_take_cover", hero, cover)
     seed = pick.client_seed()
-    p.run(p.actor(hero, pick), "nimble_hide", hero, p.scene, pick.number(2), client_seed=seed)
+    hide = NimbleRollCreate(scene_id=p.scene, advantage=pick.number(2), client_seed=seed)
+    p.run(p.actor(hero, pick), "nimble_hide", hero, hide)
 
 
 def grapple_outside_encounters(p: Play, pick: Pick) -> None:
     """A grapple as a plain contest, outside an encounter's turns."""
     hero = pick.one(p.heroes)
     size = pick.one(("smaller", "same", "larger"))
-    seed = pick.client_seed()
-    p.run(p.actor(hero, pick), "nimble_grapple", hero, p.scene, p.foes[0], size, client_seed=seed)
+    body = NimbleGrappleCreate(
+        scene_id=p.scene, target_id=p.foes[0], size=size, client_seed=pick.client_seed()
+    )
+    p.run(p.actor(hero, pick), "nimble_grapple", hero, body)
 
 
 def end(p: Play, pick: Pick) -> None:
