@@ -8,7 +8,7 @@ import secrets
 import time
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from uuid import UUID
 
@@ -119,8 +119,6 @@ class StoredResponse:
 class Outcome:
     aggregate: Aggregate
     position: int = 0
-    # Transitional: an untyped bag of what the command tells its presenter; `result` replaces it.
-    revealed: dict[str, Any] = field(default_factory=dict)
     replayed: StoredResponse | None = None
     # Every aggregate the command saves: presenters read new rolls here, since an idempotent
     # command renders its response before the save.

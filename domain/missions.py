@@ -11,10 +11,12 @@ from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.requests import CounterChange, CounterDefine, MissionCreate, MissionEnd, RestCreate
 from domain.rulesets import get_ruleset
-from systems.classd.rules.rest import MAX_PARTICIPANTS, REST
 
 if TYPE_CHECKING:
     from domain.application import Chronicle
+
+# At most this many characters rest at once (the rest check's request takes as many).
+MAX_RESTING = 20
 
 REST_RULE = "CD-22"
 
@@ -91,7 +93,8 @@ class Missions:
             return app._commit(ctx, mission)
         campaign = app.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
-        if rules.checks.get(REST.name) is not REST:
+        rest_check = rules.mission_rest
+        if rest_check is None:
             raise InvalidInput(
                 f"{rules.name} has no rest that restores Health and Will; rest without "
                 "participants to count the rest only",
@@ -117,7 +120,7 @@ class Missions:
                 }
             )
         outcome, touched = app._roll_check(
-            actor, scene, campaign, REST.name, request, None, body.client_seed
+            actor, scene, campaign, rest_check, request, None, body.client_seed
         )
         roll = touched[0]
         participants = []
@@ -132,9 +135,9 @@ class Missions:
         return app._commit(ctx, mission, *touched, *changed)
 
     def _rest_participants(self, actor: Actor, character_ids: Sequence[UUID]) -> list[Character]:
-        if len(character_ids) > MAX_PARTICIPANTS:
+        if len(character_ids) > MAX_RESTING:
             raise InvalidInput(
-                f"at most {MAX_PARTICIPANTS} characters rest at once",
+                f"at most {MAX_RESTING} characters rest at once",
                 field="character_ids",
                 rule=REST_RULE,
             )

@@ -205,16 +205,13 @@ class Service(Application):
         ctx: CommandContext,
         aggregate: Aggregate,
         *others: Aggregate,
-        revealed: dict[str, Any] | None = None,
         result: object = None,
     ) -> Outcome:
         """Save every touched aggregate (and the idempotency record) in one atomic save."""
         if ctx.finish is not None:
             aggregate, touched = ctx.finish(aggregate, others)
             others = tuple(touched)
-        outcome = Outcome(
-            aggregate=aggregate, revealed=revealed or {}, saved=(aggregate, *others), result=result
-        )
+        outcome = Outcome(aggregate=aggregate, saved=(aggregate, *others), result=result)
         record = None
         if ctx.idempotency is not None:
             status_code, body = ctx.idempotency.render(outcome)

@@ -3,18 +3,41 @@ compute derived stats. The shared shape of a ruleset is in `domain.rulesets.base
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from functools import cached_property
+
 import systems
 from domain.errors import InvalidInput
 from domain.rulesets.base import Ruleset, StatSpec
 
-# Each installed system's rules (systems/<name>/rules), by ruleset id.
-RULESETS: dict[str, Ruleset] = {rules.RULESET.id: rules.RULESET for rules in systems.parts("rules")}
 
-# (ruleset id, rules version) -> the logic that reads the dice of that version; a roll record names
-# its version so that a verifier replays it with the rules it was rolled under (docs/fair-dice.md).
-RULES_VERSIONS: dict[tuple[str, str], Ruleset] = {
-    (ruleset.id, ruleset.rules_version): ruleset for ruleset in RULESETS.values()
-}
+class _Installed(Mapping[str, Ruleset]):
+    """Each installed system's rules (systems/<name>/rules), by ruleset id, loaded at first use:
+    a system's rules import `domain.rulesets.base`, so loading them while this package starts
+    would be circular whenever a system's rules are imported first."""
+
+    @cached_property
+    def _by_id(self) -> dict[str, Ruleset]:
+        return {rules.RULESET.id: rules.RULESET for rules in systems.parts("rules")}
+
+    @cached_property
+    def versions(self) -> dict[tuple[str, str], Ruleset]:
+        """(ruleset id, rules version) -> the logic that reads the dice of that version; a roll
+        record names its version so that a verifier replays it with the rules it was rolled
+        under (docs/fair-dice.md)."""
+        return {(r.id, r.rules_version): r for r in self._by_id.values()}
+
+    def __getitem__(self, ruleset_id: str) -> Ruleset:
+        return self._by_id[ruleset_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+RULESETS = _Installed()
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
@@ -31,7 +54,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 def ruleset_version(ruleset_id: str, rules_version: str) -> Ruleset | None:
     """The logic of ``rules_version`` of the ruleset, or None if this code does not know it."""
-    return RULES_VERSIONS.get((ruleset_id, rules_version))
+    return RULESETS.versions.get((ruleset_id, rules_version))
 
 
-__all__ = ["RULESETS", "RULES_VERSIONS", "Ruleset", "StatSpec", "get_ruleset", "ruleset_version"]
+__all__ = ["RULESETS", "Ruleset", "StatSpec", "get_ruleset", "ruleset_version"]

@@ -125,6 +125,9 @@ class Ruleset(ABC):
     """Check name -> the check (a roll of this system), e.g. ``"trait"``."""
     follow_ups: ClassVar[dict[str, FollowUp]] = {}
     """Follow-up name -> a second roll linked to a first, e.g. ``"resolve_reroll"``."""
+    mission_rest: ClassVar[str | None] = None
+    """The check a rest on a mission rolls to restore Health and Will (CD-22), if the system
+    has one: missions are shared, their rest is the system's."""
     scene_states: ClassVar[Mapping[str, SceneState]] = {}
     """Area name -> the system's state of that kind on a scene, e.g. ``"fight"`` (the one way a
     scene keeps a system's state: `Scene.change_state`, event `Scene.StateChanged`)."""

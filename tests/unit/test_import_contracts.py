@@ -52,3 +52,16 @@ def test_pure_rules_are_forbidden_every_other_module_of_the_domain() -> None:
         "The pure-rules contract in pyproject.toml must forbid exactly the domain modules other "
         f"than {sorted(PURE)}: add {sorted(others - listed)}, remove {sorted(listed - others)}"
     )
+
+
+def test_the_contracts_name_every_installed_game_system() -> None:
+    # A system added to systems.INSTALLED but not to the contracts would escape them unnoticed.
+    import systems
+
+    for name in systems.INSTALLED:
+        package = f"systems.{name}"
+        assert package in contract("independent-systems")["modules"], name  # type: ignore[operator]
+        assert package in contract("system-layers")["containers"], name  # type: ignore[operator]
+        assert f"{package}.rules" in contract("pure-rules")["source_modules"], name  # type: ignore[operator]
+        assert f"{package}.routes" in contract("api-on-top")["forbidden_modules"], name  # type: ignore[operator]
+        assert package in contract("shared-knows-no-system")["forbidden_modules"], name  # type: ignore[operator]

@@ -83,6 +83,7 @@ class ClassdRuleset(Ruleset):
     }
     # The rest of a mission (CD-22) comes after the ruleset's own checks (missions area).
     checks: ClassVar[dict[str, Check]] = {**CHECKS, REST.name: REST, **FIGHT_CHECKS}
+    mission_rest: ClassVar[str | None] = REST.name  # CD-22
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:

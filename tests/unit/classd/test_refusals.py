@@ -133,3 +133,13 @@ def test_a_hostage_is_named_and_a_villain_lets_go_only_of_one_it_holds_cd_20() -
     refusals.check_hostage("v", None, "the mayor")
     assert refusal(InvalidInput, refusals.check_hostage, "v", "v", "Boss").field == "hostage_id"
     assert refusal(InvalidInput, refusals.check_hostage, "v", None, None).rule == "CD-20"
+
+
+def test_a_mission_rests_as_many_characters_as_the_class_d_rest_check_takes_cd_22() -> None:
+    # Missions are shared and cap a rest themselves; the Class D check must take that many.
+    from domain.missions import MAX_RESTING
+    from domain.rulesets import get_ruleset
+    from systems.classd.rules.rest import MAX_PARTICIPANTS
+
+    assert get_ruleset("classd").mission_rest == "rest"
+    assert MAX_RESTING == MAX_PARTICIPANTS
