@@ -11,11 +11,12 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel
 
-from domain.aggregates import Campaign, Character, Issue, Roll, Scene, Story
+from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome
 from domain.errors import Forbidden, InvalidInput, NotFound
+from domain.rolls import CheckRoll, Declared
 from domain.rulesets import Ruleset, get_ruleset
-from domain.rulesets.base import Check
+from domain.rulesets.base import Check, CheckOutcome
 from domain.service import Service
 
 if TYPE_CHECKING:
@@ -224,6 +225,35 @@ class Turn:
         except Forbidden as exc:
             raise Forbidden(exc.message, field=field) from None
         return sheeted
+
+    def roll(
+        self,
+        check: str,
+        request: Mapping[str, Any],
+        character: Character | None,
+        client_seed: str | None,
+        *,
+        chain: RollChain | None = None,
+        action: bool = True,
+        declared: Declared | None = None,
+        sheet: BaseModel | None = None,
+    ) -> tuple[CheckOutcome, list[Aggregate]]:
+        """A check rolled in this turn's scene by its actor (`RollCommands._roll_check`): the
+        outcome, and what to save (the roll first)."""
+        ask = CheckRoll(
+            self.actor,
+            self.scene,
+            self.campaign,
+            check,
+            request,
+            character,
+            client_seed,
+            chain,
+            action=action,
+            declared=declared,
+            sheet=sheet,
+        )
+        return self.app._roll_check(ask)
 
     def save(
         self, first: Aggregate | None = None, *others: Aggregate, result: object = None

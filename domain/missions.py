@@ -10,6 +10,7 @@ from domain.aggregates import Campaign, Character, Mission, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.requests import CounterChange, CounterDefine, MissionCreate, MissionEnd, RestCreate
+from domain.rolls import CheckRoll
 from domain.rulesets import get_ruleset
 
 if TYPE_CHECKING:
@@ -120,7 +121,15 @@ class Missions:
                 }
             )
         outcome, touched = app._roll_check(
-            actor, scene, campaign, rest_check, request, None, body.client_seed
+            CheckRoll(
+                actor=actor,
+                scene=scene,
+                campaign=campaign,
+                check=rest_check,
+                request=request,
+                character=None,
+                client_seed=body.client_seed,
+            )
         )
         roll = touched[0]
         participants = []

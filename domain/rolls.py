@@ -62,6 +62,26 @@ if TYPE_CHECKING:
 MAX_CLIENT_SEED = 128
 
 
+@dataclass(frozen=True)
+class CheckRoll:
+    """One roll of a check, as a command asks for it: who asks, in which scene of which campaign,
+    the check and its request, who rolls (None: the GM's raw pool) with the client seed, the chain
+    to link into (the command's own, when it rolls more than once), whether it is the character's
+    action (page dice, WCBH-25), the modifiers it declares and, if parsed already, the sheet."""
+
+    actor: Actor
+    scene: Scene
+    campaign: Campaign
+    check: str
+    request: Mapping[str, Any]
+    character: Character | None = None
+    client_seed: str | None = None
+    chain: RollChain | None = None
+    action: bool = True
+    declared: Declared | None = None
+    sheet: BaseModel | None = None
+
+
 class RollCommands(Service):
     """The base of the Chronicle application: everything about dice."""
 
@@ -140,25 +160,20 @@ class RollCommands(Service):
             set_by_gm=tuple(gm_set(check, request)) if actor.is_gm else (),
         )
         _, touched = self._roll_check(
-            actor, scene, campaign, check_name, request, character, client_seed, declared=declared
+            CheckRoll(
+                actor=actor,
+                scene=scene,
+                campaign=campaign,
+                check=check_name,
+                request=request,
+                character=character,
+                client_seed=client_seed,
+                declared=declared,
+            )
         )
         return self._commit(ctx, *touched)
 
-    def _roll_check(
-        self,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        check_name: str,
-        request: Mapping[str, Any],
-        character: Character | None,
-        client_seed: str | None,
-        chain: RollChain | None = None,
-        *,
-        action: bool = True,
-        declared: Declared | None = None,
-        sheet: BaseModel | None = None,
-    ) -> tuple[CheckOutcome, list[Any]]:
+    def _roll_check(self, ask: CheckRoll) -> tuple[CheckOutcome, list[Any]]:
         """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
         roll spends; returns the outcome and the aggregates to save (the roll first). A command
         that rolls several times passes the chain its earlier rolls linked to (touched[1]).
@@ -166,12 +181,21 @@ class RollCommands(Service):
         the extra actions of the page do not penalise (WCBH-25). `declared`: the situational
         modifiers the roller declared (a player's follow player_modifiers: see `_modifiers`).
         `sheet`: the character's sheet, if the command parsed it already."""
+        actor, scene, campaign, character = ask.actor, ask.scene, ask.campaign, ask.character
+        check_name, client_seed, declared, sheet = (
+            ask.check,
+            ask.client_seed,
+            ask.declared,
+            ask.sheet,
+        )
         rules = get_ruleset(campaign.ruleset)
         check = _check(rules, check_name)
         settings = rules.parse_settings(campaign.settings)
         if character is not None and sheet is None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-        request = self._with_page_dice(scene, campaign, check, request, character, action=action)
+        request = self._with_page_dice(
+            scene, campaign, check, ask.request, character, action=ask.action
+        )
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
         modifiers.extend(_page_entries(parsed))
@@ -233,7 +257,7 @@ class RollCommands(Service):
             "set_by_gm": list(declared.set_by_gm) if declared else [],
         }
         return outcome, self._linked_roll(
-            campaign.id, record, outcome, odds.success, odds.at_least, above, touched, chain
+            campaign.id, record, outcome, odds.success, odds.at_least, above, touched, ask.chain
         )
 
     def _modifiers(

@@ -23,6 +23,7 @@ from fastapi.routing import APIRoute
 
 from api.deps import ASKS_GM
 from api.main import create_app
+from domain.components import Turn
 from tests.app.table import SeededChronicle
 
 ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
@@ -73,6 +74,8 @@ def _callee(holder: Any, fn: Callable[..., Any], node: ast.AST) -> Called | None
         return None
     if not isinstance(callee, ast.Attribute):
         return None
+    if callee.attr == "roll" and isinstance(callee.value, ast.Name) and callee.value.id == "turn":
+        return None, Turn.roll  # a command's Turn rolls through the application
     target: Any = None
     on = callee.value
     if isinstance(on, ast.Attribute) and on.attr == "app":
@@ -105,6 +108,15 @@ def _passes_declared(call: ast.Call, called: Called) -> bool:
     """Whether a call hands its callee declared modifiers (True for one without that parameter)."""
     holder, fn = called
     params = list(inspect.signature(fn).parameters)  # a method's params[0] is self
+    if params[1:2] == ["ask"]:  # `_roll_check(CheckRoll(..., declared=...))`
+        built = call.args[0] if call.args else None
+        if isinstance(built, ast.Call) and getattr(built.func, "id", None) == "CheckRoll":
+            return any(
+                k.arg == "declared"
+                and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+                for k in built.keywords
+            )
+        return True  # a CheckRoll built elsewhere: may hold declared modifiers
     if "declared" not in params:
         return True
     for keyword in call.keywords:

@@ -138,15 +138,8 @@ class Fight:
         edges = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         # Fields of the body itself: a refused one is named as the body's field, and the command
         # runner records where the body sits for the GM's approval (domain.commands.argument_path).
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            check,
-            request,
-            roller,
-            body.client_seed,
-            declared=declared_by(edges),
+        outcome, touched = turn.roll(
+            check, request, roller, body.client_seed, declared=declared_by(edges)
         )
         roll = touched[0]
         assert isinstance(roll, Roll)

@@ -293,15 +293,8 @@ class Encounter(Area):
                     "disadvantage": 1 if surprise == "disadvantage" else 0,
                 }
                 chain = touched[1] if touched else None  # the rolls of one command, one chain
-                outcome, made = self.app._roll_check(
-                    turn.actor,
-                    turn.scene,
-                    turn.campaign,
-                    "initiative",
-                    request,
-                    fighters[key][0],
-                    body.client_seed,
-                    chain,
+                outcome, made = turn.roll(
+                    "initiative", request, fighters[key][0], body.client_seed, chain=chain
                 )
                 touched.extend(made)
                 rolled, roll_id = int(outcome.result["actions"]), str(made[0].id)
@@ -593,16 +586,8 @@ class Encounter(Area):
             "armor": strike.armor,
             "purpose": body.purpose,
         }
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            "attack",
-            request,
-            strike.attacker,
-            body.client_seed,
-            chain,
-            declared=declared,
+        outcome, touched = turn.roll(
+            "attack", request, strike.attacker, body.client_seed, chain=chain, declared=declared
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
@@ -833,15 +818,8 @@ class Encounter(Area):
         }
         steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         declared = declared_by(steps)  # NB-11: the roller's steps, fields of its body
-        outcome, touched = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            "assess",
-            request,
-            character,
-            body.client_seed,
-            declared=declared,
+        outcome, touched = turn.roll(
+            "assess", request, character, body.client_seed, declared=declared
         )
         roll = touched[0]
         assess = _assessment(body, str(character.id), modifier, roll.id, outcome.result)
@@ -901,9 +879,7 @@ class Encounter(Area):
             "dc": assess["dc"],
             "purpose": body.purpose,
         }
-        outcome, touched = self.app._roll_check(
-            turn.actor, turn.scene, turn.campaign, "help_reroll", request, roller, body.client_seed
-        )
+        outcome, touched = turn.roll("help_reroll", request, roller, body.client_seed)
         roll = touched[0]
         helped = {
             "roll_id": str(body.roll_id),

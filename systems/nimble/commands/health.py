@@ -27,7 +27,7 @@ from domain.aggregates import Campaign, Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import Loaded, SceneBoundary
 from domain.errors import Conflict, InvalidInput, NotFound
-from domain.rolls import declared_by
+from domain.rolls import CheckRoll, declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
 from systems.nimble.commands.area import Area
@@ -251,7 +251,16 @@ class HealthArea(Area):
         sheet = _sheet(campaign, attacker)
         request = _save_request(sheet, "STR", "attacking while Dying (NB-21)")
         outcome, touched = self.app._roll_check(
-            actor, scene, campaign, "save", request, attacker, client_seed, chain
+            CheckRoll(
+                actor=actor,
+                scene=scene,
+                campaign=campaign,
+                check="save",
+                request=request,
+                character=attacker,
+                client_seed=client_seed,
+                chain=chain,
+            )
         )
         roll = touched[0]
         before = health_of(campaign, attacker)
@@ -358,15 +367,19 @@ class HealthArea(Area):
         """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
         player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
         outcome, touched = self.app._roll_check(
-            actor,
-            scene,
-            campaign,
-            check,
-            request,
-            character,
-            body.client_seed,
-            chain,
-            declared=declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage}),
+            CheckRoll(
+                actor=actor,
+                scene=scene,
+                campaign=campaign,
+                check=check,
+                request=request,
+                character=character,
+                client_seed=body.client_seed,
+                chain=chain,
+                declared=declared_by(
+                    {"advantage": body.advantage, "disadvantage": body.disadvantage}
+                ),
+            )
         )
         roll = touched[0]
         assert isinstance(roll, Roll)

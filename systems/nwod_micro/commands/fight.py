@@ -230,15 +230,12 @@ class Fight:
         turn = dice.turn
         # The modifier is a field of the body itself (path ""); the command runner records where
         # the body sits in the command's arguments (domain.commands.argument_path).
-        outcome, new = self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
+        outcome, new = turn.roll(
             check,
             request,
             fighter.character,
             dice.seed,
-            dice.chain,
+            chain=dice.chain,
             declared=declared_by({"modifier": dice.modifier}),
         )
         return Rolled(outcome.result, dice.took(new))

@@ -306,17 +306,8 @@ class Fight:
         what it touched; a second roll links to the `chain` of the first)."""
         character = roller.character if roller is not None else None
         sheet = roller.sheet if roller is not None else None
-        return self.app._roll_check(
-            turn.actor,
-            turn.scene,
-            turn.campaign,
-            check,
-            request,
-            character,
-            client_seed,
-            chain,
-            declared=declared,
-            sheet=sheet,
+        return turn.roll(
+            check, request, character, client_seed, chain=chain, declared=declared, sheet=sheet
         )
 
     # ---- the roll hooks and boundaries the system passes on ---------------------------------------

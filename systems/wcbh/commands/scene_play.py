@@ -501,10 +501,7 @@ def _roll(
     own = None
     if declared is not None:
         own = {"modifier": declared.modifier, "difficulty": declared.difficulty}
-    return turn.app._roll_check(
-        turn.actor,
-        turn.scene,
-        turn.campaign,
+    return turn.roll(
         TRAIT,
         request,
         roller.character,
