@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
@@ -121,8 +122,9 @@ class GameSystem:
         splits them): a roll request's command is looked up on each (`_command_named`)."""
         return ()
 
-    @property
+    @cached_property
     def rules(self) -> Ruleset:
+        """The system's ruleset, looked up once (the registry does not change while it runs)."""
         return get_ruleset(self.ruleset_id)
 
     def turn(

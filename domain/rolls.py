@@ -140,7 +140,7 @@ class RollCommands(Service):
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
-        character, _ = self._roller_character(actor, rules, settings, body.character_id)
+        character, sheet = self._roller_character(actor, rules, settings, body.character_id)
         check_name, request, client_seed = body.check, body.request, body.client_seed
         if request.get("target_id") is not None:
             # A raw roll has no effects on anyone; the verbs that roll at a target (an attack,
@@ -169,6 +169,7 @@ class RollCommands(Service):
                 character=character,
                 client_seed=client_seed,
                 declared=declared,
+                sheet=sheet,  # parsed already
             )
         )
         return self._commit(ctx, *touched)
@@ -220,7 +221,9 @@ class RollCommands(Service):
             touched.extend(
                 self._use_limits(actor, check.once(parsed, character.side), scene, character)
             )
-            touched.extend(self._rolled(actor, scene, parsed, character, roll_id))
+            # WCBH-16 and the like: what the campaign's system adds to a character's roll
+            system = self.system_of(campaign)
+            touched.extend(system.rolled(actor, scene, parsed, character, roll_id))
         if costs and any(costs.values()):
             if character is None:
                 raise InvalidInput(
@@ -344,13 +347,9 @@ class RollCommands(Service):
         _, touched = self._follow_up_roll(
             actor, scene, campaign, original, name, body.request, body.client_seed
         )
-        touched.extend(self._followed_up(actor, scene, original, touched[0]))
+        # e.g. Resolve on an attack decides its hit again (WCBH-20b, 20c)
+        touched.extend(self.system_of(campaign).followed_up(actor, scene, original, touched[0]))
         return self._commit(ctx, *touched)
-
-    def _followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
-        """What a direct follow-up changes besides its roll and its cost, as the campaign's
-        system says (e.g. Resolve on an attack decides its hit again, WCBH-20b, 20c)."""
-        return self.system_of(self.campaign_of(actor)).followed_up(actor, scene, original, follow)
 
     def _follow_up_roll(
         self,
@@ -505,14 +504,6 @@ class RollCommands(Service):
                 raise IntegrityError(f"scene {scene.id} changed while the roll was made") from None
             raise
         return story
-
-    def _rolled(
-        self, actor: Actor, scene: Scene, request: BaseModel, character: Character, roll_id: UUID
-    ) -> list[Any]:
-        """What a character's roll changes besides its limits and costs, as the campaign's system
-        says (e.g. WCBH-16)."""
-        system = self.system_of(self.campaign_of(actor))
-        return system.rolled(actor, scene, request, character, roll_id)
 
     def _chain(self, campaign_id: UUID) -> RollChain:
         try:

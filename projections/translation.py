@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from domain.aggregates.scene import scene_state
 from domain.rulesets import get_ruleset
 from projections.store import Changes, Doc, ViewTransaction
 
@@ -89,3 +90,15 @@ def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
 # aggregate) and returns the step's text. systems/<name>/views.py lists its own in TRANSLATIONS,
 # by (view kind, event name): ("character", "HealthChanged"), ("scene", "...")...
 SystemTranslation = Callable[[Translation, dict[str, Any]], str]
+
+
+def system_state(t: Translation, doc: dict[str, Any], ruleset: str, area_name: str) -> str:
+    """One change of a system's state on the scene (`Scene.StateChanged`, or an event a system
+    wrote before it), applied to the view's doc with the very function the Scene aggregate
+    applies; told with the actor's name when the change has one."""
+    e = t.event
+    area = scene_state(ruleset, area_name)
+    doc[area.view_key] = area.apply(doc.get(area.view_key), e.page, e.change, e.details)
+    who = e.details.get("character_id")
+    name = str(t.load("character", str(who))["name"]) if who else ""
+    return area.describe(e.change, e.details, name)

@@ -11,11 +11,10 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 import systems
-from domain.aggregates.scene import NIMBLE, NWOD
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
-from projections.translation import SystemTranslation, Translation, refresh_derived
+from projections.translation import SystemTranslation, Translation, refresh_derived, system_state
 
 Handler = Callable[[Translation], None]
 
@@ -237,6 +236,12 @@ def character(t: Translation) -> None:
                 )
                 t.save("issue", issue_doc)
                 t.changes.scopes = {"story_id": issue_doc["story_id"], "issue_id": issue_doc["id"]}
+        elif t.name == "DamageTaken":  # damage a fight left (Class D CD-11, 12, 15, 20; nWoD)
+            doc["resources"][e.resource]["current"] = e.level
+            if e.status is not None:
+                doc["status"] = e.status
+            out = f", {e.status}" if e.status else ""
+            text = f"{doc['name']} takes damage: {e.resource.capitalize()} {e.level}{out}"
         elif ("character", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["character", t.name](t, doc)
         else:
@@ -404,11 +409,7 @@ def scene(t: Translation) -> None:
             doc["seeds"][-1]["revealed_seed"] = e.revealed_seed
             text = f"Scene “{doc['title']}” closed; its dice seed is revealed"
         elif t.name == "StateChanged":  # a game system's own state (Ruleset.scene_states)
-            text = _system_state(t, doc, t.event.ruleset, t.event.area)
-        elif t.name == "NwodFightChanged":  # the same, recorded before StateChanged existed
-            text = _system_state(t, doc, NWOD, "fight")
-        elif t.name == "NimbleEncounterChanged":  # the same, recorded before StateChanged
-            text = _system_state(t, doc, NIMBLE, "encounter")
+            text = system_state(t, doc, t.event.ruleset, t.event.area)
         elif ("scene", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["scene", t.name](t, doc)
         else:
@@ -557,17 +558,6 @@ def mission(t: Translation) -> None:
         t.changes.scopes["story_id"] = doc["story_id"] or scene_doc["story_id"]
         t.changes.scopes["issue_id"] = scene_doc["issue_id"]
     t.step(text, before, doc)
-
-
-def _system_state(t: Translation, doc: dict[str, Any], ruleset: str, area_name: str) -> str:
-    """One change of a system's state on the scene, applied to the view's doc with the very
-    function the Scene aggregate applies; told with the actor's name when the change has one."""
-    e = t.event
-    area = get_ruleset(ruleset).scene_states[area_name]
-    doc[area.view_key] = area.apply(doc.get(area.view_key), e.page, e.change, e.details)
-    who = e.details.get("character_id")
-    name = str(t.load("character", str(who))["name"]) if who else ""
-    return area.describe(e.change, e.details, name)
 
 
 # ---- rolls -------------------------------------------------------------------------------------

@@ -341,7 +341,7 @@ class Scene(Aggregate):
 
     def state(self, ruleset_id: str, area: str) -> dict[str, Any]:
         """A copy of one area of the system's state on this scene, as of this page."""
-        return _scene_state(ruleset_id, area).state_of(self.states.get(area), self.page)
+        return scene_state(ruleset_id, area).state_of(self.states.get(area), self.page)
 
     def change_state(
         self, ruleset_id: str, area: str, change: str, details: dict[str, Any]
@@ -359,7 +359,7 @@ class Scene(Aggregate):
     def _apply_state(
         self, ruleset: str, area: str, change: str, details: dict[str, Any], page: int
     ) -> None:
-        rules = _scene_state(ruleset, area)
+        rules = scene_state(ruleset, area)
         self.states[area] = rules.apply(self.states.get(area), page, change, details)
 
     # ---- Class D Heroes combat, as recorded before StateChanged (systems/classd/rules/combat.py) ----
@@ -464,5 +464,6 @@ WCBH = "wcbh"
 NIMBLE = "nimble"
 
 
-def _scene_state(ruleset_id: str, area: str) -> SceneState:
+def scene_state(ruleset_id: str, area: str) -> SceneState:
+    """One area of a ruleset's state on a scene (the aggregate and the scene view apply it)."""
     return get_ruleset(ruleset_id).scene_states[area]

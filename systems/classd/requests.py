@@ -6,15 +6,9 @@ from __future__ import annotations
 from typing import Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Strict(BaseModel):
-    """A request body: unknown fields are refused (as api.schemas.Strict does; the commands may
-    not import the API)."""
-
-    model_config = ConfigDict(extra="forbid")
-
+from domain.requests import Strict
 
 AttackType = Literal["melee", "ranged", "mental"]
 Edge = Field(0, ge=0, le=9, description="CD-5: advantages (or disadvantages), one d6 each.")

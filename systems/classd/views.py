@@ -1,6 +1,5 @@
-"""View branches of Class D Heroes combat (systems/classd/commands/fight.py): damage on the
-character's doc (CD-11, 12, 15, 20), and the round's state on the scene's doc as recorded before
-Scene.StateChanged (the shared `_system_state` of projections/views.py tells the newer changes)."""
+"""View branches of Class D Heroes combat (systems/classd/commands/fight.py): the round's state on the scene's doc as recorded before
+Scene.StateChanged (projections.translation.system_state tells the newer changes)."""
 
 from __future__ import annotations
 
@@ -13,16 +12,6 @@ from systems.classd.rules.combat import RECORDED_AS, ROUND, tell
 _NOT_FIELDS = ("originator_id", "originator_version", "timestamp", "actor")
 
 
-def damage_taken(t: Translation, doc: dict[str, Any]) -> str:
-    """A character's resource falls to a level, with the status it leaves (defeated, captured)."""
-    e = t.event
-    doc["resources"][e.resource]["current"] = e.level
-    if e.status is not None:
-        doc["status"] = e.status
-    out = f", {e.status}" if e.status else ""
-    return f"{doc['name']} takes damage: {e.resource.capitalize()} {e.level}{out}"
-
-
 def recorded_round(t: Translation, doc: dict[str, Any]) -> str:
     """An old event of the round (Scene.ClassDActed…), applied to the doc as the Scene applies it."""
     fields = {k: v for k, v in vars(t.event).items() if k not in _NOT_FIELDS}
@@ -32,6 +21,5 @@ def recorded_round(t: Translation, doc: dict[str, Any]) -> str:
 
 # What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
 TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
-    ("character", "DamageTaken"): damage_taken,
     **{("scene", name): recorded_round for name in RECORDED_AS},
 }

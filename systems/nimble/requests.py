@@ -6,14 +6,9 @@ from __future__ import annotations
 from typing import Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Strict(BaseModel):
-    """A request body: an unknown field is refused (as the API's own request models do)."""
-
-    model_config = ConfigDict(extra="forbid")
-
+from domain.requests import Strict
 
 Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
 Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.translation import SystemTranslation
+from domain.aggregates.scene import NIMBLE
+from projections.translation import SystemTranslation, Translation, system_state
 from systems.nimble.rules import health
 
 CHARACTER_EVENTS = frozenset(
@@ -129,8 +130,14 @@ def sync(t: Any, doc: dict[str, Any]) -> None:
     refresh(doc, dict(state.get("conditions") or {}), state.get("concentration"))
 
 
+def recorded_encounter(t: Translation, doc: dict[str, Any]) -> str:
+    """NB-1..NB-19: an encounter change recorded before Scene.StateChanged, applied the same way."""
+    return system_state(t, doc, NIMBLE, "encounter")
+
+
 # What the views projection calls for these events (projections/views.py: SYSTEM_TRANSLATIONS).
 TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
-    ("character", name): character_nimble for name in CHARACTER_EVENTS
+    **{("character", name): character_nimble for name in CHARACTER_EVENTS},
+    ("scene", "NimbleEncounterChanged"): recorded_encounter,
 }
 after_character = sync

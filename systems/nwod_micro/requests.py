@@ -6,14 +6,9 @@ from __future__ import annotations
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Strict(BaseModel):
-    """A request body: an unknown field is refused (as the API's own request models do)."""
-
-    model_config = ConfigDict(extra="forbid")
-
+from domain.requests import Strict
 
 Affinity = Literal["INT", "ELG", "VIO"]
 RangeBand = Literal["close", "medium", "long", "double_long"]

@@ -130,7 +130,7 @@ class Fight:
         refusals.check_will_rerolls(hero.name, hero.level("will"), body.will_rerolls)
 
     def _rolled(
-        self, turn: Turn, check: str, request: dict[str, Any], roller: Character, body: RollBody
+        self, turn: Turn, check: str, request: dict[str, Any], roller: Fighter, body: RollBody
     ) -> tuple[dict[str, Any], list[Aggregate]]:
         """The check rolled for `roller`, with the advantages and disadvantages it declared
         (CD-5: they follow player_modifiers; those of the record, CD-18 high ground and CD-20
@@ -139,14 +139,21 @@ class Fight:
         # Fields of the body itself: a refused one is named as the body's field, and the command
         # runner records where the body sits for the GM's approval (domain.commands.argument_path).
         outcome, touched = turn.roll(
-            check, request, roller, body.client_seed, declared=declared_by(edges)
+            check,
+            request,
+            roller.character,
+            body.client_seed,
+            declared=declared_by(edges),
+            sheet=roller.sheet,  # parsed by the turn already
         )
         roll = touched[0]
         assert isinstance(roll, Roll)
         if outcome.result.get("will_spent"):  # CD-6 rerolls (and CD-13 overflow) spent in the roll
             rules = "CD-6, CD-13" if outcome.result.get("overflow_moved") else "CD-6"
-            roller.spend({"will": outcome.result["will_spent"]}, reason=f"roll {roll.id} ({rules})")
-            touched.append(roller)
+            roller.character.spend(
+                {"will": outcome.result["will_spent"]}, reason=f"roll {roll.id} ({rules})"
+            )
+            touched.append(roller.character)
         return outcome.result, touched
 
     @staticmethod
@@ -188,7 +195,7 @@ class Fight:
         state = self._state(turn)
         attack = self._attack(turn, state, hero, target, body)
         result, touched = self._rolled(
-            turn, "hero_attack", _attack_request(state, attack, body), hero.character, body
+            turn, "hero_attack", _attack_request(state, attack, body), hero, body
         )
         self._change(turn, "acted", character_id=hero.id, action=f"attack:{body.attack_type}")
         self._attack_lands(turn, attack, result, touched[0].id)
@@ -297,7 +304,7 @@ class Fight:
         )
         self._will_rerolls(hero, body)
         request = _defence_request(state, villain, hero, feature, body)
-        result, touched = self._rolled(turn, "villain_attack", request, hero.character, body)
+        result, touched = self._rolled(turn, "villain_attack", request, hero, body)
         self._change(turn, "acted", character_id=villain.id, action=f"attack:{body.attack_type}")
         if result["damage"]:
             _hurt(turn, hero.character, result["resource"], result["level"], touched[0].id)
@@ -348,7 +355,7 @@ class Fight:
         if not automatic:
             purpose = f"Retreat from {fastest.name} (CD-14)"
             request = _stat_request("speed", body, purpose, target_stat=fastest.sheet.speed)
-            result, touched = self._rolled(turn, "action", request, hero.character, body)
+            result, touched = self._rolled(turn, "action", request, hero, body)
             success = bool(result["success"])
         self._change(turn, "acted", character_id=hero.id, action="flee")
         if success:
@@ -394,7 +401,7 @@ class Fight:
         self._will_rerolls(hero, body)
         purpose = f"Stop {villain.name} fleeing (CD-16)"
         request = _stat_request("speed", body, purpose, target_stat=villain.sheet.speed)
-        result, touched = self._rolled(turn, "action", request, hero.character, body)
+        result, touched = self._rolled(turn, "action", request, hero, body)
         stopped = bool(result["success"])
         self._change(
             turn, "stop_attempted", character_id=hero.id, villain_id=villain.id, stopped=stopped
@@ -423,7 +430,7 @@ class Fight:
             difficulty=body.difficulty,
             difficulty_name=body.difficulty_name,
         )
-        result, touched = self._rolled(turn, "action", request, hero.character, body)
+        result, touched = self._rolled(turn, "action", request, hero, body)
         success = bool(result["success"])
         action = "move" if success else "move_failed"
         self._change(turn, "acted", character_id=hero.id, action=action, free=not body.takes_action)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from domain.dice.roller import Face, Roller
+from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text
 from systems.classd.odds import classd_success, classd_total
@@ -386,8 +386,3 @@ def _typed(request: BaseModel, model: type[Any]) -> Any:
 FIGHT_CHECKS: dict[str, Check] = {
     check.name: check for check in (ActionCheck(), HeroAttackCheck(), VillainAttackCheck())
 }
-
-
-def faces_of(faces: list[Face], label: str) -> list[int]:
-    """The kept faces with a label, in draw order (for reports and tests)."""
-    return [f.face for f in faces if f.kept and f.label == label]

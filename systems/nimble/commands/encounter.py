@@ -871,7 +871,8 @@ class Encounter(Area):
         assess = enc.helped_assessment(state, str(body.roll_id), who, body.die)
         own_turn = enc.current(state) == who
         enc.check_spend(state, who, helper.name, 1, reaction=None if own_turn else "help")
-        roller = self.app.get(turn.actor, Character, UUID(assess["character_id"]))
+        # through the turn: the one instance of the character this command loads and saves
+        roller = turn.character(UUID(assess["character_id"]), "roll_id").character
         request = {
             "helped_roll_id": str(body.roll_id),
             "old_face": assess["natural"],

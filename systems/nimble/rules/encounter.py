@@ -19,13 +19,7 @@ from domain.errors import Conflict, InvalidInput
 from systems.nimble.rules.sheet import HERO_ACTIONS
 
 __all__ = [
-    "ASSESS_DC",
-    "ASSESS_OPTIONS",
-    "CHANGES",
     "ENCOUNTER",
-    "EVENT_NAME",
-    "PERIODS",
-    "REACTIONS",
     "ActionAsked",
     "action_cost",
     "apply",
@@ -68,25 +62,6 @@ __all__ = [
     "starting_actions",
     "state_of",
 ]
-
-ASSESS_DC = 10  # NB-14
-ASSESS_OPTIONS = ("question", "find_weakness", "anticipate_danger")  # NB-14
-PERIODS = ("turn", "round", "encounter")  # NB-5 (and NB-14 for encounters)
-REACTIONS = ("defend", "interpose", "opportunity_attack", "help")  # NB-15..19
-# The Scene's event of this area before Scene.StateChanged (older logs hold it): (change, details).
-EVENT_NAME = "NimbleEncounterChanged"
-CHANGES = (
-    "started",
-    "acted",
-    "turn_ended",
-    "round_started",
-    "swapped",
-    "granted",
-    "capped",
-    "held",
-    "resolved",
-    "ended",
-)
 
 
 def fresh() -> dict[str, Any]:

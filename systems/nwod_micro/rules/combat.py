@@ -50,12 +50,9 @@ BLIND_FIRE_PENALTY = -5  # NW-13: firing back blind from full cover
 DODGE_OWN_PENALTY = -1  # NW-15: -1d10 to all own attacks this turn
 DODGE_DEFENSE = 1  # NW-15: +1 DEF against ranged attacks
 
-EVENT_NAME = "NwodFightChanged"  # recorded before Scene.StateChanged; old logs still hold it
-
 __all__ = [
     "ACTIONS_PER_TURN",
     "ATTACKS",
-    "EVENT_NAME",
     "MOVES",
     "apply",
     "check_actions",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -12,7 +11,6 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Actor
 from domain.components import GameSystem, IssueBoundary, PageBoundary, SceneBoundary
-from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
@@ -39,12 +37,6 @@ class Wcbh(GameSystem):
     @property
     def parts(self) -> tuple[object, ...]:
         return (self.fight, self.play, self.resolve)
-
-    @cached_property
-    def rules(self) -> Ruleset:
-        """Looked up once (the registry does not change while the application runs): a command
-        asks for it several times."""
-        return get_ruleset(self.ruleset_id)
 
     # ---- boundaries: Resolve first, then scene play, then the fight (the former mixins' order) --
 

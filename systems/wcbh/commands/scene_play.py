@@ -509,6 +509,7 @@ def _roll(
         chain=chain,
         action=action,
         declared=None if own is None else declared_by(own, "request"),
+        sheet=roller.sheet,  # parsed by the turn already
     )
 
 
