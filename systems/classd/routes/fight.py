@@ -105,17 +105,17 @@ def get_combat(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse
     return respond(combat_public(fight.classd_combat(actor, scene_id)))
 
 
-fight = CommandRoutes(
+routes = CommandRoutes(
     router, classd_fight, "/v1/scenes/{scene_id}/classd", ClassDCombatPublic, present
 )
-fight.post(
+routes.post(
     "/villains-turn",
     Fight.classd_end_heroes_turn,
     operation_id="classd_end_heroes_turn",
     name="end_heroes_turn",
     doc="CD-8: the GM ends the heroes' turn; the villains act. The next page starts a new round.",
 )
-fight.post(
+routes.post(
     "/attacks",
     Fight.classd_attack,
     ClassDAttackCreate,
@@ -126,7 +126,7 @@ fight.post(
     doc="""CD-10..13, 19, 20: a hero's action: attack a villain. One roll record holds the check, its
     Will rerolls, the damage dice, the strike-back and any hostage hit.""",
 )
-fight.post(
+routes.post(
     "/villain-attacks",
     Fight.classd_villain_attack,
     ClassDVillainAttackCreate,
@@ -135,7 +135,7 @@ fight.post(
     status_code=201,
     doc="CD-15, 17: (GM) a villain attacks a hero, who rolls the defence.",
 )
-fight.post(
+routes.post(
     "/actions",
     Fight.classd_act,
     ClassDActionCreate,
@@ -145,7 +145,7 @@ fight.post(
     doc="""CD-9, 15: an action without a roll: a hero's power or item; a villain's special action or
     flight (heroes may then try to stop it, CD-16).""",
 )
-fight.post(
+routes.post(
     "/retreats",
     Fight.classd_retreat,
     ClassDRetreatCreate,
@@ -156,7 +156,7 @@ fight.post(
     doc="""CD-14: a hero's action: flee, Speed against the fastest pursuer's Speed; automatic if at
     least as many allies cover as there are pursuers.""",
 )
-fight.post(
+routes.post(
     "/stops",
     Fight.classd_stop,
     ClassDStopCreate,
@@ -167,7 +167,7 @@ fight.post(
     doc="""CD-16: in the villains' turn a hero tries to stop a fleeing villain (Speed vs Speed; one
     villain per hero per turn).""",
 )
-fight.post(
+routes.post(
     "/moves",
     Fight.classd_move,
     ClassDMoveCreate,
@@ -178,7 +178,7 @@ fight.post(
     doc="""CD-18: a hero moves for an edge (cover, high ground): Speed (or Might) against the GM's
     difficulty; usually the hero's action.""",
 )
-fight.post(
+routes.post(
     "/hostage-shields",
     Fight.classd_hostage_shield,
     ClassDShieldCreate,
