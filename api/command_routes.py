@@ -64,18 +64,22 @@ class CommandRoutes(Generic[H]):
         params: Mapping[str, Any] | None = None,
         method: str = "POST",
         anonymous: bool = False,
+        optional: bool = False,
+        fixed: tuple[Any, ...] = (),
         status: Callable[[Outcome], int] | None = None,
     ) -> None:
         """Register one command route. `name` (the summary) defaults to the verb's; `params`
-        types path parameters that are not UUIDs; `anonymous` runs it without a token; `status`
-        picks the status from the outcome (`status_code` is then what OpenAPI shows)."""
+        types path parameters that are not UUIDs; `anonymous` runs it without a token; `optional`
+        lets the body be left out (the verb then gets the body model's defaults); `fixed` are
+        arguments the route passes after the path ids (one verb behind two paths); `status` picks
+        the status from the outcome (`status_code` is then what OpenAPI shows)."""
         presenter = present or self.present
         response_model = model or self.model
         assert presenter is not None and response_model is not None, operation_id
         path = self.prefix + path
         ids = PATH_PARAM.findall(path)
-        endpoint = self._endpoint(ids, verb, body, presenter, status or status_code)
-        signature = _signature(ids, body, params or {}, anonymous)
+        endpoint = self._endpoint(ids, fixed, verb, body, presenter, status or status_code)
+        signature = _signature(ids, body, params or {}, anonymous, optional)
         endpoint.__name__ = endpoint.__qualname__ = name or verb.__name__
         endpoint.__doc__ = doc
         endpoint.__signature__ = signature  # type: ignore[attr-defined]  # FastAPI reads it
@@ -93,6 +97,7 @@ class CommandRoutes(Generic[H]):
     def _endpoint(
         self,
         ids: list[str],
+        fixed: tuple[Any, ...],
         verb: Callable[Concatenate[H, CommandContext, ...], Outcome],
         body: type[BaseModel] | None,
         present: Present,
@@ -101,7 +106,9 @@ class CommandRoutes(Generic[H]):
         holder = self.holder
 
         def endpoint(commands: Commands, **values: Any) -> JSONResponse:
-            args = [values[name] for name in ids] + ([values["body"]] if body else [])
+            args = [*(values[name] for name in ids), *fixed]
+            if body is not None:
+                args.append(values["body"] or body())  # an optional body left out: its defaults
             return commands.run(
                 functools.partial(verb, holder(commands.app)),
                 *args,
@@ -113,14 +120,20 @@ class CommandRoutes(Generic[H]):
 
 
 def _signature(
-    ids: list[str], body: type[BaseModel] | None, params: Mapping[str, Any], anonymous: bool
+    ids: list[str],
+    body: type[BaseModel] | None,
+    params: Mapping[str, Any],
+    anonymous: bool,
+    optional: bool,
 ) -> inspect.Signature:
-    """The path ids in the path's order, then the body, then the command runner: FastAPI lists
+    """The path ids in the path's order, the command runner, then the body: FastAPI lists
     path parameters in signature order, and the runner brings the If-Match and Idempotency-Key
     headers (and, with a token, the bearer security)."""
     parameters = [inspect.Parameter(n, _PLAIN, annotation=params.get(n, UUID)) for n in ids]
-    if body is not None:
-        parameters.append(inspect.Parameter("body", _PLAIN, annotation=body))
     runner = AnonymousCommandsDep if anonymous else CommandsDep
     parameters.append(inspect.Parameter("commands", _PLAIN, annotation=runner))
+    if body is not None and optional:  # a parameter with a default goes last
+        parameters.append(inspect.Parameter("body", _PLAIN, default=None, annotation=body | None))
+    elif body is not None:
+        parameters.append(inspect.Parameter("body", _PLAIN, annotation=body))
     return inspect.Signature(parameters, return_annotation=JSONResponse)
