@@ -11,19 +11,13 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
-from domain.requests import (
-    PoolChange,  # noqa: F401 (transitional re-export, see below)
-    RulesetId,
-    Side,
-)
+from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from systems.nimble.commands.health import nimble_conditions, nimble_view
 from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
-# Transitional: PoolChange is named here too for systems/wcbh/routes/resolve.py, until it imports it
-# from domain.requests.
 
 
 class Written(BaseModel):
