@@ -118,7 +118,9 @@ class Service(Application):
         if parts is None:
             raise Unauthenticated("the bearer token is malformed")
         try:
-            campaign: Aggregate = self.repository.get(parts.campaign_id)
+            # Only read here, so the cached campaign itself, not a copy: every request
+            # authenticates, and copying the campaign was most of the cost.
+            campaign: Aggregate = self.repository.get(parts.campaign_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise Unauthenticated("the bearer token matches no campaign") from None
         member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
