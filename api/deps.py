@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
@@ -34,6 +35,8 @@ MAX_IDEMPOTENCY_KEY = 200
 # Without a token, an Idempotency-Key is the only secret between a caller and its stored response
 # (which holds a GM token): it must carry at least 128 random bits, a UUID or 32+ base64url
 # characters (hex is base64url too). docs/decisions.md, "Idempotency-Key".
+# What the JSON parser says of a body nested deeper than Python's recursion limit lets it read.
+TOO_DEEP = {"type": "json_invalid", "loc": ("body",), "msg": "nested too deeply to read"}
 ANONYMOUS_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|[A-Za-z0-9_-]{32,200})$"
@@ -151,6 +154,9 @@ async def _request_hash(request: Request) -> str:
         canonical = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
     except ValueError:
         canonical = raw
+    except RecursionError:
+        # Routes without a body never parse it themselves: without this a deep one was a 500.
+        raise RequestValidationError([TOO_DEEP]) from None
     head = f"{request.method} {request.url.path}\n".encode()
     return hashlib.sha256(head + canonical).hexdigest()
 
