@@ -403,10 +403,15 @@ class RollRequestPublic(Written):
         description="What counted: the player's modifiers with the GM's changes"
     )
     result_id: UUID | None = Field(description="On approval: the roll it made")
+    receipt: ReceiptPublic | None = Field(
+        None, description="On approval: the signed receipt of `result_id` (docs/receipts.md)"
+    )
     note: str | None
 
 
-def roll_request_public(request: RollRequest) -> RollRequestPublic:
+def roll_request_public(request: RollRequest, made: Iterable[Aggregate] = ()) -> RollRequestPublic:
+    """`made`: what the approving command saves, where its roll is found before the save."""
+    receipt = None if request.result_id is None else receipt_public(request.result_id, made)
     return RollRequestPublic(
         id=request.id,
         campaign_id=request.campaign_id,
@@ -421,6 +426,7 @@ def roll_request_public(request: RollRequest) -> RollRequestPublic:
         decided_by=request.decided_by,
         approved_modifiers=request.approved_modifiers,
         result_id=request.result_id,
+        receipt=receipt,
         note=request.note,
         version=request.version,
     )

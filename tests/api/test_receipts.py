@@ -111,6 +111,25 @@ def test_the_helpers_rolls_of_an_assisted_roll_carry_receipts_also_when_replayed
     assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first
 
 
+def test_the_gm_s_approval_of_a_roll_request_carries_the_receipt_of_the_roll_it_made(
+    dice: Dice,
+) -> None:
+    table = dice.table
+    described = table.get(f"/v1/rulesets/{table.ruleset}")["checks"][0]
+    pending = ok(dice.attempt(table.player, request=described["example"]), 202)
+    assert pending["receipt"] is None  # nothing is rolled until the GM approves
+    path = f"/v1/roll-requests/{pending['id']}/approve"
+    headers = {**bearer(table.gm), "Idempotency-Key": "approve-1"}
+    approved = ok(table.client.post(path, json={"modifiers": {}}, headers=headers))
+    roll = table.get(f"/v1/rolls/{approved['result_id']}", table.player)
+    assert approved["receipt"] == roll["receipt"]
+    assert _signed_by_published_key(table.client, approved["receipt"])
+    later = table.get(f"/v1/roll-requests/{pending['id']}", table.player)
+    assert later["receipt"] == roll["receipt"]
+    again = table.client.post(path, json={"modifiers": {}}, headers=headers)
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json() == approved
+
+
 def test_the_signed_head_is_the_chain_now_for_members_only(dice: Dice) -> None:
     table = dice.table
     empty = table.get(f"/v1/campaigns/{table.campaign_id}/head", table.observer)
