@@ -205,7 +205,11 @@ class Commands:
             pending = outcome.aggregate
             if isinstance(pending, RollRequest) and pending.status == "pending":
                 return 202, roll_request_public(pending).model_dump(mode="json")
-            return status_of(outcome), present(outcome).model_dump(mode="json")
+            body = present(outcome).model_dump(mode="json")
+            # Every command's answer, whatever its presenter shows: no roll goes without receipt.
+            signing = REQUEST_SIGNING.get()
+            body["receipts"] = [signing.receipt(r.record) for r in outcome.rolls]  # type: ignore[attr-defined]
+            return status_of(outcome), body
 
         idempotency = None
         if self.idempotency_key is not None:

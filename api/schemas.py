@@ -20,11 +20,27 @@ from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_pub
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
 
 
+class ReceiptPublic(BaseModel):
+    """Keep it: it proves this roll, and every roll before it, is in any later export unaltered."""
+
+    campaign_id: UUID
+    sequence: int = Field(description="The roll's place in the campaign's chain")
+    roll_id: UUID
+    hash: str = Field(description="The roll record's hash; it covers the hash before it")
+    key_id: str = Field(description="The signing key, as GET /v1/signing-keys lists it")
+    signature: str = Field(description="Ed25519, hex, over the encoding of docs/receipts.md")
+
+
 class Written(BaseModel):
     version: int = Field(description="The resource's version; send it back in If-Match.")
     position: int | None = Field(
         default=None,
         description="Log position this command was written at (command responses only).",
+    )
+    receipts: list[ReceiptPublic] = Field(
+        default_factory=list,
+        description="The signed receipts of every roll this command made, in chain order "
+        "(docs/receipts.md; command responses only): keep them",
     )
 
 
@@ -334,17 +350,6 @@ class Proof(BaseModel):
     prev_hash: str
     hash: str
     seed: str | None = Field(description="The scene seed (hex) once revealed, else null")
-
-
-class ReceiptPublic(BaseModel):
-    """Keep it: it proves this roll, and every roll before it, is in any later export unaltered."""
-
-    campaign_id: UUID
-    sequence: int = Field(description="The roll's place in the campaign's chain")
-    roll_id: UUID
-    hash: str = Field(description="The roll record's hash; it covers the hash before it")
-    key_id: str = Field(description="The signing key, as GET /v1/signing-keys lists it")
-    signature: str = Field(description="Ed25519, hex, over the encoding of docs/receipts.md")
 
 
 class RollPublic(Written):

@@ -16,6 +16,7 @@ from api.main import create_app
 from api.settings import Settings
 from domain import receipts
 from domain.audit import GENESIS_HASH, record_hash, verify_export
+from tests.api.nwod_support import Firefight, thug
 from tests.api.support import Table, bearer, ok
 from tests.api.test_rolls import Dice
 
@@ -111,6 +112,41 @@ def test_the_helpers_rolls_of_an_assisted_roll_carry_receipts_also_when_replayed
     assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first
 
 
+def test_every_roll_a_command_makes_has_its_receipt_in_the_answer(client: TestClient) -> None:
+    # An nWoD contest rolls for every side but presents one roll: the others had no receipt.
+    fight = Firefight(client)
+    foe = fight.character("Goon", "villain", thug())
+    body = {
+        "sides": [
+            {"character_id": fight.hero, "affinity": "ELG"},
+            {"character_id": foe, "affinity": "INT"},
+        ]
+    }
+    contest = fight.ok("contests", body)
+    made = [side["roll_id"] for side in contest["outcome"]["sides"]]
+    assert [r["roll_id"] for r in contest["receipts"]] == made
+    for receipt in contest["receipts"]:
+        roll = fight.t.get(f"/v1/rolls/{receipt['roll_id']}")
+        assert receipt == roll["receipt"] and _signed_by_published_key(client, receipt)
+    assert [r["sequence"] for r in contest["receipts"]] == [0, 1]
+
+
+def test_a_follow_up_s_answer_holds_its_own_receipt_only_and_a_command_without_dice_none(
+    dice: Dice,
+) -> None:
+    table = dice.table
+    roll = dice.roll(table.player)
+    assert roll["receipts"] == [roll["receipt"]]
+    follow = table.post(
+        f"/v1/rolls/{roll['id']}/follow-ups",
+        {"follow_up": "resolve_dice", "request": {"resolve": 1}},
+        table.player,
+    )
+    assert follow["receipts"] == [follow["receipt"]]  # the roll it follows was made before
+    story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "Quiet"})
+    assert story["receipts"] == []
+
+
 def test_the_gm_s_approval_of_a_roll_request_carries_the_receipt_of_the_roll_it_made(
     dice: Dice,
 ) -> None:
@@ -122,7 +158,7 @@ def test_the_gm_s_approval_of_a_roll_request_carries_the_receipt_of_the_roll_it_
     headers = {**bearer(table.gm), "Idempotency-Key": "approve-1"}
     approved = ok(table.client.post(path, json={"modifiers": {}}, headers=headers))
     roll = table.get(f"/v1/rolls/{approved['result_id']}", table.player)
-    assert approved["receipt"] == roll["receipt"]
+    assert approved["receipt"] == roll["receipt"] and approved["receipts"] == [roll["receipt"]]
     assert _signed_by_published_key(table.client, approved["receipt"])
     later = table.get(f"/v1/roll-requests/{pending['id']}", table.player)
     assert later["receipt"] == roll["receipt"]
