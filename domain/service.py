@@ -273,13 +273,9 @@ class Service(Application):
 
 
 def _made(saved: tuple[Aggregate, ...]) -> tuple[Aggregate, ...]:
-    """The rolls created by this save (read before it, while their events are pending): a
+    """The rolls created by this save: all their events are still pending (read before it). A
     follow-up also saves the roll it follows, which was made earlier."""
-    made = [
-        a
-        for a in saved
-        if isinstance(a, Roll) and any(isinstance(e, Roll.Recorded) for e in a.pending_events)
-    ]
+    made = [a for a in saved if isinstance(a, Roll) and len(a.pending_events) == a.version]
     return tuple(sorted(made, key=lambda roll: int(roll.record["sequence"])))
 
 
