@@ -112,6 +112,7 @@ def test_the_helpers_rolls_of_an_assisted_roll_carry_receipts_also_when_replayed
     assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_every_roll_a_command_makes_has_its_receipt_in_the_answer(client: TestClient) -> None:
     # An nWoD contest rolls for every side but presents one roll: the others had no receipt.
     fight = Firefight(client)
@@ -215,6 +216,7 @@ def test_replicas_on_one_store_sign_with_the_same_key(settings: Settings) -> Non
         )
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_a_rotated_key_signs_new_receipts_and_old_receipts_still_verify(
     dice: Dice, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -315,6 +317,7 @@ def played(dice: Dice, tmp_path: Path) -> dict[str, Any]:
     }
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_an_honest_export_verifies_with_its_receipts_head_and_published_keys(
     played: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
