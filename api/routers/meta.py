@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from eventsourcing.postgres import PostgresAggregateRecorder
 from fastapi import APIRouter
 
 from api.deps import AppDep
@@ -20,7 +21,8 @@ def health(app: AppDep) -> Health:
     """Ok when the event store answers."""
     return Health(
         status="ok",
-        backend="postgres" if "postgres" in type(app.recorder).__module__ else "sqlite",
+        # by class, not module name: our PostgreSQL recorder lives in domain.pg_schema
+        backend="postgres" if isinstance(app.recorder, PostgresAggregateRecorder) else "sqlite",
         position=app.recorder.max_notification_id() or 0,
     )
 

@@ -52,7 +52,7 @@ routes.post(
 def _request(outcome: Outcome, _: Commands) -> RollRequestPublic:
     request = outcome.aggregate
     assert isinstance(request, RollRequest)
-    return roll_request_public(request)
+    return roll_request_public(request, outcome.saved)
 
 
 @router.get(
