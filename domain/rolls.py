@@ -194,9 +194,8 @@ class RollCommands(Service):
         settings = rules.parse_settings(campaign.settings)
         if character is not None and sheet is None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-        request = self._with_page_dice(
-            scene, campaign, check, ask.request, character, action=ask.action
-        )
+        # The page's dice go into the request so that the record recomputes (WCBH-25, 41).
+        request = self.system_of(campaign).with_page_dice(ask, check)
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
         modifiers.extend(_page_entries(parsed))
@@ -312,22 +311,6 @@ class RollCommands(Service):
             modifier_entry(f, v, by=member, role=actor.role, rule=f"{PLAYER_MODIFIERS}:trusted")
             for f, v in declared.values.items()
         ]
-
-    def _with_page_dice(
-        self,
-        scene: Scene,
-        campaign: Campaign,
-        check: Check,
-        request: Mapping[str, Any],
-        character: Character | None,
-        *,
-        action: bool = True,
-    ) -> Mapping[str, Any]:
-        """The request with the dice the page adds to the character's roll (WCBH-25, 41), put
-        into the request so that the record recomputes: the campaign's system decides."""
-        return self.system_of(campaign).with_page_dice(
-            scene, campaign, check, request, character, action=action
-        )
 
     # `attack` (WCBH-25, 28..31, 33, 44) lives in systems/wcbh/commands/fight.py with the fight's other verbs.
 
@@ -526,12 +509,7 @@ class RollCommands(Service):
                     "only the GM rolls without a character (a raw pool)", field="character_id"
                 )
             return None, None
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                "character_id names no character of this campaign", field="character_id"
-            ) from None
+        character = self.named(actor, Character, character_id, "character_id")
         self._check_may_act_for(actor, character)
         return character, rules.parse_sheet(character.sheet, settings, side=character.side)
 
