@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -195,6 +195,22 @@ class GameSystem:
     ) -> list[Any]:
         """What a character's roll changes besides its limits and costs (WCBH-16)."""
         return []
+
+
+S = TypeVar("S", bound=GameSystem)
+
+
+class Part(Generic[S]):
+    """One area of a game system's commands, held by the system (`Wcbh.fight`, `Nimble.health`):
+    it reaches the shared commands as `self.app` and the system's other parts through
+    `self.system`."""
+
+    def __init__(self, system: S) -> None:
+        self.system = system
+
+    @property
+    def app(self) -> Chronicle:
+        return self.system.app
 
 
 @dataclass

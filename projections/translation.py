@@ -57,6 +57,16 @@ class Translation:
         )
 
 
+def in_scene(t: Translation, scene_id: Any) -> None:
+    """A character's event that happens in a scene is also told in that scene's replay."""
+    scene_doc = t.load("scene", str(scene_id))
+    t.changes.scopes = {
+        "story_id": scene_doc["story_id"],
+        "issue_id": scene_doc["issue_id"],
+        "scene_id": scene_doc["id"],
+    }
+
+
 def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
     """A character's derived stats and resource limits after its sheet changed (current levels
     kept); the views projection and the systems' translations both need it."""

@@ -14,7 +14,13 @@ import systems
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
-from projections.translation import SystemTranslation, Translation, refresh_derived, system_state
+from projections.translation import (
+    SystemTranslation,
+    Translation,
+    in_scene,
+    refresh_derived,
+    system_state,
+)
 
 Handler = Callable[[Translation], None]
 
@@ -250,7 +256,7 @@ def character(t: Translation) -> None:
         keep_in_step(t, doc)
     scene_id = getattr(e, "scene_id", None)
     if scene_id is not None and not t.changes.scopes:  # hits, damage, effects… in a scene
-        _in_scene(t, scene_id)
+        in_scene(t, scene_id)
     t.save("character", doc)
     t.changes.campaign_id = doc["campaign_id"]
     t.step(text, before, doc)
@@ -435,16 +441,6 @@ def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
         sheet = rules.parse_sheet(character["sheet"], settings, side=character["side"])
         fighters.append((character_id, character["side"], sheet))
     return rules.order_of_action(fighters, set(scene_doc.get("acting_first", [])), settings)
-
-
-def _in_scene(t: Translation, scene_id: Any) -> None:
-    """A character's event that happens in a scene is also told in that scene's replay."""
-    scene_doc = t.load("scene", str(scene_id))
-    t.changes.scopes = {
-        "story_id": scene_doc["story_id"],
-        "issue_id": scene_doc["issue_id"],
-        "scene_id": scene_doc["id"],
-    }
 
 
 # ---- missions ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from eventsourcing.domain import Aggregate
 from domain.aggregates import Roll, RollChain, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, Sheeted, Turn
+from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
 from systems.nwod_micro.requests import (
@@ -33,7 +33,6 @@ from systems.nwod_micro.rules.maneuvers import Standing
 from systems.nwod_micro.rules.sheet import NwodSheet, speeds
 
 if TYPE_CHECKING:
-    from domain.application import Chronicle
     from systems.nwod_micro.commands import Nwod
 
 RULESET = "nwod-micro"
@@ -189,12 +188,10 @@ class Rolled:
 # ---- the firefight --------------------------------------------------------------------------
 
 
-class Fight:
+class Fight(Part):
     """The firefight commands of nWoD micro, a part of its system (`Nwod.fight`)."""
 
-    def __init__(self, system: Nwod) -> None:
-        self.system = system
-        self.app: Chronicle = system.app
+    system: Nwod
 
     # ---- loading ----------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, SceneBoundary, Sheeted, Turn
+from domain.components import PageBoundary, Part, SceneBoundary, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import CheckRoll, Declared, declared_by
 from domain.rulesets.base import ATTACK_CHECK, Check, CheckOutcome, unwrap
@@ -285,12 +285,10 @@ def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
     return target
 
 
-class Fight:
+class Fight(Part):
     """The fight's commands (the `fight` part of the system: `app.system(Wcbh).fight`)."""
 
-    def __init__(self, system: Wcbh) -> None:
-        self.system = system
-        self.app = system.app
+    system: Wcbh
 
     def _roll(
         self,

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Issue, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, SceneBoundary, open_scene_named
+from domain.components import PageBoundary, Part, SceneBoundary, open_scene_named
 from domain.errors import InvalidInput
 from domain.requests import PoolChange
 from domain.rulesets import get_ruleset
@@ -58,15 +58,10 @@ class Luck:
     request_id: UUID
 
 
-class Resolve:
+class Resolve(Part):
     """The commands of the Resolve area, an area of the We Can Be Heroes system (`Wcbh.resolve`)."""
 
-    def __init__(self, system: Wcbh) -> None:
-        self.system = system
-
-    @property
-    def app(self) -> Chronicle:
-        return self.system.app
+    system: Wcbh
 
     # ---- WCBH-20a: giving Resolve --------------------------------------------------------------
 
