@@ -45,6 +45,7 @@ from domain.rulesets.base import (
     PLAYER_MODIFIERS,
     Check,
     CheckOutcome,
+    FollowUpRoll,
     Once,
     gm_set,
     modifier_entry,
@@ -396,10 +397,11 @@ class RollCommands(Service):
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         faces = [Face(**f) for f in original.record["faces"]]
-        outcome = follow.apply(original_request, faces, parsed, sheet, settings, roller)
+        asked = FollowUpRoll(original_request, faces, parsed, sheet, settings)
+        outcome = follow.apply(asked, roller)
         success = at_least = above = None
         if follow.odds is not None:
-            odds = follow.odds(original_request, faces, parsed, sheet, settings, outcome)
+            odds = follow.odds(asked, outcome)
             success, at_least = odds.success, odds.at_least
         record = {
             "format": RECORD_FORMAT,

@@ -522,15 +522,26 @@ def modifier_entry(
 
 
 @dataclass(frozen=True)
+class FollowUpRoll:
+    """One follow-up as its rules see it: the first roll's request and faces (fresh copies, which
+    ``apply`` may mark not kept; ``odds`` then sees them so), the follow-up's own request, and the
+    roller's sheet (None for a raw roll) and the campaign's settings."""
+
+    original: BaseModel
+    faces: list[Face]
+    request: BaseModel
+    sheet: BaseModel | None
+    settings: BaseModel
+
+
+@dataclass(frozen=True)
 class FollowUp:
     """A second roll linked to a first, e.g. Resolve dice added after seeing the roll (WCBH-20b).
 
-    ``apply(original request, the original roll's faces (fresh copies; apply may mark them not
-    kept), follow-up request, sheet, settings, roller for the new dice)`` returns the combined
-    outcome. ``allowed(original request, outcome)`` is None or the reason it is refused; the outcome
-    is that of the last follow-up of the same name already made on the roll, else the roll's own
-    (a Will reroll is judged on the reroll before it, CD-6).
-    ``odds`` takes the same arguments as ``apply`` with the combined outcome in place of the roller.
+    ``apply(roll, roller for the new dice)`` returns the combined outcome; ``odds(roll, that
+    outcome)`` its chances. ``allowed(original request, outcome)`` is None or the reason it is
+    refused; the outcome is that of the last follow-up of the same name already made on the roll,
+    else the roll's own (a Will reroll is judged on the reroll before it, CD-6).
     """
 
     name: str
@@ -538,11 +549,9 @@ class FollowUp:
     rules: tuple[str, ...]
     Request: type[BaseModel]
     cost: Callable[[BaseModel], dict[str, int]]
-    apply: Callable[
-        [BaseModel, list[Face], BaseModel, BaseModel | None, BaseModel, Roller], CheckOutcome
-    ]
+    apply: Callable[[FollowUpRoll, Roller], CheckOutcome]
     allowed: Callable[[BaseModel, CheckOutcome], str | None]
-    odds: Callable[..., Odds] | None = None
+    odds: Callable[[FollowUpRoll, CheckOutcome], Odds] | None = None
     direct: bool = True  # offered by POST /v1/rolls/{id}/follow-ups; else only through `via`
     via: str = ""
     example: Mapping[str, Any] | None = None  # a request for the docs and the contract tests

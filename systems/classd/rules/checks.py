@@ -9,7 +9,16 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, FollowUp, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    FollowUp,
+    FollowUpRoll,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+)
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from systems.classd.rules.sheet import ClassdSheet
 
@@ -215,32 +224,18 @@ def _allowed_will_reroll(original: BaseModel, outcome: CheckOutcome) -> str | No
     return None
 
 
-def _apply_will_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    req = _request(original)
-    stat, value = stat_value(req, sheet)
+def _apply_will_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
+    req = _request(roll.original)
+    stat, value = stat_value(req, roll.sheet)
     # The check's dice are the last ones drawn: every reroll replaces all of them.
-    current = faces[-(KEPT + abs(req.edge)) :]
+    current = roll.faces[-(KEPT + abs(req.edge)) :]
     new = roller.reroll(current)
     keep(new, req.edge, roller)
     return evaluate(req, stat, value, difficulty_of(req), new)
 
 
-def _odds_will_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
-    return StatCheck().odds(original, sheet, settings, outcome)
+def _odds_will_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
+    return StatCheck().odds(roll.original, roll.sheet, roll.settings, outcome)
 
 
 WILL_REROLL = FollowUp(

@@ -13,6 +13,7 @@ from domain.rulesets.base import (
     Check,
     CheckOutcome,
     FollowUp,
+    FollowUpRoll,
     Name,
     Odds,
     RequestModel,
@@ -253,22 +254,15 @@ class HelpDieRequest(RequestModel):
     purpose: Text = Field("", description="How the helper justifies it.")
 
 
-def help_die(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
+def help_die(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
     """NB-19 on an attack: the chosen die is rolled again and the attack is evaluated as a fresh
     roll with the new face in the old one's place would be: advantage and disadvantage keep and
     drop again (NB-11), the leftmost kept die of the first term is the Primary die; a new Primary
     die misses, crits and explodes on its own (NB-9, NB-14) and the old crit chain goes with the
     old one, while an unchanged Primary die keeps its chain."""
-    req = _attack(original)
+    req, faces, request = _attack(roll.original), roll.faces, roll.request
     assert isinstance(request, HelpDieRequest)
-    name, dice, primary = attack_of(req, sheet)
+    name, dice, primary = attack_of(req, roll.sheet)
     if not (0 <= request.die < len(faces)):
         raise InvalidInput(
             f"the attack has dice 0..{len(faces) - 1}", field="request.die", rule="NB-19"
