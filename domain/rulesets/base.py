@@ -443,10 +443,7 @@ class Check(ABC):
 
     def describe(self) -> dict[str, Any]:
         return {
-            "name": self.name,
-            "description": self.description,
-            "rules": list(self.rules),
-            "request_schema": self.Request.model_json_schema(),
+            **_described(self),
             "example": self.example(),
             "sheet_fields": list(self.sheet_fields),
             "modifier_fields": list(self.modifier_fields),
@@ -458,6 +455,37 @@ class Check(ABC):
 
 PLAYER_MODIFIERS = "player_modifiers"
 """The rule id of refusals under the campaign setting of that name."""
+
+
+def named_or_given(
+    name: str | None,
+    given: int | None,
+    sheet: BaseModel | None,
+    value_of: Callable[[BaseModel, str], int],
+    *,
+    fields: tuple[str, str],
+    named: str,
+) -> tuple[str | None, int]:
+    """The value a check rolls: the one the sheet holds under ``name``, or the ``given`` one of a
+    GM's raw roll; exactly one of the two request ``fields`` (the name's, the given value's), and
+    a roll without a character needs the given one. Returns the name (None if given) and value."""
+    name_field, given_field = fields
+    if given is not None:
+        if name is not None:
+            raise InvalidInput(
+                f"give the {named} or a {given_field}, not both", field=f"request.{given_field}"
+            )
+        return None, given
+    if name is None:
+        raise InvalidInput(
+            f"name the {named} to roll, or give a {given_field}", field=f"request.{name_field}"
+        )
+    if sheet is None:
+        raise InvalidInput(
+            f"a roll without a character needs an explicit {given_field}",
+            field=f"request.{name_field}",
+        )
+    return name, value_of(sheet, name)
 
 
 def declared(request: BaseModel, fields: Iterable[str]) -> dict[str, Any]:
@@ -561,13 +589,17 @@ class FollowUp:
         return parse_request(self.Request, raw, "follow_up")
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "rules": list(self.rules),
-            "request_schema": self.Request.model_json_schema(),
-            "via": None if self.direct else self.via,
-        }
+        return {**_described(self), "via": None if self.direct else self.via}
+
+
+def _described(roll: Check | FollowUp) -> dict[str, Any]:
+    """What a check and a follow-up both tell about themselves (rules, request schema)."""
+    return {
+        "name": roll.name,
+        "description": roll.description,
+        "rules": list(roll.rules),
+        "request_schema": roll.Request.model_json_schema(),
+    }
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from domain.rulesets.base import (
     RequestModel,
     Text,
     form_of,
+    named_or_given,
 )
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from systems.classd.rules.sheet import ClassdSheet
@@ -138,17 +139,14 @@ def keep(faces: list[Face], edge: int, roller: Roller) -> None:
 
 
 def stat_value(req: StatRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
-    if req.stat_value is not None:
-        if req.stat is not None:
-            raise InvalidInput("give a stat or a stat_value, not both", field="request.stat_value")
-        return None, req.stat_value
-    if req.stat is None:
-        raise InvalidInput("name the stat to roll, or give a stat_value", field="request.stat")
-    if sheet is None:
-        raise InvalidInput(
-            "a roll without a character needs an explicit stat_value", field="request.stat"
-        )
-    return req.stat, getattr(form_of(sheet, ClassdSheet), req.stat)
+    return named_or_given(
+        req.stat,
+        req.stat_value,
+        sheet,
+        lambda sheet, stat: getattr(form_of(sheet, ClassdSheet), stat),
+        fields=("stat", "stat_value"),
+        named="stat",
+    )
 
 
 def difficulty_of(req: StatRequest) -> int:

@@ -121,6 +121,21 @@ class ActionCheck(Check):
         return _odds(req, stat_value(req, sheet)[1], outcome)
 
 
+class _AttackCheck(Check):
+    """A hero's or a villain's attack: its odds are those of one attempt of the stat check at
+    its core (rerolls and damage aside)."""
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = _typed(request, self.Request)
+        return _odds(req.core(), req.stat_value, outcome)
+
+
 # ---- a hero's attack (CD-10..13, CD-19, CD-20) ---------------------------------------------------
 
 
@@ -177,7 +192,7 @@ class HeroAttackRequest(RequestModel):
         )
 
 
-class HeroAttackCheck(Check):
+class HeroAttackCheck(_AttackCheck):
     name: ClassVar[str] = "hero_attack"
     description: ClassVar[str] = (
         "A hero's attack (CD-10): 2d6 + stat against 5 + the target's same stat; critical "
@@ -274,16 +289,6 @@ class HeroAttackCheck(Check):
             }
         return CheckOutcome(result, check.score, check.success)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = _typed(request, HeroAttackRequest)
-        return _odds(req.core(), req.stat_value, outcome)
-
 
 # ---- a villain's attack: the hero defends (CD-15) ------------------------------------------------
 
@@ -317,7 +322,7 @@ class VillainAttackRequest(RequestModel):
         )
 
 
-class VillainAttackCheck(Check):
+class VillainAttackCheck(_AttackCheck):
     name: ClassVar[str] = "villain_attack"
     description: ClassVar[str] = (
         "A villain attacks a hero (CD-15): the hero rolls 2d6 + the matching stat against 5 + "
@@ -365,16 +370,6 @@ class VillainAttackCheck(Check):
             "level": max(0, level - damage),
         }
         return CheckOutcome(result, check.score, check.success)
-
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = _typed(request, VillainAttackRequest)
-        return _odds(req.core(), req.stat_value, outcome)
 
 
 def _typed(request: BaseModel, model: type[Any]) -> Any:

@@ -9,7 +9,16 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+    named_or_given,
+)
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
 
@@ -155,17 +164,14 @@ def pool_size(req: PoolRequest, affinity: int) -> int:
 
 
 def affinity_value(req: PoolRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
-    if req.pool is not None:
-        if req.affinity is not None:
-            raise InvalidInput("give an affinity or a pool, not both", field="request.pool")
-        return None, req.pool
-    if req.affinity is None:
-        raise InvalidInput("name the Affinity to roll, or give a pool", field="request.affinity")
-    if sheet is None:
-        raise InvalidInput(
-            "a roll without a character needs an explicit pool", field="request.affinity"
-        )
-    return req.affinity, getattr(form_of(sheet, NwodSheet).affinities, req.affinity)
+    return named_or_given(
+        req.affinity,
+        req.pool,
+        sheet,
+        lambda sheet, name: getattr(form_of(sheet, NwodSheet).affinities, name),
+        fields=("affinity", "pool"),
+        named="Affinity",
+    )
 
 
 def damage_bonus(req: PoolRequest, sheet: BaseModel | None) -> int | None:
