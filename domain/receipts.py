@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -241,26 +241,30 @@ def entries_digest(entries: Iterable[Mapping[str, Any]]) -> str:
     return digest.hexdigest()
 
 
+def _payloads(entries: Iterable[Mapping[str, Any]], type_: str) -> Iterator[Mapping[str, Any]]:
+    """The payloads of the export's entries of one event type (malformed ones passed over)."""
+    for entry in entries:
+        payload = entry.get("payload")
+        if entry.get("type") == type_ and isinstance(payload, dict):
+            yield payload
+
+
 def _links(entries: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
     """The chain as the export tells it: sequence → the RollChain.Linked payload."""
     links: dict[int, Mapping[str, Any]] = {}
-    for entry in entries:
-        payload = entry.get("payload")
-        if entry.get("type") == "RollChain.Linked" and isinstance(payload, dict):
-            sequence = payload.get("sequence")
-            if isinstance(sequence, int) and sequence not in links:
-                links[sequence] = payload
+    for payload in _payloads(entries, "RollChain.Linked"):
+        sequence = payload.get("sequence")
+        if isinstance(sequence, int) and sequence not in links:
+            links[sequence] = payload
     return links
 
 
 def _records(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     records: dict[str, Mapping[str, Any]] = {}
-    for entry in entries:
-        payload = entry.get("payload")
-        if entry.get("type") == "Roll.Recorded" and isinstance(payload, dict):
-            record = payload.get("record")
-            if isinstance(record, dict):
-                records[str(record.get("roll_id"))] = record
+    for payload in _payloads(entries, "Roll.Recorded"):
+        record = payload.get("record")
+        if isinstance(record, dict):
+            records[str(record.get("roll_id"))] = record
     return records
 
 

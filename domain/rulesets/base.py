@@ -360,6 +360,13 @@ class Odds:
     at_least: float
 
 
+def request_as(request: BaseModel, model: type[ModelT]) -> ModelT:
+    """A parsed request as the model its check parses (a check handed another's is a bug)."""
+    if not isinstance(request, model):
+        raise TypeError(f"expected {model.__name__}, got {type(request).__name__}")
+    return request
+
+
 def parse_request(model: type[ModelT], raw: Any, prefix: str) -> ModelT:
     """Validate ``raw`` against ``model``; every problem is reported with a ``<prefix>.`` path."""
     try:

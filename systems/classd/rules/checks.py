@@ -19,6 +19,7 @@ from domain.rulesets.base import (
     Text,
     form_of,
     named_or_given,
+    request_as,
 )
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from systems.classd.rules.sheet import ClassdSheet
@@ -111,7 +112,7 @@ class StatCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, StatRequest)
         stat, value = stat_value(req, sheet)
         difficulty = difficulty_of(req)
         faces = roller.roll(SIDES, KEPT + abs(req.edge), label="check")
@@ -125,7 +126,7 @@ class StatCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _request(request)
+        req = request_as(request, StatRequest)
         _, value = stat_value(req, sheet)
         success = classd_success(req.edge, value, difficulty_of(req))
         return Odds(success, classd_total(req.edge).at_least(outcome.score - value))
@@ -197,12 +198,6 @@ def evaluate(
     return CheckOutcome(result, total, success)
 
 
-def _request(request: BaseModel) -> StatRequest:
-    if not isinstance(request, StatRequest):
-        raise TypeError(f"expected StatRequest, got {type(request).__name__}")
-    return request
-
-
 # -- follow-up ---------------------------------------------------------------------------------
 
 
@@ -223,7 +218,7 @@ def _allowed_will_reroll(original: BaseModel, outcome: CheckOutcome) -> str | No
 
 
 def _apply_will_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
-    req = _request(roll.original)
+    req = request_as(roll.original, StatRequest)
     stat, value = stat_value(req, roll.sheet)
     # The check's dice are the last ones drawn: every reroll replaces all of them.
     current = roll.faces[-(KEPT + abs(req.edge)) :]

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text
+from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text, request_as
 from systems.classd.odds import classd_success, classd_total
 from systems.classd.rules.checks import (
     KEPT,
@@ -104,7 +104,7 @@ class ActionCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, ActionRequest)
+        req = request_as(request, ActionRequest)
         stat, value = stat_value(req, sheet)
         outcome, spent, earlier = _rolled(req, stat, value, roller, req.will_rerolls)
         result = {**outcome.result, "will_spent": spent, "rerolled_totals": earlier}
@@ -117,7 +117,7 @@ class ActionCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _typed(request, ActionRequest)
+        req = request_as(request, ActionRequest)
         return _odds(req, stat_value(req, sheet)[1], outcome)
 
 
@@ -132,7 +132,8 @@ class _AttackCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _typed(request, self.Request)
+        req = request_as(request, self.Request)
+        assert isinstance(req, HeroAttackRequest | VillainAttackRequest)
         return _odds(req.core(), req.stat_value, outcome)
 
 
@@ -232,7 +233,7 @@ class HeroAttackCheck(_AttackCheck):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, HeroAttackRequest)
+        req = request_as(request, HeroAttackRequest)
         if req.will_rerolls > req.attacker_will:
             raise InvalidInput(
                 "will_rerolls is more than the attacker's Will", field="request.will_rerolls"
@@ -347,7 +348,7 @@ class VillainAttackCheck(_AttackCheck):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, VillainAttackRequest)
+        req = request_as(request, VillainAttackRequest)
         if req.will_rerolls > req.defender_will:
             raise InvalidInput(
                 "will_rerolls is more than the defender's Will", field="request.will_rerolls"
@@ -370,12 +371,6 @@ class VillainAttackCheck(_AttackCheck):
             "level": max(0, level - damage),
         }
         return CheckOutcome(result, check.score, check.success)
-
-
-def _typed(request: BaseModel, model: type[Any]) -> Any:
-    if not isinstance(request, model):
-        raise TypeError(f"expected {model.__name__}, got {type(request).__name__}")
-    return request
 
 
 FIGHT_CHECKS: dict[str, Check] = {

@@ -18,6 +18,7 @@ from domain.rulesets.base import (
     Text,
     form_of,
     named_or_given,
+    request_as,
 )
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
@@ -120,12 +121,12 @@ class PoolCheck(Check):
         }
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"will_power": _request(request).will_power}
+        return {"will_power": request_as(request, PoolRequest).will_power}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, PoolRequest)
         affinity, value = affinity_value(req, sheet)
         bonus = damage_bonus(req, sheet)
         pool = pool_size(req, value)
@@ -142,7 +143,7 @@ class PoolCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _request(request)
+        req = request_as(request, PoolRequest)
         _, value = affinity_value(req, sheet)
         pool = pool_size(req, value)
         successes = nwod_pool(pool) if pool > 0 else nwod_chance()
@@ -242,12 +243,6 @@ def evaluate(
         "damage": damage,
     }
     return CheckOutcome(result, successes, hit)
-
-
-def _request(request: BaseModel) -> PoolRequest:
-    if not isinstance(request, PoolRequest):
-        raise TypeError(f"expected PoolRequest, got {type(request).__name__}")
-    return request
 
 
 CHECKS: dict[str, Check] = {PoolCheck.name: PoolCheck()}
