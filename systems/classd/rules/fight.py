@@ -121,6 +121,19 @@ class ActionCheck(Check):
         return _odds(req, stat_value(req, sheet)[1], outcome)
 
 
+def _attempt(
+    req: HeroAttackRequest | VillainAttackRequest, will: int, who: str, roller: Roller
+) -> tuple[CheckOutcome, int, list[int]]:
+    """CD-6, CD-10: the attack's stat check with its Will rerolls, no more than the Will of the
+    one who pays them (the attacking hero, or the hero defending against a villain)."""
+    if req.will_rerolls > will:
+        raise InvalidInput(
+            f"will_rerolls is more than the {who}'s Will", field="request.will_rerolls"
+        )
+    stat = ATTACK_STAT[req.attack_type]
+    return _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+
+
 class _AttackCheck(Check):
     """A hero's or a villain's attack: its odds are those of one attempt of the stat check at
     its core (rerolls and damage aside)."""
@@ -234,12 +247,7 @@ class HeroAttackCheck(_AttackCheck):
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
         req = request_as(request, HeroAttackRequest)
-        if req.will_rerolls > req.attacker_will:
-            raise InvalidInput(
-                "will_rerolls is more than the attacker's Will", field="request.will_rerolls"
-            )
-        stat = ATTACK_STAT[req.attack_type]
-        check, spent, earlier = _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+        check, spent, earlier = _attempt(req, req.attacker_will, "attacker", roller)
         kind = check.result["outcome"]
         will = req.attacker_will - spent
         dice = {"critical_success": 2, "success": 1}.get(kind, 0)  # CD-11
@@ -349,12 +357,7 @@ class VillainAttackCheck(_AttackCheck):
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
         req = request_as(request, VillainAttackRequest)
-        if req.will_rerolls > req.defender_will:
-            raise InvalidInput(
-                "will_rerolls is more than the defender's Will", field="request.will_rerolls"
-            )
-        stat = ATTACK_STAT[req.attack_type]
-        check, spent, earlier = _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+        check, spent, earlier = _attempt(req, req.defender_will, "defender", roller)
         kind = check.result["outcome"]
         dice = {"failure": 1, "critical_failure": 2}.get(kind, 0)  # CD-15
         faces, damage = _damage(roller, dice, req.damage_modifier, "damage")

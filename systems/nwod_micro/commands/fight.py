@@ -4,7 +4,7 @@ Will Power (NW-1..18). Each command loads through a `Turn`, asks the pure rules
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -63,15 +63,13 @@ class FightResult:
     roll_id: UUID | None = None
 
     def outcome(self) -> dict[str, Any]:
-        return {}
+        """By default every field but the roll, as it is (answers with more to say override it)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "roll_id"}
 
 
 @dataclass(frozen=True, kw_only=True)
 class InitiativeRolled(FightResult):
     total: int
-
-    def outcome(self) -> dict[str, Any]:
-        return {"total": self.total}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,24 +116,15 @@ class Boosted(FightResult):
     points: int
     will_power: int
 
-    def outcome(self) -> dict[str, Any]:
-        return {"boost": self.boost, "points": self.points, "will_power": self.will_power}
-
 
 @dataclass(frozen=True, kw_only=True)
 class SuppressionRolled(FightResult):
     held: bool
 
-    def outcome(self) -> dict[str, Any]:
-        return {"held": self.held}
-
 
 @dataclass(frozen=True, kw_only=True)
 class PoolRolled(FightResult):
     successes: int
-
-    def outcome(self) -> dict[str, Any]:
-        return {"successes": self.successes}
 
 
 @dataclass(frozen=True, kw_only=True)
