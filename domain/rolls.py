@@ -426,7 +426,7 @@ class RollCommands(Service):
             "success": outcome.success,
             "client_seed_by": seed_by,
         }
-        original.note_follow_up(new_id, name, outcome.result, outcome.score, outcome.success)
+        original.note_follow_up(new_id, name, outcome)
         touched.append(original)
         return outcome, self._linked_roll(
             campaign.id, record, outcome, success, at_least, above, touched
