@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -197,15 +197,12 @@ class GameSystem:
         return []
 
 
-S = TypeVar("S", bound=GameSystem)
-
-
-class Part(Generic[S]):
+class Part:
     """One area of a game system's commands, held by the system (`Wcbh.fight`, `Nimble.health`):
     it reaches the shared commands as `self.app` and the system's other parts through
-    `self.system`."""
+    `self.system`, which each part narrows to its own system's class (`system: Wcbh`)."""
 
-    def __init__(self, system: S) -> None:
+    def __init__(self, system: GameSystem) -> None:
         self.system = system
 
     @property
