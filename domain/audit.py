@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.rulesets import ruleset_version
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import CheckOutcome, FollowUpRoll
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -271,13 +271,10 @@ def _replay(
         first = check.parse(original["request"])
         faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
         request = follow_up.Request.model_validate(record["request"])
-        outcome = (
-            declared
-            if roller is None
-            else follow_up.apply(first, faces, request, sheet, settings, roller)
-        )
+        asked = FollowUpRoll(first, faces, request, sheet, settings)
+        outcome = declared if roller is None else follow_up.apply(asked, roller)
         if follow_up.odds is not None:
-            chances = follow_up.odds(first, faces, request, sheet, settings, outcome)
+            chances = follow_up.odds(asked, outcome)
             odds = {"success": chances.success, "at_least": chances.at_least, "above": None}
         costs = follow_up.cost(request)
     return _Replayed(
