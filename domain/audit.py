@@ -53,6 +53,10 @@ FORMAT_1_RULES_VERSION = "1"  # format-1 records predate rules versions: they we
 ODDS_TOLERANCE = 1e-9
 # Problems about the chain as a whole: every roll's verification shows them, whichever roll they name.
 CHAIN_KINDS = frozenset({"tampered", "missing", "misordered", "malformed"})
+# A roll made under rules this verifier does not know is neither tampered nor verified: it is listed
+# beside the rolls whose seed is secret, and `chronicle verify` exits UNKNOWN_RULES_EXIT for it.
+UNKNOWN_RULES = "unknown_rules_version"
+UNKNOWN_RULES_EXIT = 3
 EXPORT_HEAD = "ExportHead"  # the signed trailer line (domain/receipts.py): not an event of the log
 
 
@@ -108,12 +112,31 @@ class Report:
     rolls: int = 0
     recomputed: int = 0
     problems: list[Problem] = field(default_factory=list)
-    unverified: list[Problem] = field(default_factory=list)  # rolls whose seed is not revealed
+    # rolls not recomputed: their seed is not revealed (kind "unverified"), or they were made under
+    # a rules version this verifier does not know (UNKNOWN_RULES)
+    unverified: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # worth knowing, no failure
 
     @property
     def intact(self) -> bool:
         return not self.problems
+
+    @property
+    def unknown_rules(self) -> list[Problem]:
+        """Rolls this verifier cannot recompute: their rules version is unknown to it."""
+        return [p for p in self.unverified if p.kind == UNKNOWN_RULES]
+
+    @property
+    def unrevealed(self) -> list[Problem]:
+        return [p for p in self.unverified if p.kind != UNKNOWN_RULES]
+
+    @property
+    def exit_code(self) -> int:
+        """`chronicle verify`'s: 0 intact, 1 tampered, UNKNOWN_RULES_EXIT when nothing is wrong
+        but some rolls need a verifier that knows their rules version."""
+        if not self.intact:
+            return 1
+        return UNKNOWN_RULES_EXIT if self.unknown_rules else 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,14 +152,23 @@ class Report:
         """The report as `chronicle verify` prints it."""
         summary = (
             f"{self.rolls} roll records, {self.recomputed} recomputed from revealed seeds, "
-            f"{len(self.unverified)} unverified (seed not revealed)"
+            f"{len(self.unrevealed)} unverified (seed not revealed)"
         )
+        if self.unknown_rules:
+            summary += f", {len(self.unknown_rules)} not recomputed (rules version unknown)"
         out = [summary]
         out += [p.describe() for p in self.problems]
         out += [p.describe() for p in self.unverified]
         out += [f"WARNING: {p.describe()}" for p in self.warnings]
         if not self.intact:
             out.append("FAILED")
+        elif self.unknown_rules:
+            versions = sorted({p.message.split(": ", 1)[-1] for p in self.unknown_rules})
+            out.append(
+                "CANNOT TELL: nothing this verifier can check is wrong, but "
+                f"{len(self.unknown_rules)} roll(s) were made under rules it does not know "
+                f"({'; '.join(versions)}): check them with a verifier that knows those rules"
+            )
         elif self.unverified:
             out.append(
                 "OK: the chain is intact and every revealed roll recomputes; UNVERIFIED: "
@@ -150,7 +182,8 @@ class Report:
         """What concerns one roll: the chain as a whole, and the roll's own checks."""
         chain = [p for p in self.problems if p.kind in CHAIN_KINDS]
         own = [p for p in self.problems if p.roll_id == roll_id and p.kind not in CHAIN_KINDS]
-        revealed = not any(p.roll_id == roll_id for p in self.unverified)
+        revealed = not any(p.roll_id == roll_id for p in self.unrevealed)
+        unknown = [p for p in self.unknown_rules if p.roll_id == roll_id]
         return {
             "roll_id": roll_id,
             "chain": {
@@ -161,8 +194,9 @@ class Report:
             },
             "recomputed": {
                 "revealed": revealed,
-                "match": (not own) if revealed else None,
-                "problems": [asdict(p) for p in own],
+                # null: not judged (its seed is secret, or its rules are unknown to this verifier)
+                "match": (not own) if revealed and not unknown else None,
+                "problems": [asdict(p) for p in own + unknown],
             },
             "warnings": [asdict(p) for p in self.warnings if p.roll_id == roll_id],
         }
@@ -204,7 +238,9 @@ def recompute(
     try:
         _format(record)
         replayed = _replay(record, seed, original, version)
-    except (_Unknown, UnknownFormat) as exc:
+    except _Unknown as exc:
+        return [problem(UNKNOWN_RULES, str(exc))]
+    except UnknownFormat as exc:
         return [problem("unverifiable", str(exc))]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         return [problem("unverifiable", f"it could not be replayed: {exc}")]
@@ -302,7 +338,7 @@ def check_unrevealed(
     try:
         replayed = _replay(record, None, original, str(record.get("rules_version")))
     except _Unknown as exc:
-        return [Problem("unverifiable", f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
+        return [Problem(UNKNOWN_RULES, f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         message = f"roll {roll_id}: its odds could not be computed: {exc}"
         return [Problem("unverifiable", message, record.get("sequence"), roll_id)]
@@ -663,13 +699,23 @@ def verify_export(
                 "unverified", f"its seed ({epoch.name()}) is not revealed yet: faces not recomputed"
             )
             (report.problems if require_revealed else report.unverified).append(unrevealed)
-            found = check_unrevealed(recorded.record, original, recorded.shown)
-            report.problems.extend(_at(p, recorded.line) for p in found)
+            _file(report, check_unrevealed(recorded.record, original, recorded.shown), recorded)
             continue
-        found = recompute(recorded.record, epoch.seed, original, recorded.shown)
-        report.problems.extend(_at(p, recorded.line) for p in found)
-        report.recomputed += 1
+        if not _file(
+            report, recompute(recorded.record, epoch.seed, original, recorded.shown), recorded
+        ):
+            report.recomputed += 1
     return report
+
+
+def _file(report: Report, found: list[Problem], recorded: _Recorded) -> bool:
+    """Add a roll's problems to the report; a rules version unknown to this verifier is no
+    problem of the roll's but a limit of the verifier's (listed with the unverified rolls).
+    True if the roll could not be recomputed for that reason."""
+    unknown = [_at(p, recorded.line) for p in found if p.kind == UNKNOWN_RULES]
+    report.unverified.extend(unknown)
+    report.problems.extend(_at(p, recorded.line) for p in found if p.kind != UNKNOWN_RULES)
+    return bool(unknown)
 
 
 def _at(problem: Problem, line: int) -> Problem:
