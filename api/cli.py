@@ -52,14 +52,14 @@ def _verify(args: argparse.Namespace) -> int:
 
     try:
         if args.file == "-":
-            entries = parse_export(sys.stdin)
+            entries = parse_export(getattr(sys.stdin, "buffer", sys.stdin))
         else:
-            with open(args.file, encoding="utf-8") as f:
+            with open(args.file, "rb") as f:  # bytes: a line that is not UTF-8 is named
                 entries = parse_export(f)
     except CutExport as exc:
         print(f"TRUNCATED: {exc}\nFAILED")
         return 1
-    except (OSError, UnicodeDecodeError, UnusableExport) as exc:
+    except (OSError, UnusableExport) as exc:
         print(f"chronicle verify: {args.file}: {exc}", file=sys.stderr)
         return 2
     kept = _receipts_file(args.receipts) if args.receipts is not None else []

@@ -431,22 +431,34 @@ class CutExport(ValueError):
     not input of the wrong kind; otherwise whoever cuts an export could choose the milder verdict."""
 
 
-def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1."""
+def parse_export(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+    """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1. Lines
+    read as bytes are decoded here, so that text that is not UTF-8 is named by its line."""
     entries: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
         try:
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
             value = json.loads(line)
-        except ValueError:
-            if number > 1 and not line.endswith("\n"):
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError both
+            ends = b"\n" if isinstance(raw, bytes) else "\n"
+            if number > 1 and not raw.endswith(ends):  # type: ignore[arg-type]
                 raise CutExport(f"line {number} is cut off: the export was truncated") from None
-            raise UnusableExport(f"line {number} is not JSON") from None
+            what = "UTF-8 text" if isinstance(raw, bytes) and _not_utf8(raw) else "JSON"
+            raise UnusableExport(f"line {number} is not {what}") from None
         if not isinstance(value, dict):
             raise UnusableExport(f"line {number} is not a JSON object")
         entries.append(value)
     if not entries:
         raise UnusableExport("the export is empty")
     return entries
+
+
+def _not_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 @dataclass

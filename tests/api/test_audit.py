@@ -533,6 +533,23 @@ def test_unusable_input_exits_2_naming_the_line(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_text_that_is_not_utf_8_exits_2_naming_its_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    source: str,
+) -> None:
+    content = b'{"type": "Scene.Opened"}\n{"name": "\xff"}\n'
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(content)
+    if source == "stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(content)))
+
+    assert main(["verify", "-" if source == "stdin" else str(path)]) == 2
+    assert "line 2 is not UTF-8 text" in capsys.readouterr().err
+
+
 def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(tmp_path / "nowhere.jsonl")]) == 2
     assert "nowhere.jsonl" in capsys.readouterr().err
