@@ -519,6 +519,7 @@ class _Log:
     sides: dict[str, Any] = field(default_factory=dict)  # character -> its side
     settings: list[Any] = field(default_factory=list)  # every settings the campaign has had
     ruleset: Any = None  # the campaign's
+    versions: dict[str, int] = field(default_factory=dict)  # aggregate -> its last version so far
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -666,6 +667,7 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
                 )
             )
         last_position = max(last_position, position)
+        _check_version(log, line, kind, entry)
         reader = _READERS.get(kind.split(".", 1)[0])
         if reader is None:
             continue
@@ -676,6 +678,28 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
                 Problem("malformed", f"the {kind} entry cannot be read: {exc!r}", line=line)
             )
     return log
+
+
+def _check_version(log: _Log, line: int, kind: str, entry: Mapping[str, Any]) -> None:
+    """Each aggregate's events follow each other version by version: an event dropped from the
+    middle of any aggregate's history leaves a gap, even where no roll check would notice it (the
+    last roll's record, link and nonce taken, with its scene's later events kept)."""
+    originator, version = entry.get("originator_id"), entry.get("originator_version")
+    if not isinstance(originator, str) or type(version) is not int:
+        return
+    previous = log.versions.get(originator)
+    log.versions[originator] = version
+    if previous is None or version == previous + 1:
+        return
+    if version <= previous:
+        message = f"{kind} is version {version} of {originator}, after its version {previous}"
+        log.problems.append(Problem("misordered", message, line=line))
+    else:
+        message = (
+            f"{kind} is version {version} of {originator}, but the export's last event of it is "
+            f"version {previous}: the events between are missing"
+        )
+        log.problems.append(Problem("missing", message, line=line))
 
 
 # ---- checking it ---------------------------------------------------------------------------------

@@ -386,6 +386,17 @@ def scene_cut(play: Play, entries: Entries) -> int:
     return recorded(entries, play.in_b)[0]
 
 
+def member_cut(play: Play, entries: Entries) -> int:
+    """A member's joining cut out of the campaign's history: no roll check reads it, but the
+    campaign's next event comes a version too late."""
+    first = next(i for i, e in enumerate(entries) if e["type"] == "Campaign.MemberJoined")
+    campaign = entries[first]["originator_id"]
+    del entries[first]
+    return (
+        next(i for i in range(first, len(entries)) if entries[i]["originator_id"] == campaign) + 1
+    )
+
+
 def _faces(record: dict[str, Any]) -> None:
     record["faces"][0]["face"] = record["faces"][0]["face"] % 6 + 1
 
@@ -435,6 +446,7 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "a record format the verifier does not know": (unknown_format, "UNVERIFIABLE"),
     "a scene's reveal cut out": (reveal_cut, "MISSING"),
     "a scene's opening cut out": (scene_cut, "UNPUBLISHED"),
+    "an event cut from the middle of an aggregate's history": (member_cut, "MISSING"),
 }
 
 
