@@ -113,7 +113,8 @@ class Ruleset(ABC):
     id: ClassVar[str]
     rules_version: ClassVar[str]
     """Names the logic of the checks: bump it when a change reads the same dice differently, and keep
-    the old logic registered under the old version so that old roll records still verify."""
+    the old logic (a ruleset of the old version) in the rules package's `RETIRED` tuple so that old
+    roll records still verify (`domain.rulesets.versions_of`)."""
     name: ClassVar[str]
     Sheet: ClassVar[type[BaseModel]]
     Settings: ClassVar[type[BaseModel]]
