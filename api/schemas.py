@@ -586,6 +586,21 @@ class RulesetPublic(BaseModel):
     follow_ups: list[FollowUpDescription] = Field(default_factory=list)
 
 
+class RuleReference(BaseModel):
+    """One rule of a ruleset's reference: the ids in every refusal's `rule` field are looked up here."""
+
+    id: str = Field(description="The rule id, as refusals and rolls cite it (e.g. 'WCBH-22').")
+    title: str
+    section: str = Field(description="The part of the rules it belongs to.")
+    text: str = Field(description="What the rule says, in short (our words, not the source's).")
+    status: Literal["enforced", "partial", "gm", "reference"] = Field(
+        description="'enforced': the service applies it and refuses what breaks it; 'partial': "
+        "part of it (`enforced` says which); 'gm': the service records what the GM decides and "
+        "leaves the rest to the table; 'reference': information only."
+    )
+    enforced: str = Field(description="What the service does about it, and which command.")
+
+
 class RulesetSummary(BaseModel):
     id: RulesetId
     name: str
