@@ -576,7 +576,12 @@ class RulesetPublic(BaseModel):
     name: str
     sheet_schema: dict[str, Any]
     settings_schema: dict[str, Any]
-    example_sheet: dict[str, Any]
+    example_sheet: dict[str, Any] = Field(description="A hero's sheet (as `example_sheets.hero`).")
+    example_sheets: dict[Side, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="A valid sheet for each side (hero, villain, opponent, minion, other), under "
+        "the default settings: how the system writes villains, minions or monster groups.",
+    )
     example_settings: dict[str, Any]
     derived_stats: list[StatDescription]
     resources: list[StatDescription]

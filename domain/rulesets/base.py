@@ -188,6 +188,12 @@ class Ruleset(ABC):
     def example_sheet(self) -> dict[str, Any]:
         """A valid hero sheet under default settings."""
 
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        """A valid sheet, under default settings, for each side of ``SIDES`` (side -> sheet), so
+        that a GM sees how the system writes its villains, minions or monster groups, not only its
+        heroes. The default gives only the hero's; every installed system gives all five."""
+        return {"hero": self.example_sheet()}
+
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
 
@@ -217,12 +223,16 @@ class Ruleset(ABC):
         settings = self.parse_settings(self.example_settings())
         example = self.example_sheet()
         sheet = self.parse_sheet(example, settings, side="hero")
+        examples = self.example_sheets()
+        for side, other in examples.items():  # a broken example fails here, not in a front end
+            self.parse_sheet(other, settings, side=side)
         return {
             "id": self.id,
             "name": self.name,
             "sheet_schema": self.Sheet.model_json_schema(),
             "settings_schema": self.Settings.model_json_schema(),
             "example_sheet": example,
+            "example_sheets": examples,
             "example_settings": self.example_settings(),
             "derived_stats": [
                 {"name": s.name, "description": s.description, "rule": s.rule}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -19,6 +20,7 @@ from domain.rulesets.base import (
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
 from systems.classd.rules.combat import ROUND
+from systems.classd.rules.examples import OTHER_SIDES
 from systems.classd.rules.fight import FIGHT_CHECKS
 from systems.classd.rules.rest import REST
 from systems.classd.rules.sheet import (
@@ -117,6 +119,9 @@ class ClassdRuleset(Ruleset):
             "health": resource(sheet.health, sheet.health, "rest"),
             "will": resource(sheet.will, sheet.will, "rest"),
         }
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -18,6 +19,7 @@ from domain.rulesets.base import (
 )
 from systems.nwod_micro.rules.checks import CHECKS
 from systems.nwod_micro.rules.combat import FIGHT
+from systems.nwod_micro.rules.examples import OTHER_SIDES
 from systems.nwod_micro.rules.fight_checks import FIGHT_CHECKS
 from systems.nwod_micro.rules.sheet import (
     SHIELD_MAX_RATING,
@@ -114,6 +116,9 @@ class NwodMicroRuleset(Ruleset):
             "health": resource(sheet.health, sheet.health, "never"),
             "will_power": resource(sheet.will_power, sheet.will_power, "never"),
         }
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -21,6 +22,7 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
+from systems.wcbh.rules.examples import OTHER_SIDES
 from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.initiative import Combatant, order_of_action
@@ -196,6 +198,9 @@ class WcbhRuleset(Ruleset):
             else resource(None, derived["starting_resolve"], "issue"),
             "health": resource(derived["health"], derived["health"], "never"),
         }
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

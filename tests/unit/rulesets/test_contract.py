@@ -19,6 +19,7 @@ DESCRIBE_KEYS = {
     "sheet_schema",
     "settings_schema",
     "example_sheet",
+    "example_sheets",
     "example_settings",
     "derived_stats",
     "resources",

@@ -1,4 +1,5 @@
-"""GET /v1/rulesets/{id}/rules: the rules reference a refusal's `rule` field points to."""
+"""The ruleset catalogue: its description (with an example sheet per side) and its rules reference,
+which a refusal's `rule` field points to."""
 
 from __future__ import annotations
 
@@ -21,3 +22,11 @@ def test_the_rules_reference_is_served_as_json_and_as_its_document(client: TestC
 
     unknown = client.get("/v1/rulesets/dnd5e/rules")
     assert unknown.status_code == 404 and unknown.json()["error"]["field"] == "ruleset_id"
+
+
+def test_the_description_gives_an_example_sheet_for_every_side(client: TestClient) -> None:
+    described = client.get("/v1/rulesets/nimble").json()
+    examples = described["example_sheets"]
+    assert list(examples) == ["hero", "villain", "opponent", "minion", "other"]
+    assert examples["hero"] == described["example_sheet"]
+    assert examples["minion"]["kind"] == "monster" and examples["minion"]["count"] > 1
