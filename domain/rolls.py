@@ -80,6 +80,9 @@ class CheckRoll:
     action: bool = True
     declared: Declared | None = None
     sheet: BaseModel | None = None
+    # Modifier entries of numbers decided before this roll, saying who gave them (a group
+    # check's difficulty, WCBH-11): the record lists them with the roller's own.
+    given: tuple[dict[str, Any], ...] = ()
 
 
 class RollCommands(Service):
@@ -199,6 +202,7 @@ class RollCommands(Service):
         )
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
+        modifiers.extend(dict(entry) for entry in ask.given)
         modifiers.extend(_page_entries(parsed))
         costs = check.cost(parsed)
         roll_id = uuid4()

@@ -250,6 +250,7 @@ def assisted_roll(
     status_code=201,
     response_model=GroupCheckResponse,
     operation_id="open_group_check",
+    responses=ASKS_GM,
 )
 def open_group_check(
     scene_id: UUID, body: GroupCheckCreate, play: PlayDep, commands: CommandsDep
