@@ -224,9 +224,15 @@ class Fight:
         turn.scene.change_state(RULESET, AREA, change, details)
 
     def _roll(
-        self, dice: Dice, fighter: NwFighter, request: dict[str, Any], check: str = "fight_roll"
+        self,
+        dice: Dice,
+        fighter: NwFighter,
+        request: dict[str, Any],
+        check: str = "fight_roll",
+        given: tuple[dict[str, Any], ...] = (),
     ) -> Rolled:
-        """One roll of the command's dice, by the fighter, on the scene's commitment."""
+        """One roll of the command's dice, by the fighter, on the scene's commitment; `given`:
+        modifier entries of numbers the record took from someone earlier (a cover's DUR)."""
         turn = dice.turn
         # The modifier is a field of the body itself (path ""); the command runner records where
         # the body sits in the command's arguments (domain.commands.argument_path).
@@ -237,6 +243,7 @@ class Fight:
             dice.seed,
             chain=dice.chain,
             declared=declared_by({"modifier": dice.modifier}),
+            given=given,
         )
         return Rolled(outcome.result, dice.took(new))
 
@@ -373,7 +380,11 @@ class Fight:
             maneuvers.burst_penalty(body.maneuver, index),
             purpose,
         )
-        return self._harm(dice.turn.scene, target, self._roll(dice, attacker, request))
+        # who gave the DUR of the target's full cover, when it is in the target's armour (NW-13)
+        cover = state["cover"].get(target.key) or {}
+        given = tuple(cover.get("set_by", ())) if cover.get("kind") == "full" else ()
+        rolled = self._roll(dice, attacker, request, given=given)
+        return self._harm(dice.turn.scene, target, rolled)
 
     @staticmethod
     def _harm(scene: Scene, target: NwFighter, rolled: Rolled) -> dict[str, Any]:
@@ -432,6 +443,16 @@ class Fight:
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
         details, moved = self._moved(state, fighter, body, cost)
+        if body.maneuver == "take_cover":
+            # NW-13: full cover's DUR adds to the fighter's armour against every attack at it; no
+            # sheet holds it, so a player who names one declares a number for later rolls: it
+            # follows player_modifiers, and the attacks' records say who gave it.
+            durability = declared_by({"cover_durability": body.cover_durability})
+            set_by = self.system.app._modifiers(
+                turn.actor, turn.settings, turn.scene, fighter.character, durability
+            )
+            if set_by:
+                details["cover_durability_set_by"] = set_by
         self._change(turn, "acted", details)
         return turn.save(result=moved)
 

@@ -133,7 +133,11 @@ def attack(
 
 
 @router.post(
-    f"{BASE}/actions", status_code=201, response_model=NwodFightPublic, operation_id="nwod_act"
+    f"{BASE}/actions",
+    status_code=201,
+    response_model=NwodFightPublic,
+    operation_id="nwod_act",
+    responses=ASKS_GM,
 )
 def act(scene_id: UUID, body: ActionCreate, fight: FightDep, commands: CommandsDep) -> JSONResponse:
     """NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload."""
