@@ -437,3 +437,28 @@ def test_the_gm_s_group_check_difficulty_is_on_every_roll_s_record_wcbh_11(
     assert [(m["field"], m["value"], m["role"], m["rule"]) for m in roll["modifiers"]] == [
         ("difficulty", 2, "gm", "gm")
     ]
+
+
+def test_a_player_grapples_through_the_running_encounter_not_around_it_nb_24(
+    client: TestClient,
+) -> None:
+    """NB-10/NB-24: a grapple counts among the turn's attacks; the standalone verb takes that count
+    (`attack_number`) from the request, so in a running encounter a player's goes through the
+    encounter's verb, which reads it from the record (and spends the action)."""
+    e = Enc(client)
+    e.start()
+    grab = {"scene_id": e.scene, "target_id": e.goblin, "size": "same", "attack_number": 1}
+    before = e.t.position()
+    around = e.t.client.post(
+        f"/v1/characters/{e.hero}/nimble/grapples", json=grab, headers=bearer(e.t.player)
+    )
+    assert around.status_code == 409, around.text
+    error = around.json()["error"]
+    assert (error["code"], error["rule"], error["field"]) == (
+        "encounter_running",
+        "NB-24",
+        "scene_id",
+    )
+    _unchanged(e.t, before)
+    through = {"grappler_id": e.hero, "target_id": e.goblin, "size": "same"}
+    assert e.ok("grapples", through, e.t.player)["actions"][e.hero] == 2

@@ -484,6 +484,11 @@ class HealthArea(Area):
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = self._nb_scene(actor, body.scene_id)
+        encounter = scene.state(NIMBLE, "encounter")
+        in_encounter = encounter.get("status") == "running" and str(grappler.id) in encounter.get(
+            "kinds", {}
+        )
+        health.check_grapple_outside_encounter(in_encounter, by_gm=actor.is_gm)
         target = self._nb_other(actor, body.target_id, "target_id", loaded)
         grab = Grab(actor, scene, campaign, grappler, target, loaded, body, body.attack_number)
         outcome, touched, roll = self.grapple(grab)
