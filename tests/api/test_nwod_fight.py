@@ -691,3 +691,21 @@ def test_a_players_cover_dur_follows_player_modifiers_nw_13(
             "rule": "player_modifiers:trusted",
         }
     ]
+
+
+def test_a_contest_s_records_name_the_gm_as_the_giver_of_each_side_s_dice_nw_6_nw_17(
+    fight: Firefight,
+) -> None:
+    foe = duel(fight)
+    body = {
+        "sides": [
+            {"character_id": fight.hero, "affinity": "ELG", "modifier": 2},
+            {"character_id": foe, "affinity": "INT"},
+        ]
+    }
+    sides = fight.ok("contests", body)["outcome"]["sides"]
+    first, second = (fight.roll(s["roll_id"]) for s in sides)
+    assert [(m["field"], m["value"], m["by"], m["role"]) for m in first["modifiers"]] == [
+        ("sides.0.modifier", 2, fight.t.member_id(fight.t.gm), "gm")
+    ]
+    assert second["modifiers"] == []

@@ -16,6 +16,7 @@ from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
+from domain.rulesets.base import modifier_entry
 from systems.nwod_micro.requests import (
     ActionCreate,
     AttackCreate,
@@ -566,8 +567,20 @@ class Fight:
         ]
         dice = Dice(turn, body.client_seed)
         standings = []
-        for fighter, request in zip(fighters, requests, strict=True):
-            rolled = self._roll(dice, fighter, request)
+        gm = str(turn.actor.member_id)
+        for index, (fighter, request) in enumerate(zip(fighters, requests, strict=True)):
+            # the GM's situational dice for this side: the record says the GM set them (NW-17)
+            dice_of_side = body.sides[index].modifier
+            given = (
+                (
+                    modifier_entry(
+                        f"sides.{index}.modifier", dice_of_side, by=gm, role="gm", rule="gm"
+                    ),
+                )
+                if dice_of_side
+                else ()
+            )
+            rolled = self._roll(dice, fighter, request, given=given)
             successes = rolled.result["successes"]
             standings.append(Standing(fighter.key, str(rolled.roll.id), successes))
         winner = maneuvers.winner(standings)
