@@ -363,9 +363,13 @@ class HealthArea(Area):
         character: Character,
         body: Rolled,
         chain: RollChain | None = None,
+        numbers: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
         """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
-        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
+        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's.
+        `numbers`: other fields of `body` the sender gave (a monster's modifier): they follow
+        player_modifiers too, and a GM's are recorded as the GM's."""
+        steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         outcome, touched = self.app._roll_check(
             CheckRoll(
                 actor=actor,
@@ -376,9 +380,7 @@ class HealthArea(Area):
                 character=character,
                 client_seed=body.client_seed,
                 chain=chain,
-                declared=declared_by(
-                    {"advantage": body.advantage, "disadvantage": body.disadvantage}
-                ),
+                declared=declared_by({**steps, **(numbers or {})}),
             )
         )
         roll = touched[0]
@@ -573,6 +575,8 @@ class HealthArea(Area):
             "disadvantage": body.disadvantage + edge.disadvantage,
             "purpose": f"grapple {grab.target.name} (NB-24)",
         }
+        # NB-24: a monster's modifier is no number of its sheet: whoever gives it declares it
+        given = {} if body.modifier is None else {"modifier": body.modifier}
         return self._nb_roll(
             grab.actor,
             grab.scene,
@@ -582,6 +586,7 @@ class HealthArea(Area):
             grab.grappler,
             body,
             chain,
+            given,
         )
 
     @staticmethod
