@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import CommandsDep
+from api.deps import ASKS_GM, CommandsDep
 from api.errors import ERROR_RESPONSES
 from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.routes.deps import NimbleDep
@@ -23,6 +23,7 @@ router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
     status_code=201,
     response_model=NimbleEncounterPublic,
     operation_id="nimble_encounter_grapple",
+    responses=ASKS_GM,
 )
 def grapple(
     scene_id: UUID, body: NimbleEncounterGrappleCreate, nimble: NimbleDep, commands: CommandsDep

@@ -294,7 +294,11 @@ class ScenePlay:
             "difficulty": recovery_difficulty(rested_whole_day=rested),
             "purpose": f"recovery {rest} (WCBH-34)",
         }
-        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False)
+        # A whole day of rest lowers the difficulty (WCBH-34): the roller's claim, so it follows
+        # player_modifiers like a declared modifier, and the record says who made it.
+        claim = declared_by({"rested_whole_day": rested})
+        given = tuple(self.app._modifiers(turn.actor, turn.settings, turn.scene, character, claim))
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False, given=given)
         turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
         before = character.resources.get("health", 0)
         maximum = _max_health(turn, roller)

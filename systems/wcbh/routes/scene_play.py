@@ -409,6 +409,7 @@ def chase_check(
     status_code=201,
     response_model=RecoveryPublic,
     operation_id="recover_health",
+    responses=ASKS_GM,
 )
 def recover_health(
     scene_id: UUID, body: RecoveryCreate, play: PlayDep, commands: CommandsDep
