@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
@@ -34,10 +38,20 @@ MAX_IDEMPOTENCY_KEY = 200
 # Without a token, an Idempotency-Key is the only secret between a caller and its stored response
 # (which holds a GM token): it must carry at least 128 random bits, a UUID or 32+ base64url
 # characters (hex is base64url too). docs/decisions.md, "Idempotency-Key".
-ANONYMOUS_KEY = re.compile(
-    r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"|[A-Za-z0-9_-]{32,200})$"
+# What the JSON parser says of a body nested deeper than Python's recursion limit lets it read.
+TOO_DEEP = {"type": "json_invalid", "loc": ("body",), "msg": "nested too deeply to read"}
+# A random (version 4) UUID, or 32 to 200 base64url characters (hex is a subset). Another UUID
+# (time-based, name-based) also reads as base64url: it is refused by its shape first.
+UUID_SHAPE = re.compile(
+    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 )
+RANDOM_UUID = re.compile(
+    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
+)
+BASE64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{32,200}$")
+# Estimated bits a random key shows at least (docs/decisions.md, "Anonymous Idempotency-Keys"):
+# a random UUID or 32 random hex digits shows 116 on average, the fewest in a million was 87.
+ANONYMOUS_KEY_MIN_BITS = 72
 
 
 # The 202 of every route whose verb rolls with modifiers a player declares: under the campaign's
@@ -151,6 +165,9 @@ async def _request_hash(request: Request) -> str:
         canonical = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
     except ValueError:
         canonical = raw
+    except RecursionError:
+        # Routes without a body never parse it themselves: without this a deep one was a 500.
+        raise RequestValidationError([TOO_DEEP]) from None
     head = f"{request.method} {request.url.path}\n".encode()
     return hashlib.sha256(head + canonical).hexdigest()
 
@@ -188,7 +205,11 @@ class Commands:
             pending = outcome.aggregate
             if isinstance(pending, RollRequest) and pending.status == "pending":
                 return 202, roll_request_public(pending).model_dump(mode="json")
-            return status_of(outcome), present(outcome).model_dump(mode="json")
+            body = present(outcome).model_dump(mode="json")
+            # Every command's answer, whatever its presenter shows: no roll goes without receipt.
+            signing = REQUEST_SIGNING.get()
+            body["receipts"] = [signing.receipt(r.record) for r in outcome.rolls]  # type: ignore[attr-defined]
+            return status_of(outcome), body
 
         idempotency = None
         if self.idempotency_key is not None:
@@ -215,14 +236,43 @@ class Commands:
         if self.actor is not None:
             return self.actor.member_id.hex
         assert self.idempotency_key is not None
-        if not ANONYMOUS_KEY.match(self.idempotency_key):
+        if not looks_random(self.idempotency_key):
             raise InvalidInput(
-                "without a token, Idempotency-Key must carry at least 128 random bits: a UUID, or "
-                "32 to 200 base64url characters (A-Z a-z 0-9 - _)",
+                "without a token, Idempotency-Key must carry at least 128 random bits: a random "
+                "(version 4) UUID, or 32 to 200 base64url characters (A-Z a-z 0-9 - _) from a "
+                "secure random source; this one is not of that shape or visibly not random",
                 field="Idempotency-Key",
                 code="idempotency_key_weak",
             )
         return f"anonymous:{self.request_hash}"
+
+
+def looks_random(key: str) -> bool:
+    """Whether an anonymous key may stand for its caller: whoever repeats it with the same body
+    gets the GM's token, so a constant, a pattern or a counter must not pass. The server cannot
+    prove randomness; it refuses what a person or a counter makes: too few distinct characters,
+    a repeating block, or steady steps between neighbours (abcd…, 1234…)."""
+    if UUID_SHAPE.match(key):
+        if not RANDOM_UUID.match(key):
+            return False
+        text = key.replace("-", "").lower()
+    elif BASE64URL_KEY.match(key):
+        text = key
+    else:
+        return False
+    steps = [ord(b) - ord(a) for a, b in pairwise(text)]
+    return (
+        not any(text[p:] == text[:-p] for p in range(1, len(text) // 2 + 1))
+        and _bits(list(text)) >= ANONYMOUS_KEY_MIN_BITS
+        and _bits(steps) >= ANONYMOUS_KEY_MIN_BITS
+    )
+
+
+def _bits(symbols: list[Any]) -> float:
+    """The symbols' count times the Shannon entropy of their frequencies (order 0)."""
+    counts = Counter(symbols)
+    n = len(symbols)
+    return -sum(c * math.log2(c / n) for c in counts.values())
 
 
 def _idempotency_key(value: str | None) -> str | None:

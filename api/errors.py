@@ -37,6 +37,8 @@ STATUS = {
 # An unreachable store (PostgreSQL down, its connections cut, no pooled connection in time; SQLite
 # locked past its timeout) is worth retrying: the pool reconnects by itself once it is back.
 STORE_RETRY_AFTER_SECONDS = 5
+# The detail of the 400 FastAPI raises when its JSON parser fails other than by a syntax error.
+FASTAPI_BODY_UNREADABLE = "There was an error parsing the body"
 
 
 class ErrorDetail(BaseModel):
@@ -149,6 +151,14 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and exc.detail == FASTAPI_BODY_UNREADABLE:
+            # FastAPI says only this when its JSON parser gives up (a body nested too deeply)
+            return error_response(
+                400,
+                "malformed_json",
+                "the body is not valid JSON: nested too deeply to read",
+                field="body",
+            )
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
             exc.status_code, "http_error"
         )

@@ -11,19 +11,24 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
-from domain.requests import (
-    PoolChange,  # noqa: F401 (transitional re-export, see below)
-    RulesetId,
-    Side,
-)
+from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from systems.nimble.commands.health import nimble_conditions, nimble_view
 from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
-# Transitional: PoolChange is named here too for systems/wcbh/routes/resolve.py, until it imports it
-# from domain.requests.
+
+
+class ReceiptPublic(BaseModel):
+    """Keep it: it proves this roll, and every roll before it, is in any later export unaltered."""
+
+    campaign_id: UUID
+    sequence: int = Field(description="The roll's place in the campaign's chain")
+    roll_id: UUID
+    hash: str = Field(description="The roll record's hash; it covers the hash before it")
+    key_id: str = Field(description="The signing key, as GET /v1/signing-keys lists it")
+    signature: str = Field(description="Ed25519, hex, over the encoding of docs/receipts.md")
 
 
 class Written(BaseModel):
@@ -31,6 +36,11 @@ class Written(BaseModel):
     position: int | None = Field(
         default=None,
         description="Log position this command was written at (command responses only).",
+    )
+    receipts: list[ReceiptPublic] = Field(
+        default_factory=list,
+        description="The signed receipts of every roll this command made, in chain order "
+        "(docs/receipts.md; command responses only): keep them",
     )
 
 
@@ -342,17 +352,6 @@ class Proof(BaseModel):
     seed: str | None = Field(description="The scene seed (hex) once revealed, else null")
 
 
-class ReceiptPublic(BaseModel):
-    """Keep it: it proves this roll, and every roll before it, is in any later export unaltered."""
-
-    campaign_id: UUID
-    sequence: int = Field(description="The roll's place in the campaign's chain")
-    roll_id: UUID
-    hash: str = Field(description="The roll record's hash; it covers the hash before it")
-    key_id: str = Field(description="The signing key, as GET /v1/signing-keys lists it")
-    signature: str = Field(description="Ed25519, hex, over the encoding of docs/receipts.md")
-
-
 class RollPublic(Written):
     id: UUID
     campaign_id: UUID
@@ -409,10 +408,15 @@ class RollRequestPublic(Written):
         description="What counted: the player's modifiers with the GM's changes"
     )
     result_id: UUID | None = Field(description="On approval: the roll it made")
+    receipt: ReceiptPublic | None = Field(
+        None, description="On approval: the signed receipt of `result_id` (docs/receipts.md)"
+    )
     note: str | None
 
 
-def roll_request_public(request: RollRequest) -> RollRequestPublic:
+def roll_request_public(request: RollRequest, made: Iterable[Aggregate] = ()) -> RollRequestPublic:
+    """`made`: what the approving command saves, where its roll is found before the save."""
+    receipt = None if request.result_id is None else receipt_public(request.result_id, made)
     return RollRequestPublic(
         id=request.id,
         campaign_id=request.campaign_id,
@@ -427,6 +431,7 @@ def roll_request_public(request: RollRequest) -> RollRequestPublic:
         decided_by=request.decided_by,
         approved_modifiers=request.approved_modifiers,
         result_id=request.result_id,
+        receipt=receipt,
         note=request.note,
         version=request.version,
     )

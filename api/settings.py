@@ -68,6 +68,8 @@ class Settings(BaseSettings):
             self.data_dir.mkdir(parents=True, exist_ok=True)
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                # Its writes wake the views runner of this process at once.
+                "APPLICATION_RECORDER_TOPIC": "domain.sqlite_recorder:Recorder",
                 "SQLITE_DBNAME": str(self.data_dir / SQLITE_FILENAME),
                 "SQLITE_LOCK_TIMEOUT": "10",
             }

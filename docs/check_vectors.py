@@ -154,6 +154,7 @@ DEFENCES = [
 PARTY = {"character_id": "ally", "defences": DEFENCES, "health": 5}
 DM_TRAIT = {"trait": "agility", "difficulty": 3, "resolve": 1, "decisive_moment": True}
 DM_TRAIT |= {"effort": "physical", "modifier": 1, "page_modifier": -2}
+ALL_OUT = {"attack_rank": 5, "defences": DEFENCES, "target_health": 4, "maneuver": "all_out"}
 
 VECTORS = [
     # -- We Can Be Heroes --
@@ -242,6 +243,16 @@ VECTORS = [
     Vector(
         "wcbh/resolve_reroll", "wcbh", "trait", DM_TRAIT, _hero("wcbh"),
         follow_up="resolve_reroll", wanted=_exploded,
+    ),
+    # Resolve after an attack re-reads the hit from the attacker's dice (WCBH-20b, 20c).
+    Vector(
+        "wcbh/resolve_dice (attack)", "wcbh", "attack", ALL_OUT, _hero("wcbh"),
+        follow_up="resolve_dice", follow_up_request={"resolve": 2},
+        wanted=lambda r: r["result"]["net"] <= 0,
+    ),
+    Vector(
+        "wcbh/resolve_reroll (attack)", "wcbh", "attack", ALL_OUT, _hero("wcbh"),
+        follow_up="resolve_reroll", wanted=lambda r: r["result"]["net"] <= 0,
     ),
     # -- Class D Heroes --
     Vector(

@@ -123,6 +123,9 @@ class Outcome:
     # Every aggregate the command saves: presenters read new rolls here, since an idempotent
     # command renders its response before the save.
     saved: tuple[Aggregate, ...] = ()
+    # The rolls the command made (not those it only followed up), in chain order: each answer
+    # carries their receipts (docs/receipts.md).
+    rolls: tuple[Aggregate, ...] = ()
     # What the command tells its presenter besides the aggregates, as the command's own typed
     # value (a frozen dataclass of its module); read it with `result_as`.
     result: object = None

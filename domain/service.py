@@ -13,7 +13,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from domain.aggregates import Campaign, Character, IdempotencyRecord, ServerKey
+from domain.aggregates import Campaign, Character, IdempotencyRecord, Roll, ServerKey
 from domain.aggregates.idempotency import hash_key
 from domain.commands import (
     DEFAULT_ATTEMPTS,
@@ -118,7 +118,9 @@ class Service(Application):
         if parts is None:
             raise Unauthenticated("the bearer token is malformed")
         try:
-            campaign: Aggregate = self.repository.get(parts.campaign_id)
+            # Only read here, so the cached campaign itself, not a copy: every request
+            # authenticates, and copying the campaign was most of the cost.
+            campaign: Aggregate = self.repository.get(parts.campaign_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise Unauthenticated("the bearer token matches no campaign") from None
         member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
@@ -211,7 +213,8 @@ class Service(Application):
         if ctx.finish is not None:
             aggregate, touched = ctx.finish(aggregate, others)
             others = tuple(touched)
-        outcome = Outcome(aggregate=aggregate, saved=(aggregate, *others), result=result)
+        saved = (aggregate, *others)
+        outcome = Outcome(aggregate=aggregate, saved=saved, rolls=_made(saved), result=result)
         record = None
         if ctx.idempotency is not None:
             status_code, body = ctx.idempotency.render(outcome)
@@ -269,6 +272,13 @@ class Service(Application):
 
     def _in_flight(self, request: IdempotencyRequest | None) -> _InFlight:
         return _InFlight(self, request)
+
+
+def _made(saved: tuple[Aggregate, ...]) -> tuple[Aggregate, ...]:
+    """The rolls created by this save: all their events are still pending (read before it). A
+    follow-up also saves the roll it follows, which was made earlier."""
+    made = [a for a in saved if isinstance(a, Roll) and len(a.pending_events) == a.version]
+    return tuple(sorted(made, key=lambda roll: int(roll.record["sequence"])))
 
 
 class _InFlight:

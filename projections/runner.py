@@ -13,7 +13,7 @@ from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
 
 from domain.application import Chronicle
-from projections.polling import PollingSQLiteApplicationRecorder
+from domain.sqlite_recorder import Recorder as SQLiteRecorder
 from projections.store import ViewStore, view_store_class
 from projections.views import Views
 
@@ -27,7 +27,7 @@ def views_env(app_env: Mapping[str, str]) -> dict[str, str]:
     """The application's environment plus what the views need (their own SQLite file)."""
     env = dict(app_env)
     if env["PERSISTENCE_MODULE"].endswith("sqlite"):
-        env["APPLICATION_RECORDER_TOPIC"] = get_topic(PollingSQLiteApplicationRecorder)
+        env["APPLICATION_RECORDER_TOPIC"] = get_topic(SQLiteRecorder)  # subscribable
         app_file = env["SQLITE_DBNAME"]
         # eventsourcing's SQLite table names are fixed: the views need a file of their own.
         env["VIEWS_SQLITE_DBNAME"] = str(Path(app_file).with_name(VIEWS_SQLITE_FILENAME))

@@ -7,28 +7,66 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.deps import WAIT, ActorDep, AnonymousCommandsDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes, application
+from api.deps import WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
-from domain.application import Outcome, TokenMinted
+from domain.application import Chronicle, Outcome, TokenMinted
 from domain.requests import CampaignCreate, MemberCreate, TokenRotate
 
 router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES)
 
 
-@router.post("", status_code=201, response_model=CampaignCreated, operation_id="create_campaign")
-def create_campaign(
-    body: CampaignCreate, app: AppDep, commands: AnonymousCommandsDep
-) -> JSONResponse:
-    """Create a campaign; needs no token. The answer carries the GM's token, shown once."""
+def _created(outcome: Outcome, _: Commands) -> CampaignCreated:
+    public = campaign_public(outcome.aggregate)  # type: ignore[arg-type]
+    gm = outcome.result_as(TokenMinted)
+    return CampaignCreated(**public.model_dump(), gm_member_id=gm.member_id, gm_token=gm.token)
 
-    def present(outcome: Outcome) -> CampaignCreated:
-        public = campaign_public(outcome.aggregate)  # type: ignore[arg-type]
-        gm = outcome.result_as(TokenMinted)
-        return CampaignCreated(**public.model_dump(), gm_member_id=gm.member_id, gm_token=gm.token)
 
-    return commands.run(app.create_campaign, body, present=present, status_code=201)
+def _member(outcome: Outcome, _: Commands) -> MemberCreated:
+    campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
+    minted = outcome.result_as(TokenMinted)
+    member = campaign.members[minted.member_id]
+    return MemberCreated(
+        id=member.id,
+        campaign_id=campaign.id,
+        name=member.name,
+        role=member.role,  # type: ignore[arg-type]
+        token=minted.token,
+        version=campaign.version,
+    )
+
+
+def _token(outcome: Outcome, _: Commands) -> TokenIssued:
+    campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
+    minted = outcome.result_as(TokenMinted)
+    member = campaign.members[minted.member_id]
+    return TokenIssued(
+        member_id=member.id,
+        campaign_id=campaign.id,
+        token=minted.token,
+        token_expires_at=member.token_expires_at,
+        version=campaign.version,
+    )
+
+
+def _campaign(outcome: Outcome, _: Commands) -> CampaignPublic:
+    return campaign_public(outcome.aggregate)  # type: ignore[arg-type]
+
+
+routes = CommandRoutes(router, application, model=CampaignPublic, present=_campaign)
+routes.post(
+    "",
+    Chronicle.create_campaign,
+    CampaignCreate,
+    operation_id="create_campaign",
+    status_code=201,
+    model=CampaignCreated,
+    present=_created,
+    anonymous=True,
+    doc="Create a campaign; needs no token. The answer carries the GM's token, shown once.",
+)
 
 
 @router.get(
@@ -41,87 +79,38 @@ def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONRespons
     return respond(campaign_public(app.get(actor, Campaign, campaign_id)))
 
 
-@router.post(
+routes.post(
     "/{campaign_id}/members",
-    status_code=201,
-    response_model=MemberCreated,
+    Chronicle.add_member,
+    MemberCreate,
     operation_id="add_member",
+    status_code=201,
+    model=MemberCreated,
+    present=_member,
+    doc="The GM adds a player or an observer; the answer carries its token, shown once.",
 )
-def add_member(
-    campaign_id: UUID, body: MemberCreate, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM adds a player or an observer; the answer carries its token, shown once."""
-
-    def present(outcome: Outcome) -> MemberCreated:
-        campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-        minted = outcome.result_as(TokenMinted)
-        member = campaign.members[minted.member_id]
-        return MemberCreated(
-            id=member.id,
-            campaign_id=campaign.id,
-            name=member.name,
-            role=member.role,  # type: ignore[arg-type]
-            token=minted.token,
-            version=campaign.version,
-        )
-
-    return commands.run(app.add_member, campaign_id, body, present=present, status_code=201)
-
-
-def _campaign(outcome: Outcome) -> CampaignPublic:
-    return campaign_public(outcome.aggregate)  # type: ignore[arg-type]
-
-
-@router.post(
+routes.post(
     "/{campaign_id}/members/{member_id}/token",
-    response_model=TokenIssued,
+    Chronicle.rotate_token,
+    TokenRotate,
     operation_id="rotate_member_token",
+    optional=True,  # no body: a token without expiry
+    model=TokenIssued,
+    present=_token,
+    doc="""A new token for a member (the GM for anyone, a member for itself), shown once; the old
+    token gets 401 from now on, on every replica.""",
 )
-def rotate_token(
-    campaign_id: UUID,
-    member_id: UUID,
-    app: AppDep,
-    commands: CommandsDep,
-    body: TokenRotate | None = None,
-) -> JSONResponse:
-    """A new token for a member (the GM for anyone, a member for itself), shown once; the old
-    token gets 401 from now on, on every replica."""
-
-    def present(outcome: Outcome) -> TokenIssued:
-        campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-        minted = outcome.result_as(TokenMinted)
-        member = campaign.members[minted.member_id]
-        return TokenIssued(
-            member_id=member.id,
-            campaign_id=campaign.id,
-            token=minted.token,
-            token_expires_at=member.token_expires_at,
-            version=campaign.version,
-        )
-
-    body = body or TokenRotate()  # no body: a token without expiry
-    return commands.run(app.rotate_token, campaign_id, member_id, body, present=present)
-
-
-@router.delete(
+routes.post(
     "/{campaign_id}/members/{member_id}/token",
-    response_model=CampaignPublic,
+    Chronicle.revoke_token,
     operation_id="revoke_member_token",
+    method="DELETE",
+    doc="The GM revokes a member's token: 401 at once, until the GM rotates it a new one.",
 )
-def revoke_token(
-    campaign_id: UUID, member_id: UUID, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM revokes a member's token: 401 at once, until the GM rotates it a new one."""
-    return commands.run(app.revoke_token, campaign_id, member_id, present=_campaign)
-
-
-@router.delete(
+routes.post(
     "/{campaign_id}/members/{member_id}",
-    response_model=CampaignPublic,
+    Chronicle.remove_member,
     operation_id="remove_member",
+    method="DELETE",
+    doc="The GM removes a member (never itself): its token gets 401, its characters pass to the GM.",
 )
-def remove_member(
-    campaign_id: UUID, member_id: UUID, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM removes a member (never itself): its token gets 401, its characters pass to the GM."""
-    return commands.run(app.remove_member, campaign_id, member_id, present=_campaign)

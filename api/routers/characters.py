@@ -9,17 +9,17 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
+from api.command_routes import CommandRoutes, application
 from api.deps import (
     WAIT,
     ActorDep,
     AppDep,
-    Commands,
-    CommandsDep,
     ViewsDep,
     position_query,
     respond,
 )
 from api.errors import ERROR_RESPONSES
+from api.presenters import character_shown
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
@@ -30,31 +30,17 @@ from projections.translation import iso
 router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 
 
-def _presenter(app: Chronicle, campaign_id: UUID):  # type: ignore[no-untyped-def]
-    def present(outcome: Outcome) -> CharacterPublic:
-        campaign: Campaign = app.repository.get(campaign_id)
-        return character_public(outcome.aggregate, campaign)  # type: ignore[arg-type]
-
-    return present
+routes = CommandRoutes(router, application, model=CharacterPublic, present=character_shown)
 
 
-@router.post(
+routes.post(
     "/v1/campaigns/{campaign_id}/characters",
-    status_code=201,
-    response_model=CharacterPublic,
+    Chronicle.create_character,
+    CharacterCreate,
     operation_id="create_character",
+    status_code=201,
+    doc="The GM creates any character; a player creates characters it owns.",
 )
-def create_character(
-    campaign_id: UUID, body: CharacterCreate, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM creates any character; a player creates characters it owns."""
-    return commands.run(
-        app.create_character,
-        campaign_id,
-        body,
-        present=_presenter(app, campaign_id),
-        status_code=201,
-    )
 
 
 @router.get(
@@ -95,99 +81,58 @@ def get_character(
     return respond(CharacterPublic.model_validate(doc))
 
 
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/resources",
-    response_model=CharacterPublic,
+    Chronicle.adjust_resource,
+    ResourceChange,
     operation_id="adjust_character_resource",
+    doc="The GM awards or takes a resource with a reason (Resolve awards, WCBH-18).",
 )
-def adjust_resource(
-    character_id: UUID, body: ResourceChange, app: AppDep, actor: ActorDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM awards or takes a resource with a reason (Resolve awards, WCBH-18)."""
-    return commands.run(
-        app.adjust_resource, character_id, body, present=_presenter(app, actor.campaign_id)
-    )
 
 
-@router.put(
+def _proposed(outcome: Outcome) -> int:
+    """A player's change that waits for the GM is 202."""
+    return 202 if isinstance(outcome.result, SheetProposed) else 200
+
+
+routes.post(
     "/v1/characters/{character_id}/sheet",
-    response_model=CharacterPublic,
+    Chronicle.change_sheet,
+    SheetReplace,
     operation_id="replace_character_sheet",
+    name="replace_sheet",
+    method="PUT",
+    status=_proposed,
     responses={
         202: {
             "model": CharacterPublic,
             "description": "A player's change awaits the GM's approval (in `sheet_changes`)",
         }
     },
-)
-def replace_sheet(
-    character_id: UUID, body: SheetReplace, app: AppDep, actor: ActorDep, commands: CommandsDep
-) -> JSONResponse:
-    """Replace the sheet (the GM at any time; the owning player under the campaign's
+    doc="""Replace the sheet (the GM at any time; the owning player under the campaign's
     `player_sheet_changes`). The ruleset validates it; current resources are kept (lowered to a
     smaller maximum, never refilled). A player's change that needs the GM's approval is 202: it
-    waits in `sheet_changes` as pending."""
-
-    def status(outcome: Outcome) -> int:
-        return 202 if isinstance(outcome.result, SheetProposed) else 200
-
-    return commands.run(
-        app.change_sheet,
-        character_id,
-        body,
-        present=_presenter(app, actor.campaign_id),
-        status_code=status,
-    )
+    waits in `sheet_changes` as pending.""",
+)
 
 
-def _decide(
-    approve: bool,
-    character_id: UUID,
-    change_id: UUID,
-    body: SheetChangeDecision | None,
-    app: Chronicle,
-    campaign_id: UUID,
-    commands: Commands,
-) -> JSONResponse:
-    return commands.run(
-        app.decide_sheet_change,
-        character_id,
-        change_id,
-        approve,
-        body or SheetChangeDecision(),  # no body: no note
-        present=_presenter(app, campaign_id),
-    )
-
-
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/sheet-changes/{change_id}/approve",
-    response_model=CharacterPublic,
+    Chronicle.decide_sheet_change,
+    SheetChangeDecision,
     operation_id="approve_sheet_change",
+    name="approve_sheet_change",
+    fixed=(True,),  # approve
+    optional=True,  # no body: no note
+    doc="The GM approves a player's pending sheet change: the sheet changes now (resources kept).",
 )
-def approve_sheet_change(
-    character_id: UUID,
-    change_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    commands: CommandsDep,
-    body: SheetChangeDecision | None = None,
-) -> JSONResponse:
-    """The GM approves a player's pending sheet change: the sheet changes now (resources kept)."""
-    return _decide(True, character_id, change_id, body, app, actor.campaign_id, commands)
-
-
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/sheet-changes/{change_id}/decline",
-    response_model=CharacterPublic,
+    Chronicle.decide_sheet_change,
+    SheetChangeDecision,
     operation_id="decline_sheet_change",
+    name="decline_sheet_change",
+    fixed=(False,),  # decline
+    optional=True,
+    doc="The GM declines a player's pending sheet change, with a note.",
 )
-def decline_sheet_change(
-    character_id: UUID,
-    change_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    commands: CommandsDep,
-    body: SheetChangeDecision | None = None,
-) -> JSONResponse:
-    """The GM declines a player's pending sheet change, with a note."""
-    return _decide(False, character_id, change_id, body, app, actor.campaign_id, commands)

@@ -12,11 +12,13 @@ from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import ReceiptPublic, Written, receipt_public
 from domain.aggregates import Mission
-from domain.application import Outcome
+from domain.application import Chronicle, Outcome
+from domain.missions import Missions
 from domain.requests import (
     CounterChange,
     CounterDefine,
@@ -131,26 +133,28 @@ def mission_public(mission: Mission, made: Iterable[Aggregate] = ()) -> MissionP
     )
 
 
-def _mission(outcome: Outcome) -> MissionPublic:
+def _mission(outcome: Outcome, _: Commands) -> MissionPublic:
     return mission_public(outcome.aggregate, outcome.saved)  # type: ignore[arg-type]
+
+
+def _missions(app: Chronicle) -> Missions:
+    return app.missions
+
+
+routes = CommandRoutes(router, _missions, model=MissionPublic, present=_mission)
 
 
 # ---- routes --------------------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/campaigns/{campaign_id}/missions",
-    status_code=201,
-    response_model=MissionPublic,
+    Missions.create_mission,
+    MissionCreate,
     operation_id="create_mission",
+    status_code=201,
+    doc="Start a mission (GM): alarm and rival progress at 0, no rests yet.",
 )
-def create_mission(
-    campaign_id: UUID, body: MissionCreate, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """Start a mission (GM): alarm and rival progress at 0, no rests yet."""
-    return commands.run(
-        app.missions.create_mission, campaign_id, body, present=_mission, status_code=201
-    )
 
 
 @router.get(
@@ -164,50 +168,38 @@ def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(mission_public(app.get(actor, Mission, mission_id)))
 
 
-@router.post(
-    "/v1/missions/{mission_id}/end", response_model=MissionPublic, operation_id="end_mission"
+routes.post(
+    "/v1/missions/{mission_id}/end",
+    Missions.end_mission,
+    MissionEnd,
+    operation_id="end_mission",
+    doc="End the mission (GM), once: a mission has one attempt (CD-21).",
 )
-def end_mission(
-    mission_id: UUID, body: MissionEnd, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """End the mission (GM), once: a mission has one attempt (CD-21)."""
-    return commands.run(app.missions.end_mission, mission_id, body, present=_mission)
-
-
-@router.post(
+routes.post(
     "/v1/missions/{mission_id}/counters",
-    status_code=201,
-    response_model=MissionPublic,
+    Missions.define_mission_counter,
+    CounterDefine,
     operation_id="define_mission_counter",
+    name="define_counter",
+    status_code=201,
+    doc="Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25).",
 )
-def define_counter(
-    mission_id: UUID, body: CounterDefine, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25)."""
-    return commands.run(
-        app.missions.define_mission_counter, mission_id, body, present=_mission, status_code=201
-    )
-
-
-@router.post(
+routes.post(
     "/v1/missions/{mission_id}/counters/{counter}",
-    response_model=MissionPublic,
+    Missions.change_mission_counter,
+    CounterChange,
+    params={"counter": CounterName},
     operation_id="change_mission_counter",
+    name="change_counter",
+    doc="""Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
+    recorded (CD-23); rival progress at 10 ends the mission as lost to rivals (CD-24).""",
 )
-def change_counter(
-    mission_id: UUID, counter: CounterName, body: CounterChange, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
-    recorded (CD-23); rival progress at 10 ends the mission as lost to rivals (CD-24)."""
-    return commands.run(
-        app.missions.change_mission_counter, mission_id, counter, body, present=_mission
-    )
-
-
-@router.post(
-    "/v1/missions/{mission_id}/rests", response_model=MissionPublic, operation_id="rest_on_mission"
+routes.post(
+    "/v1/missions/{mission_id}/rests",
+    Missions.rest_on_mission,
+    RestCreate,
+    operation_id="rest_on_mission",
+    name="rest",
+    doc="""A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
+    open scene), never above its maxima; the mission's rest counter counts up.""",
 )
-def rest(mission_id: UUID, body: RestCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
-    """A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
-    open scene), never above its maxima; the mission's rest counter counts up."""
-    return commands.run(app.missions.rest_on_mission, mission_id, body, present=_mission)

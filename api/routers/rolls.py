@@ -8,8 +8,10 @@ from uuid import UUID
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes, application
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_shown, scene_shown
 from api.schemas import (
     CampaignVerification,
     LuckReport,
@@ -20,9 +22,8 @@ from api.schemas import (
     Verification,
     roll_public,
     roll_request_public,
-    scene_public,
 )
-from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
+from domain.aggregates import Campaign, Character, Roll, RollRequest
 from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
@@ -31,34 +32,27 @@ from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, Rol
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
 
-def _presenter(app: Chronicle):  # type: ignore[no-untyped-def]
-    def present(outcome: Outcome) -> RollPublic:
-        roll = outcome.aggregate
-        assert isinstance(roll, Roll)
-        return roll_public(roll, app.repository.get(roll.scene_id))
-
-    return present
-
-
-@router.post(
+routes = CommandRoutes(router, application)
+routes.post(
     "/v1/scenes/{scene_id}/rolls",
-    status_code=201,
-    response_model=RollPublic,
+    Chronicle.roll,
+    RollCreate,
     operation_id="roll",
+    status_code=201,
     responses=ASKS_GM,
-)
-def roll(scene_id: UUID, body: RollCreate, app: AppDep, commands: CommandsDep) -> JSONResponse:
-    """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
+    model=RollPublic,
+    present=roll_shown,
+    doc="""Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
     a player for its own characters: it names what is rolled, the sheet gives the numbers, and
     its situational modifiers follow the campaign's `player_modifiers`, 202 when they wait for
-    the GM)."""
-    return commands.run(app.roll, scene_id, body, present=_presenter(app), status_code=201)
+    the GM).""",
+)
 
 
-def _request(outcome: Outcome) -> RollRequestPublic:
+def _request(outcome: Outcome, _: Commands) -> RollRequestPublic:
     request = outcome.aggregate
     assert isinstance(request, RollRequest)
-    return roll_request_public(request)
+    return roll_request_public(request, outcome.saved)
 
 
 @router.get(
@@ -84,29 +78,25 @@ def get_roll_request(request_id: UUID, app: AppDep, actor: ActorDep) -> JSONResp
     return respond(roll_request_public(app.get(actor, RollRequest, request_id)))
 
 
-@router.post(
+routes.post(
     "/v1/roll-requests/{request_id}/approve",
-    response_model=RollRequestPublic,
+    Chronicle.approve_roll_request,
+    RollRequestApproval,
     operation_id="approve_roll_request",
+    model=RollRequestPublic,
+    present=_request,
+    doc="""The GM approves (optionally changing `modifiers`): the player's command runs now, as the
+    player's roll with its client seed; `result_id` is the roll it made.""",
 )
-def approve_roll_request(
-    request_id: UUID, body: RollRequestApproval, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM approves (optionally changing `modifiers`): the player's command runs now, as the
-    player's roll with its client seed; `result_id` is the roll it made."""
-    return commands.run(app.approve_roll_request, request_id, body, present=_request)
-
-
-@router.post(
+routes.post(
     "/v1/roll-requests/{request_id}/decline",
-    response_model=RollRequestPublic,
+    Chronicle.decline_roll_request,
+    RollRequestDecline,
     operation_id="decline_roll_request",
+    model=RollRequestPublic,
+    present=_request,
+    doc="The GM declines: nothing is rolled.",
 )
-def decline_roll_request(
-    request_id: UUID, body: RollRequestDecline, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """The GM declines: nothing is rolled."""
-    return commands.run(app.decline_roll_request, request_id, body, present=_request)
 
 
 @router.get(
@@ -120,17 +110,16 @@ def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(roll_public(roll, app.repository.get(roll.scene_id)))
 
 
-@router.post(
+routes.post(
     "/v1/rolls/{roll_id}/follow-ups",
-    status_code=201,
-    response_model=RollPublic,
+    Chronicle.follow_up,
+    FollowUpCreate,
     operation_id="follow_up_roll",
+    status_code=201,
+    model=RollPublic,
+    present=roll_shown,
+    doc="A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save.",
 )
-def follow_up(
-    roll_id: UUID, body: FollowUpCreate, app: AppDep, commands: CommandsDep
-) -> JSONResponse:
-    """A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save."""
-    return commands.run(app.follow_up, roll_id, body, present=_presenter(app), status_code=201)
 
 
 @router.get(
@@ -155,18 +144,14 @@ def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> Campaign
     return CampaignVerification.model_validate(app.verify_campaign(actor, campaign_id))
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/seed/rotate", response_model=ScenePublic, operation_id="rotate_seed"
+routes.post(
+    "/v1/scenes/{scene_id}/seed/rotate",
+    Chronicle.rotate_seed,
+    operation_id="rotate_seed",
+    model=ScenePublic,
+    present=scene_shown,
+    doc="Reveal the scene's current seed and commit to a new one (GM).",
 )
-def rotate_seed(scene_id: UUID, app: AppDep, commands: CommandsDep) -> JSONResponse:
-    """Reveal the scene's current seed and commit to a new one (GM)."""
-
-    def present(outcome: Outcome) -> ScenePublic:
-        scene: Scene = outcome.aggregate  # type: ignore[assignment]
-        actor = commands.actor
-        return scene_public(scene, app.order_of_action(actor, scene) if actor else None)
-
-    return commands.run(app.rotate_seed, scene_id, present=present)
 
 
 @router.get(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 
 from api.main import create_app
 
@@ -16,3 +18,9 @@ def test_two_apps_share_the_route_objects_built_at_import() -> None:
     assert len(first_routes) > 100
     assert all(a is b for a, b in zip(first_routes, second_routes, strict=True))
     assert first.openapi() == second.openapi()
+
+
+@pytest.mark.store  # what it tests is which store the service runs on
+def test_health_names_the_backend_it_runs_on(client: TestClient, backend: str) -> None:
+    # PostgreSQL answered "sqlite" once its recorder moved out of eventsourcing.postgres
+    assert client.get("/health").json()["backend"] == backend

@@ -16,6 +16,7 @@ from api.main import create_app
 from api.settings import Settings
 from domain import receipts
 from domain.audit import GENESIS_HASH, record_hash, verify_export
+from tests.api.nwod_support import Firefight, thug
 from tests.api.support import Table, bearer, ok
 from tests.api.test_rolls import Dice
 
@@ -111,6 +112,61 @@ def test_the_helpers_rolls_of_an_assisted_roll_carry_receipts_also_when_replayed
     assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
+def test_every_roll_a_command_makes_has_its_receipt_in_the_answer(client: TestClient) -> None:
+    # An nWoD contest rolls for every side but presents one roll: the others had no receipt.
+    fight = Firefight(client)
+    foe = fight.character("Goon", "villain", thug())
+    body = {
+        "sides": [
+            {"character_id": fight.hero, "affinity": "ELG"},
+            {"character_id": foe, "affinity": "INT"},
+        ]
+    }
+    contest = fight.ok("contests", body)
+    made = [side["roll_id"] for side in contest["outcome"]["sides"]]
+    assert [r["roll_id"] for r in contest["receipts"]] == made
+    for receipt in contest["receipts"]:
+        roll = fight.t.get(f"/v1/rolls/{receipt['roll_id']}")
+        assert receipt == roll["receipt"] and _signed_by_published_key(client, receipt)
+    assert [r["sequence"] for r in contest["receipts"]] == [0, 1]
+
+
+def test_a_follow_up_s_answer_holds_its_own_receipt_only_and_a_command_without_dice_none(
+    dice: Dice,
+) -> None:
+    table = dice.table
+    roll = dice.roll(table.player)
+    assert roll["receipts"] == [roll["receipt"]]
+    follow = table.post(
+        f"/v1/rolls/{roll['id']}/follow-ups",
+        {"follow_up": "resolve_dice", "request": {"resolve": 1}},
+        table.player,
+    )
+    assert follow["receipts"] == [follow["receipt"]]  # the roll it follows was made before
+    story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "Quiet"})
+    assert story["receipts"] == []
+
+
+def test_the_gm_s_approval_of_a_roll_request_carries_the_receipt_of_the_roll_it_made(
+    dice: Dice,
+) -> None:
+    table = dice.table
+    described = table.get(f"/v1/rulesets/{table.ruleset}")["checks"][0]
+    pending = ok(dice.attempt(table.player, request=described["example"]), 202)
+    assert pending["receipt"] is None  # nothing is rolled until the GM approves
+    path = f"/v1/roll-requests/{pending['id']}/approve"
+    headers = {**bearer(table.gm), "Idempotency-Key": "approve-1"}
+    approved = ok(table.client.post(path, json={"modifiers": {}}, headers=headers))
+    roll = table.get(f"/v1/rolls/{approved['result_id']}", table.player)
+    assert approved["receipt"] == roll["receipt"] and approved["receipts"] == [roll["receipt"]]
+    assert _signed_by_published_key(table.client, approved["receipt"])
+    later = table.get(f"/v1/roll-requests/{pending['id']}", table.player)
+    assert later["receipt"] == roll["receipt"]
+    again = table.client.post(path, json={"modifiers": {}}, headers=headers)
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json() == approved
+
+
 def test_the_signed_head_is_the_chain_now_for_members_only(dice: Dice) -> None:
     table = dice.table
     empty = table.get(f"/v1/campaigns/{table.campaign_id}/head", table.observer)
@@ -160,6 +216,7 @@ def test_replicas_on_one_store_sign_with_the_same_key(settings: Settings) -> Non
         )
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_a_rotated_key_signs_new_receipts_and_old_receipts_still_verify(
     dice: Dice, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -260,6 +317,7 @@ def played(dice: Dice, tmp_path: Path) -> dict[str, Any]:
     }
 
 
+@pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_an_honest_export_verifies_with_its_receipts_head_and_published_keys(
     played: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -66,7 +66,7 @@ def test_a_roll_answers_every_face_its_result_odds_and_proof(dice: Dice) -> None
     assert 0 < roll["odds"]["at_least"] <= 1
     assert roll["result"]
     fetched = dice.table.get(f"/v1/rolls/{roll['id']}")
-    assert fetched == {**roll, "position": None}
+    assert fetched == {**roll, "position": None, "receipts": []}  # both for command answers only
 
 
 @pytest.mark.store

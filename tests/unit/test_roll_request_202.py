@@ -173,8 +173,13 @@ def _label(route: APIRoute) -> str:
 
 
 def _verbs_run(route: APIRoute) -> Iterator[str]:
-    """The commands a route runs: the attributes it names (`app.roll`, `fight.classd_attack`)
-    that are some holder's commands, not the fields of its body (`body.dodge`)."""
+    """The commands a route runs: the verb a command route declares (api/command_routes.py), or
+    the attributes a hand-written route names (`app.roll`, `fight.classd_attack`) that are some
+    holder's commands, not the fields of its body (`body.dodge`)."""
+    declared = getattr(route.endpoint, "verb", None)
+    if declared is not None:
+        yield declared.__name__
+        return
     tree = ast.parse(textwrap.dedent(inspect.getsource(route.endpoint)))
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):

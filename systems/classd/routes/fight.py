@@ -9,7 +9,8 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -82,7 +83,7 @@ def combat_public(
     )
 
 
-def present(outcome: Outcome) -> ClassDCombatPublic:
+def present(outcome: Outcome, _: Commands) -> ClassDCombatPublic:
     """A combat command's answer: the round after it, its roll (saved with it) and its outcome."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
@@ -104,112 +105,84 @@ def get_combat(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse
     return respond(combat_public(fight.classd_combat(actor, scene_id)))
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/classd/villains-turn",
-    response_model=ClassDCombatPublic,
+routes = CommandRoutes(
+    router, classd_fight, "/v1/scenes/{scene_id}/classd", ClassDCombatPublic, present
+)
+routes.post(
+    "/villains-turn",
+    Fight.classd_end_heroes_turn,
     operation_id="classd_end_heroes_turn",
+    name="end_heroes_turn",
+    doc="CD-8: the GM ends the heroes' turn; the villains act. The next page starts a new round.",
 )
-def end_heroes_turn(scene_id: UUID, fight: FightDep, commands: CommandsDep) -> JSONResponse:
-    """CD-8: the GM ends the heroes' turn; the villains act. The next page starts a new round."""
-    return commands.run(fight.classd_end_heroes_turn, scene_id, present=present)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/attacks",
-    status_code=201,
-    response_model=ClassDCombatPublic,
+routes.post(
+    "/attacks",
+    Fight.classd_attack,
+    ClassDAttackCreate,
     operation_id="classd_attack",
-    responses=ASKS_GM,
-)
-def attack(
-    scene_id: UUID, body: ClassDAttackCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-10..13, 19, 20: a hero's action: attack a villain. One roll record holds the check, its
-    Will rerolls, the damage dice, the strike-back and any hostage hit."""
-    return commands.run(fight.classd_attack, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/villain-attacks",
+    name="attack",
     status_code=201,
-    response_model=ClassDCombatPublic,
+    responses=ASKS_GM,
+    doc="""CD-10..13, 19, 20: a hero's action: attack a villain. One roll record holds the check, its
+    Will rerolls, the damage dice, the strike-back and any hostage hit.""",
+)
+routes.post(
+    "/villain-attacks",
+    Fight.classd_villain_attack,
+    ClassDVillainAttackCreate,
     operation_id="classd_villain_attack",
-)
-def villain_attack(
-    scene_id: UUID, body: ClassDVillainAttackCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-15, 17: (GM) a villain attacks a hero, who rolls the defence."""
-    return commands.run(
-        fight.classd_villain_attack, scene_id, body, present=present, status_code=201
-    )
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/actions",
+    name="villain_attack",
     status_code=201,
-    response_model=ClassDCombatPublic,
+    doc="CD-15, 17: (GM) a villain attacks a hero, who rolls the defence.",
+)
+routes.post(
+    "/actions",
+    Fight.classd_act,
+    ClassDActionCreate,
     operation_id="classd_act",
-)
-def act(
-    scene_id: UUID, body: ClassDActionCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-9, 15: an action without a roll: a hero's power or item; a villain's special action or
-    flight (heroes may then try to stop it, CD-16)."""
-    return commands.run(fight.classd_act, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/retreats",
+    name="act",
     status_code=201,
-    response_model=ClassDCombatPublic,
+    doc="""CD-9, 15: an action without a roll: a hero's power or item; a villain's special action or
+    flight (heroes may then try to stop it, CD-16).""",
+)
+routes.post(
+    "/retreats",
+    Fight.classd_retreat,
+    ClassDRetreatCreate,
     operation_id="classd_retreat",
-    responses=ASKS_GM,
-)
-def retreat(
-    scene_id: UUID, body: ClassDRetreatCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-14: a hero's action: flee, Speed against the fastest pursuer's Speed; automatic if at
-    least as many allies cover as there are pursuers."""
-    return commands.run(fight.classd_retreat, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/stops",
+    name="retreat",
     status_code=201,
-    response_model=ClassDCombatPublic,
+    responses=ASKS_GM,
+    doc="""CD-14: a hero's action: flee, Speed against the fastest pursuer's Speed; automatic if at
+    least as many allies cover as there are pursuers.""",
+)
+routes.post(
+    "/stops",
+    Fight.classd_stop,
+    ClassDStopCreate,
     operation_id="classd_stop",
-    responses=ASKS_GM,
-)
-def stop(
-    scene_id: UUID, body: ClassDStopCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-16: in the villains' turn a hero tries to stop a fleeing villain (Speed vs Speed; one
-    villain per hero per turn)."""
-    return commands.run(fight.classd_stop, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/moves",
+    name="stop",
     status_code=201,
-    response_model=ClassDCombatPublic,
-    operation_id="classd_move",
     responses=ASKS_GM,
+    doc="""CD-16: in the villains' turn a hero tries to stop a fleeing villain (Speed vs Speed; one
+    villain per hero per turn).""",
 )
-def move(
-    scene_id: UUID, body: ClassDMoveCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-18: a hero moves for an edge (cover, high ground): Speed (or Might) against the GM's
-    difficulty; usually the hero's action."""
-    return commands.run(fight.classd_move, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/classd/hostage-shields",
-    response_model=ClassDCombatPublic,
+routes.post(
+    "/moves",
+    Fight.classd_move,
+    ClassDMoveCreate,
+    operation_id="classd_move",
+    name="move",
+    status_code=201,
+    responses=ASKS_GM,
+    doc="""CD-18: a hero moves for an edge (cover, high ground): Speed (or Might) against the GM's
+    difficulty; usually the hero's action.""",
+)
+routes.post(
+    "/hostage-shields",
+    Fight.classd_hostage_shield,
+    ClassDShieldCreate,
     operation_id="classd_hostage_shield",
+    name="hostage_shield",
+    doc="CD-20: (GM) a villain holds a hostage as a shield, or lets it go.",
 )
-def hostage_shield(
-    scene_id: UUID, body: ClassDShieldCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """CD-20: (GM) a villain holds a hostage as a shield, or lets it go."""
-    return commands.run(fight.classd_hostage_shield, scene_id, body, present=present)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -10,13 +9,13 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM, WAIT, ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
-from systems.nimble.commands import Nimble
-from systems.nimble.commands.encounter import EncounterResult, state_of
+from systems.nimble.commands.encounter import Encounter, EncounterResult, state_of
 from systems.nimble.requests import (
     NimbleActionCreate,
     NimbleAssessCreate,
@@ -29,7 +28,7 @@ from systems.nimble.requests import (
     NimbleSwapCreate,
     NimbleTurnEnd,
 )
-from systems.nimble.routes.deps import NimbleDep
+from systems.nimble.routes.deps import NimbleDep, encounter
 from systems.nimble.rules import encounter as enc
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
@@ -99,20 +98,18 @@ def encounter_public(
     )
 
 
-def _present(nimble: Nimble) -> Callable[[Outcome], NimbleEncounterPublic]:
-    def present(outcome: Outcome) -> NimbleEncounterPublic:
-        scene = outcome.aggregate
-        assert isinstance(scene, Scene)
-        result = outcome.result_as(EncounterResult)
-        roll = nimble.app.repository.get(result.roll_id) if result.roll_id else None
-        return encounter_public(
-            scene, roll, result.outcome, nimble.encounter.nimble_max_actions_now(scene)
-        )
-
-    return present
+def present(outcome: Outcome, commands: Commands) -> NimbleEncounterPublic:
+    """The encounter after a command, with its roll (if any) and what came of it."""
+    scene = outcome.aggregate
+    assert isinstance(scene, Scene)
+    result = outcome.result_as(EncounterResult)
+    roll = commands.app.repository.get(result.roll_id) if result.roll_id else None
+    max_actions = encounter(commands.app).nimble_max_actions_now(scene)
+    return encounter_public(scene, roll, result.outcome, max_actions)
 
 
 BASE = "/v1/scenes/{scene_id}/nimble"
+routes = CommandRoutes(router, encounter, BASE, NimbleEncounterPublic, present)
 
 
 @router.get(
@@ -129,151 +126,104 @@ def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONRes
     )
 
 
-@router.post(
-    f"{BASE}/encounter",
-    status_code=201,
-    response_model=NimbleEncounterPublic,
+routes.post(
+    "/encounter",
+    Encounter.nimble_start,
+    NimbleStartCreate,
     operation_id="nimble_start",
-)
-def start(
-    scene_id: UUID, body: NimbleStartCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns."""
-    return commands.run(
-        nimble.encounter.nimble_start, scene_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/encounter/end", response_model=NimbleEncounterPublic, operation_id="nimble_end"
-)
-def end(scene_id: UUID, nimble: NimbleDep, commands: CommandsDep) -> JSONResponse:
-    """NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh."""
-    return commands.run(nimble.encounter.nimble_end, scene_id, present=_present(nimble))
-
-
-@router.post(
-    f"{BASE}/turns/end", response_model=NimbleEncounterPublic, operation_id="nimble_end_turn"
-)
-def end_turn(
-    scene_id: UUID, body: NimbleTurnEnd, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
-    the last turn the GM turns the page for the next round."""
-    return commands.run(nimble.encounter.nimble_end_turn, scene_id, body, present=_present(nimble))
-
-
-@router.post(f"{BASE}/swaps", response_model=NimbleEncounterPublic, operation_id="nimble_swap")
-def swap(
-    scene_id: UUID, body: NimbleSwapCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-3: (GM) two heroes swap places for this round."""
-    return commands.run(nimble.encounter.nimble_swap, scene_id, body, present=_present(nimble))
-
-
-@router.post(f"{BASE}/grants", response_model=NimbleEncounterPublic, operation_id="nimble_grant")
-def grant(
-    scene_id: UUID, body: NimbleGrantCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-7: (GM) an effect grants a hero actions beyond the limit."""
-    return commands.run(nimble.encounter.nimble_grant, scene_id, body, present=_present(nimble))
-
-
-@router.post(
-    f"{BASE}/actions",
+    name="start",
     status_code=201,
-    response_model=NimbleEncounterPublic,
+    doc="NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns.",
+)
+routes.post(
+    "/encounter/end",
+    Encounter.nimble_end,
+    operation_id="nimble_end",
+    name="end",
+    doc="NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh.",
+)
+routes.post(
+    "/turns/end",
+    Encounter.nimble_end_turn,
+    NimbleTurnEnd,
+    operation_id="nimble_end_turn",
+    name="end_turn",
+    doc="""NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
+    the last turn the GM turns the page for the next round.""",
+)
+routes.post(
+    "/swaps",
+    Encounter.nimble_swap,
+    NimbleSwapCreate,
+    operation_id="nimble_swap",
+    name="swap",
+    doc="NB-3: (GM) two heroes swap places for this round.",
+)
+routes.post(
+    "/grants",
+    Encounter.nimble_grant,
+    NimbleGrantCreate,
+    operation_id="nimble_grant",
+    name="grant",
+    doc="NB-7: (GM) an effect grants a hero actions beyond the limit.",
+)
+routes.post(
+    "/actions",
+    Encounter.nimble_act,
+    NimbleActionCreate,
     operation_id="nimble_act",
-)
-def act(
-    scene_id: UUID, body: NimbleActionCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
-    spell's mana, a save ability, a concentrated activity."""
-    return commands.run(
-        nimble.encounter.nimble_act, scene_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/moves",
+    name="act",
     status_code=201,
-    response_model=NimbleEncounterPublic,
+    doc="""NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
+    spell's mana, a save ability, a concentrated activity.""",
+)
+routes.post(
+    "/moves",
+    Encounter.nimble_move,
+    NimbleMoveCreate,
     operation_id="nimble_move",
-)
-def move(
-    scene_id: UUID, body: NimbleMoveCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-13: move (Speed squares per action, difficult terrain double)."""
-    return commands.run(
-        nimble.encounter.nimble_move, scene_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/attacks",
+    name="move",
     status_code=201,
-    response_model=NimbleEncounterPublic,
+    doc="NB-13: move (Speed squares per action, difficult terrain double).",
+)
+routes.post(
+    "/attacks",
+    Encounter.nimble_attack,
+    NimbleAttackCreate,
     operation_id="nimble_attack",
+    name="attack",
+    status_code=201,
     responses=ASKS_GM,
+    doc="""NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
+    (Defend, Interpose); damage through the health rules.""",
 )
-def attack(
-    scene_id: UUID, body: NimbleAttackCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
-    (Defend, Interpose); damage through the health rules."""
-    return commands.run(
-        nimble.encounter.nimble_attack, scene_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/attacks/{{roll_id}}/resolve",
-    response_model=NimbleEncounterPublic,
+routes.post(
+    "/attacks/{roll_id}/resolve",
+    Encounter.nimble_resolve_attack,
+    NimbleResolveCreate,
     operation_id="nimble_resolve_attack",
-)
-def resolve_attack(
-    scene_id: UUID,
-    roll_id: UUID,
-    body: NimbleResolveCreate,
-    nimble: NimbleDep,
-    commands: CommandsDep,
-) -> JSONResponse:
-    """NB-15..17: a held attack lands after the reactions its target's side declares on seeing
+    name="resolve_attack",
+    doc="""NB-15..17: a held attack lands after the reactions its target's side declares on seeing
     the roll (Defend, Interpose, or none). The target's owner answers (the interposer's owner
-    when interposing; the attacker's side for a monster target); the GM may answer for anyone."""
-    return commands.run(
-        nimble.encounter.nimble_resolve_attack, scene_id, roll_id, body, present=_present(nimble)
-    )
-
-
-@router.post(
-    f"{BASE}/assessments",
-    status_code=201,
-    response_model=NimbleEncounterPublic,
+    when interposing; the attacker's side for a monster target); the GM may answer for anyone.""",
+)
+routes.post(
+    "/assessments",
+    Encounter.nimble_assess,
+    NimbleAssessCreate,
     operation_id="nimble_assess",
-    responses=ASKS_GM,
-)
-def assess(
-    scene_id: UUID, body: NimbleAssessCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-14: Assess (1 action, skill check DC 10), once per skill per encounter."""
-    return commands.run(
-        nimble.encounter.nimble_assess, scene_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/help",
+    name="assess",
     status_code=201,
-    response_model=NimbleEncounterPublic,
-    operation_id="nimble_help",
+    responses=ASKS_GM,
+    doc="NB-14: Assess (1 action, skill check DC 10), once per skill per encounter.",
 )
-def help_(
-    scene_id: UUID, body: NimbleHelpCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
-    (once per roll; a reaction off its own turn, an action on it)."""
-    return commands.run(
-        nimble.encounter.nimble_help, scene_id, body, present=_present(nimble), status_code=201
-    )
+routes.post(
+    "/help",
+    Encounter.nimble_help,
+    NimbleHelpCreate,
+    operation_id="nimble_help",
+    name="help_",
+    status_code=201,
+    doc="""NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
+    (once per roll; a reaction off its own turn, an action on it).""",
+)

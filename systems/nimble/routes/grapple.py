@@ -4,36 +4,26 @@ See systems/nimble/docs/encounters.md."""
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
-from api.deps import ASKS_GM, CommandsDep
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM
 from api.errors import ERROR_RESPONSES
+from systems.nimble.commands.grapple import EncounterGrapple
 from systems.nimble.requests import NimbleEncounterGrappleCreate
-from systems.nimble.routes.deps import NimbleDep
-from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, _present
+from systems.nimble.routes.deps import encounter_grapple
+from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, present
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
-
-
-@router.post(
-    f"{BASE}/grapples",
-    status_code=201,
-    response_model=NimbleEncounterPublic,
+routes = CommandRoutes(router, encounter_grapple, BASE, NimbleEncounterPublic, present)
+routes.post(
+    "/grapples",
+    EncounterGrapple.nimble_encounter_grapple,
+    NimbleEncounterGrappleCreate,
     operation_id="nimble_encounter_grapple",
+    name="grapple",
+    status_code=201,
     responses=ASKS_GM,
+    doc="""NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
+    Finesse check DC 10; a Dying grappler first makes its STR save (NB-21).""",
 )
-def grapple(
-    scene_id: UUID, body: NimbleEncounterGrappleCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
-    Finesse check DC 10; a Dying grappler first makes its STR save (NB-21)."""
-    return commands.run(
-        nimble.grapple.nimble_encounter_grapple,
-        scene_id,
-        body,
-        present=_present(nimble),
-        status_code=201,
-    )

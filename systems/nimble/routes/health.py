@@ -3,7 +3,6 @@ grapples, Concentration, cover and hiding: NB-20..NB-26). See systems/nimble/doc
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -11,14 +10,14 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM, WAIT, ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
-from domain.aggregates import Campaign, Character, Roll, Scene
+from domain.aggregates import Campaign, Character, Roll
 from domain.commands import Outcome
 from domain.requests import Strict
-from systems.nimble.commands import Nimble
-from systems.nimble.commands.health import HealthResult, nimble_view
+from systems.nimble.commands.health import HealthArea, HealthResult, nimble_view
 from systems.nimble.requests import (
     NimbleConcentrateCreate,
     NimbleCoverCreate,
@@ -32,7 +31,7 @@ from systems.nimble.requests import (
     NimbleSceneAct,
     NimbleTempHpCreate,
 )
-from systems.nimble.routes.deps import NimbleDep
+from systems.nimble.routes.deps import NimbleDep, health
 
 router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
 
@@ -65,40 +64,28 @@ class NimbleAttackEdge(Strict):
     from_hiding: bool = Field(description="The attacker is hidden: advantage, then no more.")
 
 
-def _present(nimble: Nimble) -> Callable[[Outcome], NimbleHealthPublic]:
-    def present(outcome: Outcome) -> NimbleHealthPublic:
-        character = outcome.aggregate
-        assert isinstance(character, Character)
-        campaign: Campaign = nimble.app.repository.get(character.campaign_id)
-        result = outcome.result_as(HealthResult)
-        roll_view = None
-        if result.roll_id is not None:
-            roll: Roll = nimble.app.repository.get(result.roll_id)
-            scene: Scene = nimble.app.repository.get(roll.scene_id)
-            roll_view = roll_public(roll, scene)
-        return NimbleHealthPublic(
-            character=character_public(character, campaign),
-            roll=roll_view,
-            outcome=result.outcome,
-            version=character.version,
-        )
-
-    return present
-
-
-def _post(
-    path: str,
-    operation_id: str,
-    status_code: int = 200,
-    responses: dict[int | str, dict[str, Any]] | None = None,
-) -> Any:
-    return router.post(
-        f"/v1/characters/{{character_id}}/nimble/{path}",
-        status_code=status_code,
-        response_model=NimbleHealthPublic,
-        operation_id=operation_id,
-        responses=responses,
+def present(outcome: Outcome, commands: Commands) -> NimbleHealthPublic:
+    """The character after a health command, with its roll (if any) and what came of it."""
+    character = outcome.aggregate
+    assert isinstance(character, Character)
+    repository = commands.app.repository
+    campaign: Campaign = repository.get(character.campaign_id)
+    result = outcome.result_as(HealthResult)
+    roll_view = None
+    if result.roll_id is not None:
+        roll: Roll = repository.get(result.roll_id)
+        roll_view = roll_public(roll, repository.get(roll.scene_id))
+    return NimbleHealthPublic(
+        character=character_public(character, campaign),
+        roll=roll_view,
+        outcome=result.outcome,
+        version=character.version,
     )
+
+
+routes = CommandRoutes(
+    router, health, "/v1/characters/{character_id}/nimble", NimbleHealthPublic, present
+)
 
 
 @router.get(
@@ -139,141 +126,125 @@ def get_attack_edge(
     return JSONResponse(body.model_dump(mode="json"))
 
 
-@_post("damage", "nimble_deal_damage")
-def deal_damage(
-    character_id: UUID, body: NimbleDamageCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-20..25: (GM) deal damage directly: temporary HP first, then HP; at 0 HP a Wound and
-    Dying; while Dying 2 Wounds (3 on a crit); death at the campaign's maximum Wounds."""
-    return commands.run(
-        nimble.health.nimble_deal_damage, character_id, body, present=_present(nimble)
-    )
-
-
-@_post("heal", "nimble_heal")
-def heal(
-    character_id: UUID, body: NimbleHealCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-20: (GM) restore HP (not Wounds); above 0 HP Dying ends."""
-    return commands.run(nimble.health.nimble_heal, character_id, body, present=_present(nimble))
-
-
-@_post("temp-hp", "nimble_grant_temp_hp")
-def grant_temp_hp(
-    character_id: UUID, body: NimbleTempHpCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-23: (GM) temporary HP; they do not stack: the hero keeps one amount."""
-    return commands.run(
-        nimble.health.nimble_grant_temp_hp, character_id, body, present=_present(nimble)
-    )
-
-
-@_post("safe-rest", "nimble_safe_rest")
-def safe_rest(character_id: UUID, nimble: NimbleDep, commands: CommandsDep) -> JSONResponse:
-    """NB-22/23: (GM) a Safe Rest: 1 Wound heals, HP and mana back to the maximum, temporary HP
-    gone; Dying, the fight's conditions and Concentration end."""
-    return commands.run(nimble.health.nimble_safe_rest, character_id, present=_present(nimble))
-
-
-@_post("dying-save", "nimble_dying_save", 201)
-def dying_save(
-    character_id: UUID, body: NimbleDyingSaveCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-21: a Dying hero attacked: STR save DC 10, or 1 Wound."""
-    return commands.run(
-        nimble.health.nimble_dying_save,
-        character_id,
-        body,
-        present=_present(nimble),
-        status_code=201,
-    )
-
-
-@_post("grapples", "nimble_grapple", 201, ASKS_GM)
-def grapple(
-    character_id: UUID, body: NimbleGrappleCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-24: grab a creature: an action and a Might or Finesse check DC 10 (an attack)."""
-    return commands.run(
-        nimble.health.nimble_grapple, character_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@_post("release", "nimble_release")
-def release(
-    character_id: UUID, body: NimbleSceneAct, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-24: the grappler lets go (or the rider gets off), for free."""
-    return commands.run(nimble.health.nimble_release, character_id, body, present=_present(nimble))
-
-
-@_post("escape", "nimble_escape", 201, ASKS_GM)
-def escape(
-    character_id: UUID, body: NimbleEscapeCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-24: break free of a grapple, a rider or a restraint: STR or DEX save DC 10."""
-    return commands.run(
-        nimble.health.nimble_escape, character_id, body, present=_present(nimble), status_code=201
-    )
-
-
-@_post("restraint", "nimble_restrain")
-def restrain(
-    character_id: UUID, body: NimbleRestrainCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-24: (GM) Restrained by a thing, or (`by` null) freed."""
-    return commands.run(nimble.health.nimble_restrain, character_id, body, present=_present(nimble))
-
-
-@_post("concentration", "nimble_concentrate")
-def concentrate(
-    character_id: UUID, body: NimbleConcentrateCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-25: concentrate on one effect (not a second one, not at 0 HP)."""
-    return commands.run(
-        nimble.health.nimble_concentrate, character_id, body, present=_present(nimble)
-    )
-
-
-@_post("concentration/end", "nimble_end_concentration")
-def end_concentration(
-    character_id: UUID, body: NimbleSceneAct, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-25: end Concentration (a free action)."""
-    return commands.run(
-        nimble.health.nimble_end_concentration, character_id, body, present=_present(nimble)
-    )
-
-
-@_post("concentration/save", "nimble_concentration_save", 201, ASKS_GM)
-def concentration_save(
-    character_id: UUID, body: NimbleRollCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
-    return commands.run(
-        nimble.health.nimble_concentration_save,
-        character_id,
-        body,
-        present=_present(nimble),
-        status_code=201,
-    )
-
-
-@_post("cover", "nimble_take_cover")
-def take_cover(
-    character_id: UUID, body: NimbleCoverCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-26: partial or full cover, or none (leaving cover ends hiding)."""
-    return commands.run(
-        nimble.health.nimble_take_cover, character_id, body, present=_present(nimble)
-    )
-
-
-@_post("hide", "nimble_hide", 201, ASKS_GM)
-def hide(
-    character_id: UUID, body: NimbleRollCreate, nimble: NimbleDep, commands: CommandsDep
-) -> JSONResponse:
-    """NB-26: in cover, a Stealth check DC 10 (automatic in full cover) to hide."""
-    return commands.run(
-        nimble.health.nimble_hide, character_id, body, present=_present(nimble), status_code=201
-    )
+routes.post(
+    "/damage",
+    HealthArea.nimble_deal_damage,
+    NimbleDamageCreate,
+    operation_id="nimble_deal_damage",
+    name="deal_damage",
+    doc="""NB-20..25: (GM) deal damage directly: temporary HP first, then HP; at 0 HP a Wound and
+    Dying; while Dying 2 Wounds (3 on a crit); death at the campaign's maximum Wounds.""",
+)
+routes.post(
+    "/heal",
+    HealthArea.nimble_heal,
+    NimbleHealCreate,
+    operation_id="nimble_heal",
+    name="heal",
+    doc="NB-20: (GM) restore HP (not Wounds); above 0 HP Dying ends.",
+)
+routes.post(
+    "/temp-hp",
+    HealthArea.nimble_grant_temp_hp,
+    NimbleTempHpCreate,
+    operation_id="nimble_grant_temp_hp",
+    name="grant_temp_hp",
+    doc="NB-23: (GM) temporary HP; they do not stack: the hero keeps one amount.",
+)
+routes.post(
+    "/safe-rest",
+    HealthArea.nimble_safe_rest,
+    operation_id="nimble_safe_rest",
+    name="safe_rest",
+    doc="""NB-22/23: (GM) a Safe Rest: 1 Wound heals, HP and mana back to the maximum, temporary HP
+    gone; Dying, the fight's conditions and Concentration end.""",
+)
+routes.post(
+    "/dying-save",
+    HealthArea.nimble_dying_save,
+    NimbleDyingSaveCreate,
+    operation_id="nimble_dying_save",
+    name="dying_save",
+    status_code=201,
+    doc="NB-21: a Dying hero attacked: STR save DC 10, or 1 Wound.",
+)
+routes.post(
+    "/grapples",
+    HealthArea.nimble_grapple,
+    NimbleGrappleCreate,
+    operation_id="nimble_grapple",
+    name="grapple",
+    status_code=201,
+    responses=ASKS_GM,
+    doc="NB-24: grab a creature: an action and a Might or Finesse check DC 10 (an attack).",
+)
+routes.post(
+    "/release",
+    HealthArea.nimble_release,
+    NimbleSceneAct,
+    operation_id="nimble_release",
+    name="release",
+    doc="NB-24: the grappler lets go (or the rider gets off), for free.",
+)
+routes.post(
+    "/escape",
+    HealthArea.nimble_escape,
+    NimbleEscapeCreate,
+    operation_id="nimble_escape",
+    name="escape",
+    status_code=201,
+    responses=ASKS_GM,
+    doc="NB-24: break free of a grapple, a rider or a restraint: STR or DEX save DC 10.",
+)
+routes.post(
+    "/restraint",
+    HealthArea.nimble_restrain,
+    NimbleRestrainCreate,
+    operation_id="nimble_restrain",
+    name="restrain",
+    doc="NB-24: (GM) Restrained by a thing, or (`by` null) freed.",
+)
+routes.post(
+    "/concentration",
+    HealthArea.nimble_concentrate,
+    NimbleConcentrateCreate,
+    operation_id="nimble_concentrate",
+    name="concentrate",
+    doc="NB-25: concentrate on one effect (not a second one, not at 0 HP).",
+)
+routes.post(
+    "/concentration/end",
+    HealthArea.nimble_end_concentration,
+    NimbleSceneAct,
+    operation_id="nimble_end_concentration",
+    name="end_concentration",
+    doc="NB-25: end Concentration (a free action).",
+)
+routes.post(
+    "/concentration/save",
+    HealthArea.nimble_concentration_save,
+    NimbleRollCreate,
+    operation_id="nimble_concentration_save",
+    name="concentration_save",
+    status_code=201,
+    responses=ASKS_GM,
+    doc="NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect.",
+)
+routes.post(
+    "/cover",
+    HealthArea.nimble_take_cover,
+    NimbleCoverCreate,
+    operation_id="nimble_take_cover",
+    name="take_cover",
+    doc="NB-26: partial or full cover, or none (leaving cover ends hiding).",
+)
+routes.post(
+    "/hide",
+    HealthArea.nimble_hide,
+    NimbleRollCreate,
+    operation_id="nimble_hide",
+    name="hide",
+    status_code=201,
+    responses=ASKS_GM,
+    doc="NB-26: in cover, a Stealth check DC 10 (automatic in full cover) to hide.",
+)

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -77,7 +78,7 @@ def fight_public(
     )
 
 
-def present(outcome: Outcome) -> NwodFightPublic:
+def present(outcome: Outcome, _: Commands) -> NwodFightPublic:
     """The firefight after a command, with the command's (first) roll and what came of it."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
@@ -96,6 +97,9 @@ FightDep = Annotated[Fight, Depends(fight)]
 BASE = "/v1/scenes/{scene_id}/nwod"
 
 
+routes = CommandRoutes(router, fight, BASE, NwodFightPublic, present)
+
+
 @router.get(BASE, dependencies=WAIT, response_model=NwodFightPublic, operation_id="nwod_fight")
 def get_fight(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The firefight: turn, Initiative order and who acts now, actions used, aim, reckless
@@ -103,106 +107,82 @@ def get_fight(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     return respond(fight_public(fight.nwod_fight(actor, scene_id)))
 
 
-@router.post(
-    f"{BASE}/initiative",
-    status_code=201,
-    response_model=NwodFightPublic,
+routes.post(
+    "/initiative",
+    Fight.nwod_initiative,
+    InitiativeCreate,
     operation_id="nwod_initiative",
-    responses=ASKS_GM,
-)
-def initiative(
-    scene_id: UUID, body: InitiativeCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-14: a character joins the fight with Initiative 1d10 + INT (once per fight)."""
-    return commands.run(fight.nwod_initiative, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    f"{BASE}/attacks",
+    name="initiative",
     status_code=201,
-    response_model=NwodFightPublic,
+    responses=ASKS_GM,
+    doc="NW-14: a character joins the fight with Initiative 1d10 + INT (once per fight).",
+)
+routes.post(
+    "/attacks",
+    Fight.nwod_attack,
+    AttackCreate,
     operation_id="nwod_attack",
-    responses=ASKS_GM,
-)
-def attack(
-    scene_id: UUID, body: AttackCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-6, 8, 10, 11, 13, 15..18: one action: a shot, strike, burst, suppressive fire or
-    reckless attack; one roll record per target; damage to Health on a hit."""
-    return commands.run(fight.nwod_attack, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    f"{BASE}/actions",
+    name="attack",
     status_code=201,
-    response_model=NwodFightPublic,
+    responses=ASKS_GM,
+    doc="""NW-6, 8, 10, 11, 13, 15..18: one action: a shot, strike, burst, suppressive fire or
+    reckless attack; one roll record per target; damage to Health on a hit.""",
+)
+routes.post(
+    "/actions",
+    Fight.nwod_act,
+    ActionCreate,
     operation_id="nwod_act",
-    responses=ASKS_GM,
-)
-def act(scene_id: UUID, body: ActionCreate, fight: FightDep, commands: CommandsDep) -> JSONResponse:
-    """NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload."""
-    return commands.run(fight.nwod_act, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    f"{BASE}/will-power",
+    name="act",
     status_code=201,
-    response_model=NwodFightPublic,
+    responses=ASKS_GM,  # a player's full-cover DUR waits for the GM (NW-13)
+    doc="NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
+)
+routes.post(
+    "/will-power",
+    Fight.nwod_will_power,
+    WillPowerCreate,
     operation_id="nwod_will_power",
-)
-def will_power(
-    scene_id: UUID, body: WillPowerCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-9: spend Will Power for +2 Defense or Initiative per point, for the rest of the turn
-    (at any time, no action). For +3d10 on a roll, send `will_power` with the roll."""
-    return commands.run(fight.nwod_will_power, scene_id, body, present=present, status_code=201)
-
-
-@router.post(f"{BASE}/turn-ends", response_model=NwodFightPublic, operation_id="nwod_end_turn")
-def end_turn(scene_id: UUID, body: TurnEnd, fight: FightDep, commands: CommandsDep) -> JSONResponse:
-    """NW-14: the character whose turn it is ends it with actions left; the next acts."""
-    return commands.run(fight.nwod_end_turn, scene_id, body, present=present)
-
-
-@router.post(
-    f"{BASE}/suppression-rolls",
+    name="will_power",
     status_code=201,
-    response_model=NwodFightPublic,
+    doc="""NW-9: spend Will Power for +2 Defense or Initiative per point, for the rest of the turn
+    (at any time, no action). For +3d10 on a roll, send `will_power` with the roll.""",
+)
+routes.post(
+    "/turn-ends",
+    Fight.nwod_end_turn,
+    TurnEnd,
+    operation_id="nwod_end_turn",
+    name="end_turn",
+    doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
+)
+routes.post(
+    "/suppression-rolls",
+    Fight.nwod_suppression_roll,
+    SuppressionRollCreate,
     operation_id="nwod_suppression_roll",
-    responses=ASKS_GM,
-)
-def suppression_roll(
-    scene_id: UUID, body: SuppressionRollCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-15: a target of suppressive fire rolls VIO: on a success it acts as usual, on a
-    failure it must spend its actions taking cover."""
-    return commands.run(
-        fight.nwod_suppression_roll, scene_id, body, present=present, status_code=201
-    )
-
-
-@router.post(
-    f"{BASE}/rolls",
+    name="suppression_roll",
     status_code=201,
-    response_model=NwodFightPublic,
+    responses=ASKS_GM,
+    doc="""NW-15: a target of suppressive fire rolls VIO: on a success it acts as usual, on a
+    failure it must spend its actions taking cover.""",
+)
+routes.post(
+    "/rolls",
+    Fight.nwod_roll,
+    NwodRollCreate,
     operation_id="nwod_roll",
-    responses=ASKS_GM,
-)
-def roll(
-    scene_id: UUID, body: NwodRollCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-4, 5, 17, 18: an Affinity roll with situational modifiers, merits and Will Power."""
-    return commands.run(fight.nwod_roll, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    f"{BASE}/contests",
+    name="roll",
     status_code=201,
-    response_model=NwodFightPublic,
-    operation_id="nwod_contest",
+    responses=ASKS_GM,
+    doc="NW-4, 5, 17, 18: an Affinity roll with situational modifiers, merits and Will Power.",
 )
-def contest(
-    scene_id: UUID, body: NwodContestCreate, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """NW-6: (GM) every side rolls; the better result (more successes) wins; a tie has no winner."""
-    return commands.run(fight.nwod_contest, scene_id, body, present=present, status_code=201)
+routes.post(
+    "/contests",
+    Fight.nwod_contest,
+    NwodContestCreate,
+    operation_id="nwod_contest",
+    name="contest",
+    status_code=201,
+    doc="NW-6: (GM) every side rolls; the better result (more successes) wins; a tie has no winner.",
+)

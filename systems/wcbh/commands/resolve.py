@@ -17,6 +17,7 @@ from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, SceneBoundary
 from domain.errors import Conflict, InvalidInput, NotFound
+from domain.requests import PoolChange
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
 from systems.wcbh.requests import (
@@ -171,13 +172,11 @@ class Resolve:
         return self.app._commit(ctx, scene)
 
     @command
-    def change_scene_pool(
-        self, ctx: CommandContext, scene_id: UUID, pool: str, change: int, reason: str
-    ) -> Outcome:
+    def change_scene_pool(self, ctx: CommandContext, scene_id: UUID, body: PoolChange) -> Outcome:
         """WCBH-21: the GM gains or spends from the scene's own pool; never below zero."""
         actor = self.app._gm(ctx)
         scene = self.app._target(ctx, actor, Scene, scene_id)
-        scene.change_pool(pool, change, reason)
+        scene.change_pool(body.pool, body.change, body.reason)
         return self.app._commit(ctx, scene)
 
     @command

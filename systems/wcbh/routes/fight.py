@@ -3,7 +3,6 @@ Heroes (WCBH-25, WCBH-28..33, WCBH-40..47); systems/wcbh/docs/fight.md."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -11,12 +10,13 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_shown
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Character, Roll, Scene
-from domain.application import Chronicle, Outcome
-from domain.commands import Actor
+from domain.application import Outcome
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.fight import (
     AttackFollowed,
@@ -92,86 +92,68 @@ class AttackFollowUpPublic(Written):
 # ---- presenters --------------------------------------------------------------------------------
 
 
-def _roll(app: Chronicle) -> Callable[[Outcome], RollPublic]:
-    def present(outcome: Outcome) -> RollPublic:
-        roll = outcome.aggregate
-        assert isinstance(roll, Roll)
-        return roll_public(roll, app.repository.get(roll.scene_id))
-
-    return present
+def _page(outcome: Outcome, commands: Commands) -> PageStatePublic:
+    scene, actor = outcome.aggregate, commands.actor
+    assert isinstance(scene, Scene) and actor is not None
+    character = commands.app.get(actor, Character, outcome.result_as(PageShown).character_id)
+    return PageStatePublic.model_validate(_fight(commands.app).page_view(actor, scene, character))
 
 
-def _page(
-    app: Chronicle, fight: Fight, actor: Actor | None
-) -> Callable[[Outcome], PageStatePublic]:
-    def present(outcome: Outcome) -> PageStatePublic:
-        scene = outcome.aggregate
-        assert isinstance(scene, Scene) and actor is not None
-        character = app.get(actor, Character, outcome.result_as(PageShown).character_id)
-        return PageStatePublic.model_validate(fight.page_view(actor, scene, character))
-
-    return present
+def _team(outcome: Outcome, commands: Commands) -> TeamAttackPublic:
+    repository = commands.app.repository
+    rolls: list[Roll] = [repository.get(r) for r in outcome.result_as(TeamRolled).rolls]
+    scene: Scene = repository.get(rolls[0].scene_id)
+    return TeamAttackPublic(
+        rolls=[roll_public(r, scene) for r in rolls], version=outcome.aggregate.version
+    )
 
 
-def _team(app: Chronicle) -> Callable[[Outcome], TeamAttackPublic]:
-    def present(outcome: Outcome) -> TeamAttackPublic:
-        rolls: list[Roll] = [app.repository.get(r) for r in outcome.result_as(TeamRolled).rolls]
-        scene: Scene = app.repository.get(rolls[0].scene_id)
-        return TeamAttackPublic(
-            rolls=[roll_public(r, scene) for r in rolls], version=outcome.aggregate.version
-        )
+def _follow_up(outcome: Outcome, commands: Commands) -> AttackFollowUpPublic:
+    scene = outcome.aggregate
+    assert isinstance(scene, Scene)
+    roll_id = outcome.result_as(AttackFollowed).roll_id
+    done = dict(attack_follow_ups(scene)[str(roll_id)])
+    kind, character_id, page = done.pop("kind"), done.pop("character_id"), done.pop("page")
+    new_roll = None
+    if done.get("new_roll_id"):
+        new_roll = roll_public(commands.app.repository.get(UUID(done["new_roll_id"])), scene)
+    return AttackFollowUpPublic(
+        roll_id=roll_id,
+        kind=kind,
+        character_id=character_id,
+        page=page,
+        details=done,
+        new_roll=new_roll,
+        version=scene.version,
+    )
 
-    return present
 
-
-def _follow_up(app: Chronicle) -> Callable[[Outcome], AttackFollowUpPublic]:
-    def present(outcome: Outcome) -> AttackFollowUpPublic:
-        scene = outcome.aggregate
-        assert isinstance(scene, Scene)
-        roll_id = outcome.result_as(AttackFollowed).roll_id
-        done = dict(attack_follow_ups(scene)[str(roll_id)])
-        kind, character_id, page = done.pop("kind"), done.pop("character_id"), done.pop("page")
-        new_roll = None
-        if done.get("new_roll_id"):
-            new_roll = roll_public(app.repository.get(UUID(done["new_roll_id"])), scene)
-        return AttackFollowUpPublic(
-            roll_id=roll_id,
-            kind=kind,
-            character_id=character_id,
-            page=page,
-            details=done,
-            new_roll=new_roll,
-            version=scene.version,
-        )
-
-    return present
+routes = CommandRoutes(router, _fight, model=RollPublic, present=roll_shown)
 
 
 # ---- WCBH-25: the page ---------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/scenes/{scene_id}/declarations",
-    response_model=PageStatePublic,
+    Fight.declare_actions,
+    DeclarationCreate,
     operation_id="declare_actions",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-25: the actions a character takes this page, before its first (each extra one: -2
+    dice on all its rolls of the page but defence); WCBH-44: or all-out defence.""",
 )
-def declare_actions(
-    scene_id: UUID, body: DeclarationCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-25: the actions a character takes this page, before its first (each extra one: -2
-    dice on all its rolls of the page but defence); WCBH-44: or all-out defence."""
-    return commands.run(
-        fight.declare_actions, scene_id, body, present=_page(app, fight, commands.actor)
-    )
-
-
-@router.post("/v1/scenes/{scene_id}/moves", response_model=PageStatePublic, operation_id="move")
-def move(
-    scene_id: UUID, body: MoveCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
-    maneuver, WCBH-41; not with a lost turn)."""
-    return commands.run(fight.move, scene_id, body, present=_page(app, fight, commands.actor))
+routes.post(
+    "/v1/scenes/{scene_id}/moves",
+    Fight.move,
+    MoveCreate,
+    operation_id="move",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
+    maneuver, WCBH-41; not with a lost turn).""",
+)
 
 
 @router.get(
@@ -193,121 +175,91 @@ def get_page_state(
 # ---- attacks -------------------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/scenes/{scene_id}/attacks",
-    status_code=201,
-    response_model=RollPublic,
+    Fight.attack,
+    FightAttackCreate,
     operation_id="attack",
+    status_code=201,
     responses=ASKS_GM,
-)
-def attack(
-    scene_id: UUID, body: FightAttackCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH: one character attacks another (one action, one attack per target per page, WCBH-25);
+    doc="""WCBH: one character attacks another (one action, one attack per target per page, WCBH-25);
     every pool is one fair roll; damage lowers Health (WCBH-28..31, 33); a charge, an all-out
-    attack, bashing with a club, an ally defending, a declared redirect (WCBH-44, 46)."""
-    return commands.run(fight.attack, scene_id, body, present=_roll(app), status_code=201)
-
-
-@router.post(
+    attack, bashing with a club, an ally defending, a declared redirect (WCBH-44, 46).""",
+)
+routes.post(
     "/v1/scenes/{scene_id}/grapples",
-    status_code=201,
-    response_model=RollPublic,
+    Fight.grapple,
+    GrappleCreate,
     operation_id="grapple",
+    status_code=201,
     responses=ASKS_GM,
+    doc="""WCBH-40: Strength against the target's best active defence: a partial hold, a hold or the
+    weapon taken; the hold is a condition on the target.""",
 )
-def grapple(
-    scene_id: UUID, body: GrappleCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-40: Strength against the target's best active defence: a partial hold, a hold or the
-    weapon taken; the hold is a condition on the target."""
-    return commands.run(fight.grapple, scene_id, body, present=_roll(app), status_code=201)
-
-
-@router.post(
+routes.post(
     "/v1/scenes/{scene_id}/maneuvers",
-    status_code=201,
-    response_model=RollPublic,
+    Fight.maneuver,
+    ManeuverCreate,
     operation_id="maneuver",
+    status_code=201,
     responses=ASKS_GM,
+    doc="""WCBH-41: a feint, stunning blow, overpower or taunt; by net successes the target's rolls
+    get -1..-3 to the end of the next page (a condition), it may not move, or loses its turn.""",
 )
-def maneuver(
-    scene_id: UUID, body: ManeuverCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-41: a feint, stunning blow, overpower or taunt; by net successes the target's rolls
-    get -1..-3 to the end of the next page (a condition), it may not move, or loses its turn."""
-    return commands.run(fight.maneuver, scene_id, body, present=_roll(app), status_code=201)
-
-
-@router.post(
+routes.post(
     "/v1/scenes/{scene_id}/ambushes",
-    status_code=201,
-    response_model=RollPublic,
+    Fight.ambush,
+    AmbushCreate,
     operation_id="ambush",
+    status_code=201,
+    doc="""WCBH-42: the ambushers (a group, WCBH-11) against each target's Perception; surprised
+    targets cannot act on this page. One roll record with every pool.""",
 )
-def ambush(
-    scene_id: UUID, body: AmbushCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-42: the ambushers (a group, WCBH-11) against each target's Perception; surprised
-    targets cannot act on this page. One roll record with every pool."""
-    return commands.run(fight.ambush, scene_id, body, present=_roll(app), status_code=201)
-
-
-@router.post(
+routes.post(
     "/v1/scenes/{scene_id}/area-attacks",
-    status_code=201,
-    response_model=RollPublic,
+    Fight.area_attack,
+    AreaAttackCreate,
     operation_id="area_attack",
-    responses=ASKS_GM,
-)
-def area_attack(
-    scene_id: UUID, body: AreaAttackCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-43: one attack roll, every target defends separately (active defences at half rank
-    unless the target skips its next turn); one roll record, one save."""
-    return commands.run(fight.area_attack, scene_id, body, present=_roll(app), status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/team-attacks",
     status_code=201,
-    response_model=TeamAttackPublic,
-    operation_id="team_attack",
     responses=ASKS_GM,
+    doc="""WCBH-43: one attack roll, every target defends separately (active defences at half rank
+    unless the target skips its next turn); one roll record, one save.""",
 )
-def team_attack(
-    scene_id: UUID, body: TeamAttackCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-47: two or more characters attack one target together: each +2 dice, each may spend
-    1 Resolve for exploding 6s; once per fight per character; a roll record per attacker."""
-    return commands.run(fight.team_attack, scene_id, body, present=_team(app), status_code=201)
+routes.post(
+    "/v1/scenes/{scene_id}/team-attacks",
+    Fight.team_attack,
+    TeamAttackCreate,
+    operation_id="team_attack",
+    status_code=201,
+    responses=ASKS_GM,
+    model=TeamAttackPublic,
+    present=_team,
+    doc="""WCBH-47: two or more characters attack one target together: each +2 dice, each may spend
+    1 Resolve for exploding 6s; once per fight per character; a roll record per attacker.""",
+)
 
 
 # ---- WCBH-45, 46: after the roll -------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/rolls/{roll_id}/knockback",
-    response_model=AttackFollowUpPublic,
+    Fight.knockback,
+    KnockbackCreate,
     operation_id="knockback",
-)
-def knockback(
-    roll_id: UUID, body: KnockbackCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-45: after 6+ damage, the attacker's 1 Resolve throws the target (as far as a
+    model=AttackFollowUpPublic,
+    present=_follow_up,
+    doc="""WCBH-45: after 6+ damage, the attacker's 1 Resolve throws the target (as far as a
     Strength of the attack's rank throws); it loses its next turn; an object hit deals half the
-    damage again."""
-    return commands.run(fight.knockback, roll_id, body, present=_follow_up(app))
-
-
-@router.post(
-    "/v1/rolls/{roll_id}/redirect",
-    response_model=AttackFollowUpPublic,
-    operation_id="redirect",
+    damage again.""",
 )
-def redirect(
-    roll_id: UUID, body: RedirectCreate, app: AppDep, fight: FightDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-46: the target that declared a redirect and beat the attack by 3+ spends 1 Resolve
-    to send it behind it, or at someone else (a second roll: the new target defends)."""
-    return commands.run(fight.redirect, roll_id, body, present=_follow_up(app))
+routes.post(
+    "/v1/rolls/{roll_id}/redirect",
+    Fight.redirect,
+    RedirectCreate,
+    operation_id="redirect",
+    model=AttackFollowUpPublic,
+    present=_follow_up,
+    doc="""WCBH-46: the target that declared a redirect and beat the attack by 3+ spends 1 Resolve
+    to send it behind it, or at someone else (a second roll: the new target defends).""",
+)

@@ -4,30 +4,27 @@ Ability loss, and the availability view (systems/wcbh/docs/resolve.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.deps import WAIT, ActorDep, AppDep, CommandsDep, ViewsDep
+from api.command_routes import CommandRoutes
+from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep
 from api.errors import ERROR_RESPONSES
+from api.presenters import character_shown, issue_shown, scene_shown
 from api.schemas import (
     CharacterPublic,
     IssuePublic,
-    PoolChange,
     ScenePublic,
     Written,
     character_public,
-    issue_public,
-    scene_public,
 )
 from domain.aggregates import Campaign, Character, Scene
-from domain.application import Chronicle, Outcome
-from domain.commands import Actor
+from domain.application import Outcome
 from domain.errors import NotCaughtUp
+from domain.requests import PoolChange
 from projections.runner import ViewReader
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.resolve import Gift, Luck, Resolve
@@ -112,30 +109,18 @@ class Availability(BaseModel):
 # ---- presenters ----------------------------------------------------------------------------------
 
 
-def _character(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], CharacterPublic]:
-    def present(outcome: Outcome) -> CharacterPublic:
-        character: Character = outcome.aggregate  # type: ignore[assignment]
-        campaign: Campaign = app.repository.get(character.campaign_id)
-        return character_public(character, campaign)
-
-    return present
-
-
-def _gift(app: Chronicle) -> Callable[[Outcome], ResolveGiftPublic]:
-    def present(outcome: Outcome) -> ResolveGiftPublic:
-        giver: Character = outcome.aggregate  # type: ignore[assignment]
-        campaign: Campaign = app.repository.get(giver.campaign_id)
-        receiver: Character = app.repository.get(outcome.result_as(Gift).receiver_id)
-        return ResolveGiftPublic(
-            giver=character_public(giver, campaign),
-            receiver=character_public(receiver, campaign),
-            version=giver.version,
-        )
-
-    return present
+def _gift(outcome: Outcome, commands: Commands) -> ResolveGiftPublic:
+    giver: Character = outcome.aggregate  # type: ignore[assignment]
+    campaign: Campaign = commands.app.repository.get(giver.campaign_id)
+    receiver: Character = commands.app.repository.get(outcome.result_as(Gift).receiver_id)
+    return ResolveGiftPublic(
+        giver=character_public(giver, campaign),
+        receiver=character_public(receiver, campaign),
+        version=giver.version,
+    )
 
 
-def _luck(outcome: Outcome) -> LuckRequestPublic:
+def _luck(outcome: Outcome, _: Commands) -> LuckRequestPublic:
     character: Character = outcome.aggregate  # type: ignore[assignment]
     request_id = outcome.result_as(Luck).request_id
     request = character.luck_requests[str(request_id)]
@@ -151,165 +136,124 @@ def _luck(outcome: Outcome) -> LuckRequestPublic:
     )
 
 
-def _scene(app: Chronicle, actor: Actor | None) -> Callable[[Outcome], ScenePublic]:
-    def present(outcome: Outcome) -> ScenePublic:
-        scene: Scene = outcome.aggregate  # type: ignore[assignment]
-        order = app.order_of_action(actor, scene) if actor is not None else None
-        return scene_public(scene, order)
-
-    return present
-
-
-def _issue(outcome: Outcome) -> IssuePublic:
-    return issue_public(outcome.aggregate)  # type: ignore[arg-type]
+routes = CommandRoutes(router, wcbh_resolve)
 
 
 # ---- WCBH-20a, e, f ------------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/resolve-gifts",
-    response_model=ResolveGiftPublic,
+    Resolve.give_resolve,
+    ResolveGiftCreate,
     operation_id="give_resolve",
+    model=ResolveGiftPublic,
+    present=_gift,
+    doc="""WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
+    afar, with a flashback). Both changes are one save.""",
 )
-def give_resolve(
-    character_id: UUID, body: ResolveGiftCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
-    afar, with a flashback). Both changes are one save."""
-    return commands.run(resolve.give_resolve, character_id, body, present=_gift(resolve.app))
-
-
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/luck-requests",
-    status_code=201,
-    response_model=LuckRequestPublic,
+    Resolve.ask_luck,
+    LuckCreate,
     operation_id="ask_luck",
+    status_code=201,
+    model=LuckRequestPublic,
+    present=_luck,
+    doc="""WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
+    pending on the character until the GM decides.""",
 )
-def ask_luck(
-    character_id: UUID, body: LuckCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
-    pending on the character until the GM decides."""
-    return commands.run(resolve.ask_luck, character_id, body, present=_luck, status_code=201)
-
-
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/luck-requests/{request_id}/decision",
-    response_model=LuckRequestPublic,
+    Resolve.decide_luck,
+    LuckDecision,
     operation_id="decide_luck",
+    model=LuckRequestPublic,
+    present=_luck,
+    doc="WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once.",
 )
-def decide_luck(
-    character_id: UUID,
-    request_id: UUID,
-    body: LuckDecision,
-    resolve: ResolveDep,
-    commands: CommandsDep,
-) -> JSONResponse:
-    """WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once."""
-    return commands.run(resolve.decide_luck, character_id, request_id, body, present=_luck)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/imitations", response_model=ScenePublic, operation_id="imitate_power"
+routes.post(
+    "/v1/scenes/{scene_id}/imitations",
+    Resolve.imitate_power,
+    ImitationCreate,
+    operation_id="imitate_power",
+    model=ScenePublic,
+    present=scene_shown,
+    doc="""WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
+    rank; roll the imitating trait.""",
 )
-def imitate_power(
-    scene_id: UUID, body: ImitationCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
-    rank; roll the imitating trait."""
-    present = _scene(resolve.app, commands.actor)
-    return commands.run(resolve.imitate_power, scene_id, body, present=present)
 
 
 # ---- WCBH-19 -------------------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/last-gasp",
-    response_model=CharacterPublic,
+    Resolve.last_gasp,
+    LastGaspCreate,
     operation_id="last_gasp",
+    model=CharacterPublic,
+    present=character_shown,
+    doc="""WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
+    it is gone and the character is unconscious until the scene ends. Once per scene.""",
 )
-def last_gasp(
-    character_id: UUID, body: LastGaspCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
-    it is gone and the character is unconscious until the scene ends. Once per scene."""
-    present = _character(resolve.app, commands.actor)
-    return commands.run(resolve.last_gasp, character_id, body, present=present)
 
 
 # ---- WCBH-21 -------------------------------------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/pools/open", response_model=ScenePublic, operation_id="open_scene_pool"
+routes.post(
+    "/v1/scenes/{scene_id}/pools/open",
+    Resolve.open_scene_pool,
+    ScenePoolOpen,
+    operation_id="open_scene_pool",
+    model=ScenePublic,
+    present=scene_shown,
+    doc="WCBH-21: the GM gives an especially hard scene its own Adversity pool.",
 )
-def open_scene_pool(
-    scene_id: UUID, body: ScenePoolOpen, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-21: the GM gives an especially hard scene its own Adversity pool."""
-    present = _scene(resolve.app, commands.actor)
-    return commands.run(resolve.open_scene_pool, scene_id, body, present=present)
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/pools", response_model=ScenePublic, operation_id="change_scene_pool"
+routes.post(
+    "/v1/scenes/{scene_id}/pools",
+    Resolve.change_scene_pool,
+    PoolChange,
+    operation_id="change_scene_pool",
+    model=ScenePublic,
+    present=scene_shown,
+    doc="WCBH-21: the GM gains or spends from the scene's own pool; never below zero.",
 )
-def change_scene_pool(
-    scene_id: UUID, body: PoolChange, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-21: the GM gains or spends from the scene's own pool; never below zero."""
-    # PoolChange is the API's own model (a game Issue's pools take it too): its fields go in
-    return commands.run(
-        resolve.change_scene_pool,
-        scene_id,
-        body.pool,
-        body.change,
-        body.reason,
-        present=_scene(resolve.app, commands.actor),
-    )
-
-
-@router.post(
+routes.post(
     "/v1/issues/{issue_id}/villainous-deed",
-    response_model=IssuePublic,
+    Resolve.villainous_deed,
+    VillainousDeedCreate,
     operation_id="villainous_deed",
+    model=IssuePublic,
+    present=issue_shown,
+    doc="WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity.",
 )
-def villainous_deed(
-    issue_id: UUID, body: VillainousDeedCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity."""
-    return commands.run(resolve.villainous_deed, issue_id, body, present=_issue)
 
 
 # ---- WCBH-16 -------------------------------------------------------------------------------------
 
 
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/ability-losses",
-    response_model=CharacterPublic,
+    Resolve.lose_ability,
+    AbilityLossCreate,
     operation_id="lose_ability",
+    model=CharacterPublic,
+    present=character_shown,
+    doc="WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll).",
 )
-def lose_ability(
-    character_id: UUID, body: AbilityLossCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll)."""
-    present = _character(resolve.app, commands.actor)
-    return commands.run(resolve.lose_ability, character_id, body, present=present)
-
-
-@router.post(
+routes.post(
     "/v1/characters/{character_id}/ability-restorations",
-    response_model=CharacterPublic,
+    Resolve.restore_ability,
+    AbilityRestoreCreate,
     operation_id="restore_ability",
+    model=CharacterPublic,
+    present=character_shown,
+    doc="WCBH-16: the GM records experience restoring a rank a Decisive Moment took.",
 )
-def restore_ability(
-    character_id: UUID, body: AbilityRestoreCreate, resolve: ResolveDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-16: the GM records experience restoring a rank a Decisive Moment took."""
-    present = _character(resolve.app, commands.actor)
-    return commands.run(resolve.restore_ability, character_id, body, present=present)
 
 
 # ---- issue #5: what is still available -----------------------------------------------------------

@@ -11,11 +11,12 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, CommandsDep, respond
+from api.command_routes import CommandRoutes, Present
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
-from domain.application import Chronicle, Outcome
+from domain.application import Outcome
 from domain.errors import NotFound
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.scene_play import (
@@ -121,8 +122,8 @@ class EffectPublic(Written):
 # ---- presenters ------------------------------------------------------------------------------------
 
 
-def _scene_state(build: Callable[[Scene, str], BaseModel], model: type[Written]) -> Any:
-    def present(outcome: Outcome) -> Written:
+def _scene_state(build: Callable[[Scene, str], BaseModel], model: type[Written]) -> Present:
+    def present(outcome: Outcome, _: Commands) -> Written:
         scene: Scene = outcome.aggregate  # type: ignore[assignment]
         changed = outcome.result_as(PlayStateChanged)
         made = changed.roll
@@ -154,7 +155,7 @@ _contest = _scene_state(contest, ContestResponse)
 _chase = _scene_state(chase, ChaseResponse)
 
 
-def _effects(outcome: Outcome) -> EffectPublic:
+def _effects(outcome: Outcome, _: Commands) -> EffectPublic:
     character: Character = outcome.aggregate  # type: ignore[assignment]
     return EffectPublic(
         character_id=character.id,
@@ -166,7 +167,7 @@ def _effects(outcome: Outcome) -> EffectPublic:
     )
 
 
-def _assisted(outcome: Outcome) -> AssistedRollPublic:
+def _assisted(outcome: Outcome, _: Commands) -> AssistedRollPublic:
     roll: Roll = outcome.aggregate  # type: ignore[assignment]
     assisted = outcome.result_as(Assisted)
     scene = next(a for a in outcome.saved if isinstance(a, Scene))
@@ -188,75 +189,70 @@ def _assisted(outcome: Outcome) -> AssistedRollPublic:
     )
 
 
-def _recovery(app: Chronicle) -> Callable[[Outcome], RecoveryPublic]:
-    def present(outcome: Outcome) -> RecoveryPublic:
-        character: Character = outcome.aggregate  # type: ignore[assignment]
-        recovery = outcome.result_as(Recovery)
-        roll = recovery.roll
-        return RecoveryPublic(
-            character_id=character.id,
-            roll=roll_public(roll, app.repository.get(roll.scene_id)),
-            health_before=recovery.health_before,
-            health=character.resources.get("health", 0),
-            max_health=recovery.max_health,
-            status=character.status,
-            version=character.version,
-        )
-
-    return present
+def _recovery(outcome: Outcome, commands: Commands) -> RecoveryPublic:
+    character: Character = outcome.aggregate  # type: ignore[assignment]
+    recovery = outcome.result_as(Recovery)
+    roll = recovery.roll
+    return RecoveryPublic(
+        character_id=character.id,
+        roll=roll_public(roll, commands.app.repository.get(roll.scene_id)),
+        health_before=recovery.health_before,
+        health=character.resources.get("health", 0),
+        max_health=recovery.max_health,
+        status=character.status,
+        version=character.version,
+    )
 
 
-def _shaken_off(app: Chronicle) -> Callable[[Outcome], ShakeOffPublic]:
-    def present(outcome: Outcome) -> ShakeOffPublic:
-        character: Character = outcome.aggregate  # type: ignore[assignment]
-        shaken = outcome.result_as(ShakenOff)
-        roll, effect = shaken.roll, shaken.effect
-        return ShakeOffPublic(
-            character_id=character.id,
-            roll=roll_public(roll, app.repository.get(roll.scene_id)),
-            effect=effect,
-            pages_before=shaken.pages_before,
-            pages_left=character.effects.get(effect, {}).get("pages", 0),
-            free=effect not in character.effects,
-            version=character.version,
-        )
+def _shaken_off(outcome: Outcome, commands: Commands) -> ShakeOffPublic:
+    character: Character = outcome.aggregate  # type: ignore[assignment]
+    shaken = outcome.result_as(ShakenOff)
+    roll, effect = shaken.roll, shaken.effect
+    return ShakeOffPublic(
+        character_id=character.id,
+        roll=roll_public(roll, commands.app.repository.get(roll.scene_id)),
+        effect=effect,
+        pages_before=shaken.pages_before,
+        pages_left=character.effects.get(effect, {}).get("pages", 0),
+        free=effect not in character.effects,
+        version=character.version,
+    )
 
-    return present
+
+routes = CommandRoutes(router, wcbh_play, "/v1/scenes/{scene_id}")
 
 
 # ---- WCBH-10: help ---------------------------------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/assisted-rolls",
-    status_code=201,
-    response_model=AssistedRollPublic,
+routes.post(
+    "/assisted-rolls",
+    ScenePlay.assisted_roll,
+    AssistedRollCreate,
     operation_id="assisted_roll",
+    status_code=201,
     responses=ASKS_GM,
+    model=AssistedRollPublic,
+    present=_assisted,
+    doc="""WCBH-10: each helper rolls its trait at difficulty 2 (a roll each); the helped character's
+    roll gets +1 die per 2 net successes of the best helper. The caller acts for all of them.""",
 )
-def assisted_roll(
-    scene_id: UUID, body: AssistedRollCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-10: each helper rolls its trait at difficulty 2 (a roll each); the helped character's
-    roll gets +1 die per 2 net successes of the best helper. The caller acts for all of them."""
-    return commands.run(play.assisted_roll, scene_id, body, present=_assisted, status_code=201)
 
 
 # ---- WCBH-11: group checks -------------------------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/group-checks",
-    status_code=201,
-    response_model=GroupCheckResponse,
+routes.post(
+    "/group-checks",
+    ScenePlay.open_group_check,
+    GroupCheckCreate,
     operation_id="open_group_check",
+    status_code=201,
     responses=ASKS_GM,
+    model=GroupCheckResponse,
+    present=_group,
+    doc="WCBH-11: open a group check (the GM, or a player with a character in it).",
 )
-def open_group_check(
-    scene_id: UUID, body: GroupCheckCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-11: open a group check (the GM, or a player with a character in it)."""
-    return commands.run(play.open_group_check, scene_id, body, present=_group, status_code=201)
 
 
 @router.get(
@@ -276,49 +272,42 @@ def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep
     )
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/group-checks/{group_id}/rolls",
-    status_code=201,
-    response_model=GroupCheckResponse,
+routes.post(
+    "/group-checks/{group_id}/rolls",
+    ScenePlay.group_check_roll,
+    PlayRollCreate,
     operation_id="group_check_roll",
+    status_code=201,
     responses=ASKS_GM,
+    model=GroupCheckResponse,
+    present=_group,
+    doc="WCBH-11: one participant rolls (its owner or the GM), at the group check's difficulty.",
 )
-def group_check_roll(
-    scene_id: UUID, group_id: UUID, body: PlayRollCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-11: one participant rolls (its owner or the GM), at the group check's difficulty."""
-    return commands.run(
-        play.group_check_roll, scene_id, group_id, body, present=_group, status_code=201
-    )
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/group-checks/{group_id}/handovers",
-    response_model=GroupCheckResponse,
+routes.post(
+    "/group-checks/{group_id}/handovers",
+    ScenePlay.hand_over_successes,
+    HandoverCreate,
     operation_id="hand_over_successes",
+    model=GroupCheckResponse,
+    present=_group,
+    doc="""WCBH-11: once everyone rolled, the giver (its owner or the GM) hands successes above 3 to
+    another participant.""",
 )
-def hand_over_successes(
-    scene_id: UUID, group_id: UUID, body: HandoverCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-11: once everyone rolled, the giver (its owner or the GM) hands successes above 3 to
-    another participant."""
-    return commands.run(play.hand_over_successes, scene_id, group_id, body, present=_group)
 
 
 # ---- WCBH-12: contests -----------------------------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/contests",
-    status_code=201,
-    response_model=ContestResponse,
+routes.post(
+    "/contests",
+    ScenePlay.start_contest,
+    ContestCreate,
     operation_id="start_contest",
+    status_code=201,
+    model=ContestResponse,
+    present=_contest,
+    doc="WCBH-12: a series of rolls between two characters (the GM, or the owner of a side).",
 )
-def start_contest(
-    scene_id: UUID, body: ContestCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-12: a series of rolls between two characters (the GM, or the owner of a side)."""
-    return commands.run(play.start_contest, scene_id, body, present=_contest, status_code=201)
 
 
 @router.get(
@@ -337,37 +326,33 @@ def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) 
     )
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/contests/{contest_id}/rolls",
-    status_code=201,
-    response_model=ContestResponse,
+routes.post(
+    "/contests/{contest_id}/rolls",
+    ScenePlay.contest_roll,
+    PlayRollCreate,
     operation_id="contest_roll",
+    status_code=201,
     responses=ASKS_GM,
+    model=ContestResponse,
+    present=_contest,
+    doc="WCBH-12: one side's roll of the current round (+2 dice after winning the previous one).",
 )
-def contest_roll(
-    scene_id: UUID, contest_id: UUID, body: PlayRollCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-12: one side's roll of the current round (+2 dice after winning the previous one)."""
-    return commands.run(
-        play.contest_roll, scene_id, contest_id, body, present=_contest, status_code=201
-    )
 
 
 # ---- WCBH-27: chases -------------------------------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/chases",
-    status_code=201,
-    response_model=ChaseResponse,
+routes.post(
+    "/chases",
+    ScenePlay.start_chase,
+    ChaseCreate,
     operation_id="start_chase",
+    status_code=201,
+    model=ChaseResponse,
+    present=_chase,
+    doc="""WCBH-27: pursuers, each after one target, at a starting range (the GM, or a player with a
+    character in it).""",
 )
-def start_chase(
-    scene_id: UUID, body: ChaseCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-27: pursuers, each after one target, at a starting range (the GM, or a player with a
-    character in it)."""
-    return commands.run(play.start_chase, scene_id, body, present=_chase, status_code=201)
 
 
 @router.get(
@@ -387,79 +372,67 @@ def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> J
     )
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/chases/{chase_id}/checks",
-    status_code=201,
-    response_model=ChaseResponse,
+routes.post(
+    "/chases/{chase_id}/checks",
+    ScenePlay.chase_check,
+    ChaseCheckCreate,
     operation_id="chase_check",
+    status_code=201,
     responses=ASKS_GM,
+    model=ChaseResponse,
+    present=_chase,
+    doc="WCBH-27: a participant's chase check of this page (its owner or the GM); not an action.",
 )
-def chase_check(
-    scene_id: UUID, chase_id: UUID, body: ChaseCheckCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-27: a participant's chase check of this page (its owner or the GM); not an action."""
-    return commands.run(play.chase_check, scene_id, chase_id, body, present=_chase, status_code=201)
 
 
 # ---- WCBH-34, 37..39: recovery and effects ---------------------------------------------------------
 
 
-@router.post(
-    "/v1/scenes/{scene_id}/recoveries",
-    status_code=201,
-    response_model=RecoveryPublic,
+routes.post(
+    "/recoveries",
+    ScenePlay.recover_health,
+    RecoveryCreate,
     operation_id="recover_health",
-    responses=ASKS_GM,
-)
-def recover_health(
-    scene_id: UUID, body: RecoveryCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per
-    net success, up to the maximum; once per character per scene."""
-    present = _recovery(play.app)
-    return commands.run(play.recover_health, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/shake-offs",
     status_code=201,
-    response_model=ShakeOffPublic,
-    operation_id="shake_off_effect",
     responses=ASKS_GM,
+    model=RecoveryPublic,
+    present=_recovery,
+    doc="""WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per
+    net success, up to the maximum; once per character per scene.""",
 )
-def shake_off_effect(
-    scene_id: UUID, body: ShakeOffCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-37: roll as the power says; success takes half the net successes (rounded up) off the
-    effect's pages; at 0 the character is free and may act this page."""
-    present = _shaken_off(play.app)
-    return commands.run(play.shake_off_effect, scene_id, body, present=present, status_code=201)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/effect-extensions",
-    response_model=EffectPublic,
+routes.post(
+    "/shake-offs",
+    ScenePlay.shake_off_effect,
+    ShakeOffCreate,
+    operation_id="shake_off_effect",
+    status_code=201,
+    responses=ASKS_GM,
+    model=ShakeOffPublic,
+    present=_shaken_off,
+    doc="""WCBH-37: roll as the power says; success takes half the net successes (rounded up) off the
+    effect's pages; at 0 the character is free and may act this page.""",
+)
+routes.post(
+    "/effect-extensions",
+    ScenePlay.extend_effect_past_scene,
+    ExtensionCreate,
     operation_id="extend_effect",
+    name="extend_effect",
+    model=EffectPublic,
+    present=_effects,
+    doc="""WCBH-38: 1 Resolve extends an effect on a defeated opponent to the end of the next scene of
+    this game Issue; once per scene per effect. Answers with the target.""",
 )
-def extend_effect(
-    scene_id: UUID, body: ExtensionCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-38: 1 Resolve extends an effect on a defeated opponent to the end of the next scene of
-    this game Issue; once per scene per effect. Answers with the target."""
-    return commands.run(play.extend_effect_past_scene, scene_id, body, present=_effects)
-
-
-@router.post(
-    "/v1/scenes/{scene_id}/back-in-the-fight",
-    response_model=EffectPublic,
+routes.post(
+    "/back-in-the-fight",
+    ScenePlay.back_in_the_fight,
+    BackInTheFightCreate,
     operation_id="back_in_the_fight",
+    model=EffectPublic,
+    present=_effects,
+    doc="""WCBH-39: 1 Resolve on the page after a defeat by damage: wake with 3 Health; or 1 Resolve:
+    be rid of a special effect from the next page. Either once per scene per character.""",
 )
-def back_in_the_fight(
-    scene_id: UUID, body: BackInTheFightCreate, play: PlayDep, commands: CommandsDep
-) -> JSONResponse:
-    """WCBH-39: 1 Resolve on the page after a defeat by damage: wake with 3 Health; or 1 Resolve:
-    be rid of a special effect from the next page. Either once per scene per character."""
-    return commands.run(play.back_in_the_fight, scene_id, body, present=_effects)
 
 
 def _found(states: dict[str, Any], state_id: UUID, label: str) -> str:

@@ -77,11 +77,23 @@ def trait_roll(p: Play, pick: Pick) -> None:
     p.run(p.actor(who, pick), "roll", p.scene, body)
 
 
+# What Resolve after the roll works on besides a trait check: a plain, charging or all-out attack.
+NO_RESOLVE_AFTER = ("club", "guard", "charger", "effect")
+
+
 def _trait_roll(p: Play, pick: Pick) -> dict[str, Any] | None:
-    """A character's trait roll of the scene (Resolve after the roll, WCBH-20b, 20c)."""
+    """A character's trait roll or plain attack of the scene (Resolve after the roll, WCBH-20b,
+    20c; on an attack it decides the hit again and changes the target's Health)."""
+    plain_attacks = [
+        r
+        for r in p.originals("attack")
+        if not any(r["request"].get(k) is not None for k in NO_RESOLVE_AFTER)
+        and not r["request"].get("team")
+        and not r["request"].get("redirect")
+    ]
     rolls = [
         r
-        for r in p.originals("trait")
+        for r in [*p.originals("trait"), *plain_attacks]
         if r["scene_id"] == str(p.scene) and r["character_id"] is not None
     ]
     return pick.one(rolls) if rolls else None

@@ -190,9 +190,32 @@ def wcbh_trait(req: Json, sheet: Json | None, settings: Json, dice: Dice) -> Out
     return trait_result(req, trait, rank, faces, settings)
 
 
+def wcbh_attack_reread(original: Json, faces: list[Json]) -> Outcome:
+    """An attack read again after Resolve: the attacker's kept dice against the defence as rolled."""
+    kept = [f for f in faces if f["kept"]]
+    attack = sum(d6_successes(f["face"]) for f in kept if f["label"] in ("attack", "resolve"))
+    defence = sum(d6_successes(f["face"]) for f in kept if f["label"] == "defence")
+    used = target_defence(original)
+    done = hit(attack, defence, original["target_health"], original["minion"])
+    result = {
+        "attack_successes": attack,
+        "defence": used["name"],
+        "defence_rank": used["rank"],
+        "defence_successes": defence,
+        "net": done["net"],
+    }
+    if original["target_id"] is not None:
+        result["target_id"] = original["target_id"]
+    result |= {k: done[k] for k in ("damage", "health", "defeated")}
+    result["success"] = done["net"] >= 1
+    return result, done["net"], done["net"] >= 1
+
+
 def wcbh_resolve_dice(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
+    if "attack_rank" in original:  # an attack: one die per Resolve, never exploding
+        return wcbh_attack_reread(original, faces + dice.pool(6, req["resolve"], "resolve"))
     trait, rank = wcbh_rank(original, sheet)
     decisive = original["decisive_moment"]
     added = dice.pool(
@@ -204,6 +227,9 @@ def wcbh_resolve_dice(
 def wcbh_resolve_reroll(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
+    if "attack_rank" in original:  # an attack: the attacker's dice only
+        mine = [f for f in faces if f["kept"] and f["label"] in ("attack", "resolve")]
+        return wcbh_attack_reread(original, faces + dice.reroll(mine, None))
     trait, rank = wcbh_rank(original, sheet)
     again = [f for f in faces if f["kept"] and f["exploded_from"] is None]
     for f in faces:

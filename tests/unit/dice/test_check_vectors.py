@@ -15,6 +15,7 @@ import pytest
 
 from domain.dice import commitment
 from domain.rulesets import RULESETS
+from domain.rulesets.base import CheckOutcome
 from tests.unit.dice import vector_script
 from tests.unit.dice.reference_checks import recompute
 
@@ -52,6 +53,24 @@ def test_every_check_and_follow_up_has_a_vector() -> None:
     every = {(r.id, name) for r in RULESETS.values() for name in (*r.checks, *r.follow_ups)}
 
     assert covered == every
+
+
+def test_every_check_a_follow_up_may_follow_has_a_vector_of_that_pair() -> None:
+    # A follow-up reads the original by its check (Resolve on an attack re-reads the hit, on a
+    # trait check the successes): each pair is its own arithmetic and needs its own vector. One
+    # given only through its own verb (Nimble's Help on a held attack) is judged by that verb.
+    covered = {(v["ruleset"], v["check"], v["follow_up"]) for v in STORED["vectors"]}
+    failed = CheckOutcome({"outcome": "failure"}, 0, False)
+    every = {
+        (r.id, name, follow_up)
+        for r in RULESETS.values()
+        for follow_up, follow in r.follow_ups.items()
+        if follow.direct
+        for name, check in r.checks.items()
+        if follow.allowed(check.parse(check.example()), failed) is None
+    }
+
+    assert every - covered == set()
 
 
 @pytest.mark.parametrize("vector", [named(v) for v in STORED["vectors"]])

@@ -1,0 +1,46 @@
+"""Presenters several route modules share: a command's outcome as the public answer of the
+aggregate it changed (api/command_routes.py calls them with the request's Commands)."""
+
+from __future__ import annotations
+
+from api.deps import Commands
+from api.schemas import (
+    CharacterPublic,
+    IssuePublic,
+    RollPublic,
+    ScenePublic,
+    character_public,
+    issue_public,
+    roll_public,
+    scene_public,
+)
+from domain.aggregates import Campaign, Character, Issue, Roll, Scene
+from domain.commands import Outcome
+
+
+def roll_shown(outcome: Outcome, commands: Commands) -> RollPublic:
+    roll = outcome.aggregate
+    assert isinstance(roll, Roll)
+    return roll_public(roll, commands.app.repository.get(roll.scene_id))
+
+
+def scene_shown(outcome: Outcome, commands: Commands) -> ScenePublic:
+    """The scene, with its order of action as the caller may see it (none for no caller)."""
+    scene = outcome.aggregate
+    assert isinstance(scene, Scene)
+    actor = commands.actor
+    order = commands.app.order_of_action(actor, scene) if actor is not None else None
+    return scene_public(scene, order)
+
+
+def issue_shown(outcome: Outcome, _: Commands) -> IssuePublic:
+    issue = outcome.aggregate
+    assert isinstance(issue, Issue)
+    return issue_public(issue)
+
+
+def character_shown(outcome: Outcome, commands: Commands) -> CharacterPublic:
+    character = outcome.aggregate
+    assert isinstance(character, Character)
+    campaign: Campaign = commands.app.repository.get(character.campaign_id)
+    return character_public(character, campaign)
