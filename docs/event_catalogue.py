@@ -642,7 +642,9 @@ def play_campaign_from_an_old_log(s: Session, sheet: dict[str, Any]) -> None:
         campaign = s.call("POST", "/v1/campaigns", None, {"name": "Old", "ruleset": "wcbh"})
     campaign_id, gm = campaign["id"], campaign["gm_token"]
     s.more.append((campaign_id, gm))
-    bo = s.call("POST", f"/v1/campaigns/{campaign_id}/members", gm, {"name": "Bo", "role": "player"})
+    bo = s.call(
+        "POST", f"/v1/campaigns/{campaign_id}/members", gm, {"name": "Bo", "role": "player"}
+    )
     hero = s.call(
         "POST",
         f"/v1/campaigns/{campaign_id}/characters",
