@@ -46,19 +46,20 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """Check an export offline: no service, no database, only the file and the algorithm.
-    Exit 0 intact, 1 tampered, 2 no usable export (docs/fair-dice.md)."""
+    Exit 0 intact, 1 tampered, 2 no usable export, 3 nothing wrong but rolls made under rules
+    versions this verifier does not know (docs/fair-dice.md)."""
     from domain.audit import CutExport, UnusableExport, parse_export
 
     try:
         if args.file == "-":
-            entries = parse_export(sys.stdin)
+            entries = parse_export(getattr(sys.stdin, "buffer", sys.stdin))
         else:
-            with open(args.file, encoding="utf-8") as f:
+            with open(args.file, "rb") as f:  # bytes: a line that is not UTF-8 is named
                 entries = parse_export(f)
     except CutExport as exc:
         print(f"TRUNCATED: {exc}\nFAILED")
         return 1
-    except (OSError, UnicodeDecodeError, UnusableExport) as exc:
+    except (OSError, UnusableExport) as exc:
         print(f"chronicle verify: {args.file}: {exc}", file=sys.stderr)
         return 2
     kept = _receipts_file(args.receipts) if args.receipts is not None else []
@@ -75,7 +76,7 @@ def _verify(args: argparse.Namespace) -> int:
     if args.receipts is not None:
         print(f"{len(kept)} receipts checked")
     print("\n".join(report.lines()))
-    return 0 if report.intact else 1
+    return report.exit_code
 
 
 class BadInputFile(Exception):
@@ -208,7 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_serve)
     verify = sub.add_parser(
         "verify",
-        help="check an export (JSON Lines) offline; exit 1 if tampered, 2 if no usable export",
+        help="check an export (JSON Lines) offline; exit 1 if tampered, 2 if no usable export, "
+        "3 if some rolls were made under rules versions this verifier does not know",
     )
     verify.add_argument(
         "file", help="the file from GET /v1/campaigns/{id}/export ('-': standard input)"

@@ -19,7 +19,7 @@ from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome, parse_request
+from domain.rulesets.base import CheckOutcome, FollowUpRoll, parse_request
 
 SEED = bytes(range(32))  # seed A of docs/fair-dice.md
 MAX_NONCE = 5000
@@ -74,7 +74,7 @@ def real_follow_up(
     parsed = parse_request(follow.Request, request, "request")
     roller = Roller(FairSource(seed, client_seed, nonce))
     faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
-    outcome = follow.apply(original_request, faces, parsed, sheet, settings, roller)
+    outcome = follow.apply(FollowUpRoll(original_request, faces, parsed, sheet, settings), roller)
     return _record(
         original["ruleset"], original["check"], name, parsed.model_dump(mode="json"),
         original["sheet"], original["side"], original["settings"], client_seed, nonce, roller,

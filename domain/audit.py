@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.rulesets import ruleset_version
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import CheckOutcome, FollowUpRoll
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -53,6 +53,10 @@ FORMAT_1_RULES_VERSION = "1"  # format-1 records predate rules versions: they we
 ODDS_TOLERANCE = 1e-9
 # Problems about the chain as a whole: every roll's verification shows them, whichever roll they name.
 CHAIN_KINDS = frozenset({"tampered", "missing", "misordered", "malformed"})
+# A roll made under rules this verifier does not know is neither tampered nor verified: it is listed
+# beside the rolls whose seed is secret, and `chronicle verify` exits UNKNOWN_RULES_EXIT for it.
+UNKNOWN_RULES = "unknown_rules_version"
+UNKNOWN_RULES_EXIT = 3
 EXPORT_HEAD = "ExportHead"  # the signed trailer line (domain/receipts.py): not an event of the log
 
 
@@ -108,12 +112,31 @@ class Report:
     rolls: int = 0
     recomputed: int = 0
     problems: list[Problem] = field(default_factory=list)
-    unverified: list[Problem] = field(default_factory=list)  # rolls whose seed is not revealed
+    # rolls not recomputed: their seed is not revealed (kind "unverified"), or they were made under
+    # a rules version this verifier does not know (UNKNOWN_RULES)
+    unverified: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # worth knowing, no failure
 
     @property
     def intact(self) -> bool:
         return not self.problems
+
+    @property
+    def unknown_rules(self) -> list[Problem]:
+        """Rolls this verifier cannot recompute: their rules version is unknown to it."""
+        return [p for p in self.unverified if p.kind == UNKNOWN_RULES]
+
+    @property
+    def unrevealed(self) -> list[Problem]:
+        return [p for p in self.unverified if p.kind != UNKNOWN_RULES]
+
+    @property
+    def exit_code(self) -> int:
+        """`chronicle verify`'s: 0 intact, 1 tampered, UNKNOWN_RULES_EXIT when nothing is wrong
+        but some rolls need a verifier that knows their rules version."""
+        if not self.intact:
+            return 1
+        return UNKNOWN_RULES_EXIT if self.unknown_rules else 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,14 +152,23 @@ class Report:
         """The report as `chronicle verify` prints it."""
         summary = (
             f"{self.rolls} roll records, {self.recomputed} recomputed from revealed seeds, "
-            f"{len(self.unverified)} unverified (seed not revealed)"
+            f"{len(self.unrevealed)} unverified (seed not revealed)"
         )
+        if self.unknown_rules:
+            summary += f", {len(self.unknown_rules)} not recomputed (rules version unknown)"
         out = [summary]
         out += [p.describe() for p in self.problems]
         out += [p.describe() for p in self.unverified]
         out += [f"WARNING: {p.describe()}" for p in self.warnings]
         if not self.intact:
             out.append("FAILED")
+        elif self.unknown_rules:
+            versions = sorted({p.message.split(": ", 1)[-1] for p in self.unknown_rules})
+            out.append(
+                "CANNOT TELL: nothing this verifier can check is wrong, but "
+                f"{len(self.unknown_rules)} roll(s) were made under rules it does not know "
+                f"({'; '.join(versions)}): check them with a verifier that knows those rules"
+            )
         elif self.unverified:
             out.append(
                 "OK: the chain is intact and every revealed roll recomputes; UNVERIFIED: "
@@ -150,7 +182,8 @@ class Report:
         """What concerns one roll: the chain as a whole, and the roll's own checks."""
         chain = [p for p in self.problems if p.kind in CHAIN_KINDS]
         own = [p for p in self.problems if p.roll_id == roll_id and p.kind not in CHAIN_KINDS]
-        revealed = not any(p.roll_id == roll_id for p in self.unverified)
+        revealed = not any(p.roll_id == roll_id for p in self.unrevealed)
+        unknown = [p for p in self.unknown_rules if p.roll_id == roll_id]
         return {
             "roll_id": roll_id,
             "chain": {
@@ -161,8 +194,9 @@ class Report:
             },
             "recomputed": {
                 "revealed": revealed,
-                "match": (not own) if revealed else None,
-                "problems": [asdict(p) for p in own],
+                # null: not judged (its seed is secret, or its rules are unknown to this verifier)
+                "match": (not own) if revealed and not unknown else None,
+                "problems": [asdict(p) for p in own + unknown],
             },
             "warnings": [asdict(p) for p in self.warnings if p.roll_id == roll_id],
         }
@@ -204,7 +238,9 @@ def recompute(
     try:
         _format(record)
         replayed = _replay(record, seed, original, version)
-    except (_Unknown, UnknownFormat) as exc:
+    except _Unknown as exc:
+        return [problem(UNKNOWN_RULES, str(exc))]
+    except UnknownFormat as exc:
         return [problem("unverifiable", str(exc))]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         return [problem("unverifiable", f"it could not be replayed: {exc}")]
@@ -271,13 +307,10 @@ def _replay(
         first = check.parse(original["request"])
         faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
         request = follow_up.Request.model_validate(record["request"])
-        outcome = (
-            declared
-            if roller is None
-            else follow_up.apply(first, faces, request, sheet, settings, roller)
-        )
+        asked = FollowUpRoll(first, faces, request, sheet, settings)
+        outcome = declared if roller is None else follow_up.apply(asked, roller)
         if follow_up.odds is not None:
-            chances = follow_up.odds(first, faces, request, sheet, settings, outcome)
+            chances = follow_up.odds(asked, outcome)
             odds = {"success": chances.success, "at_least": chances.at_least, "above": None}
         costs = follow_up.cost(request)
     return _Replayed(
@@ -302,7 +335,7 @@ def check_unrevealed(
     try:
         replayed = _replay(record, None, original, str(record.get("rules_version")))
     except _Unknown as exc:
-        return [Problem("unverifiable", f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
+        return [Problem(UNKNOWN_RULES, f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         message = f"roll {roll_id}: its odds could not be computed: {exc}"
         return [Problem("unverifiable", message, record.get("sequence"), roll_id)]
@@ -395,22 +428,34 @@ class CutExport(ValueError):
     not input of the wrong kind; otherwise whoever cuts an export could choose the milder verdict."""
 
 
-def parse_export(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1."""
+def parse_export(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+    """The entries of a JSON Lines export, one JSON object a line; line N is entry N - 1. Lines
+    read as bytes are decoded here, so that text that is not UTF-8 is named by its line."""
     entries: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
         try:
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
             value = json.loads(line)
-        except ValueError:
-            if number > 1 and not line.endswith("\n"):
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError both
+            ends = b"\n" if isinstance(raw, bytes) else "\n"
+            if number > 1 and not raw.endswith(ends):  # type: ignore[arg-type]
                 raise CutExport(f"line {number} is cut off: the export was truncated") from None
-            raise UnusableExport(f"line {number} is not JSON") from None
+            what = "UTF-8 text" if isinstance(raw, bytes) and _not_utf8(raw) else "JSON"
+            raise UnusableExport(f"line {number} is not {what}") from None
         if not isinstance(value, dict):
             raise UnusableExport(f"line {number} is not a JSON object")
         entries.append(value)
     if not entries:
         raise UnusableExport("the export is empty")
     return entries
+
+
+def _not_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 @dataclass
@@ -471,6 +516,7 @@ class _Log:
     sides: dict[str, Any] = field(default_factory=dict)  # character -> its side
     settings: list[Any] = field(default_factory=list)  # every settings the campaign has had
     ruleset: Any = None  # the campaign's
+    versions: dict[str, int] = field(default_factory=dict)  # aggregate -> its last version so far
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -618,6 +664,7 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
                 )
             )
         last_position = max(last_position, position)
+        _check_version(log, line, kind, entry)
         reader = _READERS.get(kind.split(".", 1)[0])
         if reader is None:
             continue
@@ -628,6 +675,28 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
                 Problem("malformed", f"the {kind} entry cannot be read: {exc!r}", line=line)
             )
     return log
+
+
+def _check_version(log: _Log, line: int, kind: str, entry: Mapping[str, Any]) -> None:
+    """Each aggregate's events follow each other version by version: an event dropped from the
+    middle of any aggregate's history leaves a gap, even where no roll check would notice it (the
+    last roll's record, link and nonce taken, with its scene's later events kept)."""
+    originator, version = entry.get("originator_id"), entry.get("originator_version")
+    if not isinstance(originator, str) or type(version) is not int:
+        return
+    previous = log.versions.get(originator)
+    log.versions[originator] = version
+    if previous is None or version == previous + 1:
+        return
+    if version <= previous:
+        message = f"{kind} is version {version} of {originator}, after its version {previous}"
+        log.problems.append(Problem("misordered", message, line=line))
+    else:
+        message = (
+            f"{kind} is version {version} of {originator}, but the export's last event of it is "
+            f"version {previous}: the events between are missing"
+        )
+        log.problems.append(Problem("missing", message, line=line))
 
 
 # ---- checking it ---------------------------------------------------------------------------------
@@ -663,13 +732,23 @@ def verify_export(
                 "unverified", f"its seed ({epoch.name()}) is not revealed yet: faces not recomputed"
             )
             (report.problems if require_revealed else report.unverified).append(unrevealed)
-            found = check_unrevealed(recorded.record, original, recorded.shown)
-            report.problems.extend(_at(p, recorded.line) for p in found)
+            _file(report, check_unrevealed(recorded.record, original, recorded.shown), recorded)
             continue
-        found = recompute(recorded.record, epoch.seed, original, recorded.shown)
-        report.problems.extend(_at(p, recorded.line) for p in found)
-        report.recomputed += 1
+        if not _file(
+            report, recompute(recorded.record, epoch.seed, original, recorded.shown), recorded
+        ):
+            report.recomputed += 1
     return report
+
+
+def _file(report: Report, found: list[Problem], recorded: _Recorded) -> bool:
+    """Add a roll's problems to the report; a rules version unknown to this verifier is no
+    problem of the roll's but a limit of the verifier's (listed with the unverified rolls).
+    True if the roll could not be recomputed for that reason."""
+    unknown = [_at(p, recorded.line) for p in found if p.kind == UNKNOWN_RULES]
+    report.unverified.extend(unknown)
+    report.problems.extend(_at(p, recorded.line) for p in found if p.kind != UNKNOWN_RULES)
+    return bool(unknown)
 
 
 def _at(problem: Problem, line: int) -> Problem:

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene, Story
 from domain.commands import Actor, CommandContext, Outcome
-from domain.errors import Forbidden, InvalidInput, NotFound
+from domain.errors import Conflict, Forbidden, InvalidInput
 from domain.rolls import CheckRoll, Declared
 from domain.rulesets import Ruleset, get_ruleset
 from domain.rulesets.base import Check, CheckOutcome
@@ -55,21 +55,39 @@ class Loaded:
     def __init__(self, aggregates: dict[UUID, Aggregate] | None = None) -> None:
         self.aggregates: dict[UUID, Aggregate] = dict(aggregates or {})
 
-    def get(self, app: Service, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
+    def get(
+        self, app: Service, actor: Actor, cls: type[A], aggregate_id: UUID, field: str = ""
+    ) -> A:
+        """The aggregate, loaded once; with a `field`, an unknown id is that field's fault."""
         found = self.aggregates.get(aggregate_id)
         if found is None:
-            found = app.get(actor, cls, aggregate_id)
+            found = (
+                app.named(actor, cls, aggregate_id, field)
+                if field
+                else app.get(actor, cls, aggregate_id)
+            )
             self.aggregates[aggregate_id] = found
         assert isinstance(found, cls)
         return found
 
-    def character(self, app: Service, actor: Actor, character_id: UUID) -> Character:
-        return self.get(app, actor, Character, character_id)
+    def character(
+        self, app: Service, actor: Actor, character_id: UUID, field: str = ""
+    ) -> Character:
+        return self.get(app, actor, Character, character_id, field)
 
     def touched(self, *already: Aggregate) -> list[Aggregate]:
         """The loaded aggregates with new events, except those the command saves anyway."""
         skip = {a.id for a in already}
         return [a for a in self.aggregates.values() if a.pending_events and a.id not in skip]
+
+
+def open_scene_named(app: Chronicle, actor: Actor, scene_id: UUID) -> Scene:
+    """The open scene of the actor's campaign a body names in `scene_id` (a command that acts on
+    a character, not on a scene, and takes the scene from its body)."""
+    scene = app.named(actor, Scene, scene_id, "scene_id")
+    if scene.closed:
+        raise Conflict("the scene is closed", field="scene_id", code="scene_closed")
+    return scene
 
 
 # ---- boundaries: what the lifecycle tells the campaign's own system -----------------------------
@@ -164,18 +182,9 @@ class GameSystem:
 
     # ---- roll hooks (what a system adds to the shared roll commands) -------------------------
 
-    def with_page_dice(
-        self,
-        scene: Scene,
-        campaign: Campaign,
-        check: Check,
-        request: Mapping[str, Any],
-        character: Character | None,
-        *,
-        action: bool = True,
-    ) -> Mapping[str, Any]:
-        """The request with the dice the page adds to the character's roll (WCBH-25, 41)."""
-        return request
+    def with_page_dice(self, ask: CheckRoll, check: Check) -> Mapping[str, Any]:
+        """The roll's request with the dice the page adds to the character's roll (WCBH-25, 41)."""
+        return ask.request
 
     def followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
         """What a direct follow-up changes besides its roll and its cost (WCBH-20b, 20c)."""
@@ -186,6 +195,19 @@ class GameSystem:
     ) -> list[Any]:
         """What a character's roll changes besides its limits and costs (WCBH-16)."""
         return []
+
+
+class Part:
+    """One area of a game system's commands, held by the system (`Wcbh.fight`, `Nimble.health`):
+    it reaches the shared commands as `self.app` and the system's other parts through
+    `self.system`, which each part narrows to its own system's class (`system: Wcbh`)."""
+
+    def __init__(self, system: GameSystem) -> None:
+        self.system = system
+
+    @property
+    def app(self) -> Chronicle:
+        return self.system.app
 
 
 @dataclass
@@ -209,12 +231,7 @@ class Turn:
         known = self._sheets.get(character_id)
         if known is not None:
             return known
-        try:
-            character = self.loaded.character(self.app, self.actor, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
+        character = self.loaded.character(self.app, self.actor, character_id, field)
         sheet = self.rules.parse_sheet(character.sheet, self.settings, side=character.side)
         self._sheets[character_id] = Sheeted(character, sheet)
         return self._sheets[character_id]

@@ -39,12 +39,7 @@ class Missions:
         links = ((body.scene_id, Scene, "scene_id"), (body.story_id, Story, "story_id"))
         for link_id, cls, label in links:
             if link_id is not None:
-                try:
-                    app.get(actor, cls, link_id)
-                except NotFound:
-                    raise InvalidInput(
-                        f"{label} names no {cls.__name__.lower()} of this campaign", field=label
-                    ) from None
+                app.named(actor, cls, link_id, label)
         mission = Mission.create(campaign.id, body.title, body.scene_id, body.story_id)
         return app._commit(ctx, mission)
 

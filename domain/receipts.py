@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -158,49 +158,46 @@ def _match(value: Any, pattern: re.Pattern[str], name: str, form: str) -> str:
     return value
 
 
-def _message(tag: str, fields: Iterable[str]) -> bytes:
+def _hex64(value: Any, name: str) -> str:
+    return _match(value, _HEX64, name, "64 lowercase hex digits")
+
+
+def _moment(value: Any, name: str) -> str:
+    return _match(value, _SIGNED_AT, name, "YYYY-MM-DDTHH:MM:SSZ")
+
+
+# How each field of a signed message is written; a field has one form in every message.
+_FORMS: dict[str, Callable[[Any, str], str]] = {
+    "campaign_id": _uuid,
+    "roll_id": _uuid,
+    "sequence": _count,
+    "length": _count,
+    "position": _count,
+    "entries": _count,
+    "hash": _hex64,
+    "digest": _hex64,
+    "signed_at": _moment,
+}
+
+
+def _message(tag: str, statement: Mapping[str, Any], names: Iterable[str]) -> bytes:
+    fields = [_FORMS[name](statement.get(name), name) for name in names]
     # Every field is validated to a form without newlines, so the lines cannot run into each other.
     return "\n".join([tag, *fields]).encode("ascii")
 
 
 def receipt_message(statement: Mapping[str, Any]) -> bytes:
-    return _message(
-        RECEIPT_TAG,
-        [
-            _uuid(statement.get("campaign_id"), "campaign_id"),
-            _count(statement.get("sequence"), "sequence"),
-            _uuid(statement.get("roll_id"), "roll_id"),
-            _match(statement.get("hash"), _HEX64, "hash", "64 lowercase hex digits"),
-        ],
-    )
+    return _message(RECEIPT_TAG, statement, ("campaign_id", "sequence", "roll_id", "hash"))
 
 
 def head_message(statement: Mapping[str, Any]) -> bytes:
-    return _message(
-        HEAD_TAG,
-        [
-            _uuid(statement.get("campaign_id"), "campaign_id"),
-            _count(statement.get("length"), "length"),
-            _match(statement.get("hash"), _HEX64, "hash", "64 lowercase hex digits"),
-            _count(statement.get("position"), "position"),
-            _match(statement.get("signed_at"), _SIGNED_AT, "signed_at", "YYYY-MM-DDTHH:MM:SSZ"),
-        ],
-    )
+    names = ("campaign_id", "length", "hash", "position", "signed_at")
+    return _message(HEAD_TAG, statement, names)
 
 
 def trailer_message(statement: Mapping[str, Any]) -> bytes:
-    return _message(
-        EXPORT_TAG,
-        [
-            _uuid(statement.get("campaign_id"), "campaign_id"),
-            _count(statement.get("entries"), "entries"),
-            _count(statement.get("position"), "position"),
-            _count(statement.get("length"), "length"),
-            _match(statement.get("hash"), _HEX64, "hash", "64 lowercase hex digits"),
-            _match(statement.get("digest"), _HEX64, "digest", "64 lowercase hex digits"),
-            _match(statement.get("signed_at"), _SIGNED_AT, "signed_at", "YYYY-MM-DDTHH:MM:SSZ"),
-        ],
-    )
+    names = ("campaign_id", "entries", "position", "length", "hash", "digest", "signed_at")
+    return _message(EXPORT_TAG, statement, names)
 
 
 def _signed(key: SigningKey, statement: dict[str, Any], message: bytes) -> dict[str, Any]:
@@ -244,26 +241,30 @@ def entries_digest(entries: Iterable[Mapping[str, Any]]) -> str:
     return digest.hexdigest()
 
 
+def _payloads(entries: Iterable[Mapping[str, Any]], type_: str) -> Iterator[Mapping[str, Any]]:
+    """The payloads of the export's entries of one event type (malformed ones passed over)."""
+    for entry in entries:
+        payload = entry.get("payload")
+        if entry.get("type") == type_ and isinstance(payload, dict):
+            yield payload
+
+
 def _links(entries: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
     """The chain as the export tells it: sequence → the RollChain.Linked payload."""
     links: dict[int, Mapping[str, Any]] = {}
-    for entry in entries:
-        payload = entry.get("payload")
-        if entry.get("type") == "RollChain.Linked" and isinstance(payload, dict):
-            sequence = payload.get("sequence")
-            if isinstance(sequence, int) and sequence not in links:
-                links[sequence] = payload
+    for payload in _payloads(entries, "RollChain.Linked"):
+        sequence = payload.get("sequence")
+        if isinstance(sequence, int) and sequence not in links:
+            links[sequence] = payload
     return links
 
 
 def _records(entries: Iterable[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     records: dict[str, Mapping[str, Any]] = {}
-    for entry in entries:
-        payload = entry.get("payload")
-        if entry.get("type") == "Roll.Recorded" and isinstance(payload, dict):
-            record = payload.get("record")
-            if isinstance(record, dict):
-                records[str(record.get("roll_id"))] = record
+    for payload in _payloads(entries, "Roll.Recorded"):
+        record = payload.get("record")
+        if isinstance(record, dict):
+            records[str(record.get("roll_id"))] = record
     return records
 
 

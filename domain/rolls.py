@@ -45,6 +45,7 @@ from domain.rulesets.base import (
     PLAYER_MODIFIERS,
     Check,
     CheckOutcome,
+    FollowUpRoll,
     Once,
     gm_set,
     modifier_entry,
@@ -197,9 +198,8 @@ class RollCommands(Service):
         settings = rules.parse_settings(campaign.settings)
         if character is not None and sheet is None:
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-        request = self._with_page_dice(
-            scene, campaign, check, ask.request, character, action=ask.action
-        )
+        # The page's dice go into the request so that the record recomputes (WCBH-25, 41).
+        request = self.system_of(campaign).with_page_dice(ask, check)
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
         modifiers.extend(dict(entry) for entry in ask.given)
@@ -317,22 +317,6 @@ class RollCommands(Service):
             for f, v in declared.values.items()
         ]
 
-    def _with_page_dice(
-        self,
-        scene: Scene,
-        campaign: Campaign,
-        check: Check,
-        request: Mapping[str, Any],
-        character: Character | None,
-        *,
-        action: bool = True,
-    ) -> Mapping[str, Any]:
-        """The request with the dice the page adds to the character's roll (WCBH-25, 41), put
-        into the request so that the record recomputes: the campaign's system decides."""
-        return self.system_of(campaign).with_page_dice(
-            scene, campaign, check, request, character, action=action
-        )
-
     # `attack` (WCBH-25, 28..31, 33, 44) lives in systems/wcbh/commands/fight.py with the fight's other verbs.
 
     @command
@@ -417,10 +401,11 @@ class RollCommands(Service):
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         faces = [Face(**f) for f in original.record["faces"]]
-        outcome = follow.apply(original_request, faces, parsed, sheet, settings, roller)
+        asked = FollowUpRoll(original_request, faces, parsed, sheet, settings)
+        outcome = follow.apply(asked, roller)
         success = at_least = above = None
         if follow.odds is not None:
-            odds = follow.odds(original_request, faces, parsed, sheet, settings, outcome)
+            odds = follow.odds(asked, outcome)
             success, at_least = odds.success, odds.at_least
         record = {
             "format": RECORD_FORMAT,
@@ -445,7 +430,7 @@ class RollCommands(Service):
             "success": outcome.success,
             "client_seed_by": seed_by,
         }
-        original.note_follow_up(new_id, name, outcome.result, outcome.score, outcome.success)
+        original.note_follow_up(new_id, name, outcome)
         touched.append(original)
         return outcome, self._linked_roll(
             campaign.id, record, outcome, success, at_least, above, touched
@@ -530,12 +515,7 @@ class RollCommands(Service):
                     "only the GM rolls without a character (a raw pool)", field="character_id"
                 )
             return None, None
-        try:
-            character = self.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                "character_id names no character of this campaign", field="character_id"
-            ) from None
+        character = self.named(actor, Character, character_id, "character_id")
         self._check_may_act_for(actor, character)
         return character, rules.parse_sheet(character.sheet, settings, side=character.side)
 

@@ -150,6 +150,15 @@ class Service(Application):
             raise NotFound(f"{label} {aggregate_id} not found")
         return aggregate
 
+    def named(self, actor: Actor, cls: type[A], aggregate_id: UUID, field: str) -> A:
+        """Load an aggregate a request's `field` names: one outside the campaign is then the
+        field's fault (422 naming it), not a missing resource."""
+        try:
+            return self.get(actor, cls, aggregate_id)
+        except NotFound:
+            label = cls.__name__.lower()
+            raise InvalidInput(f"{field} names no {label} of this campaign", field=field) from None
+
     def campaign_of(self, actor: Actor) -> Campaign:
         return self.get(actor, Campaign, actor.campaign_id)
 

@@ -34,6 +34,21 @@ class Translation:
             raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
         return copy.deepcopy(found)
 
+    def edit(self, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The event's own document as it was (for the step's changes) and a copy to change."""
+        before = self.load(kind, self.id)
+        return before, copy.deepcopy(before)
+
+    def record(
+        self, kind: str, doc: dict[str, Any], before: dict[str, Any], text: str | None
+    ) -> None:
+        """Save the event's own document, in its campaign, and tell the change if it has words
+        (bookkeeping events have none: another event tells what happened)."""
+        self.save(kind, doc)
+        self.changes.campaign_id = doc["campaign_id"]
+        if text:
+            self.step(text, before, doc)
+
     def save(self, kind: str, doc: dict[str, Any], ref: str | None = None) -> None:
         doc["version"] = (
             self.event.originator_version if doc["id"] == self.id else doc.get("version")
@@ -55,6 +70,16 @@ class Translation:
                 "changes": diff(before or {}, after or {}),
             }
         )
+
+
+def in_scene(t: Translation, scene_id: Any) -> None:
+    """A character's event that happens in a scene is also told in that scene's replay."""
+    scene_doc = t.load("scene", str(scene_id))
+    t.changes.scopes = {
+        "story_id": scene_doc["story_id"],
+        "issue_id": scene_doc["issue_id"],
+        "scene_id": scene_doc["id"],
+    }
 
 
 def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:

@@ -14,7 +14,13 @@ import systems
 from domain.export import entry
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
-from projections.translation import SystemTranslation, Translation, refresh_derived, system_state
+from projections.translation import (
+    SystemTranslation,
+    Translation,
+    in_scene,
+    refresh_derived,
+    system_state,
+)
 
 Handler = Callable[[Translation], None]
 
@@ -69,11 +75,9 @@ def campaign(t: Translation) -> None:
         t.save("campaign", doc)
         t.step(f"Campaign “{e.name}” created ({get_ruleset(e.ruleset).name})", None, doc)
     elif t.name == "MemberJoined":
-        before = t.load("campaign", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("campaign")
         doc["members"].append({"id": str(e.member_id), "name": e.name, "role": e.role})
-        t.save("campaign", doc)
-        t.step(f"{e.name} joined as {e.role}", before, doc)
+        t.record("campaign", doc, before, f"{e.name} joined as {e.role}")
     elif t.name == "CharacterEnrolled":
         doc = t.load("campaign", t.id)
         doc.setdefault("character_ids", []).append(str(e.character_id))
@@ -92,10 +96,9 @@ CREDENTIAL_EVENTS = {
 
 def _credentials(t: Translation) -> None:
     """Token rotations, revocations and removals, told without any secret (no hash)."""
-    before = t.load("campaign", t.id)
+    before, doc = t.edit("campaign")
     member_id = str(t.event.member_id)
     name = next((m["name"] for m in before["members"] if m["id"] == member_id), member_id)
-    doc = copy.deepcopy(before)
     if t.name == "MemberRemoved":
         doc["members"] = [m for m in doc["members"] if m["id"] != member_id]
         t.save("campaign", doc)
@@ -164,8 +167,7 @@ def character(t: Translation) -> None:
                 doc["resources"][name]["current"] = level
         text = f"{e.name} ({e.side}) joined the campaign"
     else:
-        before = t.load("character", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("character")
         if t.name in SHEET_EVENTS:
             text = _sheet(t, doc)
         elif t.name == "ResourceSpent":
@@ -250,10 +252,8 @@ def character(t: Translation) -> None:
         keep_in_step(t, doc)
     scene_id = getattr(e, "scene_id", None)
     if scene_id is not None and not t.changes.scopes:  # hits, damage, effects… in a scene
-        _in_scene(t, scene_id)
-    t.save("character", doc)
-    t.changes.campaign_id = doc["campaign_id"]
-    t.step(text, before, doc)
+        in_scene(t, scene_id)
+    t.record("character", doc, before, text)
 
 
 # ---- stories, game Issues, scenes ----------------------------------------------------------------
@@ -274,8 +274,7 @@ def story(t: Translation) -> None:
         }
         text: str | None = f"Story “{e.title}” started"
     else:
-        before = t.load("story", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("story")
         text = None  # game Issue bookkeeping: the game Issue's own events tell it
         if t.name == "GameIssueBegan":
             doc["running_issue_id"] = str(e.issue_id)
@@ -287,11 +286,8 @@ def story(t: Translation) -> None:
             text = f"Story “{doc['title']}” completed"
         elif t.name == "OnceUsed":
             doc["once_per_story_uses"].setdefault(e.key, []).append(str(e.character_id))
-    t.save("story", doc)
-    t.changes.campaign_id = doc["campaign_id"]
+    t.record("story", doc, before, text)
     t.changes.scopes = {"story_id": doc["id"]}
-    if text:
-        t.step(text, before, doc)
 
 
 def issue(t: Translation) -> None:
@@ -314,8 +310,7 @@ def issue(t: Translation) -> None:
         }
         text: str | None = f"Game Issue #{e.number} “{e.title}” started"
     else:
-        before = t.load("issue", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("issue")
         text = None
         if t.name == "SceneAdded":
             doc["scene_ids"].append(str(e.scene_id))
@@ -342,11 +337,8 @@ def issue(t: Translation) -> None:
             text = f"{villain}'s villainous deed, unstoppable: {e.description}"
         elif ("issue", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["issue", t.name](t, doc)
-    t.save("issue", doc)
-    t.changes.campaign_id = doc["campaign_id"]
+    t.record("issue", doc, before, text)
     t.changes.scopes = {"story_id": doc["story_id"], "issue_id": doc["id"]}
-    if text:
-        t.step(text, before, doc)
 
 
 def scene(t: Translation) -> None:
@@ -371,8 +363,7 @@ def scene(t: Translation) -> None:
         }
         text = f"Scene “{e.title}” opened (seed commitment {e.seed_commitment[:12]}…)"
     else:
-        before = t.load("scene", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("scene")
         if t.name == "PageAdvanced":
             doc["page"] = e.page
             text = f"Page {e.page} of “{doc['title']}”"
@@ -414,15 +405,12 @@ def scene(t: Translation) -> None:
             text = SYSTEM_TRANSLATIONS["scene", t.name](t, doc)
         else:
             text = f"“{doc['title']}”: {t.name}"
-    t.save("scene", doc)
-    t.changes.campaign_id = doc["campaign_id"]
+    t.record("scene", doc, before, text)
     t.changes.scopes = {
         "story_id": doc["story_id"],
         "issue_id": doc["issue_id"],
         "scene_id": doc["id"],
     }
-    if text:
-        t.step(text, before, doc)
 
 
 def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
@@ -435,16 +423,6 @@ def _order(t: Translation, scene_doc: dict[str, Any]) -> list[list[str]] | None:
         sheet = rules.parse_sheet(character["sheet"], settings, side=character["side"])
         fighters.append((character_id, character["side"], sheet))
     return rules.order_of_action(fighters, set(scene_doc.get("acting_first", [])), settings)
-
-
-def _in_scene(t: Translation, scene_id: Any) -> None:
-    """A character's event that happens in a scene is also told in that scene's replay."""
-    scene_doc = t.load("scene", str(scene_id))
-    t.changes.scopes = {
-        "story_id": scene_doc["story_id"],
-        "issue_id": scene_doc["issue_id"],
-        "scene_id": scene_doc["id"],
-    }
 
 
 # ---- missions ----------------------------------------------------------------------------------
@@ -472,8 +450,7 @@ def mission(t: Translation) -> None:
         }
         text = f"Mission “{e.title}” begins"
     else:
-        before = t.load("mission", t.id)
-        doc = copy.deepcopy(before)
+        before, doc = t.edit("mission")
         title = f"Mission “{doc['title']}”"
         counters = doc.setdefault("counters", initial_counters()) or initial_counters()
         doc["counters"] = counters
@@ -548,8 +525,7 @@ def mission(t: Translation) -> None:
             )
         else:
             text = f"{title}: {t.name}"
-    t.save("mission", doc)
-    t.changes.campaign_id = doc["campaign_id"]
+    t.record("mission", doc, before, text)
     scene_id = doc["scene_id"] or scene_id
     t.changes.scopes = {"story_id": doc["story_id"], "scene_id": scene_id}
     if scene_id:
@@ -557,7 +533,6 @@ def mission(t: Translation) -> None:
         scene_doc = t.load("scene", scene_id)
         t.changes.scopes["story_id"] = doc["story_id"] or scene_doc["story_id"]
         t.changes.scopes["issue_id"] = scene_doc["issue_id"]
-    t.step(text, before, doc)
 
 
 # ---- rolls -------------------------------------------------------------------------------------

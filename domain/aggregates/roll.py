@@ -8,6 +8,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import Aggregate, event
 
 from domain.audit import GENESIS_HASH, record_hash
+from domain.rulesets.base import CheckOutcome
 
 
 class Roll(Aggregate):
@@ -54,16 +55,9 @@ class Roll(Aggregate):
     def scene_id(self) -> UUID:
         return UUID(self.record["scene_id"])
 
-    def note_follow_up(
-        self,
-        follow_up_id: UUID,
-        name: str,
-        result: dict[str, Any],
-        score: int,
-        success: bool | None,
-    ) -> None:
+    def note_follow_up(self, follow_up_id: UUID, name: str, outcome: CheckOutcome) -> None:
         """A follow-up roll was made on this one; its own record holds its faces and proof."""
-        self._followed_up(follow_up_id, name, result, score, success)
+        self._followed_up(follow_up_id, name, outcome.result, outcome.score, outcome.success)
 
     @event("FollowedUp")
     def _followed_up(

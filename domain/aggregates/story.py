@@ -31,12 +31,7 @@ class Story(Aggregate):
     def begin_issue(self, issue_id: UUID) -> None:
         """Note that a game Issue started; only one may run at a time."""
         self._check_running()
-        if self.running_issue_id is not None:
-            raise Conflict(
-                f"game Issue {self.running_issue_id} is still running in this story; end it first",
-                code="issue_running",
-                details={"running_issue_id": str(self.running_issue_id)},
-            )
+        self._check_no_issue_running(" in this story; end it first")
         self._issue_began(issue_id)
 
     @event("GameIssueBegan")
@@ -69,17 +64,21 @@ class Story(Aggregate):
 
     def complete(self) -> None:
         self._check_running()
-        if self.running_issue_id is not None:
-            raise Conflict(
-                f"game Issue {self.running_issue_id} is still running; end it before completing",
-                code="issue_running",
-                details={"running_issue_id": str(self.running_issue_id)},
-            )
+        self._check_no_issue_running("; end it before completing")
         self._completed()
 
     @event("Completed")
     def _completed(self) -> None:
         self.completed = True
+
+    def _check_no_issue_running(self, then: str) -> None:
+        """One game Issue at a time: `then` ends the refusal (what to do about it)."""
+        if self.running_issue_id is not None:
+            raise Conflict(
+                f"game Issue {self.running_issue_id} is still running{then}",
+                code="issue_running",
+                details={"running_issue_id": str(self.running_issue_id)},
+            )
 
     def _check_running(self) -> None:
         if self.completed:

@@ -3,7 +3,7 @@ compute derived stats. The shared shape of a ruleset is in `domain.rulesets.base
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 
 import systems
@@ -25,7 +25,7 @@ class _Installed(Mapping[str, Ruleset]):
         """(ruleset id, rules version) -> the logic that reads the dice of that version; a roll
         record names its version so that a verifier replays it with the rules it was rolled
         under (docs/fair-dice.md)."""
-        return {(r.id, r.rules_version): r for r in self._by_id.values()}
+        return versions_of(systems.parts("rules"))
 
     def __getitem__(self, ruleset_id: str) -> Ruleset:
         return self._by_id[ruleset_id]
@@ -38,6 +38,18 @@ class _Installed(Mapping[str, Ruleset]):
 
 
 RULESETS = _Installed()
+
+
+def versions_of(parts: Iterable[object]) -> dict[tuple[str, str], Ruleset]:
+    """Every rules version the systems' rules packages know: each one's current `RULESET` and the
+    older versions it keeps in `RETIRED` (a tuple of rulesets), so that rolls recorded before a
+    change of the rules are still replayed with the logic they were rolled under."""
+    found: dict[tuple[str, str], Ruleset] = {}
+    for rules in parts:
+        current: Ruleset = rules.RULESET  # type: ignore[attr-defined]
+        for ruleset in (*getattr(rules, "RETIRED", ()), current):
+            found[(ruleset.id, ruleset.rules_version)] = ruleset
+    return found
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
@@ -57,4 +69,4 @@ def ruleset_version(ruleset_id: str, rules_version: str) -> Ruleset | None:
     return RULESETS.versions.get((ruleset_id, rules_version))
 
 
-__all__ = ["RULESETS", "Ruleset", "StatSpec", "get_ruleset", "ruleset_version"]
+__all__ = ["RULESETS", "Ruleset", "StatSpec", "get_ruleset", "ruleset_version", "versions_of"]

@@ -113,7 +113,8 @@ class Ruleset(ABC):
     id: ClassVar[str]
     rules_version: ClassVar[str]
     """Names the logic of the checks: bump it when a change reads the same dice differently, and keep
-    the old logic registered under the old version so that old roll records still verify."""
+    the old logic (a ruleset of the old version) in the rules package's `RETIRED` tuple so that old
+    roll records still verify (`domain.rulesets.versions_of`)."""
     name: ClassVar[str]
     Sheet: ClassVar[type[BaseModel]]
     Settings: ClassVar[type[BaseModel]]
@@ -360,6 +361,13 @@ class Odds:
     at_least: float
 
 
+def request_as(request: BaseModel, model: type[ModelT]) -> ModelT:
+    """A parsed request as the model its check parses (a check handed another's is a bug)."""
+    if not isinstance(request, model):
+        raise TypeError(f"expected {model.__name__}, got {type(request).__name__}")
+    return request
+
+
 def parse_request(model: type[ModelT], raw: Any, prefix: str) -> ModelT:
     """Validate ``raw`` against ``model``; every problem is reported with a ``<prefix>.`` path."""
     try:
@@ -443,10 +451,7 @@ class Check(ABC):
 
     def describe(self) -> dict[str, Any]:
         return {
-            "name": self.name,
-            "description": self.description,
-            "rules": list(self.rules),
-            "request_schema": self.Request.model_json_schema(),
+            **_described(self),
             "example": self.example(),
             "sheet_fields": list(self.sheet_fields),
             "modifier_fields": list(self.modifier_fields),
@@ -458,6 +463,37 @@ class Check(ABC):
 
 PLAYER_MODIFIERS = "player_modifiers"
 """The rule id of refusals under the campaign setting of that name."""
+
+
+def named_or_given(
+    name: str | None,
+    given: int | None,
+    sheet: BaseModel | None,
+    value_of: Callable[[BaseModel, str], int],
+    *,
+    fields: tuple[str, str],
+    named: str,
+) -> tuple[str | None, int]:
+    """The value a check rolls: the one the sheet holds under ``name``, or the ``given`` one of a
+    GM's raw roll; exactly one of the two request ``fields`` (the name's, the given value's), and
+    a roll without a character needs the given one. Returns the name (None if given) and value."""
+    name_field, given_field = fields
+    if given is not None:
+        if name is not None:
+            raise InvalidInput(
+                f"give the {named} or a {given_field}, not both", field=f"request.{given_field}"
+            )
+        return None, given
+    if name is None:
+        raise InvalidInput(
+            f"name the {named} to roll, or give a {given_field}", field=f"request.{name_field}"
+        )
+    if sheet is None:
+        raise InvalidInput(
+            f"a roll without a character needs an explicit {given_field}",
+            field=f"request.{name_field}",
+        )
+    return name, value_of(sheet, name)
 
 
 def declared(request: BaseModel, fields: Iterable[str]) -> dict[str, Any]:
@@ -522,15 +558,26 @@ def modifier_entry(
 
 
 @dataclass(frozen=True)
+class FollowUpRoll:
+    """One follow-up as its rules see it: the first roll's request and faces (fresh copies, which
+    ``apply`` may mark not kept; ``odds`` then sees them so), the follow-up's own request, and the
+    roller's sheet (None for a raw roll) and the campaign's settings."""
+
+    original: BaseModel
+    faces: list[Face]
+    request: BaseModel
+    sheet: BaseModel | None
+    settings: BaseModel
+
+
+@dataclass(frozen=True)
 class FollowUp:
     """A second roll linked to a first, e.g. Resolve dice added after seeing the roll (WCBH-20b).
 
-    ``apply(original request, the original roll's faces (fresh copies; apply may mark them not
-    kept), follow-up request, sheet, settings, roller for the new dice)`` returns the combined
-    outcome. ``allowed(original request, outcome)`` is None or the reason it is refused; the outcome
-    is that of the last follow-up of the same name already made on the roll, else the roll's own
-    (a Will reroll is judged on the reroll before it, CD-6).
-    ``odds`` takes the same arguments as ``apply`` with the combined outcome in place of the roller.
+    ``apply(roll, roller for the new dice)`` returns the combined outcome; ``odds(roll, that
+    outcome)`` its chances. ``allowed(original request, outcome)`` is None or the reason it is
+    refused; the outcome is that of the last follow-up of the same name already made on the roll,
+    else the roll's own (a Will reroll is judged on the reroll before it, CD-6).
     """
 
     name: str
@@ -538,11 +585,9 @@ class FollowUp:
     rules: tuple[str, ...]
     Request: type[BaseModel]
     cost: Callable[[BaseModel], dict[str, int]]
-    apply: Callable[
-        [BaseModel, list[Face], BaseModel, BaseModel | None, BaseModel, Roller], CheckOutcome
-    ]
+    apply: Callable[[FollowUpRoll, Roller], CheckOutcome]
     allowed: Callable[[BaseModel, CheckOutcome], str | None]
-    odds: Callable[..., Odds] | None = None
+    odds: Callable[[FollowUpRoll, CheckOutcome], Odds] | None = None
     direct: bool = True  # offered by POST /v1/rolls/{id}/follow-ups; else only through `via`
     via: str = ""
     example: Mapping[str, Any] | None = None  # a request for the docs and the contract tests
@@ -552,13 +597,17 @@ class FollowUp:
         return parse_request(self.Request, raw, "follow_up")
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "rules": list(self.rules),
-            "request_schema": self.Request.model_json_schema(),
-            "via": None if self.direct else self.via,
-        }
+        return {**_described(self), "via": None if self.direct else self.via}
+
+
+def _described(roll: Check | FollowUp) -> dict[str, Any]:
+    """What a check and a follow-up both tell about themselves (rules, request schema)."""
+    return {
+        "name": roll.name,
+        "description": roll.description,
+        "rules": list(roll.rules),
+        "request_schema": roll.Request.model_json_schema(),
+    }
 
 
 __all__ = [

@@ -13,7 +13,7 @@ import copy
 from typing import Any
 
 from domain.aggregates import Character, Scene
-from projections.translation import SystemTranslation, Translation, refresh_derived
+from projections.translation import SystemTranslation, Translation, in_scene, refresh_derived
 from systems.wcbh.rules import fight_state
 from systems.wcbh.rules.play_state import CHANGES as PLAY_CHANGES
 from systems.wcbh.rules.resolve import owed_loss
@@ -95,7 +95,7 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
     e, name = t.event, doc["name"]
     scene_id = getattr(e, "scene_id", None) or getattr(e, "from_scene_id", None)
     if scene_id is not None:
-        _in_scene(t, scene_id)
+        in_scene(t, scene_id)
     if t.name == "Recovered":
         return f"{name} recovers: Health {e.health} (WCBH-34)"
     if t.name == "EffectShaken":
@@ -128,16 +128,6 @@ def issue_play(t: Any, doc: dict[str, Any]) -> str:
     return f"{e.effect} on {_name(t, e.character_id)} lasts to the end of the next scene (WCBH-38)"
 
 
-def _in_scene(t: Any, scene_id: Any) -> None:
-    """A character's event that happens in a scene is also told in that scene's replay."""
-    scene_doc = t.load("scene", str(scene_id))
-    t.changes.scopes = {
-        "story_id": scene_doc["story_id"],
-        "issue_id": scene_doc["issue_id"],
-        "scene_id": scene_doc["id"],
-    }
-
-
 # ---- the Resolve area: Resolve given, luck, last gasp, Ability loss, scene pools (WCBH-16..21) --
 
 RESOLVE_CHARACTER_EVENTS = (
@@ -164,7 +154,7 @@ def resolve_character(t: Translation, doc: dict[str, Any]) -> str:
     owed = doc.setdefault("owed_ability_losses", {})
     lowered = doc.setdefault("lowered_abilities", [])
     if hasattr(e, "scene_id"):
-        _in_scene(t, e.scene_id)
+        in_scene(t, e.scene_id)
     if t.name == "ResolveGiven":
         resolve["current"] -= e.cost
         to = t.load("character", str(e.to_character_id))["name"]

@@ -10,6 +10,8 @@ from uuid import UUID
 from fastapi.testclient import TestClient
 
 from api.main import create_app
+from domain import receipts
+from domain.audit import Report, parse_export
 
 
 def openapi_document() -> dict[str, Any]:
@@ -113,3 +115,21 @@ class Table:
 
     def position(self) -> int:
         return int(ok(self.client.get("/health"))["position"])
+
+
+def verified_export(table: Table, scene_id: str | None = None) -> Report:
+    """The campaign's export as a player downloads it, checked as `chronicle verify --keys
+    --require-revealed` checks it: signed trailer, chain, seeds, and every roll recomputed.
+    `scene_id`: a scene still open, closed first so that its seed is revealed."""
+    if scene_id is not None:
+        table.post(f"/v1/scenes/{scene_id}/close", None, table.gm, status=200)
+    response = table.client.get(
+        f"/v1/campaigns/{table.campaign_id}/export", headers=bearer(table.player)
+    )
+    assert response.status_code == 200, response.text
+    lines = parse_export(response.text.splitlines(keepends=True))
+    keys = receipts.parse_keys(ok(table.client.get("/v1/signing-keys")))
+    report = receipts.audit_export(lines, keys, require_revealed=True)
+    assert report.intact, [p.describe() for p in report.problems][:10]
+    assert report.recomputed == report.rolls
+    return report

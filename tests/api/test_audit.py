@@ -212,20 +212,64 @@ def test_records_in_format_1_still_verify(
     assert "7 recomputed" in out
 
 
-def test_a_rules_version_the_verifier_does_not_know_is_unverifiable(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _under_unknown_rules(play: Play, roll: str) -> tuple[Entries, int]:
+    """The export with one roll's record claiming rules version 99 (re-hashed, as a newer server
+    would have written it)."""
     entries = copy.deepcopy(play.entries)
-    line, entry = recorded(entries, play.in_b)
+    line, entry = recorded(entries, roll)
     entry["payload"]["record"]["rules_version"] = "99"
     rehash(entries)
+    return entries, line
+
+
+def test_a_rules_version_the_verifier_does_not_know_is_reported_as_such_not_tampered_or_fine(
+    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries, line = _under_unknown_rules(play, play.in_b)
 
     code, out = verify(entries, tmp_path, capsys)
 
-    assert code == 1
-    [problem] = problem_lines(out, "UNVERIFIABLE")
+    assert code == 3, out  # neither 0 (fine) nor 1 (tampered)
+    [problem] = problem_lines(out, "UNKNOWN_RULES_VERSION")
     assert f"line {line}:" in problem
     assert "rules version 99 of ruleset wcbh is unknown to this verifier" in problem
+    assert "FAILED" not in out and "\nOK" not in out
+    assert out.splitlines()[-1].startswith("CANNOT TELL: nothing this verifier can check is wrong")
+    assert "1 not recomputed (rules version unknown)" in out
+
+
+def test_a_roll_under_unknown_rules_of_a_tampered_export_still_fails(
+    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries, _ = _under_unknown_rules(play, play.in_b)
+    _, other = recorded(entries, play.rotated)
+    other["payload"]["score"] += 1
+
+    code, out = verify(entries, tmp_path, capsys)
+
+    assert code == 1, out
+    assert problem_lines(out, "SCORE_MISMATCH") and problem_lines(out, "UNKNOWN_RULES_VERSION")
+
+
+def test_the_verification_endpoints_list_a_roll_under_unknown_rules_as_not_judged(
+    play: Play,
+) -> None:
+    """GET /v1/rolls/{id}/verification and the campaign's give the same report: the roll is
+    unverified (match null), the campaign not failed."""
+    entries, _ = _under_unknown_rules(play, play.in_b)
+
+    campaign = verify_export(entries).to_json()
+    roll = verify_export(entries, only_roll=play.in_b).for_roll(play.in_b)
+
+    assert campaign["intact"] is True and campaign["problems"] == []
+    assert [u["kind"] for u in campaign["unverified"]].count("unknown_rules_version") == 1
+    assert roll["chain"]["intact"] is True
+    assert roll["recomputed"]["revealed"] is True and roll["recomputed"]["match"] is None
+    assert [p["kind"] for p in roll["recomputed"]["problems"]] == ["unknown_rules_version"]
+    # in a scene still open, the roll is both: its seed secret and its rules unknown
+    open_entries, _ = _under_unknown_rules(play, play.last)
+    kinds = sorted(p.kind for p in verify_export(open_entries).unverified)
+    assert kinds == ["unknown_rules_version", "unverified"]
 
 
 # ---- missing nothing -----------------------------------------------------------------------------
@@ -342,6 +386,17 @@ def scene_cut(play: Play, entries: Entries) -> int:
     return recorded(entries, play.in_b)[0]
 
 
+def member_cut(play: Play, entries: Entries) -> int:
+    """A member's joining cut out of the campaign's history: no roll check reads it, but the
+    campaign's next event comes a version too late."""
+    first = next(i for i, e in enumerate(entries) if e["type"] == "Campaign.MemberJoined")
+    campaign = entries[first]["originator_id"]
+    del entries[first]
+    return (
+        next(i for i in range(first, len(entries)) if entries[i]["originator_id"] == campaign) + 1
+    )
+
+
 def _faces(record: dict[str, Any]) -> None:
     record["faces"][0]["face"] = record["faces"][0]["face"] % 6 + 1
 
@@ -391,6 +446,7 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "a record format the verifier does not know": (unknown_format, "UNVERIFIABLE"),
     "a scene's reveal cut out": (reveal_cut, "MISSING"),
     "a scene's opening cut out": (scene_cut, "UNPUBLISHED"),
+    "an event cut from the middle of an aggregate's history": (member_cut, "MISSING"),
 }
 
 
@@ -487,6 +543,23 @@ def test_unusable_input_exits_2_naming_the_line(
 
     assert main(["verify", str(path)]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_text_that_is_not_utf_8_exits_2_naming_its_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    source: str,
+) -> None:
+    content = b'{"type": "Scene.Opened"}\n{"name": "\xff"}\n'
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(content)
+    if source == "stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(content)))
+
+    assert main(["verify", "-" if source == "stdin" else str(path)]) == 2
+    assert "line 2 is not UTF-8 text" in capsys.readouterr().err
 
 
 def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

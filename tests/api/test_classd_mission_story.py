@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.classd_support import Fight, hand_check, kept, villain_sheet
+from tests.api.support import verified_export
 
 MAX_ROUNDS = 6  # bound for the outcomes the dice decide (a double 1 is 1 in 36)
 
@@ -197,3 +198,6 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     ):
         assert kind in types, kind
     assert any("captured" in s["text"] for s in steps)
+
+    # The whole mission's export verifies offline (issue #13, "done when").
+    assert verified_export(t, fight.scene).rolls > 1

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.support import Table, bearer
+from tests.api.support import Table, bearer, verified_export
 
 STATS = {"STR": 20, "DEX": 1, "INT": 0, "WIL": 0}
 NOVA = {
@@ -269,3 +269,6 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     assert rested["wounds_healed"] == 1 and rested["wounds"] == 2
     assert rested["hp"] == 30 and rested["status"] == "active"
     assert t.get(f"/v1/characters/{s.goblins}")["resources"]["hp"]["current"] == goblin_hp
+
+    # The whole encounter's export verifies offline (issue #13, "done when").
+    assert verified_export(t, s.scene).rolls > 1

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.api.nwod_support import Firefight, hand_damage, hand_pool, hand_successes, mods, thug
+from tests.api.support import verified_export
 
 
 def test_scripted_firefight_nw_8_nw_9_nw_11_nw_13_nw_14_nw_15_nw_16(client: TestClient) -> None:
@@ -145,3 +146,6 @@ def test_scripted_firefight_nw_8_nw_9_nw_11_nw_13_nw_14_nw_15_nw_16(client: Test
     # NW-8: who is at 0 Health is reported, the GM narrates; nobody is taken out by the service.
     for who in health:
         assert fight.t.get(f"/v1/characters/{who}")["status"] == "active"
+
+    # The whole firefight's export verifies offline (issue #13, "done when").
+    assert verified_export(fight.t, fight.scene).rolls > 1

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.support import Table, bearer
+from tests.api.support import Table, bearer, verified_export
 
 SUCCESSES = {1: 0, 2: 1, 3: 0, 4: 1, 5: 0, 6: 2}  # WCBH-7
 MAX_PAGES = 8  # bound for outcomes the dice decide (each failure is a few percent likely)
@@ -387,3 +387,6 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     texts = [step["text"] for step in replay if step["type"] == "Character.ResourcesRefreshed"]
     assert "Nova: resolve 4 restored (new game issue)" in texts
     assert "Rex: resolve 2 restored (new game issue)" in texts
+
+    # The whole story's export verifies offline (issue #13, "done when"): it never cries wolf.
+    assert verified_export(table).rolls > 1

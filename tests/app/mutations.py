@@ -26,7 +26,8 @@ LINK = "RollChain.Linked"
 REVEALS = ("Scene.SeedRotated", "Scene.Closed")
 
 # What a verifier reports for each mutation (docs/fair-dice.md names the kinds).
-# A record whose format or rules version is edited can no longer be replayed: "unverifiable".
+# A record whose format is edited can no longer be hashed or replayed: "unverifiable" (an edited
+# rules version breaks the record's hash: "tampered").
 TAMPERED = frozenset({"tampered", "unverifiable"})
 # A dropped or cut line of any kind breaks the signed trailer (docs/receipts.md); the audit itself
 # names what it can see of it (a roll, a link, a nonce record).

@@ -453,7 +453,11 @@ def test_the_plays_roll_through_every_rolling_action(ruleset: str) -> None:
             Step(action, tuple(_number(ruleset, round_, n, i) for i in range(PICKS)))
             for n, action in enumerate(turn * 2)
         )
-        rolled |= set(run(Script(ruleset, bytes([round_]) * 8, steps)).rolled)
+        # Every other round asks the GM first (player_modifiers: gm_approval), so that the
+        # approval of roll requests rolls too.
+        approval = ("trusted", "gm_approval")[round_ % 2]
+        script = Script(ruleset, bytes([round_]) * 8, steps, player_modifiers=approval)
+        rolled |= set(run(script).rolled)
         if wanted <= rolled:
             return
     assert rolled >= wanted, f"no roll from {sorted(wanted - rolled)}"

@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, Sheeted, Turn
+from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput
 from domain.rolls import Declared, declared_by
 from systems.classd.requests import (
@@ -81,12 +81,10 @@ class Attack:
     hostage: Character | None
 
 
-class Fight:
+class Fight(Part):
     """The Class D combat commands (the system's one area of play)."""
 
-    def __init__(self, system: ClassD) -> None:
-        self.system = system
-        self.app = system.app
+    system: ClassD
 
     # ---- the command's working set -------------------------------------------------------------
 

@@ -9,7 +9,18 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, FollowUp, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    FollowUp,
+    FollowUpRoll,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+    named_or_given,
+    request_as,
+)
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
 from systems.classd.rules.sheet import ClassdSheet
 
@@ -101,7 +112,7 @@ class StatCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, StatRequest)
         stat, value = stat_value(req, sheet)
         difficulty = difficulty_of(req)
         faces = roller.roll(SIDES, KEPT + abs(req.edge), label="check")
@@ -115,7 +126,7 @@ class StatCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _request(request)
+        req = request_as(request, StatRequest)
         _, value = stat_value(req, sheet)
         success = classd_success(req.edge, value, difficulty_of(req))
         return Odds(success, classd_total(req.edge).at_least(outcome.score - value))
@@ -129,17 +140,14 @@ def keep(faces: list[Face], edge: int, roller: Roller) -> None:
 
 
 def stat_value(req: StatRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
-    if req.stat_value is not None:
-        if req.stat is not None:
-            raise InvalidInput("give a stat or a stat_value, not both", field="request.stat_value")
-        return None, req.stat_value
-    if req.stat is None:
-        raise InvalidInput("name the stat to roll, or give a stat_value", field="request.stat")
-    if sheet is None:
-        raise InvalidInput(
-            "a roll without a character needs an explicit stat_value", field="request.stat"
-        )
-    return req.stat, getattr(form_of(sheet, ClassdSheet), req.stat)
+    return named_or_given(
+        req.stat,
+        req.stat_value,
+        sheet,
+        lambda sheet, stat: getattr(form_of(sheet, ClassdSheet), stat),
+        fields=("stat", "stat_value"),
+        named="stat",
+    )
 
 
 def difficulty_of(req: StatRequest) -> int:
@@ -190,12 +198,6 @@ def evaluate(
     return CheckOutcome(result, total, success)
 
 
-def _request(request: BaseModel) -> StatRequest:
-    if not isinstance(request, StatRequest):
-        raise TypeError(f"expected StatRequest, got {type(request).__name__}")
-    return request
-
-
 # -- follow-up ---------------------------------------------------------------------------------
 
 
@@ -215,32 +217,18 @@ def _allowed_will_reroll(original: BaseModel, outcome: CheckOutcome) -> str | No
     return None
 
 
-def _apply_will_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    req = _request(original)
-    stat, value = stat_value(req, sheet)
+def _apply_will_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
+    req = request_as(roll.original, StatRequest)
+    stat, value = stat_value(req, roll.sheet)
     # The check's dice are the last ones drawn: every reroll replaces all of them.
-    current = faces[-(KEPT + abs(req.edge)) :]
+    current = roll.faces[-(KEPT + abs(req.edge)) :]
     new = roller.reroll(current)
     keep(new, req.edge, roller)
     return evaluate(req, stat, value, difficulty_of(req), new)
 
 
-def _odds_will_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
-    return StatCheck().odds(original, sheet, settings, outcome)
+def _odds_will_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
+    return StatCheck().odds(roll.original, roll.sheet, roll.settings, outcome)
 
 
 WILL_REROLL = FollowUp(

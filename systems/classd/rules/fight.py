@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text
+from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text, request_as
 from systems.classd.odds import classd_success, classd_total
 from systems.classd.rules.checks import (
     KEPT,
@@ -104,7 +104,7 @@ class ActionCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, ActionRequest)
+        req = request_as(request, ActionRequest)
         stat, value = stat_value(req, sheet)
         outcome, spent, earlier = _rolled(req, stat, value, roller, req.will_rerolls)
         result = {**outcome.result, "will_spent": spent, "rerolled_totals": earlier}
@@ -117,8 +117,37 @@ class ActionCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _typed(request, ActionRequest)
+        req = request_as(request, ActionRequest)
         return _odds(req, stat_value(req, sheet)[1], outcome)
+
+
+def _attempt(
+    req: HeroAttackRequest | VillainAttackRequest, will: int, who: str, roller: Roller
+) -> tuple[CheckOutcome, int, list[int]]:
+    """CD-6, CD-10: the attack's stat check with its Will rerolls, no more than the Will of the
+    one who pays them (the attacking hero, or the hero defending against a villain)."""
+    if req.will_rerolls > will:
+        raise InvalidInput(
+            f"will_rerolls is more than the {who}'s Will", field="request.will_rerolls"
+        )
+    stat = ATTACK_STAT[req.attack_type]
+    return _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+
+
+class _AttackCheck(Check):
+    """A hero's or a villain's attack: its odds are those of one attempt of the stat check at
+    its core (rerolls and damage aside)."""
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        req = request_as(request, self.Request)
+        assert isinstance(req, HeroAttackRequest | VillainAttackRequest)
+        return _odds(req.core(), req.stat_value, outcome)
 
 
 # ---- a hero's attack (CD-10..13, CD-19, CD-20) ---------------------------------------------------
@@ -177,7 +206,7 @@ class HeroAttackRequest(RequestModel):
         )
 
 
-class HeroAttackCheck(Check):
+class HeroAttackCheck(_AttackCheck):
     name: ClassVar[str] = "hero_attack"
     description: ClassVar[str] = (
         "A hero's attack (CD-10): 2d6 + stat against 5 + the target's same stat; critical "
@@ -217,13 +246,8 @@ class HeroAttackCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, HeroAttackRequest)
-        if req.will_rerolls > req.attacker_will:
-            raise InvalidInput(
-                "will_rerolls is more than the attacker's Will", field="request.will_rerolls"
-            )
-        stat = ATTACK_STAT[req.attack_type]
-        check, spent, earlier = _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+        req = request_as(request, HeroAttackRequest)
+        check, spent, earlier = _attempt(req, req.attacker_will, "attacker", roller)
         kind = check.result["outcome"]
         will = req.attacker_will - spent
         dice = {"critical_success": 2, "success": 1}.get(kind, 0)  # CD-11
@@ -274,16 +298,6 @@ class HeroAttackCheck(Check):
             }
         return CheckOutcome(result, check.score, check.success)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = _typed(request, HeroAttackRequest)
-        return _odds(req.core(), req.stat_value, outcome)
-
 
 # ---- a villain's attack: the hero defends (CD-15) ------------------------------------------------
 
@@ -317,7 +331,7 @@ class VillainAttackRequest(RequestModel):
         )
 
 
-class VillainAttackCheck(Check):
+class VillainAttackCheck(_AttackCheck):
     name: ClassVar[str] = "villain_attack"
     description: ClassVar[str] = (
         "A villain attacks a hero (CD-15): the hero rolls 2d6 + the matching stat against 5 + "
@@ -342,13 +356,8 @@ class VillainAttackCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _typed(request, VillainAttackRequest)
-        if req.will_rerolls > req.defender_will:
-            raise InvalidInput(
-                "will_rerolls is more than the defender's Will", field="request.will_rerolls"
-            )
-        stat = ATTACK_STAT[req.attack_type]
-        check, spent, earlier = _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
+        req = request_as(request, VillainAttackRequest)
+        check, spent, earlier = _attempt(req, req.defender_will, "defender", roller)
         kind = check.result["outcome"]
         dice = {"failure": 1, "critical_failure": 2}.get(kind, 0)  # CD-15
         faces, damage = _damage(roller, dice, req.damage_modifier, "damage")
@@ -365,22 +374,6 @@ class VillainAttackCheck(Check):
             "level": max(0, level - damage),
         }
         return CheckOutcome(result, check.score, check.success)
-
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = _typed(request, VillainAttackRequest)
-        return _odds(req.core(), req.stat_value, outcome)
-
-
-def _typed(request: BaseModel, model: type[Any]) -> Any:
-    if not isinstance(request, model):
-        raise TypeError(f"expected {model.__name__}, got {type(request).__name__}")
-    return request
 
 
 FIGHT_CHECKS: dict[str, Check] = {

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, request_as
 
 SIDES = 6
 MAX_PARTICIPANTS = 20
@@ -67,7 +67,7 @@ class RestCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, RestRequest)
         rested = []
         total = 0
         for p in req.participants:
@@ -91,7 +91,7 @@ class RestCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        dice = 2 * len(_request(request).participants)
+        dice = 2 * len(request_as(request, RestRequest).participants)
         return Odds(None, sum_of_d6(dice).at_least(outcome.score))
 
 
@@ -107,12 +107,6 @@ def sum_of_d6(dice: int) -> Distribution:
         weights = nxt
     assert math.isclose(math.fsum(weights.values()), 1.0)
     return Distribution.of(weights)
-
-
-def _request(request: BaseModel) -> RestRequest:
-    if not isinstance(request, RestRequest):
-        raise TypeError(f"expected RestRequest, got {type(request).__name__}")
-    return request
 
 
 REST = RestCheck()

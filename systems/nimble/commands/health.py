@@ -25,8 +25,8 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Campaign, Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import Loaded, SceneBoundary
-from domain.errors import Conflict, InvalidInput, NotFound
+from domain.components import Loaded, SceneBoundary, open_scene_named
+from domain.errors import InvalidInput
 from domain.rolls import CheckRoll, declared_by
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
@@ -291,24 +291,8 @@ class HealthArea(Area):
             )
         return campaign
 
-    def _nb_scene(self, actor: Actor, scene_id: UUID) -> Scene:
-        try:
-            scene = self.app.get(actor, Scene, scene_id)
-        except NotFound:
-            raise InvalidInput(
-                "scene_id names no scene of this campaign", field="scene_id"
-            ) from None
-        if scene.closed:
-            raise Conflict("the scene is closed", field="scene_id", code="scene_closed")
-        return scene
-
     def _nb_other(self, actor: Actor, character_id: UUID, field: str, loaded: Loaded) -> Character:
-        try:
-            return loaded.character(self.app, actor, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
+        return loaded.character(self.app, actor, character_id, field)
 
     def _nb_acting(
         self, ctx: CommandContext, character_id: UUID, *, gm: bool = False
@@ -395,7 +379,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-20..NB-25: (GM) damage dealt directly, through the same `_nimble_damage`."""
         actor, _, target, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         summary = self.damage(
             actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
@@ -464,7 +448,7 @@ class HealthArea(Area):
         """NB-21: a Dying hero attacked (outside the encounter verbs, which roll it themselves):
         STR save DC 10, or 1 Wound."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         health.check_dying(character.name, character.status)
         summary, touched = self.dying_attack_save(
             actor, scene, campaign, character, body.client_seed
@@ -485,7 +469,7 @@ class HealthArea(Area):
         Outside an encounter's bookkeeping: the client spends the action and passes
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         encounter = scene.state(NIMBLE, "encounter")
         in_encounter = encounter.get("status") == "running" and str(grappler.id) in encounter.get(
             "kinds", {}
@@ -605,7 +589,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-24: the grappler lets go (or the rider gets off), for free."""
         actor, _, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         health.check_holding(grappler.name, grappler.nimble_conditions)
         freed = self._nb_end_grapples(actor, grappler, scene.id, "released (NB-24)", loaded)
         return self._nb_commit(ctx, grappler, loaded, {"released": freed})
@@ -617,7 +601,7 @@ class HealthArea(Area):
         """NB-24: an action and a STR or DEX save (DC 10, ruling) to break free of a grapple, a
         rider, or what restrains the character."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         conditions = character.nimble_conditions
         name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
         _standing(campaign, character, "character_id")
@@ -646,7 +630,7 @@ class HealthArea(Area):
         """NB-24: (GM) the character is Restrained by a thing (tar, chains, roots), or (`by`
         null) freed of it."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         if body.by is None:
             health.check_restrained(character.name, character.nimble_conditions)
             character.nimble_lift_conditions([RESTRAINED], scene.id, "freed by the GM")
@@ -664,7 +648,7 @@ class HealthArea(Area):
         """NB-25: start concentrating on one effect; refused while concentrating on another, at
         0 HP (Dying) or dead."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         h = health_of(campaign, character)
         health.check_standing(character.name, h.status, h.hp, "character_id")
         health.check_may_concentrate(character.name, character.concentration, h.hp)
@@ -677,7 +661,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-8/NB-25: end Concentration (a free action)."""
         actor, _, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         effect = health.check_concentrating(character.name, character.concentration)["effect"]
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
         return self._nb_commit(ctx, character, loaded, {"ended": effect})
@@ -688,7 +672,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         concentration = health.check_save_due(character.name, character.concentration)
         purpose = f"keep concentrating on {concentration['effect']} (NB-25)"
         request = _save_request(_sheet(campaign, character), "STR", purpose, body)
@@ -708,7 +692,7 @@ class HealthArea(Area):
         """NB-26: the character is in partial or full cover, or (`none`) out of it; leaving cover
         ends hiding (ruling: hiding is no magic)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         _standing(campaign, character, "character_id")
         health.check_cover_change(character.name, character.nimble_conditions, body.level)
         if body.level == "none":
@@ -723,7 +707,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-26: in cover, an action and a Stealth check DC 10 (automatic in full cover)."""
         actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = self._nb_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         _standing(campaign, character, "character_id")
         cover = health.cover_to_hide_in(character.name, character.nimble_conditions)
         hidden = {"rule": "NB-26"}
@@ -759,12 +743,7 @@ class HealthArea(Area):
     ) -> dict[str, Any]:
         attacker = self.app.get(actor, Character, attacker_id)
         self._nb_campaign(actor)
-        try:
-            target = self.app.get(actor, Character, target_id)
-        except NotFound:
-            raise InvalidInput(
-                "target_id names no character of this campaign", field="target_id"
-            ) from None
+        target = self.app.named(actor, Character, target_id, "target_id")
         return self.attack_edge(attacker, target)
 
     # ---- boundaries -------------------------------------------------------------------------------

@@ -13,11 +13,13 @@ from domain.rulesets.base import (
     Check,
     CheckOutcome,
     FollowUp,
+    FollowUpRoll,
     Name,
     Odds,
     RequestModel,
     Text,
     form_of,
+    request_as,
 )
 from systems.nimble.odds import initiative_actions, nimble_attack, nimble_initiative
 from systems.nimble.rules.attack_dice import AttackDice, parse_attack_dice
@@ -118,7 +120,7 @@ class AttackCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _attack(request)
+        req = request_as(request, AttackRequest)
         name, dice, primary = attack_of(req, sheet)
         drawn: list[Face] = []
         first: list[Face] = []
@@ -141,7 +143,7 @@ class AttackCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _attack(request)
+        req = request_as(request, AttackRequest)
         _, dice, primary = attack_of(req, sheet)
         terms = tuple((t.count, t.faces) for t in dice.dice)
         if req.primary_shift:  # NB-14: the odds tables know no shifted Primary die
@@ -253,22 +255,15 @@ class HelpDieRequest(RequestModel):
     purpose: Text = Field("", description="How the helper justifies it.")
 
 
-def help_die(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
+def help_die(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
     """NB-19 on an attack: the chosen die is rolled again and the attack is evaluated as a fresh
     roll with the new face in the old one's place would be: advantage and disadvantage keep and
     drop again (NB-11), the leftmost kept die of the first term is the Primary die; a new Primary
     die misses, crits and explodes on its own (NB-9, NB-14) and the old crit chain goes with the
     old one, while an unchanged Primary die keeps its chain."""
-    req = _attack(original)
+    req, faces, request = request_as(roll.original, AttackRequest), roll.faces, roll.request
     assert isinstance(request, HelpDieRequest)
-    name, dice, primary = attack_of(req, sheet)
+    name, dice, primary = attack_of(req, roll.sheet)
     if not (0 <= request.die < len(faces)):
         raise InvalidInput(
             f"the attack has dice 0..{len(faces) - 1}", field="request.die", rule="NB-19"
@@ -324,12 +319,6 @@ HELP_DIE = FollowUp(
 )
 
 
-def _attack(request: BaseModel) -> AttackRequest:
-    if not isinstance(request, AttackRequest):
-        raise TypeError(f"expected AttackRequest, got {type(request).__name__}")
-    return request
-
-
 # -- initiative --------------------------------------------------------------------------------
 
 
@@ -363,7 +352,7 @@ class InitiativeCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _initiative(request)
+        req = request_as(request, InitiativeRequest)
         bonus = initiative_of(req, sheet)
         edge = req.advantage - req.disadvantage
         rolled = roller.roll(D20, 1 + abs(edge), label="initiative")
@@ -388,7 +377,7 @@ class InitiativeCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _initiative(request)
+        req = request_as(request, InitiativeRequest)
         edge = req.advantage - req.disadvantage
         actions = nimble_initiative(initiative_of(req, sheet), edge)
         return Odds(None, actions.at_least(outcome.score))
@@ -409,12 +398,6 @@ def initiative_of(req: InitiativeRequest, sheet: BaseModel | None) -> int:
             rule="NB-3",
         )
     return initiative_bonus(hero)
-
-
-def _initiative(request: BaseModel) -> InitiativeRequest:
-    if not isinstance(request, InitiativeRequest):
-        raise TypeError(f"expected InitiativeRequest, got {type(request).__name__}")
-    return request
 
 
 # Assess (NB-14) and Help (NB-19): systems/nimble/rules/encounter_checks.py

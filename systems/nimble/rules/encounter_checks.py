@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, request_as
 from systems.nimble.rules.checks import D20, Steps, keep
 
 ASSESS_DC = 10
@@ -54,7 +54,7 @@ class AssessCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _req(request, AssessRequest)
+        req = request_as(request, AssessRequest)
         edge = req.advantage - req.disadvantage
         natural = keep(roller.roll(D20, 1 + abs(edge), label="assess"), edge, 1, roller)[0].face
         total = natural + req.modifier
@@ -79,7 +79,7 @@ class AssessCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _req(request, AssessRequest)
+        req = request_as(request, AssessRequest)
         chances = _d20(D20, req.advantage - req.disadvantage)
         success = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= req.dc)
         at_least = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= outcome.score)
@@ -112,7 +112,7 @@ class HelpRerollCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _req(request, HelpRerollRequest)
+        req = request_as(request, HelpRerollRequest)
         face = roller.roll(D20, 1, label="help")[0].face
         total = face + req.modifier
         success = total >= req.dc
@@ -134,13 +134,7 @@ class HelpRerollCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _req(request, HelpRerollRequest)
+        req = request_as(request, HelpRerollRequest)
         success = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= req.dc) / D20
         at_least = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= outcome.score) / D20
         return Odds(success, at_least)
-
-
-def _req(request: BaseModel, cls: type[Any]) -> Any:
-    if not isinstance(request, cls):
-        raise TypeError(f"expected {cls.__name__}, got {type(request).__name__}")
-    return request

@@ -7,20 +7,19 @@ every number it uses.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of
+from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of, request_as
 from systems.nimble.odds import kept_die
 from systems.nimble.rules.checks import MAX_STEPS, Steps, keep
 from systems.nimble.rules.health import DC
 from systems.nimble.rules.sheet import NimbleHero, NimbleMonster
 
 D20 = 20
-T = TypeVar("T", bound=BaseModel)
 Stat = Literal["STR", "DEX", "INT", "WIL"]
 Modifier = Field(
     None,
@@ -139,7 +138,7 @@ class SaveCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _as(request, SaveRequest)
+        req = request_as(request, SaveRequest)
         modifier = save_modifier(req, sheet)
         edge = req.advantage - req.disadvantage
         result, total, success = _d20(edge, modifier, req.dc, roller, "save")
@@ -152,7 +151,7 @@ class SaveCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _as(request, SaveRequest)
+        req = request_as(request, SaveRequest)
         edge = req.advantage - req.disadvantage
         return _odds(edge, save_modifier(req, sheet), req.dc, outcome.score)
 
@@ -174,7 +173,7 @@ class SkillCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _as(request, SkillRequest)
+        req = request_as(request, SkillRequest)
         modifier = skill_modifier(req, sheet)
         edge = skill_edge(req)
         result, total, success = _d20(edge, modifier, req.dc, roller, "skill")
@@ -187,19 +186,13 @@ class SkillCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _as(request, SkillRequest)
+        req = request_as(request, SkillRequest)
         return _odds(skill_edge(req), skill_modifier(req, sheet), req.dc, outcome.score)
 
 
 def skill_edge(req: SkillRequest) -> int:
     """NB-10/NB-11: advantage minus disadvantage, hasty attacks included."""
     return req.advantage - req.disadvantage - (req.attack_number - 1)
-
-
-def _as(request: BaseModel, cls: type[T]) -> T:
-    if not isinstance(request, cls):
-        raise TypeError(f"expected {cls.__name__}, got {type(request).__name__}")
-    return request
 
 
 HEALTH_CHECKS: dict[str, Check] = {c.name: c for c in (SaveCheck(), SkillCheck())}

@@ -4,7 +4,7 @@ Will Power (NW-1..18). Each command loads through a `Turn`, asks the pure rules
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -13,7 +13,7 @@ from eventsourcing.domain import Aggregate
 from domain.aggregates import Roll, RollChain, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, Sheeted, Turn
+from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
 from domain.rulesets.base import modifier_entry
@@ -34,7 +34,6 @@ from systems.nwod_micro.rules.maneuvers import Standing
 from systems.nwod_micro.rules.sheet import NwodSheet, speeds
 
 if TYPE_CHECKING:
-    from domain.application import Chronicle
     from systems.nwod_micro.commands import Nwod
 
 RULESET = "nwod-micro"
@@ -65,15 +64,13 @@ class FightResult:
     roll_id: UUID | None = None
 
     def outcome(self) -> dict[str, Any]:
-        return {}
+        """By default every field but the roll, as it is (answers with more to say override it)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "roll_id"}
 
 
 @dataclass(frozen=True, kw_only=True)
 class InitiativeRolled(FightResult):
     total: int
-
-    def outcome(self) -> dict[str, Any]:
-        return {"total": self.total}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,24 +117,15 @@ class Boosted(FightResult):
     points: int
     will_power: int
 
-    def outcome(self) -> dict[str, Any]:
-        return {"boost": self.boost, "points": self.points, "will_power": self.will_power}
-
 
 @dataclass(frozen=True, kw_only=True)
 class SuppressionRolled(FightResult):
     held: bool
 
-    def outcome(self) -> dict[str, Any]:
-        return {"held": self.held}
-
 
 @dataclass(frozen=True, kw_only=True)
 class PoolRolled(FightResult):
     successes: int
-
-    def outcome(self) -> dict[str, Any]:
-        return {"successes": self.successes}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,12 +178,10 @@ class Rolled:
 # ---- the firefight --------------------------------------------------------------------------
 
 
-class Fight:
+class Fight(Part):
     """The firefight commands of nWoD micro, a part of its system (`Nwod.fight`)."""
 
-    def __init__(self, system: Nwod) -> None:
-        self.system = system
-        self.app: Chronicle = system.app
+    system: Nwod
 
     # ---- loading ----------------------------------------------------------------------------
 

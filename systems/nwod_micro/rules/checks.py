@@ -9,7 +9,17 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+    named_or_given,
+    request_as,
+)
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
 
@@ -111,12 +121,12 @@ class PoolCheck(Check):
         }
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"will_power": _request(request).will_power}
+        return {"will_power": request_as(request, PoolRequest).will_power}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, PoolRequest)
         affinity, value = affinity_value(req, sheet)
         bonus = damage_bonus(req, sheet)
         pool = pool_size(req, value)
@@ -133,7 +143,7 @@ class PoolCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _request(request)
+        req = request_as(request, PoolRequest)
         _, value = affinity_value(req, sheet)
         pool = pool_size(req, value)
         successes = nwod_pool(pool) if pool > 0 else nwod_chance()
@@ -155,17 +165,14 @@ def pool_size(req: PoolRequest, affinity: int) -> int:
 
 
 def affinity_value(req: PoolRequest, sheet: BaseModel | None) -> tuple[str | None, int]:
-    if req.pool is not None:
-        if req.affinity is not None:
-            raise InvalidInput("give an affinity or a pool, not both", field="request.pool")
-        return None, req.pool
-    if req.affinity is None:
-        raise InvalidInput("name the Affinity to roll, or give a pool", field="request.affinity")
-    if sheet is None:
-        raise InvalidInput(
-            "a roll without a character needs an explicit pool", field="request.affinity"
-        )
-    return req.affinity, getattr(form_of(sheet, NwodSheet).affinities, req.affinity)
+    return named_or_given(
+        req.affinity,
+        req.pool,
+        sheet,
+        lambda sheet, name: getattr(form_of(sheet, NwodSheet).affinities, name),
+        fields=("affinity", "pool"),
+        named="Affinity",
+    )
 
 
 def damage_bonus(req: PoolRequest, sheet: BaseModel | None) -> int | None:
@@ -236,12 +243,6 @@ def evaluate(
         "damage": damage,
     }
     return CheckOutcome(result, successes, hit)
-
-
-def _request(request: BaseModel) -> PoolRequest:
-    if not isinstance(request, PoolRequest):
-        raise TypeError(f"expected PoolRequest, got {type(request).__name__}")
-    return request
 
 
 CHECKS: dict[str, Check] = {PoolCheck.name: PoolCheck()}

@@ -186,17 +186,22 @@ def check_fighter(state: Mapping[str, Any], fighter: str, name: str, field: str)
         )
 
 
+def _no_actions_left(message: str, spent: int) -> Conflict:
+    """NW-15: two actions per turn, and the fighter has used them (or too many for this)."""
+    return Conflict(
+        message,
+        code="no_actions_left",
+        rule="NW-15",
+        details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+    )
+
+
 def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
     """NW-14: higher Initiative acts first; each fighter acts in its own turn. NW-15: after its
     two actions a fighter has no more this turn."""
     spent = used(state, fighter)
     if spent >= ACTIONS_PER_TURN:
-        raise Conflict(
-            f"{name} has used its {ACTIONS_PER_TURN} actions this turn",
-            code="no_actions_left",
-            rule="NW-15",
-            details={"used": spent, "per_turn": ACTIONS_PER_TURN},
-        )
+        raise _no_actions_left(f"{name} has used its {ACTIONS_PER_TURN} actions this turn", spent)
     now = current(state)
     if now != fighter:
         raise Conflict(
@@ -214,11 +219,8 @@ def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int |
     spent = used(state, fighter)
     if cost == "all":
         if spent:
-            raise Conflict(
-                f"{name} has already acted this turn; this takes all the turn's actions",
-                code="no_actions_left",
-                rule="NW-15",
-                details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+            raise _no_actions_left(
+                f"{name} has already acted this turn; this takes all the turn's actions", spent
             )
         return ACTIONS_PER_TURN
     assert isinstance(cost, int)
@@ -229,11 +231,8 @@ def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int |
             rule="NW-15",
         )
     if spent + cost > ACTIONS_PER_TURN:
-        raise Conflict(
-            f"{name} has used {spent} of {ACTIONS_PER_TURN} actions this turn",
-            code="no_actions_left",
-            rule="NW-15",
-            details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+        raise _no_actions_left(
+            f"{name} has used {spent} of {ACTIONS_PER_TURN} actions this turn", spent
         )
     return cost
 

@@ -15,7 +15,16 @@ from pydantic import BaseModel, Field
 from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
+from domain.rulesets.base import (
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    Text,
+    form_of,
+    request_as,
+)
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.checks import DICE_PER_WILL_POWER, SIDES, explodes, face_successes
 from systems.nwod_micro.rules.sheet import NwodSheet
@@ -44,7 +53,7 @@ class InitiativeCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _as(request, InitiativeRequest)
+        req = request_as(request, InitiativeRequest)
         _check_sheet_value(sheet, "INT", req.intelligence, "request.intelligence")
         face = roller.roll(SIDES, 1, label="initiative")[0].face
         total = face + req.intelligence + req.modifier
@@ -63,7 +72,7 @@ class InitiativeCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _as(request, InitiativeRequest)
+        req = request_as(request, InitiativeRequest)
         base = req.intelligence + req.modifier
         dist = Distribution.of({base + face: 1 / SIDES for face in range(1, SIDES + 1)})
         return Odds(None, dist.at_least(outcome.score))
@@ -137,12 +146,12 @@ class FightRollCheck(Check):
         }
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"will_power": _as(request, FightRollRequest).will_power}
+        return {"will_power": request_as(request, FightRollRequest).will_power}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _as(request, FightRollRequest)
+        req = request_as(request, FightRollRequest)
         _check_sheet_value(sheet, req.affinity, req.affinity_value, "request.affinity_value")
         _check_request(req)
         pool = fight_pool(req)
@@ -159,7 +168,7 @@ class FightRollCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _as(request, FightRollRequest)
+        req = request_as(request, FightRollRequest)
         pool = fight_pool(req)
         dist = nwod_chance() if pool <= 0 or req.chance_only else nwod_pool(pool)
         return Odds(dist.at_least(1), dist.at_least(outcome.score))
@@ -229,12 +238,6 @@ def _check_sheet_value(sheet: BaseModel | None, affinity: str, value: int, field
         raise InvalidInput(
             f"the sheet's {affinity} is {have}, not {value}", field=field, rule="NW-1"
         )
-
-
-def _as(request: BaseModel, cls: type[Any]) -> Any:
-    if not isinstance(request, cls):
-        raise TypeError(f"expected {cls.__name__}, got {type(request).__name__}")
-    return request
 
 
 FIGHT_CHECKS: dict[str, Check] = {

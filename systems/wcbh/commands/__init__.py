@@ -8,9 +8,10 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from domain.aggregates import Campaign, Character, Roll, Scene
+from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor
 from domain.components import GameSystem, IssueBoundary, PageBoundary, SceneBoundary
+from domain.rolls import CheckRoll
 from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
@@ -61,18 +62,9 @@ class Wcbh(GameSystem):
         """WCBH-16: a Decisive Moment roll may owe an Ability rank."""
         return [character] if self.resolve.rolled(scene, request, character, roll_id) else []
 
-    def with_page_dice(
-        self,
-        scene: Scene,
-        campaign: Campaign,
-        check: Check,
-        request: Mapping[str, Any],
-        character: Character | None,
-        *,
-        action: bool = True,
-    ) -> Mapping[str, Any]:
+    def with_page_dice(self, ask: CheckRoll, check: Check) -> Mapping[str, Any]:
         """WCBH-25, 41: the dice the fight's page adds to a character's roll."""
-        return self.fight.with_page_dice(scene, check, request, character, action=action)
+        return self.fight.with_page_dice(ask, check)
 
     def followed_up(self, actor: Actor, scene: Scene, original: Roll, follow: Roll) -> list[Any]:
         """WCBH-20b, 20c: Resolve on an attack decides its hit again."""

@@ -19,9 +19,9 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Character, Roll, RollChain, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, SceneBoundary, Sheeted, Turn
-from domain.errors import InvalidInput, NotFound
-from domain.rolls import Declared, declared_by
+from domain.components import PageBoundary, Part, SceneBoundary, Sheeted, Turn
+from domain.errors import InvalidInput
+from domain.rolls import CheckRoll, Declared, declared_by
 from domain.rulesets.base import ATTACK_CHECK, Check, CheckOutcome, unwrap
 from systems.wcbh.requests import (
     AmbushCreate,
@@ -285,12 +285,10 @@ def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
     return target
 
 
-class Fight:
+class Fight(Part):
     """The fight's commands (the `fight` part of the system: `app.system(Wcbh).fight`)."""
 
-    def __init__(self, system: Wcbh) -> None:
-        self.system = system
-        self.app = system.app
+    system: Wcbh
 
     def _roll(
         self,
@@ -312,19 +310,12 @@ class Fight:
 
     # ---- the roll hooks and boundaries the system passes on ---------------------------------------
 
-    def with_page_dice(
-        self,
-        scene: Scene,
-        check: Check,
-        request: Mapping[str, Any],
-        character: Character | None,
-        *,
-        action: bool = True,
-    ) -> Mapping[str, Any]:
+    def with_page_dice(self, ask: CheckRoll, check: Check) -> Mapping[str, Any]:
         """WCBH-25, 41: a character's roll in a scene carries the page's dice in `page_modifier`
         (checks whose request has that field: trait, attack, grapple, maneuver, area attack); a
         client may omit it or send the same value. A check that is no action (`action` False) gets
         only a maneuver's penalty, not the extra actions' (WCBH-25: "other checks are unchanged")."""
+        request, character = ask.request, ask.character
         if (
             character is None
             or not isinstance(request, Mapping)
@@ -332,9 +323,9 @@ class Fight:
         ):
             return request
         dice = (
-            _page_dice(scene, character, defence=False)
-            if action
-            else _maneuver_penalty(scene, character)
+            _page_dice(ask.scene, character, defence=False)
+            if ask.action
+            else _maneuver_penalty(ask.scene, character)
         )
         rules.check_page_dice(request.get("page_modifier", dice), dice, character.name)
         return {**request, "page_modifier": dice}
@@ -356,12 +347,7 @@ class Fight:
 
     def _attacked(self, actor: Actor, character_id: UUID) -> tuple[Character, int]:
         """The target of an attack roll and its maximum Health (its sheet, the settings now)."""
-        try:
-            character = self.app.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                "roll_id names no character of this campaign", field="roll_id"
-            ) from None
+        character = self.app.named(actor, Character, character_id, "roll_id")
         ruleset = self.system.rules
         settings = ruleset.parse_settings(self.app.campaign_of(actor).settings)
         sheet = ruleset.parse_sheet(character.sheet, settings, side=character.side)

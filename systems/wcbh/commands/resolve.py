@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from domain.aggregates import Campaign, Character, Issue, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, SceneBoundary
-from domain.errors import Conflict, InvalidInput, NotFound
+from domain.components import PageBoundary, Part, SceneBoundary, open_scene_named
+from domain.errors import InvalidInput
 from domain.requests import PoolChange
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import form_of
@@ -58,15 +58,10 @@ class Luck:
     request_id: UUID
 
 
-class Resolve:
+class Resolve(Part):
     """The commands of the Resolve area, an area of the We Can Be Heroes system (`Wcbh.resolve`)."""
 
-    def __init__(self, system: Wcbh) -> None:
-        self.system = system
-
-    @property
-    def app(self) -> Chronicle:
-        return self.system.app
+    system: Wcbh
 
     # ---- WCBH-20a: giving Resolve --------------------------------------------------------------
 
@@ -74,7 +69,7 @@ class Resolve:
     def give_resolve(self, ctx: CommandContext, giver_id: UUID, body: ResolveGiftCreate) -> Outcome:
         """WCBH-20a: 1 Resolve to another character to help an action; from afar it costs 2."""
         actor, giver = self._acting(ctx, giver_id)
-        scene = self._open_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         receiver = self._named(actor, body.receiver_id, "receiver_id")
         flashback = body.flashback
         rules.check_gift(
@@ -96,7 +91,7 @@ class Resolve:
     def ask_luck(self, ctx: CommandContext, character_id: UUID, body: LuckCreate) -> Outcome:
         """WCBH-20e: ask the GM to change a small narrative detail by luck; pending until decided."""
         actor, character = self._acting(ctx, character_id)
-        scene = self._open_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         request_id = uuid4()
         character.ask_luck(request_id, scene.id, rules.text(body.detail, "detail"))
         return self.app._commit(ctx, character, result=Luck(request_id))
@@ -142,7 +137,7 @@ class Resolve:
         left of it is gone and the character is unconscious until the end of the scene."""
         actor, character = self._acting(ctx, character_id)
         rules.check_has_resolve(character.side, "character_id", "WCBH-19")
-        scene = self._open_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         character.take_last_gasp(scene.id, scene.page)
         scene.use_once(LAST_GASP, character.id, "WCBH-19", exclusive=False)
         return self.app._commit(ctx, character, scene)
@@ -196,7 +191,7 @@ class Resolve:
         if body.scene_id is None:
             issue.change_pool(ADVERSITY, -1, reason)
             return self.app._commit(ctx, issue)
-        scene = self._open_scene(actor, body.scene_id)
+        scene = open_scene_named(self.app, actor, body.scene_id)
         rules.check_same_issue(scene.issue_id == issue.id)
         scene.change_pool(ADVERSITY, -1, reason)
         return self.app._commit(ctx, issue, scene)
@@ -271,23 +266,7 @@ class Resolve:
         return actor, character
 
     def _named(self, actor: Actor, character_id: UUID, field: str) -> Character:
-        try:
-            return self.app.get(actor, Character, character_id)
-        except NotFound:
-            raise InvalidInput(
-                f"{field} names no character of this campaign", field=field
-            ) from None
-
-    def _open_scene(self, actor: Actor, scene_id: UUID) -> Scene:
-        try:
-            scene = self.app.get(actor, Scene, scene_id)
-        except NotFound:
-            raise InvalidInput(
-                "scene_id names no scene of this campaign", field="scene_id"
-            ) from None
-        if scene.closed:
-            raise Conflict("the scene is closed", field="scene_id", code="scene_closed")
-        return scene
+        return self.app.named(actor, Character, character_id, field)
 
 
 # ---- helpers -------------------------------------------------------------------------------------

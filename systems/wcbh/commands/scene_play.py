@@ -16,7 +16,7 @@ from uuid import UUID, uuid4
 
 from domain.aggregates import Character, Issue, Roll
 from domain.commands import CommandContext, Outcome, command
-from domain.components import IssueBoundary, PageBoundary, SceneBoundary, Sheeted, Turn
+from domain.components import IssueBoundary, PageBoundary, Part, SceneBoundary, Sheeted, Turn
 from domain.rolls import declared_by
 from domain.rulesets.base import CheckOutcome, form_of, parse_request
 from systems.wcbh.requests import (
@@ -42,7 +42,6 @@ from systems.wcbh.rules.pools import halve
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
 if TYPE_CHECKING:
-    from domain.application import Chronicle
     from systems.wcbh.commands import Wcbh
 
 TRAIT = "trait"
@@ -99,15 +98,10 @@ class ShakenOff:
     pages_before: int
 
 
-class ScenePlay:
+class ScenePlay(Part):
     """The commands of scene play, an area of the We Can Be Heroes system (`Wcbh.play`)."""
 
-    def __init__(self, system: Wcbh) -> None:
-        self.system = system
-
-    @property
-    def app(self) -> Chronicle:
-        return self.system.app
+    system: Wcbh
 
     # ---- WCBH-10: help ------------------------------------------------------------------------
 

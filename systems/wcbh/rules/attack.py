@@ -26,6 +26,7 @@ from domain.rulesets.base import (
     Odds,
     RequestModel,
     Text,
+    request_as,
     unwrap,
 )
 from systems.wcbh.odds import wcbh_pool
@@ -156,12 +157,6 @@ class AttackRequest(RequestModel):
         return self
 
 
-def _request(request: BaseModel) -> AttackRequest:
-    if not isinstance(request, AttackRequest):
-        raise TypeError(f"expected AttackRequest, got {type(request).__name__}")
-    return request
-
-
 def _options(defences: Sequence[DefenceOption]) -> list[Defence]:
     return [Defence(d.name, d.rank, d.active) for d in defences]
 
@@ -279,12 +274,12 @@ class AttackCheck(Check):
         }
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"resolve": 1 if _request(request).explode else 0}  # WCBH-47
+        return {"resolve": 1 if request_as(request, AttackRequest).explode else 0}  # WCBH-47
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, AttackRequest)
         if req.club is not None:
             return _roll_bash(req, roller)
         if req.guard is not None:
@@ -356,7 +351,7 @@ class AttackCheck(Check):
     ) -> Odds:
         """Exact for a plain, charging, all-out or team attack. With a club or a guard: the
         attack against the defence the result names (the others' rolls are left out)."""
-        req = _request(request)
+        req = request_as(request, AttackRequest)
         attack_dice = base_dice(req.attack_rank, attack_bonus(req))
         if req.club is None and req.guard is None:
             defence_dice = base_dice(_defence(req).rank, req.defence_modifier)
@@ -490,7 +485,7 @@ class GrappleCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _grapple(request)
+        req = request_as(request, GrappleRequest)
         rolled = roll_pool(roller, req.rank, req.modifier + req.page_modifier, label="grapple")
         defence = _grapple_defence(req)
         against = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
@@ -518,16 +513,10 @@ class GrappleCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _grapple(request)
+        req = request_as(request, GrappleRequest)
         dice = base_dice(req.rank, req.modifier + req.page_modifier)
         against = base_dice(_grapple_defence(req).rank, req.defence_modifier)
         return _net_odds(dice, against, outcome.score)
-
-
-def _grapple(request: BaseModel) -> GrappleRequest:
-    if not isinstance(request, GrappleRequest):
-        raise TypeError(f"expected GrappleRequest, got {type(request).__name__}")
-    return request
 
 
 # -- WCBH-41: maneuvers ---------------------------------------------------------------------------
@@ -571,7 +560,7 @@ class ManeuverCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _maneuver(request)
+        req = request_as(request, ManeuverRequest)
         rolled = roll_pool(roller, req.rank, req.modifier + req.page_modifier, label="maneuver")
         against = roll_pool(roller, req.against_rank, req.defence_modifier, label="defence")
         net = rolled.successes - against.successes
@@ -602,15 +591,9 @@ class ManeuverCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _maneuver(request)
+        req = request_as(request, ManeuverRequest)
         dice = base_dice(req.rank, req.modifier + req.page_modifier)
         return _net_odds(dice, base_dice(req.against_rank, req.defence_modifier), outcome.score)
-
-
-def _maneuver(request: BaseModel) -> ManeuverRequest:
-    if not isinstance(request, ManeuverRequest):
-        raise TypeError(f"expected ManeuverRequest, got {type(request).__name__}")
-    return request
 
 
 # -- WCBH-42: ambush ------------------------------------------------------------------------------
@@ -677,7 +660,7 @@ class AmbushCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _ambush(request)
+        req = request_as(request, AmbushRequest)
         rolled = {
             a.character_id: roll_pool(roller, a.rank, a.page_modifier, label="ambush").successes
             for a in req.ambushers
@@ -724,17 +707,11 @@ class AmbushCheck(Check):
         outcome: CheckOutcome,
     ) -> Odds:
         """The chance every ambusher rolls at least the worst total (hand-overs left out)."""
-        req = _ambush(request)
+        req = request_as(request, AmbushRequest)
         p = 1.0
         for a in req.ambushers:
             p *= wcbh_pool(base_dice(a.rank, a.page_modifier), False).at_least(outcome.score)
         return Odds(None, max(p, 1e-300))
-
-
-def _ambush(request: BaseModel) -> AmbushRequest:
-    if not isinstance(request, AmbushRequest):
-        raise TypeError(f"expected AmbushRequest, got {type(request).__name__}")
-    return request
 
 
 # -- WCBH-43: area attacks ------------------------------------------------------------------------
@@ -791,7 +768,7 @@ class AreaAttackCheck(Check):
     ) -> CheckOutcome:
         # maneuvers.area_attack, plus the defence dice of all-out defence and maneuvers (WCBH-41,
         # 44) and defences halved by the target's own charge (WCBH-44), which it does not take.
-        req = _area(request)
+        req = request_as(request, AreaAttackRequest)
         attack = roll_pool(
             roller, req.attack_rank, req.weapon + req.modifier + req.page_modifier, label="attack"
         )
@@ -826,15 +803,9 @@ class AreaAttackCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _area(request)
+        req = request_as(request, AreaAttackRequest)
         dice = base_dice(req.attack_rank, req.weapon + req.modifier + req.page_modifier)
         return Odds(None, wcbh_pool(dice, False).at_least(outcome.score))
-
-
-def _area(request: BaseModel) -> AreaAttackRequest:
-    if not isinstance(request, AreaAttackRequest):
-        raise TypeError(f"expected AreaAttackRequest, got {type(request).__name__}")
-    return request
 
 
 # -- WCBH-46: a redirected attack -----------------------------------------------------------------
@@ -873,7 +844,7 @@ class RedirectedCheck(Check):
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _redirected(request)
+        req = request_as(request, RedirectedRequest)
         defence = _redirected_defence(req)
         rolled = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
         done = hit(req.attack_successes, rolled.successes, req.target_health, minion=req.minion)
@@ -892,7 +863,7 @@ class RedirectedCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _redirected(request)
+        req = request_as(request, RedirectedRequest)
         defence: Distribution = wcbh_pool(
             base_dice(_redirected_defence(req).rank, req.defence_modifier), False
         )
@@ -910,12 +881,6 @@ def _redirected_defence(req: RedirectedRequest) -> Defence:
         halve_active=req.halve_active,
         halve_passive=req.halve_passive,
     )
-
-
-def _redirected(request: BaseModel) -> RedirectedRequest:
-    if not isinstance(request, RedirectedRequest):
-        raise TypeError(f"expected RedirectedRequest, got {type(request).__name__}")
-    return request
 
 
 FIGHT_CHECKS: dict[str, Check] = {

@@ -18,6 +18,7 @@ from domain.rulesets.base import (
     RequestModel,
     Text,
     form_of,
+    request_as,
 )
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion, WcbhSettings
@@ -158,7 +159,7 @@ class TraitCheck(Check):
         """WCBH-15: a Decisive Moment once per character per story, and one hero's per scene (the
         source says one *hero* per scene; the digest says one character).
         WCBH-16: a character's Decisive Moment names its effort, physical or mental."""
-        req = _request(request)
+        req = request_as(request, TraitRequest)
         if req.decisive_moment and req.effort is None:
             raise InvalidInput(
                 "a Decisive Moment needs its effort, physical or mental: it decides the "
@@ -182,12 +183,12 @@ class TraitCheck(Check):
         return limits
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"resolve": _request(request).resolve}
+        return {"resolve": request_as(request, TraitRequest).resolve}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
-        req = _request(request)
+        req = request_as(request, TraitRequest)
         trait, rank = trait_rank(req, sheet)
         explodes = _explodes(req.decisive_moment)
         dice = base_dice(rank, req.modifier + req.page_modifier)
@@ -203,7 +204,7 @@ class TraitCheck(Check):
         settings: BaseModel,
         outcome: CheckOutcome,
     ) -> Odds:
-        req = _request(request)
+        req = request_as(request, TraitRequest)
         _, rank = trait_rank(req, sheet)
         dice = base_dice(rank, req.modifier + req.page_modifier) + resolve_dice(
             req.resolve, req.decisive_moment
@@ -289,12 +290,6 @@ def evaluate(
         "success": net >= 1,
     }
     return CheckOutcome(result, successes, net >= 1)
-
-
-def _request(request: BaseModel) -> TraitRequest:
-    if not isinstance(request, TraitRequest):
-        raise TypeError(f"expected TraitRequest, got {type(request).__name__}")
-    return request
 
 
 CHECKS: dict[str, Check] = {TraitCheck.name: TraitCheck()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
-from domain.rulesets.base import CheckOutcome, FollowUp, Odds, RequestModel
+from domain.rulesets.base import CheckOutcome, FollowUp, FollowUpRoll, Odds, RequestModel
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.attack import AttackRequest
 from systems.wcbh.rules.checks import (
@@ -95,91 +95,63 @@ def attack_outcome(req: AttackRequest, faces: list[Face]) -> CheckOutcome:
     return CheckOutcome(result, done.net, done.net >= 1)
 
 
-def _apply_resolve_dice(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    assert isinstance(request, ResolveDiceRequest)
-    if isinstance(original, AttackRequest):
-        added = roller.roll(SIDES, request.resolve, label="resolve")  # WCBH-20b: 1 die each
-        return attack_outcome(original, faces + added)
-    assert isinstance(original, TraitRequest)
-    trait, rank = trait_rank(original, sheet)
-    dice = resolve_dice(request.resolve, original.decisive_moment)
-    explodes = _explodes(original.decisive_moment)
+def _apply_resolve_dice(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
+    assert isinstance(roll.request, ResolveDiceRequest)
+    if isinstance(roll.original, AttackRequest):
+        added = roller.roll(SIDES, roll.request.resolve, label="resolve")  # WCBH-20b: 1 die each
+        return attack_outcome(roll.original, roll.faces + added)
+    assert isinstance(roll.original, TraitRequest)
+    trait, rank = trait_rank(roll.original, roll.sheet)
+    dice = resolve_dice(roll.request.resolve, roll.original.decisive_moment)
+    explodes = _explodes(roll.original.decisive_moment)
     added = roller.roll(SIDES, dice, explodes=explodes, label="resolve")
-    return evaluate(original, trait, rank, faces + added, settings)
+    return evaluate(roll.original, trait, rank, roll.faces + added, roll.settings)
 
 
-def _odds_resolve_dice(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
+def _odds_resolve_dice(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
     """Given the roll already seen: the chance the added dice bring success / this many."""
-    assert isinstance(request, ResolveDiceRequest)
-    if isinstance(original, AttackRequest):
-        attack = sum(face_successes(f.face) for f in faces if f.kept and f.label == "attack")
+    assert isinstance(roll.request, ResolveDiceRequest)
+    if isinstance(roll.original, AttackRequest):
+        attack = sum(face_successes(f.face) for f in roll.faces if f.kept and f.label == "attack")
         before = attack - int(outcome.result["defence_successes"])
-        added = wcbh_pool(request.resolve, False)
+        added = wcbh_pool(roll.request.resolve, False)
         return Odds(added.at_least(1 - before), added.at_least(outcome.score - before))
-    assert isinstance(original, TraitRequest)
-    before = sum(face_successes(f.face) for f in faces if f.kept)
-    dice = resolve_dice(request.resolve, original.decisive_moment)
-    added = wcbh_pool(dice, original.decisive_moment)
+    assert isinstance(roll.original, TraitRequest)
+    before = sum(face_successes(f.face) for f in roll.faces if f.kept)
+    dice = resolve_dice(roll.request.resolve, roll.original.decisive_moment)
+    added = wcbh_pool(dice, roll.original.decisive_moment)
     return Odds(
-        added.at_least(original.difficulty + 1 - before),
+        added.at_least(roll.original.difficulty + 1 - before),
         added.at_least(outcome.score - before),
     )
 
 
-def _apply_resolve_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    roller: Roller,
-) -> CheckOutcome:
-    if isinstance(original, AttackRequest):
+def _apply_resolve_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
+    if isinstance(roll.original, AttackRequest):
         # WCBH-20c: every die of the attacker's; the defender's dice are the defender's.
-        mine = [f for f in faces if f.kept and f.label in ATTACKER_LABELS]
-        return attack_outcome(original, faces + roller.reroll(mine))
-    assert isinstance(original, TraitRequest)
-    trait, rank = trait_rank(original, sheet)
+        mine = [f for f in roll.faces if f.kept and f.label in ATTACKER_LABELS]
+        return attack_outcome(roll.original, roll.faces + roller.reroll(mine))
+    assert isinstance(roll.original, TraitRequest)
+    trait, rank = trait_rank(roll.original, roll.sheet)
     # Explosion dice belong to the die that set them off: they go with it, and the new die
     # sets off its own chain in a Decisive Moment.
-    rolled = [f for f in faces if f.kept and f.exploded_from is None]
-    for face in faces:
+    rolled = [f for f in roll.faces if f.kept and f.exploded_from is None]
+    for face in roll.faces:
         if face.exploded_from is not None:
             face.kept = False
-    new = roller.reroll(rolled, explodes=_explodes(original.decisive_moment))
-    return evaluate(original, trait, rank, faces + new, settings)
+    new = roller.reroll(rolled, explodes=_explodes(roll.original.decisive_moment))
+    return evaluate(roll.original, trait, rank, roll.faces + new, roll.settings)
 
 
-def _odds_resolve_reroll(
-    original: BaseModel,
-    faces: list[Face],
-    request: BaseModel,
-    sheet: BaseModel | None,
-    settings: BaseModel,
-    outcome: CheckOutcome,
-) -> Odds:
-    if isinstance(original, AttackRequest):
+def _odds_resolve_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
+    if isinstance(roll.original, AttackRequest):
         # The original roll's attack dice, all rerolled (the faces are the original's).
-        pool = wcbh_pool(sum(1 for f in faces if f.label == "attack"), False)
+        pool = wcbh_pool(sum(1 for f in roll.faces if f.label == "attack"), False)
         defence = int(outcome.result["defence_successes"])
         return Odds(pool.at_least(defence + 1), pool.at_least(defence + outcome.score))
-    assert isinstance(original, TraitRequest)
-    pool = wcbh_pool(outcome.result["dice"], original.decisive_moment)
-    return Odds(pool.at_least(original.difficulty + 1), pool.at_least(outcome.score))
+    assert isinstance(roll.original, TraitRequest)
+    pool = wcbh_pool(outcome.result["dice"], roll.original.decisive_moment)
+    return Odds(pool.at_least(roll.original.difficulty + 1), pool.at_least(outcome.score))
 
 
 RESOLVE_DICE = FollowUp(

@@ -43,7 +43,8 @@ ACTIONS: dict[str, dict[str, Action]] = {
 
 
 def start(script: Script) -> Play:
-    table = Table(script.ruleset, seed=script.seed)
+    settings = {"player_modifiers": script.player_modifiers}
+    table = Table(script.ruleset, settings, seed=script.seed)
     issue = table.issue()
     play = Play(table, issue, table.scene(issue))
     SETUPS[script.ruleset](play)
@@ -52,23 +53,32 @@ def start(script: Script) -> Play:
 
 
 def run(script: Script) -> Play:
-    """Play the script on a fresh table; refused steps are counted in `play.refused`."""
+    """Play the script on a fresh table; refused steps are counted in `play.refused`. When the
+    GM approves players' modifiers, it settles the requests a step left pending now and then right
+    away (otherwise only when a `settle_roll_requests` step comes, maybe pages later)."""
     play = start(script)
     actions = ACTIONS[script.ruleset]
     for index, step in enumerate(script.steps):
-        try:
-            actions[step.action](play, Pick(step.picks, index))
-        except DomainError as refusal:
-            play.refused[(step.action, refusal.code)] += 1
-            play.reasons.setdefault((step.action, refusal.code), refusal.message)
-        else:
-            play.done[step.action] += 1
-        for record in play.read_new_rolls():
-            play.rolled[step.action] += 1
-            play.made_by[record["roll_id"]] = step.action
+        _step(play, step.action, actions[step.action], Pick(step.picks, index))
+        if script.player_modifiers == "gm_approval" and step.picks[-1] % 2:
+            settle = "settle_roll_requests"
+            _step(play, settle, actions[settle], Pick(step.picks[::-1], index))
     if script.close_at_end:
         play.gm("close_scene", play.scene)
     return play
+
+
+def _step(play: Play, name: str, action: Action, pick: Pick) -> None:
+    try:
+        action(play, pick)
+    except DomainError as refusal:
+        play.refused[(name, refusal.code)] += 1
+        play.reasons.setdefault((name, refusal.code), refusal.message)
+    else:
+        play.done[name] += 1
+    for record in play.read_new_rolls():
+        play.rolled[name] += 1
+        play.made_by[record["roll_id"]] = name
 
 
 def scripts(ruleset: str, max_steps: int = 30) -> st.SearchStrategy[Script]:
@@ -84,4 +94,5 @@ def scripts(ruleset: str, max_steps: int = 30) -> st.SearchStrategy[Script]:
         st.binary(min_size=8, max_size=8),
         st.lists(steps, min_size=1, max_size=max_steps).map(tuple),
         st.booleans(),
+        st.sampled_from(("trusted", "gm_approval")),
     )

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from domain.application import Actor
+from domain.requests import RollRequestApproval, RollRequestDecline
 from tests.app.table import Table
 
 T = TypeVar("T")
@@ -28,6 +29,9 @@ class Script:
     seed: bytes
     steps: tuple[Step, ...]
     close_at_end: bool = True  # reveal the last scene's seed, so that its rolls recompute too
+    # "gm_approval" (the service's default): a player's declared modifiers wait for the GM, and
+    # `settle_roll_requests` rolls them through approve_roll_request; "trusted": they apply at once.
+    player_modifiers: str = "trusted"
 
 
 class Pick:
@@ -149,7 +153,24 @@ def next_issue(p: Play, pick: Pick) -> None:
     p.scene = p.table.scene(p.issue, "A new scene")
 
 
+def settle_roll_requests(p: Play, pick: Pick) -> None:
+    """The GM settles the scene's pending roll requests: approves one as declared, approves it
+    with a modifier changed (the record then says the GM set it), or declines it (nothing rolls)."""
+    pending = [r for r in p.table.app.roll_requests(p.table.gm, p.scene) if r.status == "pending"]
+    for request in pending:
+        choice = pick.number(3)
+        if choice == 2:
+            p.gm("decline_roll_request", request.id, RollRequestDecline(note="not now"))
+            continue
+        changed: dict[str, Any] = {}
+        numbers = [k for k, v in request.modifiers.items() if type(v) is int]
+        if choice == 1 and numbers:
+            changed[pick.one(numbers)] = pick.number(3)
+        p.gm("approve_roll_request", request.id, RollRequestApproval(modifiers=changed))
+
+
 COMMON: dict[str, Action] = {
+    "settle_roll_requests": settle_roll_requests,
     "advance_page": advance_page,
     "rotate_seed": rotate_seed,
     "next_scene": next_scene,

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 RULES = RULESETS["classd"]
@@ -132,7 +132,7 @@ def test_will_reroll_rolls_the_whole_check_again_for_one_will_cd_6() -> None:
     STAT.roll(request, None, SETTINGS, first)
     old = [dataclasses.replace(f) for f in first.faces]
     again = scripted(5, 1, 3)
-    outcome = REROLL.apply(request, old, REROLL.parse({}), None, SETTINGS, again)
+    outcome = REROLL.apply(FollowUpRoll(request, old, REROLL.parse({}), None, SETTINGS), again)
     assert [f.kept for f in old] == [False, False, False]
     assert [f.reroll_of for f in again.faces] == [0, 1, 2]
     assert [f.kept for f in again.faces] == [True, False, True]
@@ -144,6 +144,6 @@ def test_will_reroll_odds_are_those_of_a_fresh_check_cd_6() -> None:
     assert REROLL.odds is not None
     request = STAT.parse({"stat_value": 0, "difficulty": 7})
     outcome = STAT.roll(request, None, SETTINGS, scripted(3, 4))
-    odds = REROLL.odds(request, [], REROLL.parse({}), None, SETTINGS, outcome)
+    odds = REROLL.odds(FollowUpRoll(request, [], REROLL.parse({}), None, SETTINGS), outcome)
     assert odds.success == pytest.approx(21 / 36)
     assert odds.at_least == pytest.approx(21 / 36)

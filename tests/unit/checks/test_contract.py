@@ -11,7 +11,7 @@ from domain.dice import FairSource, Roller
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS, Ruleset
-from domain.rulesets.base import Check, CheckOutcome, FollowUp
+from domain.rulesets.base import Check, CheckOutcome, FollowUp, FollowUpRoll
 
 ALL = pytest.mark.parametrize("ruleset", list(RULESETS.values()), ids=list(RULESETS))
 NONCES = range(12)
@@ -123,13 +123,15 @@ def test_follow_ups_apply_to_allowed_example_rolls(ruleset: Ruleset) -> None:
             parsed = follow_up.parse(raw)
             try:
                 combined = follow_up.apply(
-                    request, faces, parsed, sheet, settings, fair(100 + nonce)
+                    FollowUpRoll(request, faces, parsed, sheet, settings), fair(100 + nonce)
                 )
             except InvalidInput:  # e.g. Help's die 0 was dropped by advantage (NB-19)
                 continue
             assert json.loads(json.dumps(combined.result)) == combined.result
             if follow_up.odds is not None:
-                odds = follow_up.odds(request, faces, parsed, sheet, settings, combined)
+                odds = follow_up.odds(
+                    FollowUpRoll(request, faces, parsed, sheet, settings), combined
+                )
                 assert 0.0 <= odds.at_least <= 1.0 + 1e-12
             applied += 1
         assert applied, f"{follow_up.name} never applied to the example roll"

@@ -11,6 +11,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
+from domain.rulesets.base import FollowUpRoll
 from systems.nimble.rules.checks import HELP_DIE
 from tests.unit.checks.support import scripted, sheet_and_settings
 
@@ -25,7 +26,9 @@ def helped(request: dict[str, Any], faces: list[int], die: int, new: list[int]) 
     ATTACK.roll(parsed, None, SETTINGS, first)
     copies = [Face(**f.to_json()) for f in copy.deepcopy(first.faces)]  # type: ignore[arg-type]
     help_request = HELP_DIE.parse({"die": die})
-    outcome = HELP_DIE.apply(parsed, copies, help_request, None, SETTINGS, scripted(*new))
+    outcome = HELP_DIE.apply(
+        FollowUpRoll(parsed, copies, help_request, None, SETTINGS), scripted(*new)
+    )
     return outcome.result
 
 

@@ -10,7 +10,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 RULES = RULESETS["wcbh"]
@@ -197,7 +197,7 @@ def test_resolve_dice_add_after_seeing_the_roll_wcbh_20b() -> None:
     TRAIT.roll(request, None, SETTINGS, first)
     extra = follow.parse({"resolve": 2})
     added = scripted(6, 3)
-    outcome = follow.apply(request, copies(first.faces), extra, None, SETTINGS, added)
+    outcome = follow.apply(FollowUpRoll(request, copies(first.faces), extra, None, SETTINGS), added)
     assert [f.label for f in added.faces] == ["resolve", "resolve"]
     assert (outcome.result["successes"], outcome.result["net"], outcome.success) == (3, 1, True)
     assert follow.cost(extra) == {"resolve": 2}
@@ -212,7 +212,8 @@ def test_resolve_dice_after_the_roll_are_three_each_and_explode_in_a_decisive_mo
     TRAIT.roll(request, None, SETTINGS, first)
     added = scripted(1, 6, 2, 1)
     outcome = follow.apply(
-        request, copies(first.faces), follow.parse({"resolve": 1}), None, SETTINGS, added
+        FollowUpRoll(request, copies(first.faces), follow.parse({"resolve": 1}), None, SETTINGS),
+        added,
     )
     assert [f.exploded_from for f in added.faces] == [None, None, None, 1]
     assert outcome.result["successes"] == 3
@@ -225,7 +226,7 @@ def test_resolve_reroll_rerolls_every_die_including_resolve_dice_wcbh_20c() -> N
     TRAIT.roll(request, None, SETTINGS, first)
     old = copies(first.faces)
     again = scripted(2, 4, 6)
-    outcome = follow.apply(request, old, follow.parse({}), None, SETTINGS, again)
+    outcome = follow.apply(FollowUpRoll(request, old, follow.parse({}), None, SETTINGS), again)
     assert [f.kept for f in old] == [False, False, False]
     assert [f.reroll_of for f in again.faces] == [0, 1, 2]
     assert [f.label for f in again.faces] == ["trait", "trait", "resolve"]
@@ -240,7 +241,7 @@ def test_resolve_reroll_drops_old_explosions_and_explodes_anew_wcbh_20c() -> Non
     TRAIT.roll(request, None, SETTINGS, first)
     old = copies(first.faces)
     again = scripted(6, 6, 1)
-    outcome = follow.apply(request, old, follow.parse({}), None, SETTINGS, again)
+    outcome = follow.apply(FollowUpRoll(request, old, follow.parse({}), None, SETTINGS), again)
     assert [f.kept for f in old] == [False, False]
     assert outcome.result["successes"] == 4
     assert outcome.result["dice"] == 1
@@ -254,8 +255,8 @@ def test_resolve_dice_odds_are_given_the_roll_already_seen_wcbh_20b() -> None:
     TRAIT.roll(request, None, SETTINGS, first)
     faces = copies(first.faces)
     extra = follow.parse({"resolve": 1})
-    outcome = follow.apply(request, faces, extra, None, SETTINGS, scripted(4))
-    odds = follow.odds(request, faces, extra, None, SETTINGS, outcome)
+    outcome = follow.apply(FollowUpRoll(request, faces, extra, None, SETTINGS), scripted(4))
+    odds = follow.odds(FollowUpRoll(request, faces, extra, None, SETTINGS), outcome)
     # One success so far, difficulty 2: one more die must bring at least 2: only a 6 does.
     assert odds.success == pytest.approx(1 / 6)
     assert odds.at_least == pytest.approx(1 / 2)  # score 2 needs >= 1 more: 2, 4 or 6

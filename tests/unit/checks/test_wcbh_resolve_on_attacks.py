@@ -8,7 +8,7 @@ import pytest
 
 from domain.dice.roller import Face
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted
 
 RULES = RULESETS["wcbh"]
@@ -38,7 +38,9 @@ def first_roll(*faces: int) -> tuple[CheckOutcome, list[Face]]:
 def test_resolve_dice_add_to_the_attack_and_decide_the_hit_again_wcbh_20b_31() -> None:
     first, faces = first_roll(2, 1, 3, 4, 5)  # attack 1 success, defence 1: net 0, no damage
     assert (first.result["net"], first.result["damage"]) == (0, 0)
-    outcome = DICE.apply(REQUEST, faces, DICE.parse({"resolve": 2}), None, None, scripted(6, 4))
+    outcome = DICE.apply(
+        FollowUpRoll(REQUEST, faces, DICE.parse({"resolve": 2}), None, None), scripted(6, 4)
+    )
     # attack 1 + 2 + 1 = 4 successes against 1: net 3, damage 3, Health 4 → 1
     assert (outcome.result["attack_successes"], outcome.result["defence_successes"]) == (4, 1)
     assert (outcome.result["damage"], outcome.result["health"], outcome.result["defeated"]) == (
@@ -52,7 +54,7 @@ def test_resolve_dice_add_to_the_attack_and_decide_the_hit_again_wcbh_20b_31() -
 def test_a_resolve_reroll_rerolls_the_attack_dice_not_the_defence_wcbh_20c() -> None:
     _, faces = first_roll(6, 6, 2, 1, 1)  # attack 5 against 0: net 5, defeated at Health 4
     roller = scripted(1, 3, 5)
-    outcome = REROLL.apply(REQUEST, faces, REROLL.parse({}), None, None, roller)
+    outcome = REROLL.apply(FollowUpRoll(REQUEST, faces, REROLL.parse({}), None, None), roller)
     assert [f.reroll_of for f in roller.faces] == [0, 1, 2]
     assert [f.kept for f in faces] == [False, False, False, True, True]
     assert (outcome.result["net"], outcome.result["health"], outcome.result["defeated"]) == (
@@ -65,8 +67,10 @@ def test_a_resolve_reroll_rerolls_the_attack_dice_not_the_defence_wcbh_20c() -> 
 def test_resolve_dice_odds_are_given_the_attack_already_seen_wcbh_20b() -> None:
     assert DICE.odds is not None
     _, faces = first_roll(2, 1, 3, 4, 5)  # net 0: one more success hits
-    outcome = DICE.apply(REQUEST, faces, DICE.parse({"resolve": 1}), None, None, scripted(3))
-    odds = DICE.odds(REQUEST, faces, DICE.parse({"resolve": 1}), None, None, outcome)
+    outcome = DICE.apply(
+        FollowUpRoll(REQUEST, faces, DICE.parse({"resolve": 1}), None, None), scripted(3)
+    )
+    odds = DICE.odds(FollowUpRoll(REQUEST, faces, DICE.parse({"resolve": 1}), None, None), outcome)
     assert odds.success == pytest.approx(3 / 6)  # the die shows 2, 4 or 6
     assert odds.at_least == pytest.approx(1.0)  # at least net 0 is sure
 
