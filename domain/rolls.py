@@ -606,14 +606,19 @@ class RollCommands(Service):
         owner = self.command_owner(name)
         return owner, getattr(type(owner), name).__wrapped__
 
+    def command_holders(self) -> list[object]:
+        """Everything that holds commands: the application, the missions, each game system and
+        each of its parts."""
+        holders: list[object] = [self, self.missions]
+        for system in self.systems.values():
+            holders += [system, *system.parts]
+        return holders
+
     def command_owner(self, name: str) -> object:
         """Who holds the command of this name: the application, the missions, a game system or one
         of its parts (command names are unique across them all: a roll request names its command
         so)."""
-        owners: list[object] = [self, self.missions]
-        for system in self.systems.values():
-            owners += [system, *system.parts]
-        for owner in owners:
+        for owner in self.command_holders():
             if hasattr(getattr(type(owner), name, None), "__wrapped__"):
                 return owner
         raise Conflict(

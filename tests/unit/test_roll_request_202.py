@@ -31,10 +31,7 @@ ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
 # calls are followed on the object that makes them (`self.name`), or on another holder it reaches
 # (`self.app.name`, `self.system.name`, `self.play.name`).
 APP = SeededChronicle()
-HOLDERS: list[Any] = [APP]
-for _system in APP.systems.values():
-    HOLDERS += [_system, *_system.parts]
-HOLDERS += [v for v in vars(APP).values() if hasattr(v, "app") and v is not APP]  # app.missions
+HOLDERS = APP.command_holders()
 
 
 def _method(holder: Any, name: str) -> Callable[..., Any] | None:
