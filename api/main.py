@@ -22,6 +22,7 @@ from api.routers import (
     stream,
 )
 from api.settings import KEY_FILENAME, Settings
+from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
@@ -89,6 +90,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in routers:
         app.router.routes.extend(router.routes)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
+    probe = (
+        postgres_probe(settings.database_url, settings.postgres_connect_timeout)
+        if settings.database_url
+        else None
+    )
+    app.state.store_gate = StoreGate(probe)
+    app.add_middleware(StoreGateMiddleware, gate=app.state.store_gate)  # type: ignore[arg-type]
     return app
 
 

@@ -41,7 +41,8 @@ class Settings(BaseSettings):
         le=60,
         description="Seconds a request waits for a PostgreSQL connection before the store counts "
         "as unreachable (503 with Retry-After); eventsourcing retries reads and writes up to 10 "
-        "times, so an outage answers within about ten times this.",
+        "times, so the first request of an outage answers within about ten times this, and the "
+        "next ones at once while a plain connection still fails (api/store_gate.py).",
     )
     projections: Literal["embedded", "external"] = Field(
         default="embedded",

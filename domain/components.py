@@ -256,6 +256,7 @@ class Turn:
         action: bool = True,
         declared: Declared | None = None,
         sheet: BaseModel | None = None,
+        given: tuple[dict[str, Any], ...] = (),
     ) -> tuple[CheckOutcome, list[Aggregate]]:
         """A check rolled in this turn's scene by its actor (`RollCommands._roll_check`): the
         outcome, and what to save (the roll first)."""
@@ -271,6 +272,7 @@ class Turn:
             action=action,
             declared=declared,
             sheet=sheet,
+            given=given,
         )
         return self.app._roll_check(ask)
 

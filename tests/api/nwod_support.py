@@ -46,8 +46,8 @@ def thug(vio: int = 3, health: int = 6, defense: int = 1, **extra: Any) -> dict[
 class Firefight:
     """An nwod-micro campaign, one open scene, the player's shooter and helpers for the endpoints."""
 
-    def __init__(self, client: TestClient) -> None:
-        self.t = Table(client, "nwod-micro")
+    def __init__(self, client: TestClient, settings: dict[str, Any] | None = None) -> None:
+        self.t = Table(client, "nwod-micro", settings)
         self.scene = self.t.scene()
         self.hero = self.character("Vega", "hero", SHOOTER, self.t.player)
 

@@ -348,6 +348,7 @@ CASES: dict[str, Case] = {
         lambda t: {"hero_id": stage(t)["hero"], "edge": "cover", "difficulty": 8},
         owner_and_gm(201) | {"gm": 409},  # CD-9
         "classd",
+        settings={"player_modifiers": "trusted"},  # the owner's difficulty applies (CD-18)
     ),
     "classd hostage shield": Case(
         "POST",

@@ -17,7 +17,7 @@ from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput
-from domain.rolls import declared_by
+from domain.rolls import Declared, declared_by
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
@@ -128,12 +128,23 @@ class Fight(Part):
         refusals.check_will_rerolls(hero.name, hero.level("will"), body.will_rerolls)
 
     def _rolled(
-        self, turn: Turn, check: str, request: dict[str, Any], roller: Fighter, body: RollBody
+        self,
+        turn: Turn,
+        check: str,
+        request: dict[str, Any],
+        roller: Fighter,
+        body: RollBody,
+        difficulty: Mapping[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[Aggregate]]:
         """The check rolled for `roller`, with the advantages and disadvantages it declared
         (CD-5: they follow player_modifiers; those of the record, CD-18 high ground and CD-20
-        shields, are added). Returns the result and what to save (the roll first)."""
-        edges = {"advantage": body.advantage, "disadvantage": body.disadvantage}
+        shields, are added) and, for a check against no foe, the `difficulty` fields the body
+        gives (CD-18: the GM's difficulty, so a player's follows player_modifiers too). Returns
+        the result and what to save (the roll first)."""
+        edges = declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage})
+        if difficulty is not None:
+            given = {k: v for k, v in difficulty.items() if v is not None}  # 0 is a difficulty
+            edges = Declared({**edges.values, **given}, (*edges.fields, *difficulty))
         # Fields of the body itself: a refused one is named as the body's field, and the command
         # runner records where the body sits for the GM's approval (domain.commands.argument_path).
         outcome, touched = turn.roll(
@@ -141,7 +152,7 @@ class Fight(Part):
             request,
             roller.character,
             body.client_seed,
-            declared=declared_by(edges),
+            declared=edges,
             sheet=roller.sheet,  # parsed by the turn already
         )
         roll = touched[0]
@@ -421,14 +432,9 @@ class Fight(Part):
             combat.check_hero_action(state, hero.key, hero.name)
         self._will_rerolls(hero, body)
         purpose = f"Move for {body.edge.replace('_', ' ')} (CD-18)"
-        request = _stat_request(
-            body.stat,
-            body,
-            purpose,
-            difficulty=body.difficulty,
-            difficulty_name=body.difficulty_name,
-        )
-        result, touched = self._rolled(turn, "action", request, hero, body)
+        against = {"difficulty": body.difficulty, "difficulty_name": body.difficulty_name}
+        request = _stat_request(body.stat, body, purpose, **against)
+        result, touched = self._rolled(turn, "action", request, hero, body, against)
         success = bool(result["success"])
         action = "move" if success else "move_failed"
         self._change(turn, "acted", character_id=hero.id, action=action, free=not body.takes_action)

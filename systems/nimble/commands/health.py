@@ -347,9 +347,13 @@ class HealthArea(Area):
         character: Character,
         body: Rolled,
         chain: RollChain | None = None,
+        numbers: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
         """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
-        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
+        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's.
+        `numbers`: other fields of `body` the sender gave (a monster's modifier): they follow
+        player_modifiers too, and a GM's are recorded as the GM's."""
+        steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         outcome, touched = self.app._roll_check(
             CheckRoll(
                 actor=actor,
@@ -360,9 +364,7 @@ class HealthArea(Area):
                 character=character,
                 client_seed=body.client_seed,
                 chain=chain,
-                declared=declared_by(
-                    {"advantage": body.advantage, "disadvantage": body.disadvantage}
-                ),
+                declared=declared_by({**steps, **(numbers or {})}),
             )
         )
         roll = touched[0]
@@ -468,6 +470,11 @@ class HealthArea(Area):
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = open_scene_named(self.app, actor, body.scene_id)
+        encounter = scene.state(NIMBLE, "encounter")
+        in_encounter = encounter.get("status") == "running" and str(grappler.id) in encounter.get(
+            "kinds", {}
+        )
+        health.check_grapple_outside_encounter(in_encounter, by_gm=actor.is_gm)
         target = self._nb_other(actor, body.target_id, "target_id", loaded)
         grab = Grab(actor, scene, campaign, grappler, target, loaded, body, body.attack_number)
         outcome, touched, roll = self.grapple(grab)
@@ -552,6 +559,8 @@ class HealthArea(Area):
             "disadvantage": body.disadvantage + edge.disadvantage,
             "purpose": f"grapple {grab.target.name} (NB-24)",
         }
+        # NB-24: a monster's modifier is no number of its sheet: whoever gives it declares it
+        given = {} if body.modifier is None else {"modifier": body.modifier}
         return self._nb_roll(
             grab.actor,
             grab.scene,
@@ -561,6 +570,7 @@ class HealthArea(Area):
             grab.grappler,
             body,
             chain,
+            given,
         )
 
     @staticmethod

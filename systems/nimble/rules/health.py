@@ -396,6 +396,21 @@ def check_grabbable(name: str, can_target: bool) -> None:
         )
 
 
+def check_grapple_outside_encounter(in_running_encounter: bool, *, by_gm: bool) -> None:
+    """NB-24 with NB-7 and NB-10: a grapple is an action and an attack of the turn. A player's
+    grapple by a creature of a running encounter goes through the encounter's verb, which spends
+    the action and counts the attack from the record; this verb would take both from the request
+    (`attack_number`). The GM may still give them itself."""
+    if in_running_encounter and not by_gm:
+        raise Conflict(
+            "this creature is in the scene's running encounter: grapple through POST "
+            "/v1/scenes/{id}/nimble/grapples, which spends the action and counts the attack",
+            field="scene_id",
+            code="encounter_running",
+            rule="NB-24",
+        )
+
+
 def grapple_modifier(skills: dict[str, int] | None, skill: str, given: int | None) -> int:
     """NB-24: a hero's (`skills`) check modifier comes from its sheet; a monster's is what the GM
     gives (else +0)."""

@@ -16,6 +16,7 @@ from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
+from domain.rulesets.base import modifier_entry
 from systems.nwod_micro.requests import (
     ActionCreate,
     AttackCreate,
@@ -210,9 +211,15 @@ class Fight(Part):
         turn.scene.change_state(RULESET, AREA, change, details)
 
     def _roll(
-        self, dice: Dice, fighter: NwFighter, request: dict[str, Any], check: str = "fight_roll"
+        self,
+        dice: Dice,
+        fighter: NwFighter,
+        request: dict[str, Any],
+        check: str = "fight_roll",
+        given: tuple[dict[str, Any], ...] = (),
     ) -> Rolled:
-        """One roll of the command's dice, by the fighter, on the scene's commitment."""
+        """One roll of the command's dice, by the fighter, on the scene's commitment; `given`:
+        modifier entries of numbers the record took from someone earlier (a cover's DUR)."""
         turn = dice.turn
         # The modifier is a field of the body itself (path ""); the command runner records where
         # the body sits in the command's arguments (domain.commands.argument_path).
@@ -223,6 +230,7 @@ class Fight(Part):
             dice.seed,
             chain=dice.chain,
             declared=declared_by({"modifier": dice.modifier}),
+            given=given,
         )
         return Rolled(outcome.result, dice.took(new))
 
@@ -359,7 +367,11 @@ class Fight(Part):
             maneuvers.burst_penalty(body.maneuver, index),
             purpose,
         )
-        return self._harm(dice.turn.scene, target, self._roll(dice, attacker, request))
+        # who gave the DUR of the target's full cover, when it is in the target's armour (NW-13)
+        cover = state["cover"].get(target.key) or {}
+        given = tuple(cover.get("set_by", ())) if cover.get("kind") == "full" else ()
+        rolled = self._roll(dice, attacker, request, given=given)
+        return self._harm(dice.turn.scene, target, rolled)
 
     @staticmethod
     def _harm(scene: Scene, target: NwFighter, rolled: Rolled) -> dict[str, Any]:
@@ -418,6 +430,16 @@ class Fight(Part):
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
         details, moved = self._moved(state, fighter, body, cost)
+        if body.maneuver == "take_cover":
+            # NW-13: full cover's DUR adds to the fighter's armour against every attack at it; no
+            # sheet holds it, so a player who names one declares a number for later rolls: it
+            # follows player_modifiers, and the attacks' records say who gave it.
+            durability = declared_by({"cover_durability": body.cover_durability})
+            set_by = self.system.app._modifiers(
+                turn.actor, turn.settings, turn.scene, fighter.character, durability
+            )
+            if set_by:
+                details["cover_durability_set_by"] = set_by
         self._change(turn, "acted", details)
         return turn.save(result=moved)
 
@@ -531,8 +553,20 @@ class Fight(Part):
         ]
         dice = Dice(turn, body.client_seed)
         standings = []
-        for fighter, request in zip(fighters, requests, strict=True):
-            rolled = self._roll(dice, fighter, request)
+        gm = str(turn.actor.member_id)
+        for index, (fighter, request) in enumerate(zip(fighters, requests, strict=True)):
+            # the GM's situational dice for this side: the record says the GM set them (NW-17)
+            dice_of_side = body.sides[index].modifier
+            given = (
+                (
+                    modifier_entry(
+                        f"sides.{index}.modifier", dice_of_side, by=gm, role="gm", rule="gm"
+                    ),
+                )
+                if dice_of_side
+                else ()
+            )
+            rolled = self._roll(dice, fighter, request, given=given)
             successes = rolled.result["successes"]
             standings.append(Standing(fighter.key, str(rolled.roll.id), successes))
         winner = maneuvers.winner(standings)

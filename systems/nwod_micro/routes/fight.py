@@ -135,6 +135,7 @@ routes.post(
     operation_id="nwod_act",
     name="act",
     status_code=201,
+    responses=ASKS_GM,  # a player's full-cover DUR waits for the GM (NW-13)
     doc="NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
 )
 routes.post(

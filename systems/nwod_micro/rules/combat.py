@@ -367,6 +367,8 @@ def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> N
             "kind": details["cover"],
             "durability": int(details.get("cover_durability") or 0),
         }
+        if details.get("cover_durability_set_by"):  # who gave the DUR (none in older logs)
+            state["cover"][fighter]["set_by"] = list(details["cover_durability_set_by"])
         state["suppressed"].pop(fighter, None)
 
 

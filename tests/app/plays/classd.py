@@ -157,7 +157,10 @@ def move(p: Play, pick: Pick) -> None:
             "client_seed": pick.client_seed(),
         }
     )
-    p.run(p.actor(hero, pick), "classd_move", p.scene, body)
+    # CD-18: the difficulty is the GM's; a player who names one asks the GM first under
+    # gm_approval (its roll is then the approval's), so the GM moves the hero half the time
+    actor = p.table.gm if pick.flag() else p.actor(hero, pick)
+    p.run(actor, "classd_move", p.scene, body)
 
 
 def rest(p: Play, pick: Pick) -> None:
