@@ -48,8 +48,11 @@ class AttackCreate(Strict):
         description="One target; a long burst up to three (the 2nd -1 DMG, the 3rd -2 DMG); "
         "suppressive fire any in the area (NW-15).",
     )
-    kind: Literal["melee", "ranged"] = Field(
-        "ranged", description="NW-6: melee subtracts the target's Defense; ranged does not."
+    kind: Literal["melee", "ranged"] | None = Field(
+        None,
+        description="NW-6: melee subtracts the target's Defense; ranged does not. Left out: the "
+        "maneuver's (bursts ranged, reckless melee), else the weapon's (its sheet `kind`; ranged "
+        "with a magazine, melee without), else melee.",
     )
     maneuver: Literal[
         "standard", "precise", "short_burst", "long_burst", "suppressive", "reckless"

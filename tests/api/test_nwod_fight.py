@@ -57,6 +57,8 @@ def test_sheet_derives_defense_armour_speed_and_weapons_nw_1_nw_2_nw_11_nw_12(
         "damage_class": "professional",
         "damage_bonus": 2,
         "magazine": 30,
+        "spare_magazines": 20,
+        "kind": "ranged",
     }
     assert {n: r["current"] for n, r in doc["resources"].items()} == {"health": 8, "will_power": 3}
 
@@ -392,6 +394,7 @@ def test_reckless_attack_drops_defense_to_zero_until_the_next_turn_nw_15(fight: 
         "target_ids": [foe],
         "weapon": "Assault rifle",
         "maneuver": "reckless",
+        "kind": "ranged",
     }
     fight.refused("attacks", body, 422, "NW-15", fight.t.player)  # reckless is melee
     strike = fight.attack(

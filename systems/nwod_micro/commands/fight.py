@@ -28,9 +28,9 @@ from systems.nwod_micro.requests import (
     TurnEnd,
     WillPowerCreate,
 )
-from systems.nwod_micro.rules import combat, maneuvers
+from systems.nwod_micro.rules import combat, gear, maneuvers
 from systems.nwod_micro.rules.maneuvers import Standing
-from systems.nwod_micro.rules.sheet import NwodSheet, speeds
+from systems.nwod_micro.rules.sheet import NwodSheet, Weapon, speeds
 
 if TYPE_CHECKING:
     from systems.nwod_micro.commands import Nwod
@@ -100,12 +100,14 @@ class Moved(FightResult):
     actions: int
     aim: int | None = None
     rounds_left: int | None = None
+    spare_magazines: int | None = None
     metres: int | None = None
     dodging: bool | None = None
 
     def outcome(self) -> dict[str, Any]:
         shown = {"maneuver": self.maneuver, "actions": self.actions}
         extra = {"aim": self.aim, "rounds_left": self.rounds_left, "metres": self.metres}
+        extra["spare_magazines"] = self.spare_magazines
         extra["dodging"] = self.dodging
         return shown | {k: v for k, v in extra.items() if v is not None}
 
@@ -270,8 +272,13 @@ class Fight(Part):
         turn = self._turn(ctx, scene_id)
         attacker = self._acting(turn, body.attacker_id, "attacker_id")
         state = self._state(turn)
-        targets, fired = self._ready_to_attack(turn, state, attacker, body)
-        shot = self._shot(state, attacker, body, fired)
+        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
+        gun = (
+            maneuvers.weapon_of(attacker.sheet, attacker.name, body.weapon) if body.weapon else None
+        )
+        aim = maneuvers.aimed(body, gun)
+        targets, fired = self._ready_to_attack(turn, state, attacker, body, aim, gun)
+        shot = self._shot(state, attacker, body, aim, fired)
         dice = Dice(turn, body.client_seed, body.modifier)
         if body.maneuver == "suppressive":
             hits = [self._suppressive_fire(dice, attacker, shot, body)]
@@ -280,20 +287,33 @@ class Fight(Part):
                 self._hit(dice, state, attacker, shot, target, index, body)
                 for index, target in enumerate(targets)
             ]
-        return dice.save(self._record_attack(dice, attacker, targets, fired, body, hits))
+        return dice.save(self._record_attack(dice, attacker, targets, fired, aim, body, hits))
 
     def _ready_to_attack(
-        self, turn: Turn, state: dict[str, Any], attacker: NwFighter, body: AttackCreate
+        self,
+        turn: Turn,
+        state: dict[str, Any],
+        attacker: NwFighter,
+        body: AttackCreate,
+        aim: maneuvers.Aimed,
+        gun: Weapon | None,
     ) -> tuple[list[NwFighter], maneuvers.Firing]:
         """The attack's targets and weapon, once the rules allow it (in this order)."""
-        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
-        spec = maneuvers.attack_spec(body.maneuver, body.kind)
+        spec = maneuvers.attack_spec(body.maneuver, aim.kind)
         targets = self._targets(turn, state, attacker, body, spec)
-        maneuvers.check_attack(state, attacker.key, attacker.name, body)
+        maneuvers.check_attack(state, attacker.key, attacker.name, aim)
         check_will_power(attacker, body.will_power)
-        sheet, name = attacker.sheet, attacker.name
-        gun = maneuvers.weapon_of(sheet, name, body.weapon) if body.weapon else None
-        return targets, maneuvers.firing(state, attacker.key, gun, body, body.rounds)
+        return targets, maneuvers.firing(gun, aim, body.rounds, self._gear(state, attacker, gun))
+
+    @staticmethod
+    def _gear(
+        state: dict[str, Any], fighter: NwFighter, gun: Weapon | None
+    ) -> dict[str, int] | None:
+        """NW-16: the ammunition of a weapon with a magazine, as the character's gear holds it."""
+        if gun is None or gun.magazine is None:
+            return None
+        recorded = fighter.character.ammunition.get(gun.name)
+        return gear.ammunition(recorded, gun, combat.scene_rounds(state, fighter.key, gun.name))
 
     def _targets(
         self,
@@ -313,14 +333,18 @@ class Fight(Part):
 
     @staticmethod
     def _shot(
-        state: dict[str, Any], attacker: NwFighter, body: AttackCreate, fired: maneuvers.Firing
+        state: dict[str, Any],
+        attacker: NwFighter,
+        body: AttackCreate,
+        aim: maneuvers.Aimed,
+        fired: maneuvers.Firing,
     ) -> maneuvers.Shot:
         """The attacker's dice: maneuver, aim, dodging, blind fire, range, situation, merits."""
-        dice = maneuvers.attack_dice(state, attacker.key, body)
+        dice = maneuvers.attack_dice(state, attacker.key, aim)
         dice += maneuvers.situation_dice(body.conditions, body.modifier)
         dice += maneuvers.merit_dice(attacker.sheet, attacker.name, body.merits)
         vio = attacker.sheet.affinities.VIO
-        return maneuvers.Shot(body.kind, vio, dice, fired.bonus, body.darkness, body.sneak)
+        return maneuvers.Shot(aim.kind, vio, dice, fired.bonus, body.darkness, body.sneak)
 
     def _suppressive_fire(
         self, dice: Dice, attacker: NwFighter, shot: maneuvers.Shot, body: AttackCreate
@@ -386,13 +410,18 @@ class Fight(Part):
         attacker: NwFighter,
         targets: list[NwFighter],
         fired: maneuvers.Firing,
+        aim: maneuvers.Aimed,
         body: AttackCreate,
         hits: list[dict[str, Any]],
     ) -> Attacked:
-        """The attack as the attacker's action; suppressive fire that succeeds pins its targets."""
+        """The attack as the attacker's action, the rounds it fired from the attacker's gear
+        (NW-16); suppressive fire that succeeds pins its targets."""
         target_ids = [t.key for t in targets]
+        scene = dice.turn.scene
+        if fired.gear is not None and fired.weapon is not None:
+            attacker.character.change_ammunition(fired.weapon, dict(fired.gear), "fired", scene.id)
         acted = {"character_id": attacker.key, "maneuver": body.maneuver, "cost": 1}
-        acted |= {"kind": body.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
+        acted |= {"kind": aim.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
         acted |= {"target_ids": target_ids, "hit_location": body.hit_location}
         self._change(dice.turn, "acted", acted)
         pinned = body.maneuver == "suppressive" and hits[0]["successes"] >= 1
@@ -418,8 +447,21 @@ class Fight(Part):
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
         details, moved = self._moved(state, fighter, body, cost)
+        if body.maneuver == "reload":  # NW-16: a spare magazine from the character's gear
+            levels = {k: details.pop(k) for k in ("loaded", "spare", "magazine", "sheet_spare")}
+            fighter.character.change_ammunition(
+                details["weapon"], levels, "reloaded", turn.scene.id
+            )
         self._change(turn, "acted", details)
         return turn.save(result=moved)
+
+    @staticmethod
+    def _reloaded(state: dict[str, Any], fighter: NwFighter, weapon: str | None) -> dict[str, int]:
+        """NW-16: the weapon's ammunition after a reload (refused without a spare magazine)."""
+        gun = maneuvers.reloaded(fighter.sheet, fighter.name, weapon)
+        ammunition = Fight._gear(state, fighter, gun)
+        assert ammunition is not None
+        return gear.reloaded(ammunition, fighter.name, gun.name)
 
     @staticmethod
     def _moved(
@@ -436,8 +478,15 @@ class Fight(Part):
             details |= {"cover": body.cover, "cover_durability": body.cover_durability}
         elif body.maneuver == "reload":
             gun = maneuvers.reloaded(fighter.sheet, fighter.name, body.weapon)
-            details |= {"weapon": gun.name, "rounds_left": gun.magazine}
-            moved = Moved(maneuver="reload", actions=cost, rounds_left=gun.magazine)
+            after = Fight._reloaded(state, fighter, body.weapon)
+            details |= {"weapon": gun.name, "rounds_left": after["loaded"]} | after
+            details["spare_magazines"] = after["spare"]
+            moved = Moved(
+                maneuver="reload",
+                actions=cost,
+                rounds_left=after["loaded"],
+                spare_magazines=after["spare"],
+            )
         elif body.maneuver in maneuvers.MOVING:
             # NW-2: walk X, run 2X, sprint 3X; NW-17: difficult terrain halves it (rounded down).
             metres = speeds(fighter.sheet)[body.maneuver]

@@ -63,7 +63,7 @@ __all__ = [
     "describe",
     "fresh",
     "order",
-    "rounds_left",
+    "scene_rounds",
     "state_of",
 ]
 
@@ -81,7 +81,7 @@ def fresh(turn: int) -> dict[str, Any]:
         "defending": [],  # this turn (NW-15)
         "dodging": [],  # this turn (NW-15)
         "cover": {},  # id -> {"kind": "partial"|"full", "durability": n} (NW-13)
-        "magazines": {},  # id -> {weapon: rounds left} (NW-16)
+        "magazines": {},  # id -> {weapon: rounds left after its last shot/reload here} (NW-16)
         "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
     }
 
@@ -167,9 +167,12 @@ def defense_against(
     }
 
 
-def rounds_left(state: Mapping[str, Any], fighter: str, weapon: str, magazine: int) -> int:
-    """NW-16: rounds left in the weapon's magazine (a full one until the first shot)."""
-    return int(state["magazines"].get(fighter, {}).get(weapon, magazine))
+def scene_rounds(state: Mapping[str, Any], fighter: str, weapon: str) -> int | None:
+    """NW-16: the rounds left in the weapon after the fighter's last shot or reload in this scene,
+    as the scene recorded them (the character's gear holds its ammunition; a fight recorded
+    before that counted only here)."""
+    left = state["magazines"].get(fighter, {}).get(weapon)
+    return None if left is None else int(left)
 
 
 # ---- checks (raise before any event) ----------------------------------------------------------

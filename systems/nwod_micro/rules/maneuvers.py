@@ -12,7 +12,15 @@ from uuid import UUID
 
 from domain.errors import Conflict, InvalidInput
 from systems.nwod_micro.rules import combat
-from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet, Weapon, armor, defense
+from systems.nwod_micro.rules import gear as gear_rules
+from systems.nwod_micro.rules.sheet import (
+    DAMAGE_BONUS,
+    NwodSheet,
+    Weapon,
+    armor,
+    attack_kind,
+    defense,
+)
 
 State = Mapping[str, Any]
 MOVING = ("walk", "run", "sprint")
@@ -191,6 +199,19 @@ class Aim(Protocol):
     def hit_location(self) -> str | None: ...
 
 
+class Aiming(Protocol):
+    """An attack as sent (an nWoD attack request): its kind may be left to the weapon."""
+
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def maneuver(self) -> str: ...
+    @property
+    def range(self) -> str: ...
+    @property
+    def hit_location(self) -> str | None: ...
+
+
 def check_attack(state: State, attacker: str, name: str, aim: Aim) -> None:
     """An attack is one action of the attacker's turn (NW-14, 15), within what its maneuver,
     range (NW-17) and cover (NW-13) allow."""
@@ -215,16 +236,24 @@ def check_attack(state: State, attacker: str, name: str, aim: Aim) -> None:
 
 @dataclass(frozen=True)
 class Firing:
-    """The weapon an attack uses (NW-11): its name, damage bonus and rounds left after (NW-16)."""
+    """The weapon an attack uses (NW-11): its name, damage bonus and, with a magazine, its
+    ammunition after the attack (NW-16)."""
 
     weapon: str | None = None
     bonus: int = 0
-    rounds_left: int | None = None
+    gear: Mapping[str, int] | None = None
+
+    @property
+    def rounds_left(self) -> int | None:
+        return None if self.gear is None else int(self.gear["loaded"])
 
 
-def firing(state: State, attacker: str, gun: Weapon | None, aim: Aim, rounds: int | None) -> Firing:
-    """NW-11, 16: a ranged attack names its weapon; bursts need a magazine, which must hold the
-    rounds they spend; a weapon without a magazine spends none."""
+def firing(
+    gun: Weapon | None, aim: Aim, rounds: int | None, gear: Mapping[str, int] | None
+) -> Firing:
+    """NW-11, 16: a ranged attack names its weapon; bursts need a magazine, whose loaded rounds
+    (`gear`, the character's ammunition) must hold the rounds they spend; a weapon without a
+    magazine spends none."""
     if gun is None:
         if aim.kind == "ranged":
             raise InvalidInput(
@@ -238,13 +267,39 @@ def firing(state: State, attacker: str, gun: Weapon | None, aim: Aim, rounds: in
         raise InvalidInput(
             f"{gun.name} has no magazine to fire bursts from", field="weapon", rule="NW-16"
         )
-    if aim.kind == "ranged" and gun.magazine is not None:
-        left = combat.rounds_left(state, attacker, gun.name, gun.magazine)
-        spent = combat.check_rounds(aim.maneuver, rounds, left, gun.name)
-        return Firing(gun.name, bonus, left - spent)
+    if aim.kind == "ranged" and gear is not None:
+        spent = combat.check_rounds(aim.maneuver, rounds, int(gear["loaded"]), gun.name)
+        return Firing(gun.name, bonus, gear_rules.fired(gear, spent))
     if rounds is not None:
         raise InvalidInput(f"{gun.name} spends no rounds", field="rounds", rule="NW-16")
     return Firing(gun.name, bonus)
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """An attack's aim with its kind decided (`aimed`)."""
+
+    kind: str
+    maneuver: str
+    range: str
+    hit_location: str | None
+
+
+def aimed(request: Aiming, gun: Weapon | None) -> Aimed:
+    """The attack as sent, with its kind decided (`kind_of`)."""
+    kind = kind_of(request.kind, request.maneuver, gun)
+    return Aimed(kind, request.maneuver, request.range, request.hit_location)
+
+
+def kind_of(kind: str | None, maneuver: str, gun: Weapon | None) -> str:
+    """NW-6: an attack's kind as sent; else the maneuver's own (a burst is ranged, a reckless
+    attack melee, NW-15), else the weapon's (sheet.attack_kind); no weapon: a melee blow."""
+    if kind is not None:
+        return kind
+    own = combat.ATTACKS.get(maneuver, {}).get("kind")
+    if own is not None:
+        return str(own)
+    return attack_kind(gun) if gun is not None else "melee"
 
 
 def attack_dice(state: State, attacker: str, aim: Aim) -> list[dict[str, Any]]:

