@@ -122,9 +122,18 @@ def finished(state: Mapping[str, Any], fighter: str) -> bool:
     return fighter in state["done"] or used(state, fighter) >= ACTIONS_PER_TURN
 
 
+def started(state: Mapping[str, Any], fighter: str) -> bool:
+    """The fighter has begun its own turn: it took an action in order (not one the GM let it
+    take out of turn)."""
+    return any(not a.get("out_of_turn") for a in state["actions"].get(fighter, []))
+
+
 def current(state: Mapping[str, Any]) -> str | None:
-    """Whose turn it is: the first in Initiative order who has actions left and has not ended."""
-    return next((f for f in order(state) if not finished(state, f)), None)
+    """Whose turn it is: a fighter that has begun its turn and not finished it keeps it (ruling:
+    a Will Power boost to Initiative, NW-9, reorders only those yet to act); otherwise the first
+    in Initiative order who has actions left and has not ended."""
+    ahead = [f for f in order(state) if not finished(state, f)]
+    return next((f for f in ahead if started(state, f)), ahead[0] if ahead else None)
 
 
 def reckless_exposed(state: Mapping[str, Any], fighter: str) -> bool:

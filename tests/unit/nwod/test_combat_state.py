@@ -57,6 +57,29 @@ def test_nw_9_initiative_boost_reorders_for_the_turn() -> None:
     assert combat.order(state) == ["b", "a"]
 
 
+def boost(state: dict[str, Any], who: str, kind: str, points: int = 1) -> dict[str, Any]:
+    details = {"character_id": who, "kind": kind, "points": points}
+    return combat.apply(state, state["turn"], "boosted", details)
+
+
+def test_an_initiative_boost_does_not_take_the_turn_from_a_fighter_mid_turn_nw_9_nw_14() -> None:
+    state = act(with_fighters(("a", 9, 1), ("b", 5, 1)), "a", "aim")
+    state = boost(state, "b", "initiative", 3)  # 5 + 6 = 11, above a's 9
+    assert combat.order(state) == ["b", "a"]
+    assert combat.current(state) == "a"  # a has begun its turn and keeps it
+    combat.check_turn(state, "a", "A")
+    with pytest.raises(Conflict) as raised:
+        combat.check_turn(state, "b", "B")
+    assert raised.value.code == "not_your_turn"
+    state = act(state, "a", "aim")
+    assert combat.current(state) == "b"
+
+
+def test_an_initiative_boost_before_anyone_acts_takes_the_lead_nw_9() -> None:
+    state = boost(with_fighters(("a", 9, 1), ("b", 5, 1)), "b", "initiative", 3)
+    assert combat.current(state) == "b"
+
+
 def test_nw_15_two_actions_then_the_next_fighter() -> None:
     state = with_fighters(("a", 10, 1), ("b", 5, 1))
     state = act(state, "a", "aim")
