@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.aggregates import Character
+from domain.aggregates import Character, Roll
 from domain.errors import Conflict, DomainError
 from systems.nwod_micro.commands import Nwod
 from systems.nwod_micro.requests import (
@@ -86,6 +86,11 @@ class Fight:
         actor = self.t.player if who == self.hero else self.t.gm
         return self.t.run(actor, "nwod_act", self.scene, body)
 
+    def roll(self, outcome: Any) -> dict[str, Any]:
+        """The record of a firefight command's first roll."""
+        rolls = [a for a in outcome.saved if isinstance(a, Roll)]
+        return rolls[0].record  # type: ignore[no-any-return]
+
     def refused(self, call: Any, *args: Any, **kwargs: Any) -> DomainError:
         before = self.t.position()
         with pytest.raises(DomainError) as raised:
@@ -134,3 +139,26 @@ def test_an_empty_magazine_stays_empty_in_a_new_scene_nw_16() -> None:
         "NW-16",
         {"left": 0, "needed": 1},
     )
+
+
+# ---- NW-6, NW-15: an attack's kind, defences that outlast the page --------------------------------
+
+
+def test_an_attack_without_kind_takes_it_from_the_weapon_and_meets_defense_nw_6_nw_10() -> None:
+    f = Fight()
+    f.until(f.villain)
+    blow = f.roll(f.attack(f.villain, f.hero, weapon="Club"))
+    assert (blow["request"]["kind"], blow["request"]["target_defense"]) == ("melee", 2)
+    shot = f.roll(f.attack(f.villain, f.hero, weapon="Rifle"))
+    assert (shot["request"]["kind"], shot["request"]["target_defense"]) == ("ranged", 0)
+
+
+def test_defend_taken_late_in_a_turn_meets_the_faster_attacker_of_the_next_nw_15() -> None:
+    f = Fight()
+    first, second = (UUID(w) for w in combat.order(f.state()))
+    f.until(second)
+    f.act(second, "defend")
+    f.t.gm_runs("advance_page", f.scene)
+    assert combat.current(f.state()) == str(first)
+    blow = f.roll(f.attack(first, second, weapon="Club"))
+    assert blow["request"]["target_defense"] == 2 * 2

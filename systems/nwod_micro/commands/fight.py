@@ -229,7 +229,8 @@ class Fight(Part):
         return Rolled(outcome.result, dice.took(new))
 
     def page_advanced(self, at: PageBoundary) -> None:
-        """NW-7/NW-15: each page is a turn: actions, Defend, dodging and Will Power boosts reset."""
+        """NW-7/NW-15: each page is a turn: actions and Initiative boosts reset (defences last until
+        their fighter's next turn, combat._expire)."""
         if AREA in at.scene.states:
             at.scene.change_state(RULESET, AREA, "turn_started", {"turn": at.scene.page})
 

@@ -83,6 +83,7 @@ def fresh(turn: int) -> dict[str, Any]:
         "cover": {},  # id -> {"kind": "partial"|"full", "durability": n} (NW-13)
         "magazines": {},  # id -> {weapon: rounds left after its last shot/reload here} (NW-16)
         "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
+        "lasting": {},  # id -> {"defending"|"dodging"|"defense": the turn it was taken in}
     }
 
 
@@ -311,14 +312,12 @@ def apply(
     state = state_of(raw, turn)
     fighter = str(details.get("character_id", ""))
     if change == "turn_started":
-        state.update(
-            turn=int(details["turn"]),
-            boosts={},
-            actions={},
-            done=[],
-            defending=[],
-            dodging=[],
-        )
+        # Defend, dodging and a Will Power Defense boost outlast the page: they end when their
+        # fighter begins its next turn (_expire), so faster attackers of the new turn meet them.
+        boosts = {
+            f: {"defense": b["defense"]} for f, b in state["boosts"].items() if b.get("defense")
+        }
+        state.update(turn=int(details["turn"]), boosts=boosts, actions={}, done=[])
     elif change == "initiative":
         state["initiative"][fighter] = {
             "roll": details["roll"],
@@ -330,7 +329,10 @@ def apply(
     elif change == "boosted":
         boosts = state["boosts"].setdefault(fighter, {})
         boosts[details["kind"]] = boosts.get(details["kind"], 0) + int(details["points"])
+        if details["kind"] == "defense":
+            _lasting(state, fighter, "defense")
     elif change == "turn_ended":
+        _expire(state, fighter)
         if fighter not in state["done"]:
             state["done"].append(fighter)
     elif change == "acted":
@@ -352,7 +354,36 @@ def apply(
     return state
 
 
+def _lasting(state: dict[str, Any], fighter: str, kind: str) -> None:
+    """Note the turn a lasting defence was taken in (`_expire` ends it)."""
+    state.setdefault("lasting", {}).setdefault(fighter, {})[kind] = state["turn"]
+
+
+def _expire(state: dict[str, Any], fighter: str) -> None:
+    """NW-15, NW-9: the fighter begins (or passes) a turn: its Defend, dodging and Will Power
+    Defense taken in an earlier turn end. Ruling: they last "until the next turn", as the
+    reckless attack's DEF 0 does, not only until the page turns."""
+    lasting = state.get("lasting", {}).get(fighter, {})
+    for kind in [k for k, since in lasting.items() if since < state["turn"]]:
+        del lasting[kind]
+        if kind == "defense":
+            state["boosts"].get(fighter, {}).pop("defense", None)
+            if not state["boosts"].get(fighter, True):
+                del state["boosts"][fighter]
+        elif fighter in state[kind]:
+            state[kind].remove(fighter)
+    if not lasting:
+        state.get("lasting", {}).pop(fighter, None)
+
+
+def dodging_now(state: Mapping[str, Any], fighter: str) -> bool:
+    """NW-15: the fighter dodged in this very turn (its own attacks take -1d10)."""
+    since = state.get("lasting", {}).get(fighter, {}).get("dodging")
+    return fighter in state["dodging"] and (since is None or since == state["turn"])
+
+
 def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> None:
+    _expire(state, fighter)
     maneuver = str(details["maneuver"])
     state["actions"].setdefault(fighter, []).append(
         {"maneuver": maneuver, "cost": int(details["cost"])}
@@ -370,8 +401,11 @@ def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> N
         del state["reckless"][fighter]  # its next turn has come
     if maneuver == "defend":
         state["defending"].append(fighter)
-    if (maneuver == "dodge" or details.get("dodge")) and fighter not in state["dodging"]:
-        state["dodging"].append(fighter)
+        _lasting(state, fighter, "defending")
+    if maneuver == "dodge" or details.get("dodge"):
+        if fighter not in state["dodging"]:
+            state["dodging"].append(fighter)
+        _lasting(state, fighter, "dodging")
     if maneuver in ("run", "sprint"):
         state["cover"].pop(fighter, None)  # ruling: running or sprinting leaves cover
     if maneuver == "take_cover":

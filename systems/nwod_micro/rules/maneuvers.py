@@ -312,7 +312,7 @@ def attack_dice(state: State, attacker: str, aim: Aim) -> list[dict[str, Any]]:
     aimed = int(state["aim"].get(attacker, 0))
     if aimed and aim.kind == "ranged":
         dice.append(modifier(f"aim ({aimed} action(s))", aimed, "NW-15"))
-    if attacker in state["dodging"]:
+    if combat.dodging_now(state, attacker):
         dice.append(modifier("dodging this turn", combat.DODGE_OWN_PENALTY, "NW-15"))
     cover = state["cover"].get(attacker)
     if cover and cover["kind"] == "full":
@@ -439,11 +439,21 @@ def check_move(move: Move) -> None:
         raise InvalidInput("a weapon is named to reload it", field="weapon")
 
 
+def move_cost(move: Move) -> int | str:
+    """NW-15: what the maneuver costs. Dodging "combines with movement": it rides on a run's or
+    a sprint's action at no extra cost; walking takes no action, so a walk while dodging costs the
+    dodge's one."""
+    cost = combat.MOVES[move.maneuver]
+    if move.dodge and cost == 0:
+        return combat.MOVES["dodge"]
+    return cost
+
+
 def check_may_move(state: State, fighter: str, name: str, move: Move) -> int:
     """The maneuver in the fighter's turn (NW-14), with actions enough (NW-15), not pinned by
     suppressive fire (NW-15); returns the actions it costs."""
     combat.check_turn(state, fighter, name)
-    cost = combat.check_actions(state, fighter, name, combat.MOVES[move.maneuver])
+    cost = combat.check_actions(state, fighter, name, move_cost(move))
     check_not_pinned(state, fighter, name, move.maneuver)
     if move.maneuver == "aim":
         combat.check_aim(state, fighter, name)

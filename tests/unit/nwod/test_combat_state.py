@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
 from domain.errors import Conflict, InvalidInput
-from systems.nwod_micro.rules import combat
+from systems.nwod_micro.requests import ActionCreate
+from systems.nwod_micro.rules import combat, maneuvers
 
 
 def with_fighters(*totals: tuple[str, int, int]) -> dict[str, Any]:
@@ -184,3 +186,66 @@ def test_describe_reads_every_change() -> None:
         "initiative", {"roll": 5, "bonus": 2, "modifier": 0, "total": 7}, "A"
     )
     assert "aim" in combat.describe("acted", {"maneuver": "aim", "cost": 1}, "A")
+
+
+# ---- how long defences last (issue #15) -------------------------------------------------------
+
+
+def next_page(state: dict[str, Any]) -> dict[str, Any]:
+    return combat.apply(state, state["turn"] + 1, "turn_started", {"turn": state["turn"] + 1})
+
+
+def slow_b_then_fast_a(maneuver: str, **details: Any) -> dict[str, Any]:
+    """Turn 1: a (9) passes, b (5) takes `maneuver`; the page turns; a acts first in turn 2."""
+    state = with_fighters(("a", 9, 1), ("b", 5, 1))
+    state = combat.apply(state, 1, "turn_ended", {"character_id": "a"})
+    if maneuver == "boost":
+        state = boost(state, "b", "defense")
+    else:
+        state = act(state, "b", maneuver, **details)
+    return next_page(state)
+
+
+def test_defend_lasts_until_the_defenders_next_turn_not_the_page_nw_15() -> None:
+    state = slow_b_then_fast_a("defend")
+    assert combat.current(state) == "a"
+    assert combat.defense_against(state, "b", 2, "melee", False)["value"] == 4
+    state = combat.apply(state, 2, "turn_ended", {"character_id": "a"})
+    assert combat.defense_against(state, "b", 2, "melee", False)["value"] == 4
+    state = act(state, "b", "aim")  # b's next turn has begun: Defend is over
+    assert combat.defense_against(state, "b", 2, "melee", False)["value"] == 2
+    assert state["defending"] == []
+
+
+def test_dodging_lasts_until_the_dodgers_next_turn_its_penalty_only_its_own_turn_nw_15() -> None:
+    state = slow_b_then_fast_a("dodge")
+    assert combat.defense_against(state, "b", 2, "ranged", False)["value"] == 1
+    assert combat.dodging_now(state, "b") is False  # a new turn: b's own attacks are free of it
+    state = combat.apply(state, 2, "turn_ended", {"character_id": "a"})
+    state = act(state, "b", "aim")
+    assert combat.defense_against(state, "b", 2, "ranged", False)["value"] == 0
+    state = act(state, "b", "dodge")
+    assert combat.dodging_now(state, "b") is True
+
+
+def test_a_will_power_defense_boost_lasts_until_the_next_turn_initiative_only_the_page_nw_9() -> (
+    None
+):
+    state = slow_b_then_fast_a("boost")
+    assert combat.defense_against(state, "b", 2, "melee", False)["will_power_boost"] == 2
+    state = boost(state, "a", "initiative")
+    state = combat.apply(state, 2, "turn_ended", {"character_id": "a"})
+    state = combat.apply(state, 2, "turn_ended", {"character_id": "b"})  # b passes: it is over
+    assert combat.defense_against(state, "b", 2, "melee", False)["will_power_boost"] == 0
+    assert next_page(state)["boosts"] == {}  # the Initiative boost ends with the page
+
+
+@pytest.mark.parametrize(("maneuver", "cost"), [("walk", 1), ("run", 1), ("sprint", 2)])
+def test_dodging_rides_on_a_movement_and_costs_one_action_even_when_walking_nw_15(
+    maneuver: str, cost: int
+) -> None:
+    state = with_fighters(("a", 9, 1))
+    move = ActionCreate(character_id=uuid4(), maneuver=maneuver, dodge=True)
+    assert maneuvers.check_may_move(state, "a", "A", move) == cost
+    plain = ActionCreate(character_id=uuid4(), maneuver="walk")
+    assert maneuvers.check_may_move(state, "a", "A", plain) == 0
