@@ -114,6 +114,15 @@ class TurnEnd(Strict):
     character_id: UUID
 
 
+class TakeOut(Strict):
+    character_id: UUID
+    reason: str = Field(
+        min_length=1,
+        max_length=200,
+        description="NW-8: why the fighter leaves the fight (0 Health: what it means is the GM's).",
+    )
+
+
 class SuppressionRollCreate(Strict):
     character_id: UUID
     conditions: list[Condition] = Conditions

@@ -10,12 +10,13 @@ from uuid import UUID
 import pytest
 
 from domain.aggregates import Character, Roll
-from domain.errors import Conflict, DomainError
+from domain.errors import Conflict, DomainError, Forbidden
 from systems.nwod_micro.commands import Nwod
 from systems.nwod_micro.requests import (
     ActionCreate,
     AttackCreate,
     InitiativeCreate,
+    TakeOut,
     TurnEnd,
 )
 from systems.nwod_micro.rules import combat
@@ -162,3 +163,29 @@ def test_defend_taken_late_in_a_turn_meets_the_faster_attacker_of_the_next_nw_15
     assert combat.current(f.state()) == str(first)
     blow = f.roll(f.attack(first, second, weapon="Club"))
     assert blow["request"]["target_defense"] == 2 * 2
+
+
+# ---- NW-8: taking a fighter out -------------------------------------------------------------------
+
+
+def test_the_gm_takes_a_fighter_at_zero_health_out_of_the_order_nw_8() -> None:
+    f = Fight(villain=RIFLEMAN | {"health": 1})
+    f.until(f.hero)
+    for _ in range(6):  # a few shots bring Health 1 to 0
+        if f.character(f.villain).resources["health"] == 0:
+            break
+        f.until(f.hero)
+        f.attack(f.hero, f.villain, weapon="Rifle", maneuver="short_burst", rounds=3)
+    assert f.character(f.villain).resources["health"] == 0
+    body = TakeOut(character_id=f.villain, reason="0 Health: down and out")
+    error = f.refused(f.t.run, f.t.player, "nwod_take_out", f.scene, body)
+    assert isinstance(error, Forbidden)
+    f.t.gm_runs("nwod_take_out", f.scene, body)
+    state = f.state()
+    assert combat.order(state) == [str(f.hero)]
+    assert state["out"][str(f.villain)]["health"] == 0
+    error = f.refused(f.attack, f.hero, f.villain, weapon="Rifle")
+    assert (error.code, error.field) == ("no_initiative", "target_ids")
+    back = InitiativeCreate(character_id=f.villain)
+    f.t.gm_runs("nwod_initiative", f.scene, back)  # only the GM brings it back
+    assert str(f.villain) in f.state()["initiative"]

@@ -25,6 +25,7 @@ from systems.nwod_micro.requests import (
     NwodRollCreate,
     RangeBand,
     SuppressionRollCreate,
+    TakeOut,
     TurnEnd,
     WillPowerCreate,
 )
@@ -242,7 +243,9 @@ class Fight(Part):
     ) -> Outcome:
         turn = self._turn(ctx, scene_id)
         fighter = self._acting(turn, body.character_id)
-        maneuvers.check_first_initiative(self._state(turn), fighter.key, fighter.name)
+        state = self._state(turn)
+        maneuvers.check_may_rejoin(state, fighter.key, fighter.name, turn.actor.is_gm)
+        maneuvers.check_first_initiative(state, fighter.key, fighter.name)
         request = {
             "intelligence": fighter.sheet.affinities.INT,
             "modifier": body.modifier,
@@ -525,6 +528,20 @@ class Fight(Part):
         combat.check_fighter(state, fighter.key, fighter.name, "character_id")
         combat.check_turn(state, fighter.key, fighter.name)
         self._change(turn, "turn_ended", {"character_id": fighter.key})
+        return turn.save(result=FightResult())
+
+    # ---- NW-8: the GM takes a fighter out of the order ----------------------------------------
+
+    @command
+    def nwod_take_out(self, ctx: CommandContext, scene_id: UUID, body: TakeOut) -> Outcome:
+        """NW-8: (GM) the fighter leaves the Initiative order, with the reason (0 Health: the GM
+        says what it means); it comes back only if the GM rolls its Initiative again."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id)
+        combat.check_fighter(self._state(turn), found.key, found.name, "character_id")
+        health = found.character.resources.get("health", 0)
+        details = {"character_id": found.key, "reason": body.reason, "health": health}
+        self._change(turn, "taken_out", details)
         return turn.save(result=FightResult())
 
     # ---- NW-15: the VIO roll of a target of suppressive fire --------------------------------

@@ -24,6 +24,7 @@ from systems.nwod_micro.requests import (
     NwodContestCreate,
     NwodRollCreate,
     SuppressionRollCreate,
+    TakeOut,
     TurnEnd,
     WillPowerCreate,
 )
@@ -48,6 +49,9 @@ class NwodFightPublic(Written):
     cover: dict[str, dict[str, Any]] = Field(description="Who is in cover (NW-13).")
     magazines: dict[str, dict[str, int]] = Field(description="Rounds left (NW-16).")
     suppressed: dict[str, dict[str, Any]] = Field(description="Suppressive fire (NW-15).")
+    out: dict[str, dict[str, Any]] = Field(
+        description="Fighters the GM took out of the order: reason, turn, Health then (NW-8)."
+    )
     roll: RollPublic | None = Field(default=None, description="The command's (first) roll.")
     outcome: dict[str, Any] = Field(default_factory=dict, description="What came of it.")
 
@@ -72,6 +76,7 @@ def fight_public(
         cover=state["cover"],
         magazines=state["magazines"],
         suppressed=state["suppressed"],
+        out=state.get("out", {}),
         roll=roll_public(roll, scene) if roll is not None else None,
         outcome=outcome or {},
         version=scene.version,
@@ -154,6 +159,15 @@ routes.post(
     operation_id="nwod_end_turn",
     name="end_turn",
     doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
+)
+routes.post(
+    "/take-outs",
+    Fight.nwod_take_out,
+    TakeOut,
+    operation_id="nwod_take_out",
+    name="take_out",
+    doc="""NW-8: (GM) a fighter leaves the Initiative order (at 0 Health, fled, surrendered), with
+    the reason; only the GM brings it back, by rolling its Initiative again.""",
 )
 routes.post(
     "/suppression-rolls",

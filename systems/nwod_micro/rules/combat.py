@@ -84,6 +84,7 @@ def fresh(turn: int) -> dict[str, Any]:
         "magazines": {},  # id -> {weapon: rounds left after its last shot/reload here} (NW-16)
         "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
         "lasting": {},  # id -> {"defending"|"dodging"|"defense": the turn it was taken in}
+        "out": {},  # id -> {"reason", "turn", "health"}: taken out of the order by the GM (NW-8)
     }
 
 
@@ -319,12 +320,21 @@ def apply(
         }
         state.update(turn=int(details["turn"]), boosts=boosts, actions={}, done=[])
     elif change == "initiative":
+        seqs = [int(entry["seq"]) for entry in state["initiative"].values()]
         state["initiative"][fighter] = {
             "roll": details["roll"],
             "bonus": details["bonus"],
             "modifier": details["modifier"],
             "total": details["total"],
-            "seq": len(state["initiative"]),
+            "seq": max(seqs, default=-1) + 1,
+        }
+        state.get("out", {}).pop(fighter, None)
+    elif change == "taken_out":
+        _take_out(state, fighter)
+        state.setdefault("out", {})[fighter] = {
+            "reason": details["reason"],
+            "turn": state["turn"],
+            "health": details["health"],
         }
     elif change == "boosted":
         boosts = state["boosts"].setdefault(fighter, {})
@@ -352,6 +362,17 @@ def apply(
     else:  # pragma: no cover - a programming error
         raise ValueError(f"unknown firefight change {change!r}")
     return state
+
+
+def _take_out(state: dict[str, Any], fighter: str) -> None:
+    """NW-8: the fighter leaves the Initiative order and everything it had in this fight, but
+    what its gear holds (the scene's record of its magazines stays)."""
+    state["initiative"].pop(fighter, None)
+    for key in ("boosts", "actions", "aim", "reckless", "cover", "suppressed", "lasting"):
+        state.get(key, {}).pop(fighter, None)
+    for key in ("done", "defending", "dodging"):
+        if fighter in state[key]:
+            state[key].remove(fighter)
 
 
 def _lasting(state: dict[str, Any], fighter: str, kind: str) -> None:
@@ -428,6 +449,8 @@ def describe(change: str, details: Mapping[str, Any], name: str) -> str:
             + (f" {details['modifier']:+d}" if details["modifier"] else "")
             + f" = {details['total']} (NW-14)"
         )
+    if change == "taken_out":
+        return f"{name} is out of the fight: {details['reason']} (NW-8)"
     if change == "boosted":
         return (
             f"{name} spends {details['points']} Will Power: +{WILL_POWER_BOOST * details['points']}"

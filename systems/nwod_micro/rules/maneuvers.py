@@ -82,6 +82,19 @@ def check_pending_suppression(state: State, fighter: str, name: str) -> None:
         )
 
 
+def check_may_rejoin(state: State, fighter: str, name: str, by_gm: bool) -> None:
+    """NW-8: a fighter the GM took out comes back only by the GM's decision (the GM rolls its
+    Initiative again)."""
+    if fighter in state.get("out", {}) and not by_gm:
+        raise Conflict(
+            f"{name} was taken out of this fight; only the GM brings it back",
+            code="taken_out",
+            field="character_id",
+            rule="NW-8",
+            details=dict(state["out"][fighter]),
+        )
+
+
 def check_first_initiative(state: State, fighter: str, name: str) -> None:
     """NW-14: Initiative is rolled once per fight."""
     if fighter in state["initiative"]:

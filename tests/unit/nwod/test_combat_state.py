@@ -249,3 +249,27 @@ def test_dodging_rides_on_a_movement_and_costs_one_action_even_when_walking_nw_1
     assert maneuvers.check_may_move(state, "a", "A", move) == cost
     plain = ActionCreate(character_id=uuid4(), maneuver="walk")
     assert maneuvers.check_may_move(state, "a", "A", plain) == 0
+
+
+def test_a_fighter_taken_out_leaves_the_order_and_the_turn_passes_nw_8_nw_14() -> None:
+    state = act(with_fighters(("a", 9, 1), ("b", 5, 1)), "a", "defend")
+    out = {"character_id": "a", "reason": "0 Health: bleeding out", "health": 0}
+    state = combat.apply(state, 1, "taken_out", out)
+    assert combat.order(state) == ["b"] and combat.current(state) == "b"
+    assert state["defending"] == [] and "a" not in state["actions"]
+    assert state["out"] == {"a": {"reason": "0 Health: bleeding out", "turn": 1, "health": 0}}
+    with pytest.raises(Conflict) as raised:
+        combat.check_fighter(state, "a", "A", "target_ids")
+    assert raised.value.code == "no_initiative"
+
+
+def test_only_the_gm_brings_a_fighter_taken_out_back_nw_8() -> None:
+    out = {"character_id": "a", "reason": "fled", "health": 3}
+    state = combat.apply(with_fighters(("a", 9, 1), ("b", 5, 1)), 1, "taken_out", out)
+    with pytest.raises(Conflict) as raised:
+        maneuvers.check_may_rejoin(state, "a", "A", by_gm=False)
+    assert (raised.value.code, raised.value.rule) == ("taken_out", "NW-8")
+    maneuvers.check_may_rejoin(state, "a", "A", by_gm=True)
+    back = {"character_id": "a", "roll": 4, "bonus": 1, "modifier": 0, "total": 5}
+    state = combat.apply(state, 1, "initiative", back)
+    assert state["out"] == {} and state["initiative"]["a"]["seq"] == 2
