@@ -114,6 +114,15 @@ class TurnEnd(Strict):
     character_id: UUID
 
 
+class TurnOverride(Strict):
+    character_id: UUID
+    grant: Literal["act_out_of_turn", "extra_action"] = Field(
+        description="NW-14: act now though it is not its turn (its actions count as usual); "
+        "NW-15: one action more this turn."
+    )
+    reason: str = Field(min_length=1, max_length=200, description="The GM's reason, recorded.")
+
+
 class TakeOut(Strict):
     character_id: UUID
     reason: str = Field(

@@ -18,6 +18,7 @@ from systems.nwod_micro.requests import (
     InitiativeCreate,
     TakeOut,
     TurnEnd,
+    TurnOverride,
 )
 from systems.nwod_micro.rules import combat
 from tests.app.table import Table
@@ -189,3 +190,34 @@ def test_the_gm_takes_a_fighter_at_zero_health_out_of_the_order_nw_8() -> None:
     back = InitiativeCreate(character_id=f.villain)
     f.t.gm_runs("nwod_initiative", f.scene, back)  # only the GM brings it back
     assert str(f.villain) in f.state()["initiative"]
+
+
+# ---- NW-14, NW-15, NW-18: turn order, actions and the GM's recorded override -----------------------
+
+
+def test_turn_order_refuses_an_out_of_turn_action_until_the_gm_records_leave_nw_14() -> None:
+    f = Fight()
+    first, second = (UUID(w) for w in combat.order(f.state()))
+    error = f.refused(f.act, second, "aim")
+    assert (error.code, error.rule) == ("not_your_turn", "NW-14")
+    leave = TurnOverride(character_id=second, grant="act_out_of_turn", reason="it was waiting")
+    error = f.refused(f.t.run, f.t.player, "nwod_override", f.scene, leave)
+    assert isinstance(error, Forbidden)
+    f.t.gm_runs("nwod_override", f.scene, leave)
+    f.act(second, "aim")
+    state = f.state()
+    assert state["overrides"][str(second)][0]["reason"] == "it was waiting"
+    assert combat.current(state) == str(first)
+
+
+def test_a_merit_granting_an_extra_action_gives_three_actions_a_turn_nw_18() -> None:
+    quick = RIFLEMAN | {
+        "merits": [{"name": "Quick hands", "text": "+1 action", "extra_actions": 1}]
+    }
+    f = Fight(hero=quick)
+    f.until(f.hero)
+    f.act(f.hero, "aim")
+    f.act(f.hero, "aim")
+    f.act(f.hero, "take_cover", cover="partial")
+    error = f.refused(f.act, f.hero, "walk")
+    assert (error.code, error.details) == ("no_actions_left", {"used": 3, "per_turn": 3})

@@ -27,11 +27,12 @@ from systems.nwod_micro.requests import (
     SuppressionRollCreate,
     TakeOut,
     TurnEnd,
+    TurnOverride,
     WillPowerCreate,
 )
 from systems.nwod_micro.rules import combat, gear, maneuvers
 from systems.nwod_micro.rules.maneuvers import Standing
-from systems.nwod_micro.rules.sheet import NwodSheet, Weapon, speeds
+from systems.nwod_micro.rules.sheet import NwodSheet, Weapon, actions_per_turn, speeds
 
 if TYPE_CHECKING:
     from systems.nwod_micro.commands import Nwod
@@ -52,6 +53,11 @@ def check_will_power(fighter: NwFighter, points: int) -> None:
     have = fighter.level("will_power")
     if points > have:
         raise not_enough(fighter.name, "resource", "will_power", have, points, "NW-9")
+
+
+def out_of_turn(state: dict[str, Any], fighter: NwFighter) -> dict[str, bool]:
+    """An action taken by the GM's leave while another fighter's turn is on (NW-14)."""
+    return {"out_of_turn": True} if combat.current(state) != fighter.key else {}
 
 
 # ---- what each command tells its presenter --------------------------------------------------
@@ -254,6 +260,7 @@ class Fight(Part):
         dice = Dice(turn, body.client_seed, body.modifier)
         result = self._roll(dice, fighter, request, "initiative").result
         rolled = {"roll": result["roll"], "bonus": result["intelligence"], "total": result["total"]}
+        rolled["actions_per_turn"] = actions_per_turn(fighter.sheet)  # NW-15, NW-18
         self._change(
             turn, "initiative", {"character_id": fighter.key, "modifier": body.modifier} | rolled
         )
@@ -425,6 +432,7 @@ class Fight(Part):
         if fired.gear is not None and fired.weapon is not None:
             attacker.character.change_ammunition(fired.weapon, dict(fired.gear), "fired", scene.id)
         acted = {"character_id": attacker.key, "maneuver": body.maneuver, "cost": 1}
+        acted |= out_of_turn(self._state(dice.turn), attacker)
         acted |= {"kind": aim.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
         acted |= {"target_ids": target_ids, "hit_location": body.hit_location}
         self._change(dice.turn, "acted", acted)
@@ -451,6 +459,7 @@ class Fight(Part):
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
         details, moved = self._moved(state, fighter, body, cost)
+        details |= out_of_turn(state, fighter)
         if body.maneuver == "reload":  # NW-16: a spare magazine from the character's gear
             levels = {k: details.pop(k) for k in ("loaded", "spare", "magazine", "sheet_spare")}
             fighter.character.change_ammunition(
@@ -528,6 +537,19 @@ class Fight(Part):
         combat.check_fighter(state, fighter.key, fighter.name, "character_id")
         combat.check_turn(state, fighter.key, fighter.name)
         self._change(turn, "turn_ended", {"character_id": fighter.key})
+        return turn.save(result=FightResult())
+
+    # ---- NW-14, NW-15: the GM's recorded leave to act out of turn, or an extra action -------
+
+    @command
+    def nwod_override(self, ctx: CommandContext, scene_id: UUID, body: TurnOverride) -> Outcome:
+        """(GM) lets a fighter act out of turn, or gives it an extra action, this turn; recorded
+        with the GM's reason (the rules' order and actions hold for everyone else)."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id)
+        combat.check_fighter(self._state(turn), found.key, found.name, "character_id")
+        details = {"character_id": found.key, "grant": body.grant, "reason": body.reason}
+        self._change(turn, "overridden", details)
         return turn.save(result=FightResult())
 
     # ---- NW-8: the GM takes a fighter out of the order ----------------------------------------

@@ -26,6 +26,7 @@ from systems.nwod_micro.requests import (
     SuppressionRollCreate,
     TakeOut,
     TurnEnd,
+    TurnOverride,
     WillPowerCreate,
 )
 from systems.nwod_micro.rules import combat
@@ -49,6 +50,9 @@ class NwodFightPublic(Written):
     cover: dict[str, dict[str, Any]] = Field(description="Who is in cover (NW-13).")
     magazines: dict[str, dict[str, int]] = Field(description="Rounds left (NW-16).")
     suppressed: dict[str, dict[str, Any]] = Field(description="Suppressive fire (NW-15).")
+    overrides: dict[str, list[dict[str, Any]]] = Field(
+        description="The GM's recorded leave to act out of turn or an extra action (NW-14, 15)."
+    )
     out: dict[str, dict[str, Any]] = Field(
         description="Fighters the GM took out of the order: reason, turn, Health then (NW-8)."
     )
@@ -76,6 +80,7 @@ def fight_public(
         cover=state["cover"],
         magazines=state["magazines"],
         suppressed=state["suppressed"],
+        overrides=state.get("overrides", {}),
         out=state.get("out", {}),
         roll=roll_public(roll, scene) if roll is not None else None,
         outcome=outcome or {},
@@ -159,6 +164,16 @@ routes.post(
     operation_id="nwod_end_turn",
     name="end_turn",
     doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
+)
+routes.post(
+    "/overrides",
+    Fight.nwod_override,
+    TurnOverride,
+    operation_id="nwod_override",
+    name="override",
+    status_code=201,
+    doc="""NW-14, NW-15: (GM) a fighter may act out of turn, or has one action more, this turn;
+    recorded with the GM's reason.""",
 )
 routes.post(
     "/take-outs",

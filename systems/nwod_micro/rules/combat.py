@@ -85,6 +85,7 @@ def fresh(turn: int) -> dict[str, Any]:
         "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
         "lasting": {},  # id -> {"defending"|"dodging"|"defense": the turn it was taken in}
         "out": {},  # id -> {"reason", "turn", "health"}: taken out of the order by the GM (NW-8)
+        "overrides": {},  # id -> [{"grant", "reason", "turn"}]: the GM's leave (NW-14, NW-15)
     }
 
 
@@ -120,8 +121,25 @@ def order(state: Mapping[str, Any]) -> list[str]:
     )
 
 
+def allowance(state: Mapping[str, Any], fighter: str) -> int:
+    """NW-15: two actions per turn; NW-18: more if a merit says so (counted when the fighter
+    rolled Initiative); plus each extra action the GM granted this turn (`overridden`)."""
+    entry = state["initiative"].get(fighter, {})
+    extra = sum(1 for g in grants(state, fighter) if g["grant"] == "extra_action")
+    return int(entry.get("actions_per_turn", ACTIONS_PER_TURN)) + extra
+
+
+def grants(state: Mapping[str, Any], fighter: str) -> list[dict[str, Any]]:
+    """The GM's recorded overrides for the fighter in this turn."""
+    return [g for g in state.get("overrides", {}).get(fighter, []) if g["turn"] == state["turn"]]
+
+
+def may_act_out_of_turn(state: Mapping[str, Any], fighter: str) -> bool:
+    return any(g["grant"] == "act_out_of_turn" for g in grants(state, fighter))
+
+
 def finished(state: Mapping[str, Any], fighter: str) -> bool:
-    return fighter in state["done"] or used(state, fighter) >= ACTIONS_PER_TURN
+    return fighter in state["done"] or used(state, fighter) >= allowance(state, fighter)
 
 
 def started(state: Mapping[str, Any], fighter: str) -> bool:
@@ -200,24 +218,25 @@ def check_fighter(state: Mapping[str, Any], fighter: str, name: str, field: str)
         )
 
 
-def _no_actions_left(message: str, spent: int) -> Conflict:
+def _no_actions_left(message: str, spent: int, per_turn: int) -> Conflict:
     """NW-15: two actions per turn, and the fighter has used them (or too many for this)."""
     return Conflict(
         message,
         code="no_actions_left",
         rule="NW-15",
-        details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+        details={"used": spent, "per_turn": per_turn},
     )
 
 
 def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
-    """NW-14: higher Initiative acts first; each fighter acts in its own turn. NW-15: after its
-    two actions a fighter has no more this turn."""
-    spent = used(state, fighter)
-    if spent >= ACTIONS_PER_TURN:
-        raise _no_actions_left(f"{name} has used its {ACTIONS_PER_TURN} actions this turn", spent)
+    """NW-14: higher Initiative acts first; each fighter acts in its own turn, unless the GM
+    let it act out of turn (a recorded override). NW-15: after its actions a fighter has no more
+    this turn."""
+    spent, allowed = used(state, fighter), allowance(state, fighter)
+    if spent >= allowed:
+        raise _no_actions_left(f"{name} has used its {allowed} actions this turn", spent, allowed)
     now = current(state)
-    if now != fighter:
+    if now != fighter and not may_act_out_of_turn(state, fighter):
         raise Conflict(
             f"it is not {name}'s turn"
             + ("" if now else ": everyone has acted this turn; the GM turns the page"),
@@ -230,13 +249,15 @@ def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
 def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int | str) -> int:
     """NW-15: two actions per turn; "all" (sprint, Defend) only as the turn's first action.
     Returns the actions the maneuver costs."""
-    spent = used(state, fighter)
+    spent, allowed = used(state, fighter), allowance(state, fighter)
     if cost == "all":
         if spent:
             raise _no_actions_left(
-                f"{name} has already acted this turn; this takes all the turn's actions", spent
+                f"{name} has already acted this turn; this takes all the turn's actions",
+                spent,
+                allowed,
             )
-        return ACTIONS_PER_TURN
+        return allowed
     assert isinstance(cost, int)
     if any(a["maneuver"] == "defend" for a in state["actions"].get(fighter, [])):
         raise Conflict(
@@ -244,9 +265,9 @@ def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int |
             code="defending",
             rule="NW-15",
         )
-    if spent + cost > ACTIONS_PER_TURN:
+    if spent + cost > allowed:
         raise _no_actions_left(
-            f"{name} has used {spent} of {ACTIONS_PER_TURN} actions this turn", spent
+            f"{name} has used {spent} of {allowed} actions this turn", spent, allowed
         )
     return cost
 
@@ -328,7 +349,12 @@ def apply(
             "total": details["total"],
             "seq": max(seqs, default=-1) + 1,
         }
+        if "actions_per_turn" in details:  # NW-18: a merit's extra action
+            state["initiative"][fighter]["actions_per_turn"] = int(details["actions_per_turn"])
         state.get("out", {}).pop(fighter, None)
+    elif change == "overridden":
+        grant = {"grant": details["grant"], "reason": details["reason"], "turn": state["turn"]}
+        state.setdefault("overrides", {}).setdefault(fighter, []).append(grant)
     elif change == "taken_out":
         _take_out(state, fighter)
         state.setdefault("out", {})[fighter] = {
@@ -368,7 +394,8 @@ def _take_out(state: dict[str, Any], fighter: str) -> None:
     """NW-8: the fighter leaves the Initiative order and everything it had in this fight, but
     what its gear holds (the scene's record of its magazines stays)."""
     state["initiative"].pop(fighter, None)
-    for key in ("boosts", "actions", "aim", "reckless", "cover", "suppressed", "lasting"):
+    kept = ("boosts", "actions", "aim", "reckless", "cover", "suppressed", "lasting", "overrides")
+    for key in kept:
         state.get(key, {}).pop(fighter, None)
     for key in ("done", "defending", "dodging"):
         if fighter in state[key]:
@@ -406,9 +433,10 @@ def dodging_now(state: Mapping[str, Any], fighter: str) -> bool:
 def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> None:
     _expire(state, fighter)
     maneuver = str(details["maneuver"])
-    state["actions"].setdefault(fighter, []).append(
-        {"maneuver": maneuver, "cost": int(details["cost"])}
-    )
+    entry: dict[str, Any] = {"maneuver": maneuver, "cost": int(details["cost"])}
+    if details.get("out_of_turn"):
+        entry["out_of_turn"] = True  # by the GM's leave: it does not begin the fighter's turn
+    state["actions"].setdefault(fighter, []).append(entry)
     if maneuver == "aim":
         state["aim"][fighter] = int(state["aim"].get(fighter, 0)) + 1
     elif maneuver != "walk":
@@ -449,6 +477,13 @@ def describe(change: str, details: Mapping[str, Any], name: str) -> str:
             + (f" {details['modifier']:+d}" if details["modifier"] else "")
             + f" = {details['total']} (NW-14)"
         )
+    if change == "overridden":
+        what = (
+            "may act out of turn"
+            if details["grant"] == "act_out_of_turn"
+            else "gets an extra action"
+        )
+        return f"GM: {name} {what} this turn: {details['reason']} (NW-14, NW-15)"
     if change == "taken_out":
         return f"{name} is out of the fight: {details['reason']} (NW-8)"
     if change == "boosted":

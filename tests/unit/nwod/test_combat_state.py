@@ -273,3 +273,39 @@ def test_only_the_gm_brings_a_fighter_taken_out_back_nw_8() -> None:
     back = {"character_id": "a", "roll": 4, "bonus": 1, "modifier": 0, "total": 5}
     state = combat.apply(state, 1, "initiative", back)
     assert state["out"] == {} and state["initiative"]["a"]["seq"] == 2
+
+
+def override(state: dict[str, Any], who: str, grant: str) -> dict[str, Any]:
+    details = {"character_id": who, "grant": grant, "reason": "the GM rules an ambush"}
+    return combat.apply(state, state["turn"], "overridden", details)
+
+
+def test_the_gm_lets_a_fighter_act_out_of_turn_recorded_and_for_this_turn_nw_14() -> None:
+    state = with_fighters(("a", 9, 1), ("b", 5, 1))
+    with pytest.raises(Conflict) as raised:
+        combat.check_turn(state, "b", "B")
+    assert raised.value.code == "not_your_turn"
+    state = override(state, "b", "act_out_of_turn")
+    assert state["overrides"]["b"] == [
+        {"grant": "act_out_of_turn", "reason": "the GM rules an ambush", "turn": 1}
+    ]
+    combat.check_turn(state, "b", "B")
+    state = act(state, "b", "aim", out_of_turn=True)
+    assert combat.current(state) == "a"  # b's leave does not begin its turn nor end a's
+    assert state["actions"]["b"] == [{"maneuver": "aim", "cost": 1, "out_of_turn": True}]
+    state = next_page(state)
+    with pytest.raises(Conflict):
+        combat.check_turn(state, "b", "B")  # the leave was for that turn
+
+
+def test_the_gms_extra_action_and_a_merits_raise_the_actions_of_the_turn_nw_15_nw_18() -> None:
+    state = act(act(with_fighters(("a", 9, 1), ("b", 5, 1)), "a", "aim"), "a", "aim")
+    assert combat.finished(state, "a")
+    state = override(state, "a", "extra_action")
+    assert combat.allowance(state, "a") == 3 and combat.current(state) == "a"
+    state = act(state, "a", "aim")
+    assert combat.current(state) == "b"
+    quick = {"character_id": "q", "roll": 1, "bonus": 1, "modifier": 0, "total": 2}
+    state = combat.apply(state, 1, "initiative", quick | {"actions_per_turn": 3})
+    assert combat.allowance(state, "q") == 3
+    assert combat.check_actions(state, "q", "Q", "all") == 3  # a sprint takes all three
