@@ -91,8 +91,8 @@ class ActionCreate(Strict):
     maneuver: Literal["aim", "walk", "run", "sprint", "take_cover", "defend", "dodge", "reload"] = (
         Field(
             description="NW-15: aim (1 action, at most 3), walk (free), run (1), sprint (all), "
-            "take cover (1), defend (all: doubles DEF), dodge (1, or free with a movement), "
-            "reload (1, NW-16)."
+            "take cover (1), defend (all: doubles DEF), dodge (1; with a run or sprint no more, "
+            "a walk while dodging 1), reload (1, a spare magazine, NW-16)."
         )
     )
     cover: Literal["partial", "full"] | None = Field(default=None, description="NW-13.")
@@ -100,13 +100,19 @@ class ActionCreate(Strict):
         0, ge=0, le=20, description="The DUR of full cover, added to armour against attacks."
     )
     weapon: str | None = Field(default=None, min_length=1, max_length=80)
-    dodge: bool = Field(default=False, description="NW-15: dodge while moving, no extra action.")
+    dodge: bool = Field(
+        default=False,
+        description="NW-15: dodge with the movement: no extra action for a run or sprint; a walk "
+        "while dodging costs the dodge's one action.",
+    )
     difficult_terrain: bool = Field(default=False, description="NW-17: -50% speed.")
 
 
 class WillPowerCreate(Strict):
     character_id: UUID
-    boost: Literal["defense", "initiative"] = Field(description="NW-9: +2 for the turn.")
+    boost: Literal["defense", "initiative"] = Field(
+        description="NW-9: +2 Defense until the fighter's next turn, or +2 Initiative this turn."
+    )
     points: int = Field(1, ge=1, le=10)
 
 

@@ -154,8 +154,9 @@ routes.post(
     operation_id="nwod_will_power",
     name="will_power",
     status_code=201,
-    doc="""NW-9: spend Will Power for +2 Defense or Initiative per point, for the rest of the turn
-    (at any time, no action). For +3d10 on a roll, send `will_power` with the roll.""",
+    doc="""NW-9: spend Will Power for +2 Defense (until the fighter's next turn) or Initiative
+    (this turn, among those yet to act) per point, at any time, no action. For +3d10 on a roll,
+    send `will_power` with the roll.""",
 )
 routes.post(
     "/turn-ends",
