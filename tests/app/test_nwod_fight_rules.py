@@ -221,3 +221,21 @@ def test_a_merit_granting_an_extra_action_gives_three_actions_a_turn_nw_18() -> 
     f.act(f.hero, "take_cover", cover="partial")
     error = f.refused(f.act, f.hero, "walk")
     assert (error.code, error.details) == ("no_actions_left", {"used": 3, "per_turn": 3})
+
+
+def test_grenades_are_a_ranged_professional_weapon_whose_magazine_is_the_grenades_carried_nw_11() -> (
+    None
+):
+    grenadier = RIFLEMAN | {
+        "weapons": [
+            {"name": "Grenade", "damage_class": "professional", "kind": "ranged", "magazine": 2}
+        ]
+    }
+    f = Fight(hero=grenadier)
+    f.until(f.hero)
+    throw = f.roll(f.attack(f.hero, f.villain, weapon="Grenade", range="medium"))
+    assert (throw["request"]["kind"], throw["request"]["target_defense"]) == ("ranged", 0)
+    assert throw["request"]["damage_bonus"] == 2
+    assert f.character(f.hero).ammunition["Grenade"]["loaded"] == 1
+    error = f.refused(f.act, f.hero, "reload", weapon="Grenade")
+    assert error.code == "no_spare_magazine"

@@ -458,20 +458,17 @@ class Fight(Part):
         combat.check_fighter(state, fighter.key, fighter.name, "character_id")
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
-        details, moved = self._moved(state, fighter, body, cost)
+        details, moved, reloaded = self._moved(state, fighter, body, cost)
         details |= out_of_turn(state, fighter)
-        if body.maneuver == "reload":  # NW-16: a spare magazine from the character's gear
-            levels = {k: details.pop(k) for k in ("loaded", "spare", "magazine", "sheet_spare")}
-            fighter.character.change_ammunition(
-                details["weapon"], levels, "reloaded", turn.scene.id
-            )
+        if reloaded is not None:  # NW-16: a spare magazine from the character's gear
+            weapon = details["weapon"]
+            fighter.character.change_ammunition(weapon, reloaded, "reloaded", turn.scene.id)
         self._change(turn, "acted", details)
         return turn.save(result=moved)
 
     @staticmethod
-    def _reloaded(state: dict[str, Any], fighter: NwFighter, weapon: str | None) -> dict[str, int]:
+    def _reloaded(state: dict[str, Any], fighter: NwFighter, gun: Weapon) -> dict[str, int]:
         """NW-16: the weapon's ammunition after a reload (refused without a spare magazine)."""
-        gun = maneuvers.reloaded(fighter.sheet, fighter.name, weapon)
         ammunition = Fight._gear(state, fighter, gun)
         assert ammunition is not None
         return gear.reloaded(ammunition, fighter.name, gun.name)
@@ -479,11 +476,12 @@ class Fight(Part):
     @staticmethod
     def _moved(
         state: dict[str, Any], fighter: NwFighter, body: ActionCreate, cost: int
-    ) -> tuple[dict[str, Any], Moved]:
-        """What the maneuver records, and what the response shows of it."""
+    ) -> tuple[dict[str, Any], Moved, dict[str, int] | None]:
+        """What the maneuver records, what the response shows of it, and a reload's ammunition."""
         details: dict[str, Any] = {"character_id": fighter.key, "maneuver": body.maneuver}
         details["cost"] = cost
         moved = Moved(maneuver=body.maneuver, actions=cost)
+        after: dict[str, int] | None = None
         if body.maneuver == "aim":
             aim = int(state["aim"].get(fighter.key, 0)) + 1
             moved = Moved(maneuver="aim", actions=cost, aim=aim)
@@ -491,8 +489,8 @@ class Fight(Part):
             details |= {"cover": body.cover, "cover_durability": body.cover_durability}
         elif body.maneuver == "reload":
             gun = maneuvers.reloaded(fighter.sheet, fighter.name, body.weapon)
-            after = Fight._reloaded(state, fighter, body.weapon)
-            details |= {"weapon": gun.name, "rounds_left": after["loaded"]} | after
+            after = Fight._reloaded(state, fighter, gun)
+            details |= {"weapon": gun.name, "rounds_left": after["loaded"]}
             details["spare_magazines"] = after["spare"]
             moved = Moved(
                 maneuver="reload",
@@ -506,7 +504,7 @@ class Fight(Part):
             metres = metres // 2 if body.difficult_terrain else metres
             details["dodge"] = body.dodge
             moved = Moved(maneuver=body.maneuver, actions=cost, metres=metres, dodging=body.dodge)
-        return details, moved
+        return details, moved, after
 
     # ---- NW-9: Will Power for Defense or Initiative -----------------------------------------
 
