@@ -40,6 +40,7 @@ class Character(Aggregate):
         self._init_resolve_area()
         self._init_fight_area()
         self._init_nimble_health_area()
+        self._init_gear_area()
 
     @classmethod
     def create(
@@ -663,6 +664,27 @@ class Character(Aggregate):
 
     # ---- Nimble health (NB-20..NB-26; systems/nimble/commands/health.py) --------------------------
     # status: "active", "dying" or "dead" for a hero, "active" or "defeated" for a monster.
+
+    # ---- gear: nWoD micro ammunition (NW-16; systems/nwod_micro/commands/fight.py) ------------
+
+    def _init_gear_area(self) -> None:
+        # Weapon name -> {"loaded", "spare", "magazine", "sheet_spare"}: the rounds in its magazine
+        # and the spare magazines carried, counted against the sheet's magazine and spares.
+        self.ammunition: dict[str, dict[str, int]] = {}
+
+    def change_ammunition(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        """NW-16: rounds fired or a magazine reloaded (`why`) left the weapon at `levels`."""
+        if any(int(v) < 0 for v in levels.values()):
+            raise InvalidInput(f"ammunition never goes below 0: {levels}", field="rounds")
+        self._ammunition_changed(weapon, levels, why, scene_id)
+
+    @event("AmmunitionChanged")
+    def _ammunition_changed(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        self.ammunition[weapon] = dict(levels)
 
     def _init_nimble_health_area(self) -> None:
         # Conditions (name -> details with "scene_id"): grappling, grappled, mounted, ridden,

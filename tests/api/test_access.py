@@ -263,6 +263,20 @@ CASES: dict[str, Case] = {
         owner_and_gm(200) | {"gm": 409},  # NW-14: no longer its turn
         "nwod-micro",
     ),
+    "nwod override": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/overrides",
+        lambda t: {"character_id": nwod_stage(t)["rook"], "grant": "extra_action", "reason": "x"},
+        gm_only(201) | {"gm": 409},  # NW-14: Rook has not joined the fight
+        "nwod-micro",
+    ),
+    "nwod take out": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/take-outs",
+        lambda t: {"character_id": nwod_stage(t)["rook"], "reason": "fled"},
+        gm_only(200) | {"gm": 409},  # NW-8: Rook has not joined the fight
+        "nwod-micro",
+    ),
     "nwod suppression roll": Case(
         "POST",
         lambda t: f"/v1/scenes/{nwod_stage(t, suppressed=True)['scene']}/nwod/suppression-rolls",

@@ -57,6 +57,8 @@ def test_sheet_derives_defense_armour_speed_and_weapons_nw_1_nw_2_nw_11_nw_12(
         "damage_class": "professional",
         "damage_bonus": 2,
         "magazine": 30,
+        "spare_magazines": 20,
+        "kind": "ranged",
     }
     assert {n: r["current"] for n, r in doc["resources"].items()} == {"health": 8, "will_power": 3}
 
@@ -277,7 +279,7 @@ def test_will_power_adds_3d10_to_one_roll_and_is_spent_nw_9(fight: Firefight) ->
     )
 
 
-def test_will_power_raises_defense_for_the_turn_nw_9(fight: Firefight) -> None:
+def test_will_power_raises_defense_until_the_next_turn_nw_9(fight: Firefight) -> None:
     foe = duel(fight)
     boosted = fight.ok(
         "will-power", {"character_id": fight.hero, "boost": "defense"}, fight.t.player
@@ -290,7 +292,10 @@ def test_will_power_raises_defense_for_the_turn_nw_9(fight: Firefight) -> None:
     assert hand_pool(strike["roll"]) == 3 - 4
     assert strike["roll"]["result"]["chance_roll"] is True  # NW-5
     assert strike["roll"]["request"]["target_armor"] == 2  # the hero's vest
-    fight.next_turn()  # the boost lasts the turn
+    fight.next_turn()  # the boost lasts until the hero's next turn, not only the page
+    assert fight.state()["boosts"] == {fight.hero: {"defense": 1}}
+    fight.until_current(fight.hero)
+    fight.end_turn(fight.hero, fight.t.player)
     assert fight.state()["boosts"] == {}
 
 
@@ -392,6 +397,7 @@ def test_reckless_attack_drops_defense_to_zero_until_the_next_turn_nw_15(fight: 
         "target_ids": [foe],
         "weapon": "Assault rifle",
         "maneuver": "reckless",
+        "kind": "ranged",
     }
     fight.refused("attacks", body, 422, "NW-15", fight.t.player)  # reckless is melee
     strike = fight.attack(
