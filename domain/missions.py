@@ -133,6 +133,9 @@ class Missions:
             for resource in ("health", "will"):
                 if rested[resource]["gain"]:
                     character.adjust(resource, rested[resource]["gain"], reason)
+            character.follow_levels(
+                rules.status_after(character.status, character.resources), reason
+            )
             participants.append({"character_id": str(character.id), **rested})
         mission.rest(scene.id, roll.id, participants)
         changed = [c for c in characters if c.pending_events]

@@ -208,6 +208,11 @@ class Ruleset(ABC):
         ruleset has no attack command."""
         return None
 
+    def status_after(self, status: str, resources: Mapping[str, int]) -> tuple[str, str] | None:
+        """The status a character's levels call for once something other than a hit changed them
+        (a rest, a GM's award), with the rule that says so; None: the status stays."""
+        return None
+
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
         return {}

@@ -36,9 +36,15 @@ def check_side(name: str, side: str, sheet: ClassdSheet, wanted: str, field: str
 
 
 def check_active(name: str, status: str, field: str) -> None:
-    """Who is defeated, captured or otherwise out of action fights no more."""
+    """Who is defeated (0 Health, CD-11), captured (CD-12) or otherwise out of action fights no
+    more, until its status is active again (Health above 0: a rest or the GM's healing)."""
     if status != "active":
-        raise Conflict(f"{name} is {status}", code="out_of_action", field=field)
+        raise Conflict(
+            f"{name} is {status}",
+            code="out_of_action",
+            field=field,
+            rule="CD-12" if status == "captured" else "CD-11",
+        )
 
 
 def check_will_rerolls(name: str, will: int, will_rerolls: int) -> None:

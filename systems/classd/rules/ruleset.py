@@ -118,6 +118,19 @@ class ClassdRuleset(Ruleset):
             "will": resource(sheet.will, sheet.will, "rest"),
         }
 
+    def status_after(self, status: str, resources: Mapping[str, int]) -> tuple[str, str] | None:
+        """CD-11 ruling: a character is out of the fight at 0 Health and back in it once Health
+        is above 0 again (a rest, CD-22, or the GM's healing); captured stays captured (CD-12):
+        being held is not a matter of Health."""
+        health = resources.get("health")
+        if health is None:
+            return None
+        if status == "defeated" and health > 0:
+            return "active", "CD-11"
+        if status == "active" and health == 0:
+            return "defeated", "CD-11"
+        return None
+
     def example_sheet(self) -> dict[str, Any]:
         return {
             "might": 1,
