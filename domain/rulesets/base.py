@@ -213,6 +213,10 @@ class Ruleset(ABC):
         (a rest, a GM's award), with the rule that says so; None: the status stays."""
         return None
 
+    def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:
+        """Refuse a rest in a scene whose system states (`Scene.states`) say it cannot be had
+        there now (Class D: not while a fight is under way, CD-22); nothing by default."""
+
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
         return {}

@@ -8,16 +8,27 @@ from uuid import UUID
 
 import pytest
 
-from domain.aggregates import Character
-from domain.errors import Conflict
+from domain.aggregates import Character, Scene
+from domain.errors import Conflict, Forbidden, InvalidInput
 from domain.requests import MissionCreate, ResourceChange, RestCreate
-from systems.classd.requests import ClassDAttackCreate, ClassDVillainAttackCreate
+from systems.classd.requests import (
+    ClassDAttackCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
+    ClassDVillainAttackCreate,
+)
 from tests.app.table import Table
 
 ROUNDS = 12  # a defence of Might 0 against 15 fails but on a double 6 (1 in 36)
 
 HERO = {"might": 0, "speed": 1, "spirit": 1, "health": 2, "will": 0}
 BOSS = {"might": 10, "speed": 1, "spirit": 1, "health": 30, "will": 0, "rank": "boss"}
+
+
+def character_scene(f: Fight) -> Scene:
+    found: object = f.t.app.repository.get(f.scene)
+    assert isinstance(found, Scene)
+    return found
 
 
 def character(t: Table, character_id: UUID) -> Character:
@@ -27,12 +38,14 @@ def character(t: Table, character_id: UUID) -> Character:
 
 
 class Fight:
-    """A classd table with one open scene, the player's hero Nova (2 Health) and a boss."""
+    """A classd table with one open scene, the player's hero Nova (2 Health unless told) and a
+    boss."""
 
-    def __init__(self) -> None:
+    def __init__(self, health: int = 2) -> None:
         self.t = Table("classd")
         self.scene = self.t.scene()
-        self.hero = self.t.character("Nova", "hero", HERO, owner=self.t.player)
+        sheet = HERO | {"health": health}
+        self.hero = self.t.character("Nova", "hero", sheet, owner=self.t.player)
         self.boss = self.t.character("Dr. Vile", "villain", BOSS)
 
     def attack(self, hero: UUID | None = None) -> Any:
@@ -117,3 +130,125 @@ def test_healing_a_captured_villain_leaves_it_captured_cd_12() -> None:
     healed = ResourceChange(resource="health", change=3, reason="first aid")
     f.t.gm_runs("adjust_resource", f.boss, healed)
     assert character(f.t, f.boss).status == "captured"
+
+
+# ---- rests: an open scene found for them, never in a fight (CD-22) --------------------------------
+
+
+def rest(f: Fight, mission: UUID, **body: Any) -> Any:
+    return f.t.gm_runs("rest_on_mission", mission, RestCreate(character_ids=[f.hero], **body))
+
+
+def test_a_rest_rolls_in_the_open_scene_of_the_story_once_the_missions_scene_closed_cd_22() -> None:
+    f = Fight()
+    scene: Any = f.t.app.repository.get(f.scene)
+    mission = f.t.gm_runs(
+        "create_mission",
+        f.t.campaign_id,
+        MissionCreate(title="The lab", scene_id=f.scene, story_id=scene.story_id),
+    ).aggregate.id
+    f.t.gm_runs("close_scene", f.scene)
+    later = f.t.scene(scene.issue_id, title="The roof")
+    f.t.scene(title="Elsewhere, another story")  # not the mission's story: not chosen
+    rest(f, mission)
+    rested: Any = f.t.app.repository.get(mission)
+    assert rested.rests[-1]["scene_id"] == later
+
+
+def test_a_rest_without_a_scene_asks_for_one_when_several_are_open_and_none_is_linked_cd_22() -> (
+    None
+):
+    f = Fight()
+    mission = f.t.gm_runs("create_mission", f.t.campaign_id, MissionCreate(title="The lab"))
+    f.t.scene(title="Another room")
+    with pytest.raises(InvalidInput) as refused:
+        rest(f, mission.aggregate.id)
+    assert (refused.value.field, refused.value.rule) == ("scene_id", "CD-22")
+    assert len(refused.value.details["open_scene_ids"]) == 2
+
+
+def test_a_rest_in_a_scene_with_a_fight_under_way_is_refused_until_the_gm_ends_it_cd_22() -> None:
+    f = Fight()
+    mission = f.t.gm_runs(
+        "create_mission", f.t.campaign_id, MissionCreate(title="The lab", scene_id=f.scene)
+    ).aggregate.id
+    f.knock_out()  # mid-fight, with a defeated hero who would like her Health back
+    before = f.t.position()
+    with pytest.raises(Conflict) as refused:
+        rest(f, mission)
+    assert (refused.value.code, refused.value.field, refused.value.rule) == (
+        "fight_under_way",
+        "scene_id",
+        "CD-22",
+    )
+    assert f.t.position() == before
+    f.t.gm_runs("classd_end_fight", f.scene, ClassDFightEnd(reason="Dr. Vile gets away"))
+    rest(f, mission)
+    assert f.status() == "active"
+    with pytest.raises(Conflict) as again:  # nothing to end now
+        f.t.gm_runs("classd_end_fight", f.scene, ClassDFightEnd(reason="twice"))
+    assert again.value.code == "no_fight"
+
+
+def test_the_next_action_after_the_fight_ended_starts_another_fight_cd_8() -> None:
+    f = Fight()
+    mission = f.t.gm_runs(
+        "create_mission", f.t.campaign_id, MissionCreate(title="The lab", scene_id=f.scene)
+    ).aggregate.id
+    f.attack()
+    f.t.gm_runs("classd_end_fight", f.scene, ClassDFightEnd(reason="a truce"))
+    f.attack()  # a fresh round: her action of the old one is forgotten
+    with pytest.raises(Conflict) as refused:
+        rest(f, mission)
+    assert refused.value.code == "fight_under_way"
+
+
+# ---- turn order and action economy, with the GM's recorded override (CD-8, 9, 15, 17) -------------
+
+
+def test_a_heros_second_action_and_an_action_in_the_villains_turn_are_refused_cd_8_cd_9() -> None:
+    f = Fight()
+    f.attack()
+    with pytest.raises(Conflict) as second:
+        f.attack()
+    assert second.value.rule == "CD-9"
+    f.villains_turn()
+    other = f.t.character("Blink", "hero", HERO | {"health": 10}, owner=f.t.player)
+    with pytest.raises(Conflict) as out_of_turn:
+        f.attack(other)
+    assert out_of_turn.value.rule == "CD-8"
+
+
+def test_the_gms_grant_lets_a_hero_act_once_in_the_villains_turn_and_is_used_up_cd_8() -> None:
+    f = Fight()
+    f.attack()
+    f.villains_turn()
+    grant = ClassDGrantCreate(character_id=f.hero, reason="she set up the ambush")
+    f.t.gm_runs("classd_grant_action", f.scene, grant)
+    state = character_scene(f).state("classd", "round")
+    assert state["grants"] == {str(f.hero): "she set up the ambush"}
+    f.attack()  # out of turn and a second action: the grant covers both
+    state = character_scene(f).state("classd", "round")
+    assert state["grants"] == {} and state["actions"][str(f.hero)] == ["attack:mental"] * 2
+    with pytest.raises(Conflict) as used:
+        f.attack()
+    assert used.value.rule == "CD-8"
+
+
+def test_a_grant_unused_lapses_when_the_round_ends_and_only_the_gm_grants_cd_8() -> None:
+    f = Fight(health=60)
+    grant = ClassDGrantCreate(character_id=f.boss, reason="the boss's lair, its rules")
+    with pytest.raises(Forbidden):
+        f.t.run(f.t.player, "classd_grant_action", f.scene, grant)
+    f.t.gm_runs("classd_grant_action", f.scene, grant)
+    with pytest.raises(Conflict) as twice:
+        f.t.gm_runs("classd_grant_action", f.scene, grant)
+    assert twice.value.code == "grant_unused"
+    f.villain_attack()  # in the heroes' turn, by the GM's leave
+    f.next_round()
+    f.t.gm_runs("classd_grant_action", f.scene, grant)
+    f.next_round()
+    assert character_scene(f).state("classd", "round")["grants"] == {}
+    with pytest.raises(Conflict) as lapsed:
+        f.villain_attack()
+    assert lapsed.value.rule == "CD-8"

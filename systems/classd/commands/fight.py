@@ -21,6 +21,8 @@ from domain.rolls import declared_by
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
     ClassDShieldCreate,
@@ -79,6 +81,7 @@ class Attack:
     feature: Feature | None
     overflow: Fighter | None
     hostage: Character | None
+    granted: bool  # the action uses the GM's grant (CD-8/9 override)
 
 
 class Fight(Part):
@@ -117,6 +120,35 @@ class Fight(Part):
         """One change of the round (combat.apply names them), ids as text."""
         plain = {k: str(v) if isinstance(v, UUID) else v for k, v in details.items()}
         turn.scene.change_state(turn.rules.id, AREA, change, plain)
+
+    def _acted(self, turn: Turn, fighter: Fighter, action: str, granted: bool, **more: Any) -> None:
+        """The fighter's action of the round; one taken by the GM's grant says so (and uses it)."""
+        extra = {"granted": True} if granted else {}
+        self._change(turn, "acted", character_id=fighter.id, action=action, **more, **extra)
+
+    @staticmethod
+    def _hero_may_act(state: dict[str, Any], hero: Fighter) -> bool:
+        """CD-8/9: the heroes' turn and the hero's one action, unless the GM granted one more."""
+        return combat.within_turn(
+            state,
+            hero.key,
+            lambda: combat.check_turn(state, "heroes"),
+            lambda: combat.check_hero_action(state, hero.key, hero.name),
+        )
+
+    @staticmethod
+    def _villain_may_act(
+        state: dict[str, Any], villain: Fighter, action: str, attack_type: str | None = None
+    ) -> bool:
+        """CD-8/15/17: the villains' turn and the rank's actions, unless the GM granted one."""
+        return combat.within_turn(
+            state,
+            villain.key,
+            lambda: combat.check_turn(state, "villains"),
+            lambda: combat.check_villain_action(
+                state, villain.key, villain.name, villain.rank, action, attack_type
+            ),
+        )
 
     @staticmethod
     def _in_fight(state: dict[str, Any], field: str, *fighters: Fighter) -> None:
@@ -181,6 +213,37 @@ class Fight(Part):
             self.system.ruleset_id, AREA, "round_started", {"round": scene.page, "escaped": escaped}
         )
 
+    # ---- CD-8: the GM ends the fight, or lets one character act outside the turn order --------
+
+    @command
+    def classd_end_fight(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDFightEnd
+    ) -> Outcome:
+        """CD-8 ruling: the source has no end of a fight; the GM says when it is over (rests,
+        CD-22, wait for it). The next change of the round starts another fight."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        state = turn.scene.states.get(AREA)
+        combat.check_fight_under_way(state)
+        self._change(turn, "fight_ended", round=turn.scene.page, reason=body.reason)
+        return self._saved(turn)
+
+    @command
+    def classd_grant_action(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDGrantCreate
+    ) -> Outcome:
+        """CD-8, 9, 15, 17: the GM's override of the turn order and the action economy, recorded
+        with its reason: the character's next action this round is taken whatever the turn and
+        however many it has taken; unused, it lapses when the round ends."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id, "character_id")
+        side = "hero" if found.character.side == "hero" else "villain"
+        fighter = self._fighter(turn, body.character_id, "character_id", side)
+        state = self._state(turn)
+        self._in_fight(state, "character_id", fighter)
+        combat.check_no_grant(state, fighter.key, fighter.name)
+        self._change(turn, "override_granted", character_id=fighter.id, reason=body.reason, by="gm")
+        return self._saved(turn)
+
     # ---- CD-10..13, 19, 20: a hero attacks ----------------------------------------------------------
 
     @command
@@ -195,7 +258,7 @@ class Fight(Part):
         result, touched = self._rolled(
             turn, "hero_attack", _attack_request(state, attack, body), hero, body
         )
-        self._change(turn, "acted", character_id=hero.id, action=f"attack:{body.attack_type}")
+        self._acted(turn, hero, f"attack:{body.attack_type}", attack.granted)
         self._attack_lands(turn, attack, result, touched[0].id)
         self._strike_back(turn, attack, result, touched[0].id)
         if body.attack_type == "melee" and not result["target_out"]:
@@ -213,8 +276,7 @@ class Fight(Part):
         """The attack the rules allow (CD-8, 9, 10, 6, 13), and the hostage it may hit (CD-20)."""
         self._in_fight(state, "attacker_id", hero)
         self._in_fight(state, "target_id", target)
-        combat.check_turn(state, "heroes")
-        combat.check_hero_action(state, hero.key, hero.name)
+        granted = self._hero_may_act(state, hero)
         feature = refusals.feature_used(hero.name, hero.features(), body.using, body.attack_type)
         if body.attack_type == "ranged":
             feature = refusals.ranged_means(hero.name, hero.sheet, hero.level("will"), feature)
@@ -226,7 +288,7 @@ class Fight(Part):
         hostage = None
         if shield and shield["hostage_id"]:
             hostage = turn.loaded.character(self.app, turn.actor, UUID(shield["hostage_id"]))
-        return Attack(body.attack_type, hero, target, feature, overflow, hostage)
+        return Attack(body.attack_type, hero, target, feature, overflow, hostage, granted)
 
     def _overflow_target(
         self, turn: Turn, state: dict[str, Any], target: Fighter, overflow_target_id: UUID
@@ -293,17 +355,14 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "villain_id", villain)
         self._in_fight(state, "hero_id", hero)
-        combat.check_turn(state, "villains")  # CD-8
-        combat.check_villain_action(
-            state, villain.key, villain.name, villain.rank, "attack", body.attack_type
-        )  # CD-15, CD-17
+        granted = self._villain_may_act(state, villain, "attack", body.attack_type)
         feature = refusals.feature_used(
             villain.name, villain.features(), body.using, body.attack_type
         )
         self._will_rerolls(hero, body)
         request = _defence_request(state, villain, hero, feature, body)
         result, touched = self._rolled(turn, "villain_attack", request, hero, body)
-        self._change(turn, "acted", character_id=villain.id, action=f"attack:{body.attack_type}")
+        self._acted(turn, villain, f"attack:{body.attack_type}", granted)
         if result["damage"]:
             _hurt(turn, hero.character, result["resource"], result["level"], touched[0].id)
         if body.attack_type == "melee" and hero.character.status == "active":
@@ -322,14 +381,13 @@ class Fight(Part):
         self._in_fight(state, "character_id", fighter)
         refusals.check_action_kind(side, body.action)
         refusals.check_has_feature(fighter.name, fighter.features(), body.feature)
-        combat.check_turn(state, "heroes" if side == "hero" else "villains")
         if side == "hero":
-            combat.check_hero_action(state, fighter.key, fighter.name)
+            granted = self._hero_may_act(state, fighter)
         else:
-            combat.check_villain_action(state, fighter.key, fighter.name, fighter.rank, body.action)
+            granted = self._villain_may_act(state, fighter, body.action)
         plain = body.feature is None or body.action == "flee"
         action = body.action if plain else f"{body.action}:{body.feature}"
-        self._change(turn, "acted", character_id=fighter.id, action=action)
+        self._acted(turn, fighter, action, granted)
         return self._saved(turn)
 
     # ---- CD-14: a hero retreats ---------------------------------------------------------------------
@@ -343,8 +401,7 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "hero_id", hero)
         pursuers, covering = self._retreat_from(turn, state, hero, body)
-        combat.check_turn(state, "heroes")
-        combat.check_hero_action(state, hero.key, hero.name)
+        granted = self._hero_may_act(state, hero)
         self._will_rerolls(hero, body)
         fastest = max(pursuers, key=lambda p: p.sheet.speed)
         touched: list[Aggregate] = []
@@ -355,7 +412,7 @@ class Fight(Part):
             request = _stat_request("speed", body, purpose, target_stat=fastest.sheet.speed)
             result, touched = self._rolled(turn, "action", request, hero, body)
             success = bool(result["success"])
-        self._change(turn, "acted", character_id=hero.id, action="flee")
+        self._acted(turn, hero, "flee", granted)
         if success:
             self._change(turn, "left", character_id=hero.id, how="retreated")
         return self._saved(
@@ -416,9 +473,12 @@ class Fight(Part):
         combat.check_edge_kind(body.edge)
         state = self._state(turn)
         self._in_fight(state, "hero_id", hero)
-        combat.check_turn(state, "heroes")
         if body.takes_action:
-            combat.check_hero_action(state, hero.key, hero.name)
+            granted = self._hero_may_act(state, hero)
+        else:
+            granted = combat.within_turn(
+                state, hero.key, lambda: combat.check_turn(state, "heroes")
+            )
         self._will_rerolls(hero, body)
         purpose = f"Move for {body.edge.replace('_', ' ')} (CD-18)"
         request = _stat_request(
@@ -431,7 +491,7 @@ class Fight(Part):
         result, touched = self._rolled(turn, "action", request, hero, body)
         success = bool(result["success"])
         action = "move" if success else "move_failed"
-        self._change(turn, "acted", character_id=hero.id, action=action, free=not body.takes_action)
+        self._acted(turn, hero, action, granted, free=not body.takes_action)
         if success:
             until = turn.scene.page + 1
             self._change(

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from domain.errors import Conflict
 from domain.rulesets.base import (
     Check,
     FollowUp,
@@ -18,7 +19,7 @@ from domain.rulesets.base import (
     resource,
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
-from systems.classd.rules.combat import ROUND
+from systems.classd.rules.combat import ROUND, fight_under_way
 from systems.classd.rules.fight import FIGHT_CHECKS
 from systems.classd.rules.rest import REST
 from systems.classd.rules.sheet import (
@@ -130,6 +131,22 @@ class ClassdRuleset(Ruleset):
         if status == "active" and health == 0:
             return "defeated", "CD-11"
         return None
+
+    def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:
+        """CD-22: a rest is a stop to bind wounds and calm down (`остановиться и передохнуть`),
+        so there is none in a scene while a fight is under way there (CD-8): the GM ends the
+        fight first."""
+        state = scene_states.get("round")
+        if fight_under_way(state):
+            assert state is not None
+            raise Conflict(
+                f"a fight is under way in this scene (round {state['round']}): a rest is a stop, "
+                "not a pause in a fight; the GM ends the fight first "
+                "(POST /v1/scenes/{id}/classd/fight-end)",
+                code="fight_under_way",
+                field="scene_id",
+                rule="CD-22",
+            )
 
     def example_sheet(self) -> dict[str, Any]:
         return {
