@@ -94,9 +94,10 @@ class ClassdRuleset(Ruleset):
         if side == "hero" and sheet.rank is not None:
             yield Problem("rank", "a hero has no villain rank", "CD-1")
         if side in VILLAIN_SIDES and sheet.rank is None:
-            yield Problem(
-                "rank", f"a {side} needs a villain rank: minion, henchman or boss", "CD-17"
+            ranks = (
+                "rank 'minion'" if side == "minion" else "a villain rank: minion, henchman or boss"
             )
+            yield Problem("rank", f"a {side} needs {ranks}", "CD-17")
         if side == "minion" and sheet.rank not in (None, "minion"):
             yield Problem(
                 "rank", f"the minion side needs rank 'minion', not {sheet.rank!r}", "CD-17"
