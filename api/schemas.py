@@ -577,6 +577,11 @@ class RulesetPublic(BaseModel):
     sheet_schema: dict[str, Any]
     settings_schema: dict[str, Any]
     example_sheet: dict[str, Any]
+    example_sheets: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="A valid sheet for each side the ruleset tells apart (hero, villain, minion…), "
+        "by side; `example_sheet` is the hero's.",
+    )
     example_settings: dict[str, Any]
     derived_stats: list[StatDescription]
     resources: list[StatDescription]

@@ -208,6 +208,11 @@ class Ruleset(ABC):
     def example_sheet(self) -> dict[str, Any]:
         """A valid hero sheet under default settings."""
 
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        """A valid sheet under default settings for each side the ruleset tells apart (its
+        villains, minions…), by side; the hero's is `example_sheet`."""
+        return {"hero": self.example_sheet()}
+
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
 
@@ -252,6 +257,7 @@ class Ruleset(ABC):
             "sheet_schema": self.Sheet.model_json_schema(),
             "settings_schema": self.Settings.model_json_schema(),
             "example_sheet": example,
+            "example_sheets": self.example_sheets(),
             "example_settings": self.example_settings(),
             "derived_stats": [
                 {"name": s.name, "description": s.description, "rule": s.rule}

@@ -149,6 +149,33 @@ class ClassdRuleset(Ruleset):
                 rule="CD-22",
             )
 
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        """CD-1, CD-17: a hero has no rank; a villain has one of three (a henchman here); the
+        minion side takes rank minion alone."""
+        return {
+            "hero": self.example_sheet(),
+            "villain": {
+                "might": 3,
+                "speed": 2,
+                "spirit": 1,
+                "health": 20,
+                "will": 2,
+                "rank": "henchman",
+                "powers": [],
+                "gear": [{"name": "Crowbar", "attack": "melee", "damage": 1}],
+            },
+            "minion": {
+                "might": 1,
+                "speed": 1,
+                "spirit": 0,
+                "health": 6,
+                "will": 0,
+                "rank": "minion",
+                "powers": [],
+                "gear": [{"name": "Taser", "attack": "ranged", "damage": 0}],
+            },
+        }
+
     def example_sheet(self) -> dict[str, Any]:
         return {
             "might": 1,
