@@ -537,6 +537,12 @@ class Character(Aggregate):
         if status is not None and status[0] != self.status:
             self._status_changed(status[0], reason, status[1])
 
+    def change_status(self, status: str, reason: str, rule: str) -> None:
+        """A status the GM records (a hero captured by the villains, or freed, CD-23)."""
+        if status == self.status:
+            raise Conflict(f"{self.name} is {status} already", code="same_status", rule=rule)
+        self._status_changed(status, reason, rule)
+
     @event("StatusChanged")
     def _status_changed(self, status: str, reason: str, rule: str) -> None:
         self.status = status

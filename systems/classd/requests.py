@@ -124,6 +124,14 @@ class ClassDFightEnd(Strict):
     )
 
 
+class ClassDCaptureCreate(Strict):
+    hero_id: UUID = Field(description="The hero the villains take, or who is freed.")
+    reason: str = Field(min_length=1, max_length=200, description="What happened.")
+    release: bool = Field(
+        default=False, description="The hero is freed: active again, or defeated at 0 Health."
+    )
+
+
 class ClassDGrantCreate(Strict):
     character_id: UUID = Field(description="Who may act outside the turn order once this round.")
     reason: str = Field(

@@ -363,6 +363,13 @@ CASES: dict[str, Case] = {
         gm_only(200),
         "classd",
     ),
+    "classd capture": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/captures",
+        lambda t: {"hero_id": stage(t)["hero"], "reason": "dragged into the vault"},
+        gm_only(200),
+        "classd",
+    ),
     "classd grant action": Case(
         "POST",
         lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/grants",

@@ -13,6 +13,7 @@ from domain.errors import Conflict, Forbidden, InvalidInput
 from domain.requests import MissionCreate, ResourceChange, RestCreate
 from systems.classd.requests import (
     ClassDAttackCreate,
+    ClassDCaptureCreate,
     ClassDFightEnd,
     ClassDGrantCreate,
     ClassDVillainAttackCreate,
@@ -29,6 +30,12 @@ def character_scene(f: Fight) -> Scene:
     found: object = f.t.app.repository.get(f.scene)
     assert isinstance(found, Scene)
     return found
+
+
+def rolled(f: Fight, outcome: Any) -> dict[str, Any]:
+    """The roll record a combat command's outcome names (its aggregate is the scene)."""
+    roll: Any = f.t.app.repository.get(outcome.result.roll_id)
+    return roll.record  # type: ignore[no-any-return]
 
 
 def character(t: Table, character_id: UUID) -> Character:
@@ -252,3 +259,64 @@ def test_a_grant_unused_lapses_when_the_round_ends_and_only_the_gm_grants_cd_8()
     with pytest.raises(Conflict) as lapsed:
         f.villain_attack()
     assert lapsed.value.rule == "CD-8"
+
+
+# ---- a class's damage, the inventory, captured heroes (CD-9, CD-11, CD-23) ------------------------
+
+
+def test_a_class_adds_its_damage_to_attacks_of_its_type_beside_the_gear_used_cd_11() -> None:
+    f = Fight(health=60)
+    bruiser = HERO | {
+        "health": 60,
+        "gear": [{"name": "Bat", "attack": "melee", "damage": 1}],
+        "character_class": {"name": "Bruiser", "attack": "melee", "damage": 2},
+    }
+    hero = f.t.character("Brick", "hero", bruiser, owner=f.t.player)
+    body = ClassDAttackCreate.model_validate(
+        {"attacker_id": hero, "target_id": f.boss, "attack_type": "melee", "using": "Bat"}
+    )
+    melee = rolled(f, f.t.run(f.t.player, "classd_attack", f.scene, body))
+    assert melee["request"]["damage_modifier"] == 1 + 2
+    if melee["result"]["damage_dice"]:
+        assert melee["result"]["damage"] == sum(melee["result"]["damage_dice"]) + 3
+    f.next_round()
+    mental = rolled(f, f.attack(hero))  # a melee class adds nothing to a mental attack
+    assert mental["request"]["damage_modifier"] == 0
+
+
+def test_a_villains_class_adds_to_the_damage_its_attacks_deal_cd_11() -> None:
+    f = Fight(health=60)
+    brute = BOSS | {"character_class": {"name": "Thug", "damage": 4}}  # every attack type
+    villain = f.t.character("Brute", "villain", brute)
+    f.villains_turn()
+    body = ClassDVillainAttackCreate.model_validate(
+        {"villain_id": villain, "hero_id": f.hero, "attack_type": "ranged"}
+    )
+    defence = rolled(f, f.t.gm_runs("classd_villain_attack", f.scene, body))
+    assert defence["request"]["damage_modifier"] == 4
+
+
+def test_the_gm_records_a_hero_captured_who_acts_no_more_until_freed_cd_23() -> None:
+    f = Fight(health=60)
+    taken = ClassDCaptureCreate(hero_id=f.hero, reason="dragged into the vault")
+    with pytest.raises(Forbidden):
+        f.t.run(f.t.player, "classd_capture", f.scene, taken)
+    f.t.gm_runs("classd_capture", f.scene, taken)
+    assert f.status() == "captured"
+    with pytest.raises(Conflict) as out:
+        f.attack()
+    assert out.value.code == "out_of_action"
+    for change in (-5, 5):
+        first_aid = ResourceChange(resource="health", change=change, reason="rough handling")
+        f.t.gm_runs("adjust_resource", f.hero, first_aid)
+    assert f.status() == "captured"  # healing does not free her
+    with pytest.raises(Conflict) as twice:
+        f.t.gm_runs("classd_capture", f.scene, taken)
+    assert twice.value.rule == "CD-23"
+    freed = ClassDCaptureCreate(hero_id=f.hero, reason="Blink opens the vault", release=True)
+    f.t.gm_runs("classd_capture", f.scene, freed)
+    assert f.status() == "active"
+    f.attack()
+    with pytest.raises(InvalidInput) as villain:
+        f.t.gm_runs("classd_capture", f.scene, ClassDCaptureCreate(hero_id=f.boss, reason="x"))
+    assert (villain.value.field, villain.value.rule) == ("hero_id", "CD-1")

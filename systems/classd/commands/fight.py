@@ -21,6 +21,7 @@ from domain.rolls import declared_by
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDCaptureCreate,
     ClassDFightEnd,
     ClassDGrantCreate,
     ClassDMoveCreate,
@@ -67,8 +68,14 @@ class Fighter(Sheeted):
         return [*self.sheet.gear, *self.sheet.powers]
 
     def best_damage(self, attack_type: str) -> int:
-        """Ruling (CD-11/15): a villain hits with its best feature of that attack type."""
-        return max((f.damage for f in self.features() if f.attack == attack_type), default=0)
+        """Ruling (CD-11/15): a villain hits with its best feature of that attack type, plus its
+        class's modifier."""
+        best = max((f.damage for f in self.features() if f.attack == attack_type), default=0)
+        return best + self.sheet.class_damage(attack_type)
+
+    def damage_with(self, feature: Feature | None, attack_type: str) -> int:
+        """CD-11: the damage modifiers of an attack: the power or gear used, and the class."""
+        return (feature.damage if feature else 0) + self.sheet.class_damage(attack_type)
 
 
 @dataclass
@@ -244,6 +251,25 @@ class Fight(Part):
         self._change(turn, "override_granted", character_id=fighter.id, reason=body.reason, by="gm")
         return self._saved(turn)
 
+    # ---- CD-23: heroes captured by the villains, and freed -----------------------------------------
+
+    @command
+    def classd_capture(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDCaptureCreate
+    ) -> Outcome:
+        """CD-23: the source has heroes "captured by the villains" (it lowers the alarm) but no
+        rule for how; the GM records it. A captured hero is out of action until freed."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.hero_id, "hero_id")
+        assert isinstance(found.sheet, ClassdSheet)
+        refusals.check_side(found.name, found.character.side, found.sheet, "hero", "hero_id")
+        hero = found.character
+        status = refusals.capture_status(
+            found.name, hero.status, hero.resources.get("health", 0), body.release
+        )
+        hero.change_status(status, body.reason, "CD-23")
+        return self._saved(turn)
+
     # ---- CD-10..13, 19, 20: a hero attacks ----------------------------------------------------------
 
     @command
@@ -380,7 +406,7 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "character_id", fighter)
         refusals.check_action_kind(side, body.action)
-        refusals.check_has_feature(fighter.name, fighter.features(), body.feature)
+        refusals.check_has_feature(fighter.name, fighter.sheet, body.action, body.feature)
         if side == "hero":
             granted = self._hero_may_act(state, fighter)
         else:
@@ -587,7 +613,7 @@ def _attack_request(
         **_stats(body, hero, target, high_ground),
         "hostage_shield": target.key in state["shields"],
         "will_rerolls": body.will_rerolls,
-        "damage_modifier": attack.feature.damage if attack.feature else 0,
+        "damage_modifier": hero.damage_with(attack.feature, body.attack_type),
         "target_health": target.level("health"),
         "reaction": combat.has_reaction(state, target.key, target.rank, body.attack_type),
         "strike_back_modifier": target.best_damage(body.attack_type),
@@ -615,7 +641,11 @@ def _defence_request(
     return {
         **_stats(body, hero, villain, helped),
         "will_rerolls": body.will_rerolls,
-        "damage_modifier": feature.damage if feature else villain.best_damage(body.attack_type),
+        "damage_modifier": (
+            villain.damage_with(feature, body.attack_type)
+            if feature
+            else villain.best_damage(body.attack_type)
+        ),
         "defender_health": hero.level("health"),
         "defender_will": hero.level("will"),
         "purpose": body.purpose,

@@ -20,6 +20,7 @@ from systems.classd.commands.fight import AREA, ClassDResult, Fight
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDCaptureCreate,
     ClassDFightEnd,
     ClassDGrantCreate,
     ClassDMoveCreate,
@@ -217,4 +218,13 @@ routes.post(
     name="grant_action",
     doc="""CD-8, 9, 15, 17: (GM) the recorded override of the turn order and the action economy:
     the character's next action this round is taken whatever the turn and however many it took.""",
+)
+routes.post(
+    "/captures",
+    Fight.classd_capture,
+    ClassDCaptureCreate,
+    operation_id="classd_capture",
+    name="capture",
+    doc="""CD-23: (GM) the villains capture a hero (out of action until freed), or the hero is
+    freed (`release`); lower the alarm with the code heroes_captured as the rules say.""",
 )

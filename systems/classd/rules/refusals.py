@@ -47,6 +47,18 @@ def check_active(name: str, status: str, field: str) -> None:
         )
 
 
+def capture_status(name: str, status: str, health: int, release: bool) -> str:
+    """CD-23: the status a hero the villains take (captured) or free (active, or defeated at 0
+    Health: status follows Health, CD-11) gets."""
+    if release:
+        if status != "captured":
+            raise Conflict(f"{name} is not captured", code="not_captured", rule="CD-23")
+        return "active" if health > 0 else "defeated"
+    if status == "captured":
+        raise Conflict(f"{name} is captured already", code="captured", rule="CD-23")
+    return "captured"
+
+
 def check_will_rerolls(name: str, will: int, will_rerolls: int) -> None:
     """CD-6: each reroll costs 1 Will, so a hero declares no more than it has."""
     if will_rerolls > will:
@@ -61,7 +73,7 @@ def feature_used(
         return None
     found = next((f for f in features if f.name == using), None)
     if found is None:
-        raise InvalidInput(f"{name} has no power or gear {using!r}", field="using")
+        raise InvalidInput(f"{name} has no power or gear {using!r}", field="using", rule="CD-10")
     if found.attack != attack_type:
         raise InvalidInput(f"{using} makes no {attack_type} attacks", field="using", rule="CD-10")
     return found
@@ -118,10 +130,15 @@ def check_action_kind(side: str, action: str) -> None:
         )
 
 
-def check_has_feature(name: str, features: Sequence[Feature], feature: str | None) -> None:
-    """The power or gear an action names is the character's own."""
-    if feature is not None and not any(f.name == feature for f in features):
-        raise InvalidInput(f"{name} has no power or gear {feature!r}", field="feature")
+def check_has_feature(name: str, sheet: ClassdSheet, action: str, feature: str | None) -> None:
+    """CD-9: a power used is one of the character's powers, an item used one of its gear (its
+    inventory); a villain's special action may name either."""
+    if feature is None:
+        return
+    pool = {"power": sheet.powers, "item": sheet.gear}.get(action, [*sheet.gear, *sheet.powers])
+    if not any(f.name == feature for f in pool):
+        what = {"power": "power", "item": "item in its gear"}.get(action, "power or gear")
+        raise InvalidInput(f"{name} has no {what} {feature!r}", field="feature", rule="CD-9")
 
 
 def check_retreat(hero_id: str, pursuers: Collection[str], covering: Collection[str]) -> None:
