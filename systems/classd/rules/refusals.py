@@ -144,7 +144,9 @@ def check_has_feature(name: str, sheet: ClassdSheet, action: str, feature: str |
 def check_retreat(hero_id: str, pursuers: Collection[str], covering: Collection[str]) -> None:
     """CD-14: a hero retreats from named pursuers; allies cover it, never the hero itself."""
     if hero_id in covering:
-        raise InvalidInput("a hero cannot cover its own retreat", field="covering_ids")
+        raise InvalidInput(
+            "a hero cannot cover its own retreat", field="covering_ids", rule="CD-14"
+        )
     if not pursuers:
         raise InvalidInput("name the villains who may pursue", field="pursuer_ids", rule="CD-14")
 
@@ -186,6 +188,6 @@ def check_release(state: Mapping[str, Any], villain_id: str, name: str) -> None:
 def check_hostage(villain_id: str, hostage_id: str | None, hostage: str | None) -> None:
     """CD-20: the hostage is named (or a character, not the villain itself)."""
     if hostage_id is not None and hostage_id == villain_id:
-        raise InvalidInput("a villain is not its own hostage", field="hostage_id")
+        raise InvalidInput("a villain is not its own hostage", field="hostage_id", rule="CD-20")
     if not hostage:
         raise InvalidInput("name the hostage, or give hostage_id", field="hostage", rule="CD-20")
