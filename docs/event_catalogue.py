@@ -697,6 +697,13 @@ def play_classd_combat(s: Session) -> None:
     s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     retreat = {"hero_id": vega, "pursuer_ids": [boss], "covering_ids": [nova]}
     s.call("POST", f"{base}/retreats", player, retreat)
+    # The status follows Health (CD-11): the GM takes Nova to 0, then heals her.
+    nova_doc = s.call("GET", f"/v1/characters/{nova}?min_position={s.position}", gm)
+    health = nova_doc["resources"]["health"]["current"]
+    down = {"resource": "health", "change": -health, "reason": "a falling beam"}
+    s.call("POST", f"/v1/characters/{nova}/resources", gm, down)
+    up = {"resource": "health", "change": 6, "reason": "the school nurse"}
+    s.call("POST", f"/v1/characters/{nova}/resources", gm, up)
 
 
 def play_nimble_encounter(s: Session) -> None:

@@ -338,10 +338,15 @@ class Chronicle(RollCommands):
     def adjust_resource(
         self, ctx: CommandContext, character_id: UUID, body: ResourceChange
     ) -> Outcome:
-        """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18)."""
+        """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18); the status
+        follows the new levels where the ruleset says so (Class D's healing, CD-11)."""
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
         character.adjust(body.resource, body.change, body.reason)
+        rules = get_ruleset(self.campaign_of(actor).ruleset)
+        character.follow_levels(
+            rules.status_after(character.status, character.resources), body.reason
+        )
         return self._commit(ctx, character)
 
     @command

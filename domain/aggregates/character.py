@@ -532,6 +532,24 @@ class Character(Aggregate):
             self.status = status
             self.defeated_at = {"scene_id": scene_id, "page": page}
 
+    def follow_levels(self, status: tuple[str, str] | None, reason: str) -> None:
+        """The status the ruleset says the levels call for now (`status`: the status and its
+        rule, from `Ruleset.status_after`; None: it stays), recorded if it differs (CD-11)."""
+        if status is not None and status[0] != self.status:
+            self._status_changed(status[0], reason, status[1])
+
+    def change_status(self, status: str, reason: str, rule: str) -> None:
+        """A status the GM records (a hero captured by the villains, or freed, CD-23)."""
+        if status == self.status:
+            raise Conflict(f"{self.name} is {status} already", code="same_status", rule=rule)
+        self._status_changed(status, reason, rule)
+
+    @event("StatusChanged")
+    def _status_changed(self, status: str, reason: str, rule: str) -> None:
+        self.status = status
+        if status == "active":
+            self.defeated_at = None
+
     # ---- the fight (WCBH-40, WCBH-41; systems/wcbh/commands/fight.py) ------------------------------------
 
     def _init_fight_area(self) -> None:

@@ -371,6 +371,27 @@ CASES: dict[str, Case] = {
         gm_only(200),
         "classd",
     ),
+    "classd end fight": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t, 'villains')['scene']}/classd/fight-end",
+        lambda t: {"reason": "the goon gives up"},
+        gm_only(200),
+        "classd",
+    ),
+    "classd capture": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/captures",
+        lambda t: {"hero_id": stage(t)["hero"], "reason": "dragged into the vault"},
+        gm_only(200),
+        "classd",
+    ),
+    "classd grant action": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/grants",
+        lambda t: {"character_id": stage(t)["hero"], "reason": "she planned it"},
+        gm_only(200),
+        "classd",
+    ),
 }
 
 

@@ -662,3 +662,13 @@ def test_classd_combat_needs_a_classd_campaign(client: TestClient) -> None:
     scene = table.scene()
     response = client.post(f"/v1/scenes/{scene}/classd/villains-turn", headers=bearer(table.gm))
     assert response.status_code == 422 and response.json()["error"]["field"] == "scene_id"
+
+
+def test_the_ruleset_serves_an_example_sheet_per_side_each_one_a_valid_character_cd_17(
+    fight: Fight,
+) -> None:
+    sheets = fight.t.get("/v1/rulesets/classd")["example_sheets"]
+    assert {"hero", "villain", "minion"} <= set(sheets)
+    for side, sheet in sheets.items():
+        created = fight.character(f"Example {side}", side, sheet)
+        assert fight.status(created) == "active"

@@ -112,6 +112,9 @@ class WcbhRuleset(Ruleset):
             "never",
         ),
     )
+    # WCBH-3/23: the minion side has the minion form alone (check_sheet); a minion's sheet that
+    # forgets its `kind` is told so, not judged as a full character.
+    side_forms: ClassVar[Mapping[str, tuple[str, str]]] = {"minion": ("minion", "WCBH-3")}
     field_rules: ClassVar[Mapping[str, str]] = {
         "abilities": "WCBH-6",
         "talents": "WCBH-3",

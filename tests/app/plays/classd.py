@@ -11,6 +11,8 @@ from systems.classd.commands import ClassD
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
     ClassDStopCreate,
@@ -164,7 +166,14 @@ def move(p: Play, pick: Pick) -> None:
 
 
 def rest(p: Play, pick: Pick) -> None:
-    """CD-22: a rest on the mission, one roll in the current scene."""
+    """CD-22: a rest on the mission, one roll in the current scene; the GM ends a fight under
+    way there first (no rest mid-fight), now and then a grant beside it (CD-8)."""
+    scene = p.table.app.system(ClassD).fight.classd_combat(p.table.gm, p.scene)
+    if "round" in scene.states and not scene.states["round"].get("over"):
+        if pick.flag():
+            grant = ClassDGrantCreate(character_id=pick.one(p.fighters), reason="the GM says so")
+            p.gm("classd_grant_action", p.scene, grant)
+        p.gm("classd_end_fight", p.scene, ClassDFightEnd(reason="the villains fall back"))
     resting = [h for h in p.heroes if pick.flag()] or p.heroes
     body = RestCreate(character_ids=resting, scene_id=p.scene, client_seed=pick.client_seed())
     p.gm("rest_on_mission", p.mission, body)
