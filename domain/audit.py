@@ -442,6 +442,8 @@ def parse_export(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
                 raise CutExport(f"line {number} is cut off: the export was truncated") from None
             what = "UTF-8 text" if isinstance(raw, bytes) and _not_utf8(raw) else "JSON"
             raise UnusableExport(f"line {number} is not {what}") from None
+        except RecursionError:  # valid JSON maybe, but deeper than the parser reads: no export's
+            raise UnusableExport(f"line {number} is nested too deeply to read") from None
         if not isinstance(value, dict):
             raise UnusableExport(f"line {number} is not a JSON object")
         entries.append(value)
@@ -591,11 +593,19 @@ def _roll_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -
                 )
             )
     elif kind == "RollChain.Linked":
-        log.chain_versions.append((line, int(entry["originator_version"])))
-        link = Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))
-        log.links.append((line, link))
+        log.chain_versions.append((line, _whole(entry["originator_version"], "originator_version")))
+        sequence = _whole(payload["sequence"], "sequence")
+        log.links.append((line, Link(sequence, str(payload["roll_id"]), str(payload["hash"]))))
     elif kind == "RollChain.Started":
-        log.chain_versions.append((line, int(entry["originator_version"])))
+        log.chain_versions.append((line, _whole(entry["originator_version"], "originator_version")))
+
+
+def _whole(value: Any, name: str) -> int:
+    """A count the chain is read by, as the server writes it: int() would round 1.5 down to a
+    sequence the chain has, and raise OverflowError on the infinity JSON's 1e400 reads as."""
+    if type(value) is not int:
+        raise ValueError(f"{name} {value!r} is not a whole number")
+    return value
 
 
 def _issue_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:

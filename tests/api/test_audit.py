@@ -475,7 +475,8 @@ def test_a_tampered_export_fails_through_verify_export_too(play: Play) -> None:
     assert ("seed_mismatch", line) in [(p.kind, p.line) for p in report.problems]
 
 
-JUNK: list[Any] = [None, 5, "x", [], {}, True]
+# Infinity and fractions: JSON an export may hold (Python reads 1e400 as infinity), no whole number.
+JUNK: list[Any] = [None, 5, "x", [], {}, True, float("inf"), 1.5, -(10**30)]
 
 
 def junk_edits(entries: Entries, index: int, path: tuple[str, ...]) -> Iterator[Entries]:
@@ -533,6 +534,7 @@ def test_junk_in_the_scene_chain_and_character_entries_is_never_raised(play: Pla
         ("", "the export is empty"),
         ('{"type": "Scene.Opened"}\nnot json\n', "line 2 is not JSON"),
         ('{"type": "Scene.Opened"}\n[1, 2]\n', "line 2 is not a JSON object"),
+        ('{"type": "Scene.Opened"}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2 is nested"),
     ],
 )
 def test_unusable_input_exits_2_naming_the_line(
