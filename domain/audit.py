@@ -688,15 +688,26 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
 
 
 def _check_version(log: _Log, line: int, kind: str, entry: Mapping[str, Any]) -> None:
-    """Each aggregate's events follow each other version by version: an event dropped from the
-    middle of any aggregate's history leaves a gap, even where no roll check would notice it (the
-    last roll's record, link and nonce taken, with its scene's later events kept)."""
+    """Each aggregate's events follow each other version by version from version 1: an event
+    dropped from the start or the middle of any aggregate's history leaves a gap, even where no
+    roll check would notice it (the last roll's record, link and nonce taken, with its scene's
+    later events kept; a game Issue's Issue.Started)."""
     originator, version = entry.get("originator_id"), entry.get("originator_version")
     if not isinstance(originator, str) or type(version) is not int:
         return
     previous = log.versions.get(originator)
     log.versions[originator] = version
-    if previous is None or version == previous + 1:
+    if previous is None:
+        # An export holds every aggregate of its campaign from its creation (domain/export.py):
+        # a history that begins after version 1 lost its first events.
+        if version != 1:
+            message = (
+                f"{kind} is version {version} of {originator}, but the export has no earlier "
+                "event of it: its first events are missing"
+            )
+            log.problems.append(Problem("missing", message, line=line))
+        return
+    if version == previous + 1:
         return
     if version <= previous:
         message = f"{kind} is version {version} of {originator}, after its version {previous}"

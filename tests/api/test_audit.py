@@ -397,6 +397,15 @@ def member_cut(play: Play, entries: Entries) -> int:
     )
 
 
+def issue_start_cut(play: Play, entries: Entries) -> int:
+    """A game Issue's first event cut out: no roll check reads it, and no earlier event of the
+    Issue shows the gap, but its next event is version 2 of an aggregate the export never began."""
+    first = next(i for i, e in enumerate(entries) if e["type"] == "Issue.Started")
+    issue = entries[first]["originator_id"]
+    del entries[first]
+    return next(i for i in range(first, len(entries)) if entries[i]["originator_id"] == issue) + 1
+
+
 def _faces(record: dict[str, Any]) -> None:
     record["faces"][0]["face"] = record["faces"][0]["face"] % 6 + 1
 
@@ -447,6 +456,7 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "a scene's reveal cut out": (reveal_cut, "MISSING"),
     "a scene's opening cut out": (scene_cut, "UNPUBLISHED"),
     "an event cut from the middle of an aggregate's history": (member_cut, "MISSING"),
+    "an aggregate's first event cut off": (issue_start_cut, "MISSING"),
 }
 
 
