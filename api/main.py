@@ -15,6 +15,7 @@ from api.routers import (
     campaigns,
     characters,
     history,
+    members,
     meta,
     missions,
     play,
@@ -84,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # no state of an app (a request reaches its app through its scope). The one thing lost, the
     # app's `dependency_overrides`, nothing here uses. The OpenAPI schema is the same.
     routers = [
-        *(r.router for r in (meta, campaigns, characters, play)),
+        *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
         *(r.router for r in (missions, rolls, history, signing, stream)),
     ]

@@ -11,6 +11,7 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
+from domain.aggregates.campaign import Member
 from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
@@ -87,23 +88,48 @@ class MemberCreated(Written):
     token: str = Field(description="The member's bearer token. Shown once: keep it.")
 
 
+class CampaignSummary(BaseModel):
+    id: UUID
+    name: str
+    ruleset: RulesetId
+
+
+class MePublic(BaseModel):
+    """Who the token is: a front end's first call after a member pastes it."""
+
+    member: MemberPublic
+    campaign: CampaignSummary
+
+
+def member_public(member: Member) -> MemberPublic:
+    return MemberPublic(
+        id=member.id,
+        name=member.name,
+        role=member.role,  # type: ignore[arg-type]
+        token_revoked=member.token_hash is None,
+        token_expires_at=member.token_expires_at,
+    )
+
+
 def campaign_public(campaign: Campaign) -> CampaignPublic:
     return CampaignPublic(
         id=campaign.id,
         name=campaign.name,
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
-        members=[
-            MemberPublic(
-                id=m.id,
-                name=m.name,
-                role=m.role,  # type: ignore[arg-type]
-                token_revoked=m.token_hash is None,
-                token_expires_at=m.token_expires_at,
-            )
-            for m in campaign.members.values()
-        ],
+        members=[member_public(m) for m in campaign.members.values()],
         version=campaign.version,
+    )
+
+
+def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
+    return MePublic(
+        member=member_public(campaign.members[member_id]),
+        campaign=CampaignSummary(
+            id=campaign.id,
+            name=campaign.name,
+            ruleset=campaign.ruleset,  # type: ignore[arg-type]
+        ),
     )
 
 
