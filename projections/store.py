@@ -217,18 +217,23 @@ class ViewStore(TrackingRecorder):
         *,
         after: int = 0,
         limit: int = 100,
-        where: Mapping[str, str] | None = None,
+        where: Mapping[str, Sequence[str | None]] | None = None,
         ref: str | None = None,
     ) -> list[Listed]:
         """A campaign's documents of one kind in the order they were created, paged by the log
         position that created each (its first version): `after` that position, up to `limit`.
-        `where` keeps documents whose top-level field equals the text given; `ref`, those whose
-        reference column does (a roll's character). Field names come from code, never a request."""
+        `where` keeps documents whose top-level field is one of the texts given (None: JSON
+        null); `ref`, those whose reference column is the text given (a roll's character).
+        Field names come from code, never from a request."""
         filters, params = ["d.kind = %s", "d.campaign_id = %s"], [kind, campaign_id]
-        for name, value in (where or {}).items():
+        for name, values in (where or {}).items():
             assert name.isidentifier(), name
-            filters.append(f"{self.json_text.format(name=name)} = %s")
-            params.append(value)
+            field = self.json_text.format(name=name)
+            texts = [v for v in values if v is not None]
+            either = [f"{field} IN ({', '.join(['%s'] * len(texts))})"] if texts else []
+            either += [f"{field} IS NULL"] if None in values else []
+            filters.append(f"({' OR '.join(either) or 'FALSE'})")
+            params.extend(texts)
         if ref is not None:
             filters.append("d.ref = %s")
             params.append(ref)
