@@ -88,6 +88,23 @@ def no_body(_: Table) -> None:
 
 CASES: dict[str, Case] = {
     "get campaign": Case("GET", lambda t: f"/v1/campaigns/{t.campaign_id}", no_body, reads()),
+    # every token may ask who it is; a foreign GM's is its own campaign's GM
+    "who am I": Case("GET", lambda t: "/v1/me", no_body, reads() | {"foreign": 200}),
+    "list members": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/members", no_body, reads()
+    ),
+    "list characters": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/characters", no_body, reads()
+    ),
+    "list stories": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/stories", no_body, reads()
+    ),
+    "list missions": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/missions", no_body, reads()
+    ),
+    "list rolls": Case("GET", lambda t: f"/v1/campaigns/{t.campaign_id}/rolls", no_body, reads()),
+    "list game issues": Case("GET", lambda t: f"/v1/stories/{t.story()}/issues", no_body, reads()),
+    "list scenes": Case("GET", lambda t: f"/v1/issues/{t.issue()}/scenes", no_body, reads()),
     "add member": Case(
         "POST",
         lambda t: f"/v1/campaigns/{t.campaign_id}/members",
