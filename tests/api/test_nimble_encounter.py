@@ -419,7 +419,7 @@ def test_a_miss_against_the_rider_hits_the_mount_nb_24(client) -> None:  # type:
     attack = {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw"}
     missed = None
     for _ in range(3):  # rounds
-        for _ in range(8):  # hasty attacks: more and more likely to miss
+        for _ in range(8):  # each with the rider's step of disadvantage (NB-24), none hasty
             for _ in range(20):
                 if "mounted" in e.nimble(e.hero)["conditions"]:
                     break
@@ -429,7 +429,7 @@ def test_a_miss_against_the_rider_hits_the_mount_nb_24(client) -> None:  # type:
             goblin_hp, hero_hp = e.hp(e.goblin), e.hp(e.hero)
             state = e.ok("attacks", attack)
             out = state["outcome"]
-            assert out["miss_hits_attacker"] is True
+            assert out["miss_hits_attacker"] is True and out["hasty_steps"] == 0  # NB-10: heroes
             if out["miss"]:
                 missed = out
                 rolled = sum(_kept(state["roll"]))

@@ -13,14 +13,14 @@ CLAW = {"attack": "Claw", "hold": True}
 
 def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
     """The goblins (or ``extra``'s attacker) attack ``target`` with ``hold`` until a hit is held;
-    a miss is never held and lands at once (nothing to react to). Each try brings advantage
-    against its hasty steps (NB-10, NB-11), so every try rolls one d6."""
+    a miss is never held and lands at once (nothing to react to). A monster's attacks are
+    never hasty (NB-10 is a hero rule), so every try rolls one d6 with no step."""
     body = {"attacker_id": e.goblin, "target_id": target, **CLAW, **extra}
-    for _ in range(6):
+    for number in range(1, 7):
         before = e.hp(target)
-        hasty = int(e.state()["attacks"].get(body["attacker_id"], 0))
-        state = e.ok("attacks", {**body, "advantage": hasty}, token)
-        assert state["roll"]["result"]["edge"] == 0
+        state = e.ok("attacks", body, token)
+        assert state["roll"]["request"]["attack_number"] == 1, number
+        assert state["roll"]["result"]["edge"] == 0 and state["outcome"]["hasty_steps"] == 0
         outcome = state["outcome"]
         if not outcome["miss"]:
             assert outcome["pending"] is True and outcome["hit"] is None

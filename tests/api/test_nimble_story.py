@@ -184,8 +184,11 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     # NB-15..NB-17: the goblins claw at Nova and the GM holds the roll for the reactions; a miss
     # is never held (nothing to react to), so the goblins claw again until one hits.
     rook_hp = 40
-    for tries in range(6):  # advantage against the hasty steps (NB-10, NB-11): one d6 each
-        state = s.attack(s.goblins, s.nova, "Claw", hold=True, advantage=tries)
+    for _ in range(6):  # NB-10 is a hero rule: a monster group's claws are never hasty
+        state = s.attack(s.goblins, s.nova, "Claw", hold=True)
+        assert (
+            state["roll"]["request"]["attack_number"] == 1 and state["outcome"]["hasty_steps"] == 0
+        )
         claw = by_hand(state["roll"], 6, 0)  # no Armor in the roll: no one Defends yet
         if not claw["miss"]:
             break

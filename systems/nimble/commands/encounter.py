@@ -417,7 +417,7 @@ class Encounter(Area):
         cost, free, details = enc.action_cost(state, who, name, body)
         enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
         if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
-            details["target_advantage"] = int(state["attacks"].get(who, 0))
+            details["target_advantage"] = enc.hasty_steps(state, who)
             details["hasty"] = True
         if body.mana:
             character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
@@ -520,7 +520,7 @@ class Encounter(Area):
             shift,
             weakness,
             anticipating,
-            hasty=0 if body.opportunity else int(state["attacks"].get(str(attacker.id), 0)),
+            hasty=enc.hasty_steps(state, str(attacker.id), reaction=body.opportunity),
             armor=armor,
         )
 

@@ -66,7 +66,7 @@ class EncounterGrapple(Area):
         enc.check_standing(target.name, target.status, "target_id")
         state = encounter._nbe_cap(turn.scene, grappler)  # NB-21: a Dying hero: at most 1 action
         enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
-        attack_number = int(state["attacks"].get(who, 0)) + 1
+        attack_number = enc.hasty_steps(state, who) + 1  # NB-10: a hero's rule
         return Grab(
             turn.actor,
             turn.scene,

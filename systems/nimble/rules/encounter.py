@@ -53,6 +53,7 @@ __all__ = [
     "check_weakness_target",
     "current",
     "first_round_order",
+    "hasty_steps",
     "held_attack",
     "helped_assessment",
     "move_actions",
@@ -136,6 +137,15 @@ def move_actions(name: str, left: int, need: int, speed: int) -> tuple[int, int]
     check_can_move(name, speed)
     cost = ceil((need - left) / speed)
     return cost, left + cost * speed - need
+
+
+def hasty_steps(state: Mapping[str, Any], who: str, *, reaction: bool = False) -> int:
+    """NB-10: a hero's attacks (and save abilities) after the first of its turn are hasty, one
+    more step each. The source gives the rule to heroes ("Герой может атаковать больше одного
+    раза за ход"): a monster group's attacks are never hasty, nor is a reaction (ruling)."""
+    if reaction or state["kinds"].get(who) != "hero":
+        return 0
+    return int(state["attacks"].get(who, 0))
 
 
 def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, bool]:

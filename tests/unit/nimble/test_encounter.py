@@ -172,6 +172,16 @@ def test_attacks_count_for_hasty_and_reset_at_the_own_turn_end_nb_10() -> None:
     assert NOVA not in state["attacks"]
 
 
+def test_hasty_attacks_are_a_hero_rule_monster_groups_attack_without_steps_nb_10() -> None:
+    state = acted(acted(started(), NOVA, hasty=True), NOVA, hasty=True)
+    assert enc.hasty_steps(state, NOVA) == 2  # the hero's 3rd attack: 2 steps
+    assert enc.hasty_steps(state, NOVA, reaction=True) == 0  # an opportunity attack (ruling)
+    for _ in range(3):
+        state = acted(state, GOBLINS, cost=0, hasty=True)
+    assert state["attacks"][GOBLINS] == 3  # counted (for the members that attacked) ...
+    assert enc.hasty_steps(state, GOBLINS) == 0  # ... but never hasty
+
+
 # ---- NB-14: Assess once per skill; weakness and anticipated danger ---------------------------
 
 
