@@ -32,7 +32,7 @@ from systems.nimble.requests import (
     NimbleTurnEnd,
 )
 from systems.nimble.rules import encounter as enc
-from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
+from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, members_left
 
 NIMBLE = "nimble"
 AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
@@ -183,6 +183,20 @@ class Encounter(Area):
         turn.acting(character_id, field)
         enc.check_in(state, str(character.id), character.name, field)
         return character, sheet
+
+    @staticmethod
+    def _members_left(creature: Creature) -> int | None:
+        """A monster group's members left at its HP now (ruling, NB-3/NB-4); None for a hero or
+        a single monster, whose attacks its stat block governs."""
+        character, sheet = creature
+        if not isinstance(sheet, NimbleMonster) or sheet.count < 2:
+            return None
+        return members_left(sheet.hp, int(character.resources.get("hp", sheet.hp * sheet.count)))
+
+    def check_members(self, state: dict[str, Any], creature: Creature) -> None:
+        """A monster group attacks (grapples, uses a save ability) once per member left."""
+        character = creature[0]
+        enc.check_members(state, str(character.id), character.name, self._members_left(creature))
 
     def _max_actions(self, character: Character) -> int:
         """NB-21: 1 while Dying, 0 when dead, else 3 (the health area's rule)."""
@@ -339,13 +353,15 @@ class Encounter(Area):
 
     @command
     def nimble_grant(self, ctx: CommandContext, scene_id: UUID, body: NimbleGrantCreate) -> Outcome:
-        """NB-7: (GM) an effect grants a hero actions beyond the normal limit."""
+        """NB-7: (GM) an effect grants a hero actions beyond the normal limit; for a monster
+        group, attacks this turn beyond one per member left (the GM's recorded decision)."""
         turn = self._turn(ctx, scene_id, gm=True)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, body.character_id, "character_id")
-        enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         enc.check_standing(character.name, character.status, "character_id")
+        if self._members_left((character, sheet)) is None:  # a group: attacks beyond its members
+            enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
         state = self._nbe_cap(scene, character)
         cap = self._max_actions(character)
         enc.check_grant(state, str(character.id), character.name, cap, body.actions)
@@ -406,11 +422,13 @@ class Encounter(Area):
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, body.character_id, "character_id")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
+        if body.save_ability:
+            self.check_members(state, (character, sheet))
         enc.check_limited_use(body.use_key, body.per)
         if body.use_key is not None and body.per is not None:
             enc.check_use(state, who, body.use_key, body.per, "NB-5")
@@ -529,7 +547,7 @@ class Encounter(Area):
     ) -> tuple[dict[str, Any], Character, Character]:
         """Who attacks whom, both standing, and the attacker's action or reaction for it."""
         state = state_of(turn.scene)
-        attacker, _ = self._acting(turn, state, body.attacker_id, "attacker_id")
+        attacker, attacker_sheet = self._acting(turn, state, body.attacker_id, "attacker_id")
         target, _ = self._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         reacting = body.defend or body.interpose_by is not None
@@ -545,6 +563,7 @@ class Encounter(Area):
             enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
         else:
             enc.check_spend(state, who, name, 1, reaction=None)
+        self.check_members(state, (attacker, attacker_sheet))
         return state, attacker, target
 
     def _died_attacking(

@@ -128,6 +128,7 @@ def nimble_view(character: Character, campaign: Campaign) -> dict[str, Any] | No
         character.concentration,
         maxima,
         h.hero,
+        None if isinstance(sheet, NimbleHero) else (sheet.count, sheet.hp),
     )
 
 
@@ -206,8 +207,11 @@ class HealthArea(Area):
         if critical or after.hp == 0:
             why = "a critical hit (NB-24)" if critical else "0 HP (NB-24 ruling)"
             freed = self._nb_end_grapples(actor, target, scene.id, why, loaded)
+        sheet = _sheet(campaign, target)
+        group = None if isinstance(sheet, NimbleHero) else (sheet.count, sheet.hp)
         return {
             **health.damage_summary(hit, amount, critical),
+            "members": health.members(group, after.hp),  # a group shrinks as its HP fall
             "concentration": concentration,
             "grapple_ended": freed,
         }

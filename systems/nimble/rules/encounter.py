@@ -39,6 +39,7 @@ __all__ = [
     "check_interposer",
     "check_limited_use",
     "check_mana",
+    "check_members",
     "check_not_concentrating",
     "check_not_helped",
     "check_not_pending",
@@ -88,6 +89,7 @@ def fresh() -> dict[str, Any]:
         "max_actions": {},  # hero id -> actions it gets back at its turn's end (NB-7, NB-21)
         "pending": None,  # a held attack waiting for reactions and Help (NB-15..17, NB-19)
         "spent": {},  # hero id -> actions spent on its own current turn (NB-21's 1 a turn)
+        "extra_attacks": {},  # monster id -> attacks the GM granted beyond its members this turn
     }
 
 
@@ -356,6 +358,23 @@ def _activity_cost(
     )
 
 
+def check_members(state: Mapping[str, Any], who: str, name: str, left: int | None) -> None:
+    """NB-3/NB-4 (ruling): a monster group takes its turn together, each member left making one
+    attack (or grapple, or save ability) a turn, plus any the GM granted this turn (recorded,
+    with its reason). `left`: None for a hero or a single monster (its stat block governs)."""
+    if left is None:
+        return
+    made = int(state["attacks"].get(who, 0))
+    allowed = left + int(state.get("extra_attacks", {}).get(who, 0))
+    if made >= allowed:
+        raise Conflict(
+            f"{name} has {left} member(s) left, and each has attacked this turn",
+            code="no_members_left",
+            rule="NB-4",
+            details={"members_left": left, "attacks_this_turn": made, "allowed": allowed},
+        )
+
+
 def check_mana(name: str, have: int, needed: int, field: str) -> None:
     """NB-12: a spell costs its tier in mana, which the caster must have."""
     if needed > have:
@@ -534,6 +553,7 @@ def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
     state["uses"]["round"].pop(who, None)
     state.setdefault("spent", {}).pop(who, None)
     state["attacks"].pop(who, None)
+    state.setdefault("extra_attacks", {}).pop(who, None)
     state["movement"].pop(who, None)
     state["turn"] = int(state["turn"]) + 1
 
@@ -558,6 +578,10 @@ def _swapped(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 def _granted(state: dict[str, Any], f: dict[str, Any]) -> None:
     who = str(f["character_id"])
+    if state["kinds"].get(who) != "hero":  # a monster group: more attacks this turn (ruling)
+        extra = state.setdefault("extra_attacks", {})
+        extra[who] = int(extra.get(who, 0)) + int(f["actions"])
+        return
     state["actions"][who] = int(state["actions"].get(who, 0)) + int(f["actions"])
 
 

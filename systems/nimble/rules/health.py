@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from domain.errors import Conflict, InvalidInput
+from systems.nimble.rules.sheet import members_left
 
 DC = 10
 """NB-21, NB-24..NB-26: every save and check of the chapter is DC 10 (ruling for the escape save,
@@ -297,6 +298,14 @@ def max_actions(status: str, usual: int) -> int:
     return min(usual, DYING_ACTIONS) if status == "dying" else usual
 
 
+def members(group: tuple[int, int] | None, hp: int) -> dict[str, int] | None:
+    """A monster (group)'s members at its HP now: {"count", "left"}; None for a hero."""
+    if group is None:
+        return None
+    count, each = group
+    return {"count": count, "left": min(count, members_left(each, hp))}
+
+
 def health_view(
     resources: dict[str, int],
     status: str,
@@ -304,14 +313,16 @@ def health_view(
     concentration: dict[str, Any] | None,
     maxima: dict[str, int | None],
     hero: bool,
+    group: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """What the character views show of NB-20..NB-26: HP, temporary HP, Wounds, Dying or dead,
     the conditions, the Concentration and what a Safe Rest refreshes. `maxima`: max hp, mana and
-    wounds (None where there is none)."""
+    wounds (None where there is none); `group`: a monster's count and HP of each member."""
     wounds = int(resources.get("wounds", 0))
     max_hp = maxima.get("hp") or 0
+    hp = int(resources.get("hp", 0))
     return {
-        "hp": int(resources.get("hp", 0)),
+        "hp": hp,
         "max_hp": max_hp,
         "temp_hp": int(resources.get("temp_hp", 0)),
         "wounds": wounds,
@@ -320,6 +331,7 @@ def health_view(
         "dying": status == "dying",
         "dead": status == "dead",
         "max_actions": max_actions(status, 3),
+        "members": members(group, hp),
         "conditions": {name: dict(c) for name, c in conditions.items()},
         "concentration": dict(concentration) if concentration else None,
         "safe_rest": (

@@ -260,3 +260,24 @@ def test_difficult_terrain_costs_double_nb_13() -> None:
 def test_apply_refuses_an_unknown_change() -> None:
     with pytest.raises(ValueError):
         enc.apply(None, "teleported", {})
+
+
+# ---- monster groups: one attack per member left (ruling under NB-3/NB-4) ---------------------
+
+
+def test_a_group_has_as_many_members_as_its_pooled_hp_hold_nb_4() -> None:
+    from systems.nimble.rules.sheet import members_left
+
+    assert [members_left(3, hp) for hp in (12, 10, 9, 4, 3, 1, 0)] == [4, 4, 3, 2, 1, 1, 0]
+
+
+def test_a_group_attacks_once_per_member_left_plus_the_gm_s_grant_nb_4() -> None:
+    state = acted(started(), GOBLINS, cost=0, hasty=True)
+    enc.check_members(state, GOBLINS, "Goblins", 2)
+    enc.check_members(state, NOVA, "Nova", None)  # heroes and single monsters: not counted
+    with pytest.raises(Conflict) as raised:
+        enc.check_members(state, GOBLINS, "Goblins", 1)
+    assert (raised.value.code, raised.value.rule) == ("no_members_left", "NB-4")
+    granted = enc.apply(state, "granted", {"character_id": GOBLINS, "actions": 1, "reason": "x"})
+    enc.check_members(granted, GOBLINS, "Goblins", 1)
+    assert end_turn(granted, GOBLINS)["extra_attacks"] == {}

@@ -1,0 +1,91 @@
+"""Nimble encounters played on the in-memory store (work issue #15): monster groups shrink with
+their HP (NB-3/NB-4 ruling), the actions that Hide, Escape, cover and Concentration cost in turn
+(NB-7, NB-8, NB-24..26), a spread spell's end (NB-6), grapple movement (NB-24)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.errors import Conflict
+from systems.nimble.commands import Nimble
+from systems.nimble.commands.encounter import state_of
+from systems.nimble.requests import (
+    NimbleAttackCreate,
+    NimbleDamageCreate,
+    NimbleGrantCreate,
+    NimbleStartCreate,
+    NimbleTurnEnd,
+)
+from tests.app.table import Table
+
+RATS = {"kind": "monster", "count": 4, "hp": 3, "attacks": [{"name": "Bite", "dice": "1d4"}]}
+
+
+class Fight:
+    """Nova (Bo's) and Rook (Cy's) against a monster group, in a running encounter."""
+
+    def __init__(self, monster: dict[str, Any] | None = None, **start: Any) -> None:
+        self.t = t = Table("nimble")
+        self.scene = t.scene()
+        self.nova = t.character("Nova", owner=t.player)
+        self.rook = t.character("Rook", owner=t.other_player)
+        self.foe = t.character("Rats", "opponent", monster or RATS)
+        order = [self.nova, self.rook, self.foe]
+        body = NimbleStartCreate(order=order, party="three_actions", **start)
+        t.gm_runs("nimble_start", self.scene, body)
+
+    def state(self) -> dict[str, Any]:
+        encounter = self.t.app.system(Nimble).encounter
+        return state_of(encounter.nimble_encounter(self.t.gm, self.scene))
+
+    def end_turns(self, *who: UUID) -> None:
+        for one in who:
+            self.t.gm_runs("nimble_end_turn", self.scene, NimbleTurnEnd(character_id=one))
+
+    def damage(self, who: UUID, amount: int, critical: bool = False) -> dict[str, Any]:
+        body = NimbleDamageCreate(scene_id=self.scene, amount=amount, critical=critical)
+        return self.t.gm_runs("nimble_deal_damage", who, body).result.outcome  # type: ignore[attr-defined,no-any-return]
+
+    def bite(self, target: UUID) -> dict[str, Any]:
+        body = NimbleAttackCreate.model_validate(
+            {"attacker_id": self.foe, "target_id": target, "attack": "Bite"}
+        )
+        return self.t.gm_runs("nimble_attack", self.scene, body).result.outcome  # type: ignore[attr-defined,no-any-return]
+
+
+def refused(code: str, rule: str, run: Any, *args: Any) -> Conflict:
+    with pytest.raises(Conflict) as raised:
+        run(*args)
+    assert (raised.value.code, raised.value.rule) == (code, rule)
+    return raised.value
+
+
+# ---- monster groups: members left (ruling under NB-3/NB-4) ------------------------------------
+
+
+def test_four_rats_at_3_of_12_hp_bite_once_a_turn_nb_4() -> None:
+    f = Fight()
+    hit = f.damage(f.foe, 9)
+    assert hit["hp"] == 3 and hit["members"] == {"count": 4, "left": 1}
+    f.end_turns(f.nova, f.rook)
+    f.bite(f.nova)
+    before = f.state()
+    error = refused("no_members_left", "NB-4", f.bite, f.nova)
+    assert error.details["members_left"] == 1 and f.state() == before  # nothing written
+
+
+def test_a_whole_group_bites_once_per_member_and_the_gm_may_grant_more_on_record_nb_4() -> None:
+    f = Fight()
+    f.end_turns(f.nova, f.rook)
+    for _ in range(4):
+        assert f.bite(f.rook)["hasty_steps"] == 0  # NB-10 is a hero rule
+    refused("no_members_left", "NB-4", f.bite, f.rook)
+    grant = NimbleGrantCreate(character_id=f.foe, actions=1, reason="the queen rat screeches")
+    f.t.gm_runs("nimble_grant", f.scene, grant)
+    f.bite(f.rook)
+    refused("no_members_left", "NB-4", f.bite, f.rook)
+    f.end_turns(f.foe)
+    assert f.state()["extra_attacks"] == {}  # a grant lasts the monster's turn
