@@ -115,6 +115,10 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     t = s.t
     goblin_hp = 200
 
+    # The goblin shaman concentrates on a shield (NB-25), set by the GM before the fight: once
+    # the encounter runs, an effect is begun only on the creature's own turn.
+    s.health(s.goblins, "concentration", {"scene_id": s.scene, "effect": "Dark shield"})
+
     # ---- Round 1. NB-1/NB-2: Initiative; Rook is surprised and rolls with disadvantage. ------
     state = s.enc(
         "encounter",
@@ -131,9 +135,6 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     rook_actions = 3 if natural == 20 else 2 if natural >= 10 else 1
     assert state["actions"][s.rook] == rook_actions
     assert s.goblins not in state["actions"] and state["turn_of"] == s.nova
-
-    # The goblin shaman concentrates on a shield (NB-25), set by the GM.
-    s.health(s.goblins, "concentration", {"scene_id": s.scene, "effect": "Dark shield"})
 
     # NB-14: Nova Assesses with Might (20): a certain success; a weakness of the goblins found.
     body = {"character_id": s.nova, "skill": "Might", "option": "find_weakness"}

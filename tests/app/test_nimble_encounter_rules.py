@@ -14,8 +14,14 @@ from systems.nimble.commands import Nimble
 from systems.nimble.commands.encounter import state_of
 from systems.nimble.requests import (
     NimbleAttackCreate,
+    NimbleConcentrateCreate,
+    NimbleCoverCreate,
     NimbleDamageCreate,
+    NimbleEscapeCreate,
     NimbleGrantCreate,
+    NimbleRestrainCreate,
+    NimbleRollCreate,
+    NimbleSceneAct,
     NimbleStartCreate,
     NimbleTurnEnd,
 )
@@ -40,6 +46,9 @@ class Fight:
     def state(self) -> dict[str, Any]:
         encounter = self.t.app.system(Nimble).encounter
         return state_of(encounter.nimble_encounter(self.t.gm, self.scene))
+
+    def actions(self, who: UUID) -> int:
+        return int(self.state()["actions"][str(who)])
 
     def end_turns(self, *who: UUID) -> None:
         for one in who:
@@ -89,3 +98,52 @@ def test_a_whole_group_bites_once_per_member_and_the_gm_may_grant_more_on_record
     refused("no_members_left", "NB-4", f.bite, f.rook)
     f.end_turns(f.foe)
     assert f.state()["extra_attacks"] == {}  # a grant lasts the monster's turn
+
+
+# ---- NB-7/NB-8/NB-15/NB-24..26: the health verbs in the encounter's turns ---------------------
+
+
+def test_cover_and_hiding_happen_in_turn_and_hiding_costs_an_action_nb_26_nb_15() -> None:
+    f = Fight(monster={"kind": "monster", "hp": 40, "attacks": [{"name": "Claw", "dice": "1d6"}]})
+    t, cover = f.t, NimbleCoverCreate(scene_id=f.scene, level="full")
+    f.end_turns(f.nova, f.rook)  # the goblins' turn: no hero takes cover or hides now
+    before = f.state()
+    refused("not_your_turn", "NB-15", t.run, t.player, "nimble_take_cover", f.nova, cover)
+    assert f.state() == before and "cover" not in t.app.repository.get(f.nova).nimble_conditions
+    f.end_turns(f.foe)
+    t.gm_runs("advance_page", f.scene)  # round 2: Nova's turn
+    t.run(t.player, "nimble_take_cover", f.nova, cover)
+    assert f.actions(f.nova) == 3  # cover is where Nova stands: its Move pays
+    hide = NimbleRollCreate(scene_id=f.scene)
+    out = t.run(t.player, "nimble_hide", f.nova, hide).result.outcome  # type: ignore[attr-defined]
+    assert out == {"hidden": True, "automatic": True}
+    assert f.actions(f.nova) == 2  # NB-26: hiding is an action, even in full cover
+    f.end_turns(f.nova)
+    out_of_it = NimbleCoverCreate(scene_id=f.scene, level="none")
+    refused("not_your_turn", "NB-15", t.run, t.player, "nimble_take_cover", f.nova, out_of_it)
+
+
+def test_escaping_costs_an_action_on_one_s_own_turn_nb_24() -> None:
+    f = Fight()
+    t = f.t
+    t.gm_runs("nimble_restrain", f.rook, NimbleRestrainCreate(scene_id=f.scene, by="chains"))
+    escape = NimbleEscapeCreate(scene_id=f.scene)
+    refused("not_your_turn", "NB-15", t.run, t.other_player, "nimble_escape", f.rook, escape)
+    f.end_turns(f.nova)
+    t.run(t.other_player, "nimble_escape", f.rook, escape)
+    assert f.actions(f.rook) == 2  # NB-24: "spend an action"
+
+
+def test_ending_concentration_is_the_free_action_of_any_turn_once_nb_8_nb_25() -> None:
+    f = Fight()
+    t, end = f.t, NimbleSceneAct(scene_id=f.scene)
+    effect = NimbleConcentrateCreate(scene_id=f.scene, effect="Shield of faith")
+    refused("not_your_turn", "NB-15", t.run, t.other_player, "nimble_concentrate", f.rook, effect)
+    t.run(t.player, "nimble_concentrate", f.nova, effect)
+    assert f.actions(f.nova) == 3  # begun as its spell is cast: no action more
+    t.run(t.player, "nimble_end_concentration", f.nova, end)  # the turn's free action
+    t.run(t.player, "nimble_concentrate", f.nova, effect)
+    refused("free_action_used", "NB-8", t.run, t.player, "nimble_end_concentration", f.nova, end)
+    f.end_turns(f.nova)
+    t.run(t.player, "nimble_end_concentration", f.nova, end)  # on Rook's turn: free, 1 a turn
+    assert f.state()["free"] == [str(f.nova)] and f.actions(f.nova) == 3

@@ -394,6 +394,36 @@ class Encounter(Area):
             # the scene is closed already, so not through change_state (it refuses closed scenes)
             scene._state_changed(NIMBLE, AREA, "ended", {"round": state["round"]}, scene.page)
 
+    def in_turn(
+        self,
+        scene: Scene,
+        character: Character,
+        action: str,
+        cost: int,
+        *,
+        free: bool = False,
+        own_turn: bool = True,
+        **details: Any,
+    ) -> bool:
+        """NB-7/NB-8/NB-15 for the health area's verbs done in a running encounter of `scene`
+        that `character` is in (Hide and Escape 1 action, cover and Concentration on its turn,
+        release and ending Concentration its free action): checks the turn and the actions, then
+        records the `acted` change. False (nothing checked) outside such an encounter."""
+        state = state_of(scene)
+        who, name = str(character.id), character.name
+        if state["status"] != "running" or who not in state["kinds"]:
+            return False
+        enc.check_standing(name, character.status, "character_id")
+        state = self._nbe_cap(scene, character)
+        if free:
+            if own_turn:
+                enc.check_turn(state, who, name)
+            enc.check_free(state, who, name)
+        else:
+            enc.check_spend(state, who, name, cost, reaction=None)
+        self._nbe_act(scene, who, action, 0 if free else cost, free=free, **details)
+        return True
+
     def nimble_max_actions_now(self, scene: Scene) -> dict[str, int]:
         """NB-7/NB-21: the actions each hero of the encounter gets back at its turn's end, from
         its health now (a Dying hero healed by the GM gets 3 again; the state learns of it at its
