@@ -727,8 +727,8 @@ class HealthArea(Area):
         hidden = {"rule": "NB-26"}
         if cover == "full":
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
-            outcome = {"hidden": True, "automatic": True}
-            return self._nb_commit(ctx, character, loaded, outcome, [scene] if in_fight else [])
+            done = {"hidden": True, "automatic": True}
+            return self._nb_commit(ctx, character, loaded, done, [scene] if in_fight else [])
         sheet = _sheet(campaign, character)
         skills = sheet.skills if isinstance(sheet, NimbleHero) else {}
         request = {
