@@ -13,6 +13,7 @@ from domain.errors import Conflict
 from systems.nimble.commands import Nimble
 from systems.nimble.commands.encounter import state_of
 from systems.nimble.requests import (
+    NimbleActionCreate,
     NimbleAttackCreate,
     NimbleConcentrateCreate,
     NimbleCoverCreate,
@@ -147,3 +148,49 @@ def test_ending_concentration_is_the_free_action_of_any_turn_once_nb_8_nb_25() -
     f.end_turns(f.nova)
     t.run(t.player, "nimble_end_concentration", f.nova, end)  # on Rook's turn: free, 1 a turn
     assert f.state()["free"] == [str(f.nova)] and f.actions(f.nova) == 3
+
+
+# ---- NB-6 with NB-25: a spell spread over turns lasts while its Concentration does -------------
+
+
+def _spread(f: Fight, cost: int = 5) -> None:
+    body = NimbleActionCreate.model_validate(
+        {"character_id": f.nova, "action": "Glacier strike", "activity_cost": cost}
+    )
+    f.t.run(f.t.player, "nimble_act", f.scene, body)
+
+
+def test_a_spread_spell_ends_when_its_caster_falls_to_0_hp_nb_6_nb_25() -> None:
+    f = Fight()
+    _spread(f)
+    assert f.state()["activities"][str(f.nova)]["paid"] == 3
+    assert f.t.app.repository.get(f.nova).concentration["effect"] == "Glacier strike"
+    f.end_turns(f.nova, f.rook)
+    f.damage(f.nova, 999)
+    assert f.state()["activities"] == {}  # the 3 actions paid are lost
+    assert f.t.app.repository.get(f.nova).concentration is None
+
+
+def test_a_crit_on_a_spreading_caster_calls_for_the_save_its_player_rolls_nb_6_nb_25() -> None:
+    f = Fight()
+    _spread(f)
+    f.end_turns(f.nova, f.rook)
+    assert f.damage(f.nova, 2, critical=True)["concentration"] == "save_needed"
+    f.end_turns(f.foe)
+    f.t.gm_runs("advance_page", f.scene)
+    refused("concentration_save_due", "NB-25", _spread, f)  # no acting before the save
+    save = NimbleRollCreate(scene_id=f.scene)
+    kept = f.t.run(f.t.player, "nimble_concentration_save", f.nova, save).result.outcome["kept"]  # type: ignore[attr-defined]
+    assert (str(f.nova) in f.state()["activities"]) is kept  # a failure ends the spell
+    if kept:
+        _spread(f)  # the 2 actions left finish it; its Concentration ends with it
+        assert f.state()["activities"] == {} and f.actions(f.nova) == 1
+        assert f.t.app.repository.get(f.nova).concentration is None
+
+
+def test_an_activity_needs_its_own_concentration_nb_6_nb_25() -> None:
+    f = Fight()
+    effect = NimbleConcentrateCreate(scene_id=f.scene, effect="Shield of faith")
+    f.t.run(f.t.player, "nimble_concentrate", f.nova, effect)
+    error = refused("cannot_concentrate", "NB-6", _spread, f)
+    assert error.field == "activity_cost"

@@ -175,14 +175,41 @@ class Encounter(Area):
         return sheeted.character, sheet
 
     def _acting(
-        self, turn: Turn, state: dict[str, Any], character_id: UUID, field: str
+        self,
+        turn: Turn,
+        state: dict[str, Any],
+        character_id: UUID,
+        field: str,
+        *,
+        acts: bool = True,
     ) -> Creature:
-        """A character in the running encounter that the actor may act for (403 otherwise)."""
+        """A character in the running encounter that the actor may act for (403 otherwise); one
+        that `acts` has no Concentration save owed (NB-25)."""
         enc.check_running(state)
         character, sheet = self._creature(turn, character_id, field)
         turn.acting(character_id, field)
         enc.check_in(state, str(character.id), character.name, field)
+        if acts:
+            enc.check_no_save_due(character.name, character.concentration)
         return character, sheet
+
+    def sync_activity(self, scene: Scene, character: Character) -> bool:
+        """NB-6/NB-25: the character's activity spread over turns ends with its Concentration
+        (0 HP, a failed save after a crit, dropped); records `activity_ended` when it learns of
+        it. Returns whether it did."""
+        state = state_of(scene)
+        who = str(character.id)
+        if state["status"] != "running":
+            return False
+        if not enc.activity_lapsed(state, who, character.concentration):
+            return False
+        down = int(character.resources.get("hp", 1)) == 0
+        reason = "fell to 0 HP (NB-25)" if down else "its Concentration ended (NB-25)"
+        activity = state["activities"][who]["name"]
+        change(
+            scene, "activity_ended", {"character_id": who, "activity": activity, "reason": reason}
+        )
+        return True
 
     @staticmethod
     def _members_left(creature: Creature) -> int | None:
@@ -205,6 +232,7 @@ class Encounter(Area):
     def _nbe_cap(self, scene: Scene, character: Character) -> dict[str, Any]:
         """NB-21: a hero that fell Dying (or died) since its actions were counted keeps at most
         what it may have now (1, or 0); the encounter records the cap. Returns the state."""
+        self.sync_activity(scene, character)
         state = state_of(scene)
         who = str(character.id)
         if state["status"] != "running" or state["kinds"].get(who) != "hero":
@@ -358,7 +386,7 @@ class Encounter(Area):
         turn = self._turn(ctx, scene_id, gm=True)
         scene = turn.scene
         state = state_of(scene)
-        character, sheet = self._acting(turn, state, body.character_id, "character_id")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id", acts=False)
         enc.check_standing(character.name, character.status, "character_id")
         if self._members_left((character, sheet)) is None:  # a group: attacks beyond its members
             enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
@@ -414,6 +442,8 @@ class Encounter(Area):
         if state["status"] != "running" or who not in state["kinds"]:
             return False
         enc.check_standing(name, character.status, "character_id")
+        if action != "end_concentration":  # dropping the effect needs no save first
+            enc.check_no_save_due(name, character.concentration)
         state = self._nbe_cap(scene, character)
         if free:
             if own_turn:
@@ -463,6 +493,10 @@ class Encounter(Area):
         if body.use_key is not None and body.per is not None:
             enc.check_use(state, who, body.use_key, body.per, "NB-5")
         cost, free, details = enc.action_cost(state, who, name, body)
+        begins = details.get("activity") is not None and who not in state["activities"]
+        if begins:  # NB-6: spread over turns "while keeping Concentration"
+            hp = int(character.resources.get("hp", 0))
+            enc.check_may_spread(name, character.concentration, hp)
         enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
         if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
             details["target_advantage"] = enc.hasty_steps(state, who)
@@ -470,6 +504,11 @@ class Encounter(Area):
         if body.mana:
             character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
             details["mana"] = body.mana
+        if begins:
+            character.start_concentration(str(details["activity"]["name"]), scene.id)
+        elif "activity" in details and who in state["activities"]:  # done, or dropped (NB-8)
+            ended = "dropped (a free action, NB-8)" if free else "the activity is done (NB-6)"
+            character.end_concentration(ended, scene.id)
         self._nbe_act(
             scene, who, body.action, cost, free=free, key=body.use_key, per=body.per, **details
         )

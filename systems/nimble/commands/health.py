@@ -203,6 +203,7 @@ class HealthArea(Area):
             after.status,
             concentration,
         )
+        self.system.encounter.sync_activity(scene, target)  # NB-6: 0 HP ends its activity
         freed: list[str] = []
         if critical or after.hp == 0:
             why = "a critical hit (NB-24)" if critical else "0 HP (NB-24 ruling)"
@@ -385,7 +386,7 @@ class HealthArea(Area):
         summary = self.damage(
             actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
-        return self._nb_commit(ctx, target, loaded, summary)
+        return self._nb_commit(ctx, target, loaded, summary, [scene])
 
     @command
     def nimble_heal(
@@ -672,6 +673,7 @@ class HealthArea(Area):
             scene, character, "end_concentration", 0, free=True, own_turn=False, effect=effect
         )
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
+        self.system.encounter.sync_activity(scene, character)  # NB-6: an activity goes with it
         touched: list[Aggregate] = [scene] if in_fight else []
         return self._nb_commit(ctx, character, loaded, {"ended": effect}, touched)
 
@@ -689,6 +691,7 @@ class HealthArea(Area):
             actor, scene, campaign, "save", request, character, body
         )
         character.concentration_save(roll.id, success, scene.id)
+        self.system.encounter.sync_activity(scene, character)  # NB-6: a failure ends it
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
         return self._nb_commit(ctx, character, loaded, outcome, touched, roll)
 

@@ -22,6 +22,7 @@ __all__ = [
     "ENCOUNTER",
     "ActionAsked",
     "action_cost",
+    "activity_lapsed",
     "apply",
     "check_actions",
     "check_activity",
@@ -39,7 +40,9 @@ __all__ = [
     "check_interposer",
     "check_limited_use",
     "check_mana",
+    "check_may_spread",
     "check_members",
+    "check_no_save_due",
     "check_not_concentrating",
     "check_not_helped",
     "check_not_pending",
@@ -375,6 +378,45 @@ def check_members(state: Mapping[str, Any], who: str, name: str, left: int | Non
         )
 
 
+def activity_lapsed(
+    state: Mapping[str, Any], who: str, concentration: Mapping[str, Any] | None
+) -> bool:
+    """NB-6 with NB-25: an activity spread over turns lasts while its Concentration does; that
+    ends at 0 HP, on a failed save after a crit, or when dropped (the activity's name is the
+    Concentration's effect)."""
+    activity = state["activities"].get(who)
+    if activity is None:
+        return False
+    return concentration is None or concentration.get("effect") != activity["name"]
+
+
+def check_may_spread(name: str, concentration: Mapping[str, Any] | None, hp: int) -> None:
+    """NB-6/NB-25: spreading an activity over turns needs Concentration: not while the hero
+    concentrates on another effect, not at 0 HP."""
+    if concentration is not None or hp == 0:
+        held = f"concentrates on {concentration['effect']}" if concentration else "is at 0 HP"
+        raise Conflict(
+            f"{name} {held}: an activity spread over turns needs its Concentration",
+            field="activity_cost",
+            code="cannot_concentrate",
+            rule="NB-6",
+        )
+
+
+def check_no_save_due(name: str, concentration: Mapping[str, Any] | None) -> None:
+    """NB-25: a critical hit on a concentrating creature calls for its STR save; the player
+    rolls it (POST .../nimble/concentration/save) before the creature acts again."""
+    if concentration is not None and int(concentration.get("saves_due", 0)) > 0:
+        raise Conflict(
+            f"{name} must first roll the Concentration save a critical hit called for "
+            f"(to keep {concentration['effect']!r})",
+            field="character_id",
+            code="concentration_save_due",
+            rule="NB-25",
+            details={"effect": concentration["effect"], "saves_due": concentration["saves_due"]},
+        )
+
+
 def check_mana(name: str, have: int, needed: int, field: str) -> None:
     """NB-12: a spell costs its tier in mana, which the caster must have."""
     if needed > have:
@@ -558,6 +600,11 @@ def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
     state["turn"] = int(state["turn"]) + 1
 
 
+def _activity_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-6: its Concentration ended (0 HP, a failed save, dropped): the actions paid are lost.
+    state["activities"].pop(str(f["character_id"]), None)
+
+
 def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
     state["round"] = int(f["round"])
     state["round_order"] = list(state["order"])  # NB-3: swaps last one round
@@ -626,6 +673,7 @@ _HANDLERS = {
     "held": _held,
     "resolved": _resolved,
     "ended": _ended,
+    "activity_ended": _activity_ended,
 }
 
 
@@ -649,6 +697,8 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
         return f"{name}'s attack hits for {fields['damage']} unless the target reacts (NB-15)"
     if change == "resolved":
         return f"The held attack lands: {fields['damage']} damage (NB-15..17)"
+    if change == "activity_ended":
+        return f"{name} loses its activity {fields['activity']!r}: {fields['reason']} (NB-6)"
     if change == "granted":
         return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
     return f"The encounter ends after round {fields['round']} (NB-4)"

@@ -281,3 +281,23 @@ def test_a_group_attacks_once_per_member_left_plus_the_gm_s_grant_nb_4() -> None
     granted = enc.apply(state, "granted", {"character_id": GOBLINS, "actions": 1, "reason": "x"})
     enc.check_members(granted, GOBLINS, "Goblins", 1)
     assert end_turn(granted, GOBLINS)["extra_attacks"] == {}
+
+
+# ---- NB-6 with NB-25: an activity lasts while its Concentration does --------------------------
+
+
+def test_an_activity_lapses_with_its_concentration_nb_6_nb_25() -> None:
+    activity = {"name": "Ritual", "cost": 5, "paid": 3}
+    state = acted(started(), NOVA, cost=3, activity=activity)
+    assert not enc.activity_lapsed(state, NOVA, {"effect": "Ritual", "saves_due": 1})
+    assert enc.activity_lapsed(state, NOVA, None)  # 0 HP, a failed save, dropped
+    assert not enc.activity_lapsed(state, ROOK, None)  # no activity
+    ended = enc.apply(state, "activity_ended", {"character_id": NOVA, "activity": "Ritual"})
+    assert ended["activities"] == {}
+
+
+def test_a_due_concentration_save_comes_before_acting_nb_25() -> None:
+    enc.check_no_save_due("Nova", {"effect": "Ritual", "saves_due": 0})
+    with pytest.raises(Conflict) as raised:
+        enc.check_no_save_due("Nova", {"effect": "Ritual", "saves_due": 1})
+    assert (raised.value.code, raised.value.rule) == ("concentration_save_due", "NB-25")
