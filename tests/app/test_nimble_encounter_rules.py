@@ -18,8 +18,10 @@ from systems.nimble.requests import (
     NimbleConcentrateCreate,
     NimbleCoverCreate,
     NimbleDamageCreate,
+    NimbleEncounterGrappleCreate,
     NimbleEscapeCreate,
     NimbleGrantCreate,
+    NimbleMoveCreate,
     NimbleRestrainCreate,
     NimbleRollCreate,
     NimbleSceneAct,
@@ -34,14 +36,17 @@ RATS = {"kind": "monster", "count": 4, "hp": 3, "attacks": [{"name": "Bite", "di
 class Fight:
     """Nova (Bo's) and Rook (Cy's) against a monster group, in a running encounter."""
 
-    def __init__(self, monster: dict[str, Any] | None = None, **start: Any) -> None:
+    def __init__(
+        self, monster: dict[str, Any] | None = None, hero: dict[str, Any] | None = None
+    ) -> None:
         self.t = t = Table("nimble")
         self.scene = t.scene()
-        self.nova = t.character("Nova", owner=t.player)
+        nova = {**t.rules.example_sheet(), **(hero or {})}  # type: ignore[dict-item]
+        self.nova = t.character("Nova", sheet=nova, owner=t.player)
         self.rook = t.character("Rook", owner=t.other_player)
         self.foe = t.character("Rats", "opponent", monster or RATS)
         order = [self.nova, self.rook, self.foe]
-        body = NimbleStartCreate(order=order, party="three_actions", **start)
+        body = NimbleStartCreate(order=order, party="three_actions")
         t.gm_runs("nimble_start", self.scene, body)
 
     def state(self) -> dict[str, Any]:
@@ -194,3 +199,50 @@ def test_an_activity_needs_its_own_concentration_nb_6_nb_25() -> None:
     f.t.run(f.t.player, "nimble_concentrate", f.nova, effect)
     error = refused("cannot_concentrate", "NB-6", _spread, f)
     assert error.field == "activity_cost"
+
+
+# ---- NB-24: moving while grappled, riding or Restrained ---------------------------------------
+
+STRONG = {"skills": {"Might": 20, "Finesse": 1, "Stealth": 0}}  # every grapple holds
+
+
+def move(f: Fight, who: UUID, squares: int, actor: Any = None) -> dict[str, Any]:
+    body = NimbleMoveCreate(character_id=who, squares=squares)
+    return f.t.run(actor or f.t.gm, "nimble_move", f.scene, body).result.outcome  # type: ignore[attr-defined,no-any-return]
+
+
+def grab(f: Fight, size: str) -> None:
+    body = NimbleEncounterGrappleCreate.model_validate(
+        {"grappler_id": f.nova, "target_id": f.foe, "size": size}
+    )
+    out = f.t.run(f.t.player, "nimble_encounter_grapple", f.scene, body).result.outcome  # type: ignore[attr-defined]
+    assert out["grappled"]
+
+
+def test_a_grappled_smaller_creature_cannot_move_its_grappler_drags_it_nb_24() -> None:
+    f = Fight(hero=STRONG)
+    grab(f, "smaller")
+    assert move(f, f.nova, 6, f.t.player)["actions_spent"] == 1  # full speed, dragging the rats
+    f.end_turns(f.nova, f.rook)
+    error = refused("cannot_move", "NB-24", move, f, f.foe, 4)
+    assert error.details == {"condition": "grappled"}
+
+
+def test_a_same_size_grapple_halves_both_speeds_nb_24() -> None:
+    f = Fight(hero=STRONG)
+    grab(f, "same")
+    out = move(f, f.nova, 6, f.t.player)  # speed 6 halved: two Move actions
+    assert (out["actions_spent"], out["movement_left"]) == (2, 0)
+    f.end_turns(f.nova, f.rook)
+    assert move(f, f.foe, 3)["movement_left"] == 0  # the rats too: 3 squares a Move
+
+
+def test_restrained_or_riding_no_move_of_one_s_own_nb_24() -> None:
+    f = Fight(hero=STRONG)
+    f.t.gm_runs("nimble_restrain", f.rook, NimbleRestrainCreate(scene_id=f.scene, by="roots"))
+    grab(f, "larger")  # Nova rides the rats (Mounted)
+    refused("cannot_move", "NB-24", move, f, f.nova, 1, f.t.player)
+    f.end_turns(f.nova)
+    refused("cannot_move", "NB-24", move, f, f.rook, 1, f.t.other_player)
+    f.end_turns(f.rook)
+    assert move(f, f.foe, 6)["movement_left"] == 0  # the mount carries its rider at full speed

@@ -32,6 +32,7 @@ from systems.nimble.requests import (
     NimbleTurnEnd,
 )
 from systems.nimble.rules import encounter as enc
+from systems.nimble.rules.health import move_speed
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, members_left
 
 NIMBLE = "nimble"
@@ -526,7 +527,9 @@ class Encounter(Area):
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         need = enc.movement_cost(body.squares, body.difficult)
-        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, sheet.speed)
+        # NB-24: Restrained, held by a bigger creature or riding: no move; same size: half speed
+        speed = move_speed(name, character.nimble_conditions, sheet.speed) if need else sheet.speed
+        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, speed)
         enc.check_spend(state, who, name, cost, reaction=None)
         self._nbe_act(
             scene,
@@ -535,7 +538,7 @@ class Encounter(Area):
             cost,
             squares=body.squares,
             difficult=body.difficult,
-            speed=sheet.speed,
+            speed=speed,
             movement_left=left,
         )
         return self._nbe_save(

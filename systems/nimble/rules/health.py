@@ -216,6 +216,33 @@ def grapple_conditions(
     )
 
 
+def move_speed(name: str, conditions: dict[str, dict[str, Any]], speed: int) -> int:
+    """NB-24: the squares a Move action gives while held. Restrained, grappled by a bigger
+    creature, or riding one (Mounted: it moves with its mount): no move of one's own (409
+    `cannot_move`). A same-size grapple: either moves with the other at half speed (rounded
+    down, ruling). Dragging a smaller creature, or carrying a rider: full speed (ruling: the
+    source names no penalty)."""
+    held = next((c for c in (RESTRAINED, MOUNTED) if c in conditions), None)
+    grappled = conditions.get(GRAPPLED)
+    if held is None and grappled is not None and grappled.get("size") != "same":
+        held = GRAPPLED
+    if held is not None:
+        why = {
+            RESTRAINED: "is Restrained and cannot move",
+            MOUNTED: "rides its mount and moves only with it",
+            GRAPPLED: "is grappled by a bigger creature and cannot move (it is dragged along)",
+        }[held]
+        raise Conflict(
+            f"{name} {why}",
+            field="character_id",
+            code="cannot_move",
+            rule="NB-24",
+            details={"condition": held},
+        )
+    same = [c for c in (GRAPPLING, GRAPPLED) if conditions.get(c, {}).get("size") == "same"]
+    return speed // 2 if same else speed
+
+
 def partner_of(name: str, condition: dict[str, Any]) -> str | None:
     """The other creature of a grapple condition (None for the others)."""
     for key in ("target_id", "by_id", "on_id"):
