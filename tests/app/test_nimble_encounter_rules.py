@@ -207,7 +207,7 @@ STRONG = {"skills": {"Might": 20, "Finesse": 1, "Stealth": 0}}  # every grapple 
 
 
 def move(f: Fight, who: UUID, squares: int, actor: Any = None) -> dict[str, Any]:
-    body = NimbleMoveCreate(character_id=who, squares=squares)
+    body = NimbleMoveCreate(character_id=who, squares=squares, difficult=0)
     return f.t.run(actor or f.t.gm, "nimble_move", f.scene, body).result.outcome  # type: ignore[attr-defined,no-any-return]
 
 
