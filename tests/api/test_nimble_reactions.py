@@ -11,12 +11,14 @@ from tests.api.test_nimble_encounter import Enc, _attack_damage
 CLAW = {"attack": "Claw", "hold": True}
 
 
-def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
+def _held_hit(
+    e: Enc, target: str, token: str | None = None, plain: bool = True, **extra: Any
+) -> dict[str, Any]:
     """The goblins (or ``extra``'s attacker) attack ``target`` with ``hold`` until a hit is held;
     a miss is never held and lands at once (nothing to react to). A monster's attacks are
     never hasty (NB-10 is a hero rule), so every try rolls one d6 with no step."""
     body = {"attacker_id": e.goblin, "target_id": target, **CLAW, **extra}
-    for number in range(1, 7):
+    for number in range(1, 13):
         before = e.hp(target)
         state = e.ok("attacks", body, token)
         assert state["roll"]["request"]["attack_number"] == 1, number
@@ -25,10 +27,19 @@ def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> di
         if not outcome["miss"]:
             assert outcome["pending"] is True and outcome["hit"] is None
             assert e.hp(target) == before  # nothing landed yet
-            return state
+            if not (plain and outcome["critical"]):
+                return state
+            # NB-16: Defend against a crit seen is refused (it would reduce nothing); the tests
+            # of Defend want a plain hit, so this one lands and is healed away.
+            resolve = f"attacks/{state['roll']['id']}/resolve"
+            e.refused(resolve, {"defend": True}, None, 409, "NB-16")
+            e.ok(resolve, {}, None, 200)
+            heal = {"amount": outcome["damage"], "reason": "a test wants a plain hit"}
+            e.t.post(f"/v1/characters/{target}/nimble/heal", heal, status=200)
+            continue
         assert outcome["pending"] is False and state["pending"] is None
         assert e.hp(target) == before
-    raise AssertionError("six attacks in a row missed")
+    raise AssertionError("twelve attacks in a row missed or crit")
 
 
 def _goblins_turn(e: Enc) -> None:
@@ -64,7 +75,7 @@ def test_a_held_hit_waits_and_the_target_defends_after_seeing_it_nb_15_nb_16(cli
     assert done["pending"] is None and done["actions"][e.hero] == 2  # 1 from its next turn
     e.refused(resolve, {}, e.t.player, 409, "NB-15")  # settled once
     # The next held hit on Nova this round: Defend again is once per round (NB-15).
-    state = _held_hit(e, e.hero)
+    state = _held_hit(e, e.hero, plain=False)
     e.refused(f"attacks/{state['roll']['id']}/resolve", {"defend": True}, e.t.player, 409, "NB-15")
     e.ok(f"attacks/{state['roll']['id']}/resolve", {}, e.t.player, 200)  # it lands unreduced
 

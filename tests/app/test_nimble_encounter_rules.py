@@ -22,6 +22,7 @@ from systems.nimble.requests import (
     NimbleEscapeCreate,
     NimbleGrantCreate,
     NimbleMoveCreate,
+    NimbleResolveCreate,
     NimbleRestrainCreate,
     NimbleRollCreate,
     NimbleSceneAct,
@@ -66,7 +67,7 @@ class Fight:
 
     def bite(self, target: UUID) -> dict[str, Any]:
         body = NimbleAttackCreate.model_validate(
-            {"attacker_id": self.foe, "target_id": target, "attack": "Bite"}
+            {"attacker_id": self.foe, "target_id": target, "attack": "Bite", "hold": False}
         )
         return self.t.gm_runs("nimble_attack", self.scene, body).result.outcome  # type: ignore[attr-defined,no-any-return]
 
@@ -246,3 +247,66 @@ def test_restrained_or_riding_no_move_of_one_s_own_nb_24() -> None:
     refused("cannot_move", "NB-24", move, f, f.rook, 1, f.t.other_player)
     f.end_turns(f.rook)
     assert move(f, f.foe, 6)["movement_left"] == 0  # the mount carries its rider at full speed
+
+
+# ---- NB-15/NB-16: reactions after seeing the roll are the default; no Defend against a crit -----
+
+STING = {"kind": "monster", "hp": 40, "attacks": [{"name": "Sting", "dice": "1d2"}]}  # hit = crit
+
+
+def _held(f: Fight, body: dict[str, Any]) -> dict[str, Any]:
+    """Attacks until one hits (the Table's dice are seeded: the same tries every run)."""
+    for _ in range(20):
+        attack = NimbleAttackCreate.model_validate(body)
+        out = f.t.gm_runs("nimble_attack", f.scene, attack).result.outcome  # type: ignore[attr-defined]
+        if not out["miss"]:
+            return out  # type: ignore[no-any-return]
+    raise AssertionError("twenty misses")
+
+
+def test_a_hit_on_a_hero_waits_for_its_reactions_by_default_nb_15() -> None:
+    f = Fight(monster=STING)
+    f.end_turns(f.nova, f.rook)
+    out = _held(f, {"attacker_id": f.foe, "target_id": f.nova, "attack": "Sting"})
+    assert out["pending"] is True and out["hit"] is None  # no `hold` sent
+    assert f.state()["pending"]["target_id"] == str(f.nova)
+
+
+def test_defend_against_a_crit_seen_is_refused_not_wasted_nb_16() -> None:
+    f = Fight(monster=STING)
+    f.end_turns(f.nova, f.rook)
+    out = _held(f, {"attacker_id": f.foe, "target_id": f.nova, "attack": "Sting"})
+    assert out["critical"]  # a d2's hit is its maximum
+    roll_id = UUID(f.state()["pending"]["roll_id"])
+    before = f.state()
+    defend = NimbleResolveCreate(defend=True)
+    error = refused(
+        "critical_ignores_armor",
+        "NB-16",
+        f.t.run,
+        f.t.player,
+        "nimble_resolve_attack",
+        f.scene,
+        roll_id,
+        defend,
+    )
+    assert error.field == "defend" and f.state() == before  # the reaction is not spent
+    f.t.run(f.t.player, "nimble_resolve_attack", f.scene, roll_id, NimbleResolveCreate())
+    assert f.actions(f.nova) == 3
+
+
+def test_a_defend_declared_before_a_crit_is_spent_and_says_so_nb_16() -> None:
+    f = Fight(monster=STING)
+    f.end_turns(f.nova, f.rook)
+    body = {"attacker_id": f.foe, "target_id": f.nova, "attack": "Sting", "defend": True}
+    for _ in range(20):  # a miss spends the Defend too: try again next round (seeded dice)
+        attack = NimbleAttackCreate.model_validate(body)
+        out = f.t.gm_runs("nimble_attack", f.scene, attack).result.outcome  # type: ignore[attr-defined]
+        assert f.actions(f.nova) == 2  # declared before the roll: spent (NB-15)
+        if not out["miss"]:
+            break
+        assert not out["defend_wasted"]
+        f.end_turns(f.foe)
+        f.t.gm_runs("advance_page", f.scene)
+        f.end_turns(f.nova, f.rook)
+    assert out["critical"] and out["defended"] and out["defend_wasted"] and out["armor"] == 0

@@ -67,6 +67,7 @@ class Strike:
     anticipating: bool
     hasty: int  # NB-10: the attacks made before it this turn
     armor: int  # NB-16: the Armor the roll takes off
+    hold: bool  # NB-15: a hit waits for the reactions declared on seeing it
 
     @property
     def hit_target(self) -> Character:
@@ -105,7 +106,9 @@ def _attack_summary(
         "anticipating": strike.anticipating,
         "interposed_by": str(strike.interposer.id) if strike.interposer else None,
         "defended": strike.body.defend,
-        "pending": strike.body.hold and not miss,
+        # NB-16: a Defend declared before the roll is spent, but says when a crit made it useless
+        "defend_wasted": strike.body.defend and bool(result["critical"]),
+        "pending": strike.hold and not miss,
         "hit": None,
     }
 
@@ -140,6 +143,11 @@ def _landed(pending: dict[str, Any], defend_armor: int, damage: int) -> dict[str
         "damage": damage,
         "critical": bool(pending["critical"]),
     }
+
+
+def reacting(body: NimbleAttackCreate) -> bool:
+    """NB-15..17: reactions declared with the attack, before its roll."""
+    return body.defend or body.interpose_by is not None
 
 
 def _kind(sheet: NimbleHero | NimbleMonster) -> str:
@@ -612,6 +620,7 @@ class Encounter(Area):
             anticipating,
             hasty=enc.hasty_steps(state, str(attacker.id), reaction=body.opportunity),
             armor=armor,
+            hold=enc.holds(state, str(target.id), body.hold, reacting(body)),
         )
 
     def _attack_ready(
@@ -622,8 +631,7 @@ class Encounter(Area):
         attacker, attacker_sheet = self._acting(turn, state, body.attacker_id, "attacker_id")
         target, _ = self._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
-        reacting = body.defend or body.interpose_by is not None
-        enc.check_attack(str(attacker.id), str(target.id), body.hold, reacting)
+        enc.check_attack(str(attacker.id), str(target.id), bool(body.hold), reacting(body))
         enc.check_not_pending(state)
         who, name = str(attacker.id), attacker.name
         enc.check_standing(attacker.name, attacker.status, "attacker_id")
@@ -844,9 +852,11 @@ class Encounter(Area):
         if body.interpose_by is not None:
             enc.check_interposed_for(state, str(target.id))
         self._nbe_cap(scene, target)
-        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
-        hit_target = interposer or target
         critical = bool(pending["critical"])
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
+        if body.defend:  # NB-16: seen to be critical, a Defend would be wasted
+            enc.check_defend_helps(critical)
+        hit_target = interposer or target
         # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
         # Armor was taken off by the roll itself (its request's `armor`).
         defend_armor = 0

@@ -31,6 +31,7 @@ __all__ = [
     "check_can_move",
     "check_can_start",
     "check_defend",
+    "check_defend_helps",
     "check_free",
     "check_grant",
     "check_help_on_attack",
@@ -59,6 +60,7 @@ __all__ = [
     "first_round_order",
     "hasty_steps",
     "held_attack",
+    "holds",
     "helped_assessment",
     "move_actions",
     "movement_cost",
@@ -820,6 +822,28 @@ def check_defend(state: Mapping[str, Any], who: str, name: str, interposing: boo
         check_actions(state, who, name, 2, "NB-15")
     else:
         check_spend(state, who, name, 1, reaction="defend")
+
+
+def check_defend_helps(critical: bool) -> None:
+    """NB-16: "critical hits ignore Armor": Defend against a crit seen would only waste the
+    reaction, so it is refused rather than spent for nothing."""
+    if critical:
+        raise Conflict(
+            "the hit is critical and ignores Armor (NB-16): Defend would reduce nothing",
+            field="defend",
+            code="critical_ignores_armor",
+            rule="NB-16",
+        )
+
+
+def holds(state: Mapping[str, Any], target: str, hold: bool | None, reacting: bool) -> bool:
+    """NB-15 «Можно ли Защититься, Вмешаться или Помочь, уже увидев результат броска? Да.»:
+    unless the attacker says otherwise (`hold`), a hit on a hero waits for its side's reactions
+    when none was declared with the attack; a hit on a monster (which never reacts) lands at
+    once unless held for Help."""
+    if hold is not None:
+        return hold
+    return not reacting and state["kinds"].get(target) == "hero"
 
 
 def check_interposer(interposer: str, target: str, attacker: str) -> None:

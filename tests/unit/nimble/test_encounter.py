@@ -301,3 +301,23 @@ def test_a_due_concentration_save_comes_before_acting_nb_25() -> None:
     with pytest.raises(Conflict) as raised:
         enc.check_no_save_due("Nova", {"effect": "Ritual", "saves_due": 1})
     assert (raised.value.code, raised.value.rule) == ("concentration_save_due", "NB-25")
+
+
+def test_a_hit_on_a_hero_waits_for_reactions_unless_told_otherwise_nb_15() -> None:
+    state = started()
+    assert enc.holds(state, NOVA, None, reacting=False)  # the default: react after the roll
+    assert not enc.holds(state, NOVA, None, reacting=True)  # declared with the attack
+    assert not enc.holds(state, NOVA, False, reacting=False)
+    assert not enc.holds(state, GOBLINS, None, reacting=False)  # monsters never react
+    assert enc.holds(state, GOBLINS, True, reacting=False)  # held for Help (NB-19)
+
+
+def test_defend_against_a_crit_is_refused_nb_16() -> None:
+    enc.check_defend_helps(False)
+    with pytest.raises(Conflict) as raised:
+        enc.check_defend_helps(True)
+    assert (raised.value.code, raised.value.rule, raised.value.field) == (
+        "critical_ignores_armor",
+        "NB-16",
+        "defend",
+    )
