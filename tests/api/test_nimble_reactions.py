@@ -246,11 +246,11 @@ def test_help_rerolls_the_primary_die_of_a_held_attack_nb_19_nb_9(client) -> Non
     attack = state["roll"]
     help_body = {"helper_id": e.ally, "roll_id": attack["id"], "die": 0, "purpose": "a feint"}
     e.refused("help", {**help_body, "helper_id": e.hero}, e.t.player, 422, "NB-19")  # no ally
-    e.refused("help", {**help_body, "die": 9}, e.t.other_player, 422, "NB-19")
-    e.refused(
-        "help", {k: v for k, v in help_body.items() if k != "die"}, e.t.other_player, 422, "NB-19"
-    )
-    helped = e.ok("help", help_body, e.t.other_player)
+    e.refused("help", {**help_body, "die": 9}, e.t.player, 422, "NB-19")
+    e.refused("help", {k: v for k, v in help_body.items() if k != "die"}, e.t.player, 422, "NB-19")
+    # NB-19: the reroll is the ally's: Rook's player alone does not pick Nova's die
+    e.refused("help", help_body, e.t.other_player, 403, "NB-19")
+    helped = e.ok("help", help_body, e.t.player)  # the helped hero picks the die
     reroll = helped["roll"]
     assert reroll["id"] == helped["outcome"]["help"]["reroll_id"]
     assert helped["actions"][e.ally] == 2  # a reaction off Rook's turn (NB-15)
@@ -259,7 +259,7 @@ def test_help_rerolls_the_primary_die_of_a_held_attack_nb_19_nb_9(client) -> Non
     assert (
         helped["outcome"]["help"]["miss"] == miss and helped["outcome"]["help"]["critical"] == crit
     )
-    e.refused("help", help_body, e.t.other_player, 409, "NB-19")  # one Help per roll
+    e.refused("help", help_body, e.t.player, 409, "NB-19")  # one Help per roll
     if miss:  # the reroll made it a miss: nothing is left to land
         assert helped["pending"] is None and e.hp(e.goblin) == before
     else:
@@ -286,7 +286,7 @@ def test_help_rerolls_another_die_and_keeps_the_primary_nb_19(client) -> None:  
     helped = e.ok(
         "help",
         {"helper_id": e.ally, "roll_id": attack["id"], "die": second["index"]},
-        e.t.other_player,
+        e.t.player,
     )
     damage, miss, crit = _helped_damage(attack, helped["roll"], second["index"], 1, 1)
     assert not miss  # the Primary die stayed (a held attack is a hit)
@@ -300,7 +300,7 @@ def test_no_help_for_a_monster_s_attack_nor_through_the_raw_follow_up_nb_19(clie
     _goblins_turn(e)
     state = _held_hit(e, e.hero)
     body = {"helper_id": e.ally, "roll_id": state["roll"]["id"], "die": 0}
-    e.refused("help", body, e.t.other_player, 422, "NB-19")
+    e.refused("help", body, None, 422, "NB-19")
     raw = e.t.client.post(
         f"/v1/rolls/{state['roll']['id']}/follow-ups",
         json={"follow_up": "help_die", "request": {"die": 0}},
@@ -363,7 +363,7 @@ def test_help_decides_again_whether_the_weakness_is_used_up_nb_14_nb_19(client) 
     assert held["pending"] is not None and held["roll"]["request"]["primary_shift"] == 1
     assert len(held["weakness"].get(e.goblin, [])) == (1 if natural == 2 else 0)  # NB-14
     helped = e.ok(
-        "help", {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}, e.t.other_player
+        "help", {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}, e.t.player
     )
     new_face = helped["roll"]["faces"][0]["face"]
     # Used up unless the new Primary die crits by itself (a natural 2); it waits again if so.
@@ -379,4 +379,4 @@ def test_the_target_does_not_help_the_attack_on_it_nb_19(client) -> None:  # typ
     body = {"attacker_id": e.hero, "target_id": e.ally, "attack": "Punch", "hold": True}
     held = e.ok("attacks", body, e.t.player)  # a hero strikes a hero (fixed damage: held)
     help_body = {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}
-    e.refused("help", help_body, e.t.other_player, 422, "NB-19")
+    e.refused("help", help_body, e.t.player, 422, "NB-19")

@@ -291,7 +291,9 @@ def test_defend_against_a_crit_seen_is_refused_not_wasted_nb_16() -> None:
         defend,
     )
     assert error.field == "defend" and f.state() == before  # the reaction is not spent
-    f.t.run(f.t.player, "nimble_resolve_attack", f.scene, roll_id, NimbleResolveCreate(defend=False))
+    f.t.run(
+        f.t.player, "nimble_resolve_attack", f.scene, roll_id, NimbleResolveCreate(defend=False)
+    )
     assert f.actions(f.nova) == 3
 
 

@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, SceneBoundary, Turn
-from domain.errors import Conflict, InvalidInput
+from domain.errors import Conflict, DomainError, InvalidInput
 from domain.rolls import declared_by
 from systems.nimble.commands.area import Area
 from systems.nimble.requests import (
@@ -953,16 +953,41 @@ class Encounter(Area):
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
         turn = self._turn(ctx, scene_id)
         state = state_of(turn.scene)
-        helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
+        pending = state.get("pending")
+        on_attack = bool(pending and pending["roll_id"] == str(body.roll_id))
+        if (
+            on_attack
+        ):  # NB-19 «Дай союзнику перебросить кость»: the reroll, and its die, are the ally's
+            enc.check_running(state)
+            helper, _ = self._creature(turn, body.helper_id, "helper_id")
+            enc.check_in(state, str(helper.id), helper.name, "helper_id")
+            enc.check_no_save_due(helper.name, helper.concentration)
+            self._check_picks_die(turn, UUID(str(pending["character_id"])))  # type: ignore[index]
+        else:
+            helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
         who = str(helper.id)
         enc.check_hero(state, who, helper.name, "helper_id", "NB-19")
         enc.check_standing(helper.name, helper.status, "helper_id")
         state = self._nbe_cap(turn.scene, helper)
         enc.check_not_helped(state, str(body.roll_id))
-        pending = state.get("pending")
-        if pending and pending["roll_id"] == str(body.roll_id):
+        if on_attack:
             return self._nbe_help_attack(turn, helper, body)
         return self._help_assess(turn, state, helper, body)
+
+    @staticmethod
+    def _check_picks_die(turn: Turn, helped: UUID) -> None:
+        """NB-19 (ruling): on a held attack the helped hero's player (or the GM) sends the Help
+        naming the helper and the die: the source gives the ally the reroll, so the ally picks."""
+        try:
+            turn.acting(helped, "die")
+        except DomainError as exc:
+            raise type(exc)(
+                "the helped hero's player picks the die to reroll (NB-19: the reroll is the "
+                "ally's): send the Help as that player, naming the helper",
+                field="die",
+                code=exc.code,
+                rule="NB-19",
+            ) from None
 
     def _help_assess(
         self, turn: Turn, state: dict[str, Any], helper: Character, body: NimbleHelpCreate

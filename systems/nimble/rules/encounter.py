@@ -686,6 +686,12 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
     if change == "acted":
         cost = int(fields["cost"])
         spent = "a free action" if fields.get("free") else f"{cost} action(s)"
+        helped = (fields.get("details") or {}).get("help")
+        if fields["action"] == "help" and helped:  # NB-19: the helper gives, the ally rerolls
+            return (
+                f"{name} Helps ({spent}): the ally rerolls a die of roll "
+                f"{str(helped['roll_id'])[:8]} (reroll {str(helped['reroll_id'])[:8]}, NB-19)"
+            )
         return f"{name}: {str(fields['action']).replace('_', ' ')} ({spent})"
     if change == "turn_ended":
         return f"{name} ends its turn (NB-4)"

@@ -321,3 +321,11 @@ def test_defend_against_a_crit_is_refused_nb_16() -> None:
         "NB-16",
         "defend",
     )
+
+
+def test_the_timeline_credits_help_to_the_helper_and_the_reroll_to_the_ally_nb_19() -> None:
+    helped = {"roll_id": "aaaaaaaa-1", "reroll_id": "bbbbbbbb-2", "total": 9, "success": True}
+    fields = {"character_id": ROOK, "action": "help", "cost": 1, "details": {"help": helped}}
+    text = enc.describe("acted", fields, "Rook")
+    assert text.startswith("Rook Helps (1 action(s))") and "the ally rerolls" in text
+    assert "aaaaaaaa" in text and "bbbbbbbb" in text
