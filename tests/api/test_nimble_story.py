@@ -5,7 +5,11 @@ crits for certain, a critical chain (NB-9); a hasty attack (NB-10); a monster's 
 Concentration save (NB-25); Defend and Interpose together (NB-15..17); a hero dropping to 0 HP and
 taking Wounds while Dying (NB-20, NB-21); a Dying hero's 1 action and its STR save to attack
 (NB-21); a grapple and the advantage it gives (NB-24); the encounter's end (NB-4) and a Safe Rest
-(NB-22). The sheets make the outcomes the story needs certain (Might 20, STR 20, Initiative +20);
+(NB-22). Work issue #15 adds: the goblins' claws are never hasty (NB-10 is a hero rule); a hit
+on a hero waits for its reactions by default and Defend against a crit is refused (NB-15, NB-16);
+a rat pack shrinks with its pooled HP and bites once per rat left (NB-4 ruling); cover and
+hiding out of turn are refused and hiding costs an action (NB-15, NB-26).
+The sheets make the outcomes the story needs certain (Might 20, STR 20, Initiative +20);
 every roll the dice decide is checked by hand against its recorded faces.
 """
 
@@ -39,6 +43,8 @@ GOBLINS = {
         {"name": "Crush", "dice": "40", "primary_die": False},  # fixed damage: no miss, no crit
     ],
 }
+
+RATS = {"kind": "monster", "count": 4, "hp": 3, "attacks": [{"name": "Bite", "dice": "1d4"}]}
 
 
 def kept(roll: dict[str, Any], label: str | None = None) -> list[int]:
@@ -279,6 +285,29 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     assert rested["wounds_healed"] == 1 and rested["wounds"] == 2
     assert rested["hp"] == 30 and rested["status"] == "active"
     assert t.get(f"/v1/characters/{s.goblins}")["resources"]["hp"]["current"] == goblin_hp
+
+    # ---- Work issue #15: a rat pack shrinks with its pooled HP; turns and actions hold. -------
+    rats = s.make("Rats", "opponent", RATS)
+    s.enc("encounter", {"order": [s.nova, s.rook, rats], "party": "three_actions"})
+    hit = s.health(rats, "damage", {"scene_id": s.scene, "amount": 9})["outcome"]
+    assert hit["hp"] == 3 and hit["members"] == {"count": 4, "left": 1}  # 1 rat of 3 HP left
+    assert s.view(rats)["members"] == {"count": 4, "left": 1}
+    cover = {"scene_id": s.scene, "level": "full"}
+    refused = s.health(s.rook, "cover", cover, status=409)["error"]  # on Nova's turn
+    assert (refused["code"], refused["rule"]) == ("not_your_turn", "NB-15")
+    s.end_turn(s.nova, t.player)
+    s.health(s.rook, "cover", cover)
+    hid = s.health(s.rook, "hide", {"scene_id": s.scene}, status=201)
+    assert hid["outcome"]["automatic"]
+    state = t.get(f"/v1/scenes/{s.scene}/nimble/encounter")
+    assert state["actions"][s.rook] == 2  # NB-26: hiding is an action
+    s.end_turn(s.rook, t.other_player)
+    bite = s.attack(rats, s.nova, "Bite", hold=False)
+    assert bite["outcome"]["hasty_steps"] == 0
+    again = {"attacker_id": rats, "target_id": s.nova, "attack": "Bite", "hold": False}
+    error = s.enc("attacks", again, None, 409)["error"]  # the one rat left has bitten
+    assert (error["code"], error["rule"]) == ("no_members_left", "NB-4")
+    s.enc("encounter/end", None, None, 200)
 
     # The whole encounter's export verifies offline (issue #13, "done when").
     assert verified_export(t, s.scene).rolls > 1

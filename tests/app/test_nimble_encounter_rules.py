@@ -312,3 +312,62 @@ def test_a_defend_declared_before_a_crit_is_spent_and_says_so_nb_16() -> None:
         f.t.gm_runs("advance_page", f.scene)
         f.end_turns(f.nova, f.rook)
     assert out["critical"] and out["defended"] and out["defend_wasted"] and out["armor"] == 0
+
+
+# ---- strengthened: NB-16 crits ignore Armor, NB-12 mana, NB-2 party surprise -------------------
+
+NEEDLE = {"attacks": [{"name": "Needle", "dice": "1d2"}], "mana": 5}  # a hit is a crit
+ARMORED = {"kind": "monster", "hp": 99, "armor": 5, "attacks": [{"name": "Claw", "dice": "1d6"}]}
+
+
+def test_a_forced_crit_ignores_a_monster_s_armor_nb_16_nb_9() -> None:
+    f = Fight(monster=ARMORED, hero=NEEDLE)
+    f.t.gm_runs(
+        "nimble_grant", f.scene, NimbleGrantCreate(character_id=f.nova, actions=10, reason="x")
+    )
+    body = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Needle"}
+    out = _held(f, body)  # a 1d2 that hits rolled its maximum
+    assert out["critical"] and out["armor"] == 0  # Armor 5 would have left 0 of a plain 2
+    assert out["damage"] == out["rolled_damage"] >= 3  # 2 and the crit's extra die
+    assert out["hit"]["hp"] == 99 - out["damage"]
+
+
+def test_a_spell_s_mana_is_spent_and_too_little_is_refused_nb_12() -> None:
+    f = Fight(monster=ARMORED, hero=NEEDLE)
+    t = f.t
+    spell = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Needle", "spell_tier": 2}
+    t.run(t.player, "nimble_attack", f.scene, NimbleAttackCreate.model_validate(spell))
+    assert t.app.repository.get(f.nova).resources["mana"] == 3  # tier 2: 2 mana
+    before = f.state()
+    too_much = NimbleAttackCreate.model_validate(spell | {"spell_tier": 4})
+    error = refused("not_enough_mana", "NB-12", t.run, t.player, "nimble_attack", f.scene, too_much)
+    assert error.field == "spell_tier" and error.details == {"have": 3, "needed": 4}
+    assert f.state() == before and t.app.repository.get(f.nova).resources["mana"] == 3
+    ward = NimbleActionCreate.model_validate({"character_id": f.nova, "action": "Ward", "mana": 1})
+    t.run(t.player, "nimble_act", f.scene, ward)
+    assert t.app.repository.get(f.nova).resources["mana"] == 2
+
+
+def test_party_surprise_advantage_or_three_actions_and_monsters_first_nb_2() -> None:
+    t = Table("nimble")
+    scene = t.scene()
+    nova, rook = (t.character(n, owner=t.player) for n in ("Nova", "Rook"))
+    rats = t.character("Rats", "opponent", RATS)
+    order = [nova, rook, rats]
+    t.gm_runs("nimble_start", scene, NimbleStartCreate(order=order, party="advantage"))
+    encounter = t.app.system(Nimble).encounter
+    state = state_of(encounter.nimble_encounter(t.gm, scene))
+    for hero in (nova, rook):  # NB-2: the party rolls Initiative with advantage
+        record = t.app.repository.get(UUID(state["initiative"][str(hero)]["roll_id"])).record
+        assert (record["request"]["advantage"], record["request"]["disadvantage"]) == (1, 0)
+        assert len([f for f in record["faces"] if f["label"] == record["faces"][0]["label"]]) == 2
+    t.gm_runs("nimble_end", scene)
+    surprised = NimbleStartCreate(
+        order=order, party="three_actions", surprised={rook: "one_action"}, monsters_first=True
+    )
+    t.gm_runs("nimble_start", scene, surprised)
+    state = state_of(encounter.nimble_encounter(t.gm, scene))
+    assert state["actions"] == {str(nova): 3, str(rook): 3}  # the party's 3 actions win (NB-2)
+    assert all(i["roll_id"] is None for i in state["initiative"].values())  # nothing rolled
+    assert state["round_order"] == [str(rats), str(nova), str(rook)]  # the monsters act first
+    assert state["order"] == [str(c) for c in order]  # for the first round only
