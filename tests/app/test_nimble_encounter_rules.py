@@ -358,7 +358,9 @@ def test_party_surprise_advantage_or_three_actions_and_monsters_first_nb_2() -> 
     encounter = t.app.system(Nimble).encounter
     state = state_of(encounter.nimble_encounter(t.gm, scene))
     for hero in (nova, rook):  # NB-2: the party rolls Initiative with advantage
-        record = t.app.repository.get(UUID(state["initiative"][str(hero)]["roll_id"])).record
+        record: dict[str, Any] = t.app.repository.get(
+            UUID(state["initiative"][str(hero)]["roll_id"])
+        ).record
         assert (record["request"]["advantage"], record["request"]["disadvantage"]) == (1, 0)
         assert len([f for f in record["faces"] if f["label"] == record["faces"][0]["label"]]) == 2
     t.gm_runs("nimble_end", scene)
