@@ -254,13 +254,16 @@ def test_restrained_or_riding_no_move_of_one_s_own_nb_24() -> None:
 STING = {"kind": "monster", "hp": 40, "attacks": [{"name": "Sting", "dice": "1d2"}]}  # hit = crit
 
 
-def _held(f: Fight, body: dict[str, Any]) -> dict[str, Any]:
-    """Attacks until one hits (the Table's dice are seeded: the same tries every run)."""
+def _held(f: Fight, body: dict[str, Any], rounds: tuple[UUID, ...] = ()) -> dict[str, Any]:
+    """Attacks until one hits (the Table's dice are seeded: the same tries every run). With
+    `rounds` (the whole order), a miss ends everyone's turn, so that each try is the attacker's
+    first attack of a turn: a hero's hasty attacks would pile up disadvantage (NB-10)."""
     for _ in range(20):
         attack = NimbleAttackCreate.model_validate(body)
         out = f.t.gm_runs("nimble_attack", f.scene, attack).result.outcome  # type: ignore[attr-defined]
         if not out["miss"]:
             return out  # type: ignore[no-any-return]
+        f.end_turns(*rounds)
     raise AssertionError("twenty misses")
 
 
@@ -322,11 +325,8 @@ ARMORED = {"kind": "monster", "hp": 99, "armor": 5, "attacks": [{"name": "Claw",
 
 def test_a_forced_crit_ignores_a_monster_s_armor_nb_16_nb_9() -> None:
     f = Fight(monster=ARMORED, hero=NEEDLE)
-    f.t.gm_runs(
-        "nimble_grant", f.scene, NimbleGrantCreate(character_id=f.nova, actions=10, reason="x")
-    )
     body = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Needle"}
-    out = _held(f, body)  # a 1d2 that hits rolled its maximum
+    out = _held(f, body, (f.nova, f.rook, f.foe))  # a 1d2 that hits rolled its maximum
     assert out["critical"] and out["armor"] == 0  # Armor 5 would have left 0 of a plain 2
     assert out["damage"] == out["rolled_damage"] >= 3  # 2 and the crit's extra die
     assert out["hit"]["hp"] == 99 - out["damage"]
