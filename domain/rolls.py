@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,7 +33,7 @@ from domain.commands import (
     recorded_as,
     revive_arguments,
 )
-from domain.dice import FairSource, Roller, commitment, new_seed
+from domain.dice import FairSource, Roller, commitment, new_client_seed, new_seed
 from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -116,6 +115,11 @@ class RollCommands(Service):
     def _new_sealed_seed(self) -> tuple[str, str]:
         seed = new_seed()
         return commitment(seed), self.sealer.seal(seed.hex())
+
+    def _client_seed(self, given: str | None) -> str:
+        """The roller's client seed, checked, or one the server makes (tests make theirs
+        reproducible, as they do scene seeds)."""
+        return new_client_seed() if given is None else _checked_client_seed(given)
 
     def _reveal(self, scene: Scene) -> str:
         sealed = scene.epoch.sealed_seed
@@ -207,7 +211,7 @@ class RollCommands(Service):
         costs = check.cost(parsed)
         roll_id = uuid4()
         seed_by = _seed_by(client_seed)
-        client_seed = _client_seed(client_seed)
+        client_seed = self._client_seed(client_seed)
         if character is not None and character.unconscious:
             raise Conflict(
                 f"{character.name} is unconscious until the end of the scene of its last gasp",
@@ -397,7 +401,7 @@ class RollCommands(Service):
             touched.append(character)
         new_id = uuid4()
         seed_by = _seed_by(client_seed)
-        client_seed = _client_seed(client_seed)
+        client_seed = self._client_seed(client_seed)
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         faces = [Face(**f) for f in original.record["faces"]]
@@ -683,9 +687,7 @@ def _seed_by(client_seed: str | None) -> str:
     return "server" if client_seed is None else "roller"
 
 
-def _client_seed(value: str | None) -> str:
-    if value is None:
-        return secrets.token_hex(16)
+def _checked_client_seed(value: str) -> str:
     if (
         not 1 <= len(value) <= MAX_CLIENT_SEED
         or len(value.encode("utf-8")) > MAX_CLIENT_SEED_BYTES
