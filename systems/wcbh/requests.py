@@ -289,6 +289,28 @@ class FightAttackCreate(AttackCreate):
         description="The target declared a redirect before its defence roll: it defends actively "
         "only (WCBH-46); the caller must act for the target",
     )
+    resolve: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
+        "Decisive Moment (WCBH-20b, 13)",
+    )
+    decisive_moment: bool = Field(
+        default=False,
+        description="The attacker declares its Decisive Moment: its 6s explode (WCBH-13, 15)",
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        default=None,
+        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
+    )
+    defence_resolve: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="The target's Resolve spent on its defence roll: 1 defence die each "
+        "(WCBH-20b); the target pays, so the caller must act for the target",
+    )
 
 
 class DeclarationCreate(Strict):

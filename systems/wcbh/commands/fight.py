@@ -454,6 +454,8 @@ class Fight(Part):
         rules.check_attack_options(body.maneuver, body.effect, with_others)
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
+        if body.defence_resolve:  # WCBH-20b: the defender's Resolve is the defender's to spend
+            turn.acting(target.id, "defence_resolve")
         request = self._attack_request(turn, body, attacker, target)
         pair = (attacker.id, target.id)
         club = _club(turn, body, pair, request)
@@ -472,6 +474,10 @@ class Fight(Part):
         # are a declaration too (ruling)
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})
         outcome, touched = self._roll(turn, ATTACK_CHECK, request, attacker, body.client_seed, dice)
+        if body.defence_resolve:
+            target.character.spend(
+                {"resolve": body.defence_resolve}, reason=f"defence on roll {touched[0].id}"
+            )
         self._attack_done(
             turn, body, outcome.result, touched[0].id, (attacker, target, club, guard)
         )
@@ -507,6 +513,10 @@ class Fight(Part):
             **_as_target(turn.scene, target.character),
             "maneuver": body.maneuver,
             "redirect": body.redirect,
+            "resolve": body.resolve,
+            "decisive_moment": body.decisive_moment,
+            "effort": body.effort,
+            "defence_resolve": body.defence_resolve,
         }
         if body.maneuver == "charge":
             request["charger"] = _charger(turn.scene, attacker)
