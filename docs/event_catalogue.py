@@ -474,6 +474,11 @@ def play_scene_play(
         )
         if answer["health"] > answer["health_before"]:
             break
+    # a GM takes Health to 0 and heals it back: the status follows (WCBH-31)
+    felled = make("Felled")
+    health = {"resource": "health", "reason": "the GM's ruling"}
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": -6})
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": 2})
     sturdy = {
         **sheet,
         "abilities": {**sheet["abilities"], "Stamina": 10, "Strength": 10, "Will": 10},

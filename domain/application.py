@@ -303,6 +303,8 @@ class Chronicle(RollCommands):
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
         character.adjust(body.resource, body.change, body.reason)
+        campaign = self.campaign_of(actor)
+        self.system_of(campaign).resource_adjusted(character, body.resource, body.reason)
         return self._commit(ctx, character)
 
     @command

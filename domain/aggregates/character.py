@@ -651,6 +651,16 @@ class Character(Aggregate):
         del self.effects[name]
         self._wake_if_able()
 
+    def follow_health(self, status: str, rule: str, reason: str) -> None:
+        """WCBH-31, 36: a change of Health outside a roll (the GM's) left the character `status`."""
+        self._status_followed_health(status, rule, reason)
+
+    @event("StatusFollowedHealth")
+    def _status_followed_health(self, status: str, rule: str, reason: str) -> None:
+        self.status = status
+        if status == "active":
+            self.defeated_at = None
+
     def _wake_if_able(self) -> None:
         # Defeated no more once Health is above 0 and no effect keeps the character down (WCBH-36).
         if (

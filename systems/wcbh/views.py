@@ -28,6 +28,7 @@ CHARACTER_EVENTS = (
     "EffectExtended",
     "EffectCarriedOver",
     "CarriedEffectEnded",
+    "StatusFollowedHealth",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
 
@@ -113,6 +114,8 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
         return f"{by} extends {e.name} on {name} to the end of the next scene (WCBH-38)"
     if t.name == "EffectCarriedOver":
         return f"{e.name} keeps {name} defeated through the next scene (WCBH-38)"
+    if t.name == "StatusFollowedHealth":
+        return f"{name} is {e.status}: {e.reason} ({e.rule})"
     return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded
 
 

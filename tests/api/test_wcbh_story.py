@@ -4,7 +4,8 @@ Game Issue #1, scene 1 "Ambush at the docks": the heroes ambush the villains (WC
 several pages: a special effect defeats Dr. Null (WCBH-35, 36), a knockback throws a thug (WCBH-45), a
 team attack on the Brute (WCBH-47), Nova's Decisive Moment (WCBH-13, 15) and its Ability loss
 (WCBH-16); effects tick with the pages and end with the scene. Scene 2 "The rooftop": a second
-Decisive Moment in the story is refused, the GM's villainous deed (WCBH-21). Game Issue #2 starts:
+Decisive Moment in the story is refused, a hero felled and healed by the GM is back (WCBH-31), the
+GM's villainous deed (WCBH-21). Game Issue #2 starts:
 Resolve and Adversity refresh (WCBH-17, WCBH-21).
 
 Dice are fair and unpredictable, so every number is recomputed here by hand from the recorded faces
@@ -366,6 +367,15 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     assert not seen[s.nova]["story"]["decisive_moment"]["available"]
     assert seen[s.rex]["story"]["decisive_moment"]["available"]
     assert seen[s.nova]["issue"] == {"resolve": 3, "starting_resolve": 4}
+    # A hero the GM fells and heals: the status follows Health (WCBH-31; issue #15).
+    change = {"resource": "health", "reason": "the roof gives way"}
+    s.post(f"/v1/characters/{s.rex}/resources", {**change, "change": -8}, status=200)
+    assert s.character(s.rex)["status"] == "defeated"
+    punch = {"attacker_id": s.rex, "target_id": s.goon, "trait": "Strength"}
+    s.refused(f"/v1/scenes/{rooftop}/attacks", punch, 409, "WCBH-31", table.other_player)
+    s.post(f"/v1/characters/{s.rex}/resources", {**change, "change": 3}, status=200)
+    assert s.character(s.rex)["status"] == "active"  # healed above 0: back (WCBH-31)
+    s.post(f"/v1/scenes/{rooftop}/attacks", punch, table.other_player)
     deed = {"villain_id": s.null, "description": "The Null Device darkens the city"}
     done = s.post(f"/v1/issues/{issue['id']}/villainous-deed", deed, status=200)
     assert done["pools"] == {"adversity": 2 - 1}

@@ -16,6 +16,7 @@ from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
+from systems.wcbh.rules.effects import status_for_health
 
 if TYPE_CHECKING:
     from domain.application import Chronicle
@@ -53,6 +54,18 @@ class Wcbh(GameSystem):
 
     def issue_ended(self, at: IssueBoundary) -> None:
         self.play.issue_ended(at)  # WCBH-38: every extended effect ends
+
+    def resource_adjusted(self, character: Character, resource: str, reason: str) -> None:
+        """WCBH-31, 36: a GM's heal (or harm) of Health decides the status again, recorded as
+        `Character.StatusFollowedHealth`: healed above 0 a defeated character is back (unless an
+        effect that defeated it holds it), taken to 0 an active one is defeated."""
+        if resource != "health":
+            return
+        status = status_for_health(
+            character.status, character.resources.get("health", 0), character.effects
+        )
+        if status is not None:
+            character.follow_health(status, "WCBH-31", f"the GM changed Health: {reason}")
 
     # ---- roll hooks ----------------------------------------------------------------------------
 

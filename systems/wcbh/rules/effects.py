@@ -21,6 +21,7 @@ __all__ = [
     "effect_pages",
     "extend_effect",
     "shake_off",
+    "status_for_health",
     "tick_page",
 ]
 
@@ -165,3 +166,18 @@ def drop_effect(
 def _check_once_per_scene(used_this_scene: bool) -> None:
     if used_this_scene:
         raise InvalidInput("back in the fight only once per Scene", field="resolve", rule="WCBH-39")
+
+
+def status_for_health(
+    status: str, health: int, effects: Mapping[str, Mapping[str, object]]
+) -> str | None:
+    """WCBH-31, 36: the status a change of Health outside a fight's roll (the GM's heal or harm)
+    leaves: at 0 Health defeated; above 0 no longer defeated, unless an effect that defeated the
+    character (``whole_scene``) still holds it. None: the status stays. An unconscious character
+    (a last gasp, WCBH-19) stays so until its scene ends, whatever its Health."""
+    if status == "active" and health <= 0:
+        return "defeated"
+    held = any(e.get("whole_scene") for e in effects.values())
+    if status == "defeated" and health > 0 and not held:
+        return "active"
+    return None
