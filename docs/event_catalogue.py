@@ -491,6 +491,13 @@ def play_scene_play(
         shaken = s.call("POST", f"{base}/shake-offs", gm, shake)
         if shaken["pages_left"] < shaken["pages_before"]:
             break
+    for n in range(20):  # Health lowered to an effect's pages left: defeated by it (WCBH-36)
+        worn = make(f"Worn {n}", "villain", body=sturdy)
+        pages = stun(scene, worn, 300 + n)["effect_pages"]
+        if pages:
+            harm = {"resource": "health", "change": pages - 10, "reason": "the fall"}
+            s.call("POST", f"/v1/characters/{worn}/resources", gm, harm)
+            break
     frail = {**sheet, "abilities": {**sheet["abilities"], "Agility": 1, "Strength": 1, "Will": 1}}
     for n in range(30):  # a hero defeated by damage, back on the next page (WCBH-39)
         down = make(f"Down {n}", token=player, body=frail)

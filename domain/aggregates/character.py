@@ -250,6 +250,22 @@ class Character(Aggregate):
         if whole_scene:
             self.status = "defeated"
 
+    def be_defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        """WCBH-36: damage lowered Health to the Pages left of these effects: they defeat the
+        character and last to the end of the scene (`roll_id` the roll whose damage did it; None,
+        and no `scene_id`, for the GM's change of Health)."""
+        self._defeated_by_effects(names, scene_id, roll_id, rule)
+
+    @event("DefeatedByEffects")
+    def _defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        for name in names:
+            self.effects[name] = {**self.effects[name], "whole_scene": True}
+        self.status = "defeated"
+
     def tick_effects(self, scene_id: UUID, page: int) -> None:
         """WCBH-35: a new page takes one page off each page-counted effect; at 0 it ends."""
         left = {

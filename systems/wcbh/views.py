@@ -29,6 +29,7 @@ CHARACTER_EVENTS = (
     "EffectCarriedOver",
     "CarriedEffectEnded",
     "StatusFollowedHealth",
+    "DefeatedByEffects",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
 
@@ -114,6 +115,8 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
         return f"{by} extends {e.name} on {name} to the end of the next scene (WCBH-38)"
     if t.name == "EffectCarriedOver":
         return f"{e.name} keeps {name} defeated through the next scene (WCBH-38)"
+    if t.name == "DefeatedByEffects":
+        return f"{name} is defeated by {', '.join(e.names)} for the rest of the scene ({e.rule})"
     if t.name == "StatusFollowedHealth":
         return f"{name} is {e.status}: {e.reason} ({e.rule})"
     return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded

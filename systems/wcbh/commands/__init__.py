@@ -16,7 +16,7 @@ from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
-from systems.wcbh.rules.effects import status_for_health
+from systems.wcbh.rules.effects import defeating_effects, status_for_health
 
 if TYPE_CHECKING:
     from domain.application import Chronicle
@@ -66,6 +66,10 @@ class Wcbh(GameSystem):
         )
         if status is not None:
             character.follow_health(status, "WCBH-31", f"the GM changed Health: {reason}")
+        elif character.status == "active":  # WCBH-36: an effect may now reach the Health left
+            names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
+            if names:
+                character.be_defeated_by_effects(names, None, None, "WCBH-36")
 
     # ---- roll hooks ----------------------------------------------------------------------------
 

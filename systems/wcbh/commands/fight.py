@@ -40,6 +40,7 @@ from systems.wcbh.requests import (
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
+from systems.wcbh.rules.effects import defeating_effects
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
@@ -276,6 +277,15 @@ def _rank(who: Sheeted, trait: str, field: str, rule: str) -> int:
 def _hit(character: Character, entry: Mapping[str, Any], roll_id: UUID, scene: Scene) -> None:
     if entry.get("damage") or entry.get("defeated"):
         character.take_hit(entry["health"], entry["defeated"], roll_id, scene.id, scene.page)
+        effects_defeat(character, scene.id, roll_id)
+
+
+def effects_defeat(character: Character, scene_id: UUID, roll_id: UUID | None) -> None:
+    """WCBH-36, checked when damage lowers Health too (not only when an effect grows): an effect
+    whose Pages left reach the Health left defeats the character for the rest of the scene."""
+    names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
+    if names:
+        character.be_defeated_by_effects(names, scene_id, roll_id, "WCBH-36")
 
 
 def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
@@ -991,6 +1001,8 @@ def _revise_hit(
     health = min(maximum, max(0, health + took_before - took_after))
     revived = bool(before["defeated"]) and health > 0
     target.revise_hit(health, health == 0, revived, follow.id, scene.id, scene.page)
+    if took_after > took_before:
+        effects_defeat(target, scene.id, follow.id)
     return True
 
 
@@ -1022,6 +1034,7 @@ def _knocked_back(
     if thrown.extra_damage and health > 0:
         health = max(0, health - thrown.extra_damage)
         target.take_hit(health, health == 0, roll_id, scene.id, scene.page)
+        effects_defeat(target, scene.id, roll_id)
     return {
         "target_id": str(target.id),
         "distance": thrown.distance,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from domain.errors import InvalidInput
 from systems.wcbh.rules.pools import halve
@@ -17,6 +18,7 @@ __all__ = [
     "check_defeat",
     "close_scene",
     "come_back",
+    "defeating_effects",
     "drop_effect",
     "effect_pages",
     "extend_effect",
@@ -169,7 +171,7 @@ def _check_once_per_scene(used_this_scene: bool) -> None:
 
 
 def status_for_health(
-    status: str, health: int, effects: Mapping[str, Mapping[str, object]]
+    status: str, health: int, effects: Mapping[str, Mapping[str, Any]]
 ) -> str | None:
     """WCBH-31, 36: the status a change of Health outside a fight's roll (the GM's heal or harm)
     leaves: at 0 Health defeated; above 0 no longer defeated, unless an effect that defeated the
@@ -181,3 +183,18 @@ def status_for_health(
     if status == "defeated" and health > 0 and not held:
         return "active"
     return None
+
+
+def defeating_effects(effects: Mapping[str, Mapping[str, Any]], health: int) -> list[str]:
+    """WCBH-36 when damage lowers Health: the page-counted effects whose remaining Pages now reach
+    the Health left (they defeat the character and last to the end of the Scene). Ruling: only
+    while Health is above 0 — at 0 the damage itself defeated it (WCBH-31) and the effect stays
+    counted in Pages, so that back in the fight (WCBH-39) is not taken away."""
+    if health <= 0:
+        return []
+    return [
+        name
+        for name, e in effects.items()
+        if not e.get("whole_scene")
+        and check_defeat(Effect(name, int(e.get("pages", 0))), health).whole_scene
+    ]

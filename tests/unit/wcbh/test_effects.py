@@ -154,3 +154,14 @@ def test_an_effect_that_defeated_the_character_keeps_it_down_whatever_its_health
         "active"
     )
     assert status_for_health("unconscious", 5, {}) is None  # a last gasp's lasts (WCBH-19)
+
+
+def test_damage_that_brings_health_down_to_an_effects_pages_defeats_by_it_wcbh_36() -> None:
+    from systems.wcbh.rules.effects import defeating_effects
+
+    effects = {"Stunned": {"pages": 3, "whole_scene": False}, "Slowed": {"pages": 1}}
+    assert defeating_effects(effects, 4) == []
+    assert defeating_effects(effects, 3) == ["Stunned"]
+    assert defeating_effects(effects, 1) == ["Stunned", "Slowed"]
+    assert defeating_effects({"Held": {"pages": 9, "whole_scene": True}}, 1) == []  # already
+    assert defeating_effects(effects, 0) == []  # the damage defeated it (WCBH-31, ruling)
