@@ -498,6 +498,8 @@ def play_scene_play(
             harm = {"resource": "health", "change": pages - 10, "reason": "the fall"}
             s.call("POST", f"/v1/characters/{worn}/resources", gm, harm)
             break
+    ruling = {"character_id": worn, "effect": "Stunned", "may_defend_actively": True}
+    s.call("POST", f"{base}/effect-rulings", gm, {**ruling, "reason": "a daze, not a paralysis"})
     frail = {**sheet, "abilities": {**sheet["abilities"], "Agility": 1, "Strength": 1, "Will": 1}}
     for n in range(30):  # a hero defeated by damage, back on the next page (WCBH-39)
         down = make(f"Down {n}", token=player, body=frail)

@@ -266,6 +266,27 @@ class Character(Aggregate):
             self.effects[name] = {**self.effects[name], "whole_scene": True}
         self.status = "defeated"
 
+    def rule_effect(self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID) -> None:
+        """WCBH-35, 37: the GM says what the effect `name` lets this character do (`limits`:
+        may_act, may_move, may_defend_actively); its power's description decides, not the rules."""
+        if name not in self.effects:
+            raise Conflict(
+                f"{self.name} is under no effect {name!r}", field="effect", code="no_such_effect"
+            )
+        self._effect_ruled(name, limits, reason, scene_id)
+
+    @event("EffectRuled")
+    def _effect_ruled(
+        self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID
+    ) -> None:
+        self.effect_rulings[name] = {**limits, "reason": reason, "scene_id": str(scene_id)}
+
+    @property
+    def effect_rulings(self) -> dict[str, dict[str, Any]]:
+        """WCBH-35: the GM's rulings on what each effect allows, by effect name (a property so
+        that characters stored before it have an empty one)."""
+        return self.__dict__.setdefault("_effect_rulings", {})
+
     def tick_effects(self, scene_id: UUID, page: int) -> None:
         """WCBH-35: a new page takes one page off each page-counted effect; at 0 it ends."""
         left = {

@@ -327,6 +327,20 @@ class MoveCreate(Strict):
     character_id: UUID
 
 
+class EffectRulingCreate(Strict):
+    """WCBH-35, 37: what a special effect lets its character do; the power's description decides
+    (the GM's call). By default an effect forbids all three."""
+
+    character_id: UUID = Field(description="The character under the effect")
+    effect: str = Field(min_length=1, max_length=80, description="The effect, as it was applied")
+    may_act: bool = Field(default=False, description="It may still take actions (attack...)")
+    may_move: bool = Field(default=False, description="It may still move")
+    may_defend_actively: bool = Field(
+        default=False, description="It may still defend actively (dodge, parry)"
+    )
+    reason: str = Field(min_length=1, max_length=200, description="What the power says")
+
+
 class GrappleCreate(Recorded):
     attacker_id: UUID
     target_id: UUID

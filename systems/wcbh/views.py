@@ -122,6 +122,16 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
     return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded
 
 
+def effect_ruled(t: Any, doc: dict[str, Any]) -> str:
+    """WCBH-35, 37: the GM's ruling on an effect is told in the scene's replay (the page state,
+    read from the aggregates, shows it)."""
+    e = t.event
+    in_scene(t, e.scene_id)
+    allowed = [k.removeprefix("may_").replace("_", " ") for k, v in e.limits.items() if v]
+    may = ", ".join(allowed) if allowed else "nothing"
+    return f"The GM rules {e.name} on {doc['name']} lets it: {may} ({e.reason})"
+
+
 def issue_play(t: Any, doc: dict[str, Any]) -> str:
     """The game Issue doc's extended effects (WCBH-38) and the step's text."""
     e = t.event
@@ -277,6 +287,7 @@ TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
     **{("scene", name): fight_page for name in ("PageStateSet", "AttackFollowedUp")},
     **{("scene", name): scene_play for name in SCENE_EVENTS},
     **{("character", name): character_play for name in CHARACTER_EVENTS},
+    ("character", "EffectRuled"): effect_ruled,
     **{("issue", name): issue_play for name in ISSUE_EVENTS},
     **{("character", name): resolve_character for name in RESOLVE_CHARACTER_EVENTS},
     **{("scene", name): resolve_scene for name in RESOLVE_SCENE_EVENTS},

@@ -28,6 +28,7 @@ from systems.wcbh.requests import (
     AreaAttackCreate,
     AreaTargetIn,
     DeclarationCreate,
+    EffectRulingCreate,
     FightAttackCreate,
     GrappleCreate,
     KnockbackCreate,
@@ -40,7 +41,7 @@ from systems.wcbh.requests import (
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
-from systems.wcbh.rules.effects import defeating_effects
+from systems.wcbh.rules.effects import EFFECT_LIMITS, defeating_effects, effect_forbidding
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
@@ -197,6 +198,7 @@ def _act(
     """WCBH-25: one declared action on ``targets``; every target counts as attacked this page.
     ``maneuver``: a charge or all-out attack (WCBH-44)."""
     rules.check_in_the_fight(character.name, character.status)
+    rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
     page = _page_of(scene, character.id)
     _check_turn(page, character)
     page.state = _taken(page.state, targets, maneuver)
@@ -248,10 +250,14 @@ def _defences(
     field: str = "defences",
     redirect_declared: bool = False,
 ) -> list[Mapping[str, Any]]:
-    """The defences the target may use against this roll (rules.defence_choices)."""
+    """The defences the target may use against this roll (rules.defence_choices): passive only
+    when ambushed (WCBH-42) or under an effect that forbids an active defence (WCBH-35)."""
+    held = effect_forbidding(
+        target.character.effects, target.character.effect_rulings, "may_defend_actively"
+    )
     return rules.defence_choices(
         defence_options(target.sheet, active, field),
-        passive_only=_page_of(scene, target.id).passive_only,
+        passive_only=_page_of(scene, target.id).passive_only or held is not None,
         redirect_declared=redirect_declared,
     )
 
@@ -272,6 +278,17 @@ def _rank(who: Sheeted, trait: str, field: str, rule: str) -> int:
     if is_minion(who.sheet):
         return int(unwrap(who.sheet).threat)  # type: ignore[attr-defined]
     return rank_of(who.sheet, trait, field, rule)
+
+
+def _effects_shown(character: Character) -> list[dict[str, Any]]:
+    """WCBH-35, 37: the character's special effects and what each lets it do (the GM's ruling,
+    else the default: nothing)."""
+    shown = []
+    for name, effect in character.effects.items():
+        ruled = character.effect_rulings.get(name)
+        limits = {k: bool(ruled and ruled.get(k)) for k in EFFECT_LIMITS}
+        shown.append({"name": name, **effect, **limits, "ruled_by_gm": ruled is not None})
+    return shown
 
 
 def _hit(character: Character, entry: Mapping[str, Any], roll_id: UUID, scene: Scene) -> None:
@@ -421,12 +438,29 @@ class Fight(Part):
         _check_turn(page, character)
         conditions = _conditions_of(turn.scene, character)
         rules.check_not_held(character.name, conditions)
+        rules.check_free(character.name, character.effects, character.effect_rulings, "may_move")
         immobile = any(c.get("cannot_move") for c in conditions.values())
         try:
             page.state = replace(page.state, immobile=immobile).move()
         except InvalidInput as exc:
             raise rules.refused(exc) from None
         _save_page(turn.scene, character.id, page, "moves")
+        return turn.save(result=PageShown(character.id))
+
+    @command
+    def rule_effect(self, ctx: CommandContext, scene_id: UUID, body: EffectRulingCreate) -> Outcome:
+        """WCBH-35, 37: the GM's ruling on what a special effect lets its character do (act, move,
+        defend actively), recorded as `Character.EffectRuled`; the source leaves an effect's
+        meaning to its power's description."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        character = turn.character(body.character_id).character
+        limits = {
+            "may_act": body.may_act,
+            "may_move": body.may_move,
+            "may_defend_actively": body.may_defend_actively,
+        }
+        character.rule_effect(body.effect, limits, body.reason, turn.scene.id)
         return turn.save(result=PageShown(character.id))
 
     def page_view(self, actor: Actor, scene: Scene, character: Character) -> dict[str, Any]:
@@ -444,6 +478,7 @@ class Fight(Part):
             },
             "next_page_lost": nxt.lost_rule if nxt.state.lost_turn else None,
             "conditions": [{"name": n, **c} for n, c in _conditions_of(scene, character).items()],
+            "effects": _effects_shown(character),
             "version": scene.version,
         }
 
@@ -460,6 +495,8 @@ class Fight(Part):
         target = turn.character(body.target_id, "target_id")
         rules.check_other(target.id, attacker.id, "a character does not attack itself", "target_id")
         rules.check_standing(target.name, target.character.status, "target_id")
+        conditions = _conditions_of(turn.scene, attacker.character)
+        rules.check_armed(attacker.name, conditions, body.weapon)  # WCBH-40, 41
         with_others = body.club_id is not None or body.defender_id is not None
         rules.check_attack_options(body.maneuver, body.effect, with_others)
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
@@ -534,7 +571,10 @@ class Fight(Part):
 
     @staticmethod
     def _defends(scene: Scene, guard: Sheeted, target: Sheeted) -> None:
-        """WCBH-44: defending an ally takes the defender's next turn."""
+        """WCBH-44: defending an ally takes the defender's next turn; not while an effect keeps
+        the defender from acting (WCBH-37)."""
+        who = guard.character
+        rules.check_free(who.name, who.effects, who.effect_rulings, "may_act")
         page = _page_of(scene, guard.id)
         page.defending = True
         _save_page(scene, guard.id, page, f"defends {target.name}")
@@ -724,7 +764,8 @@ class Fight(Part):
         # follows player_modifiers (refused, trusted, or waiting for the GM) before any dice.
         declared = _team_declared(body.attackers)
         self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
-        for who, _ in team:
+        for who, entry in team:
+            rules.check_armed(who.name, _conditions_of(turn.scene, who.character), entry.weapon)
             turn.scene.use_once("team_attack", who.id, "WCBH-47", exclusive=False)
             _act(turn.scene, who.character, [target.id], "team attack")
         rolls, others = self._team_rolls(turn, body, target, team, declared)

@@ -29,6 +29,7 @@ from systems.wcbh.requests import (
     AmbushCreate,
     AreaAttackCreate,
     DeclarationCreate,
+    EffectRulingCreate,
     FightAttackCreate,
     GrappleCreate,
     KnockbackCreate,
@@ -72,6 +73,11 @@ class PageStatePublic(Written):
     )
     next_page_lost: str | None = Field(description="The rule that takes its next turn, if any")
     conditions: list[dict[str, Any]] = Field(description="Its fight conditions (WCBH-40, 41)")
+    effects: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Its special effects (WCBH-35..38) and what each lets it do: may_act, "
+        "may_move, may_defend_actively (the GM's ruling, ruled_by_gm; else none of them)",
+    )
 
 
 class TeamAttackPublic(Written):
@@ -153,6 +159,17 @@ routes.post(
     present=_page,
     doc="""WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
     maneuver, WCBH-41; not with a lost turn).""",
+)
+
+routes.post(
+    "/v1/scenes/{scene_id}/effect-rulings",
+    Fight.rule_effect,
+    EffectRulingCreate,
+    operation_id="rule_effect",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-35, 37 (GM): what a special effect lets its character do — act, move, defend
+    actively. By default an effect forbids all three until it is shaken off or dropped.""",
 )
 
 

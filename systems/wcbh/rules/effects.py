@@ -13,6 +13,7 @@ from systems.wcbh.rules.pools import halve
 
 __all__ = [
     "BACK_IN_THE_FIGHT_HEALTH",
+    "EFFECT_LIMITS",
     "Effect",
     "add_effect",
     "check_defeat",
@@ -20,6 +21,7 @@ __all__ = [
     "come_back",
     "defeating_effects",
     "drop_effect",
+    "effect_forbidding",
     "effect_pages",
     "extend_effect",
     "shake_off",
@@ -28,6 +30,11 @@ __all__ = [
 ]
 
 BACK_IN_THE_FIGHT_HEALTH = 3  # WCBH-39
+
+# WCBH-35, 37: what a character under a special effect may still do. The source leaves an effect's
+# meaning to its power's description and says only that at 0 pages the character "is free and may
+# act": ruling, an effect forbids all three until the GM rules otherwise for it (EffectRuled).
+EFFECT_LIMITS = ("may_act", "may_move", "may_defend_actively")
 
 
 @dataclass(frozen=True)
@@ -198,3 +205,19 @@ def defeating_effects(effects: Mapping[str, Mapping[str, Any]], health: int) -> 
         if not e.get("whole_scene")
         and check_defeat(Effect(name, int(e.get("pages", 0))), health).whole_scene
     ]
+
+
+def effect_forbidding(
+    effects: Mapping[str, Mapping[str, Any]],
+    rulings: Mapping[str, Mapping[str, Any]],
+    what: str,
+) -> str | None:
+    """WCBH-35, 37: the first effect on the character that forbids ``what`` (one of
+    EFFECT_LIMITS), by the GM's ruling for that effect or else the default (it forbids it); None
+    when the character is free to. An effect shaken off or dropped is no longer there."""
+    if what not in EFFECT_LIMITS:
+        raise ValueError(f"unknown limit {what!r}")
+    for name in effects:
+        if not rulings.get(name, {}).get(what, False):
+            return name
+    return None
