@@ -327,6 +327,30 @@ class MoveCreate(Strict):
     character_id: UUID
 
 
+class TurnPassCreate(Strict):
+    character_id: UUID = Field(description="The character giving up the rest of its turn")
+
+
+class DelayCreate(Strict):
+    character_id: UUID = Field(description="The character delaying its action (WCBH-23)")
+    moment: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The declared moment it acts at, e.g. 'when the guard opens the door'",
+    )
+
+
+class MomentCreate(Strict):
+    moment: str = Field(
+        min_length=1, max_length=200, description="The declared moment that came (WCBH-23)"
+    )
+
+
+class OrderOverrideCreate(Strict):
+    character_id: UUID = Field(description="The character the GM lets act out of order")
+    reason: str = Field(min_length=1, max_length=200, description="Why (recorded)")
+
+
 class EffectRulingCreate(Strict):
     """WCBH-35, 37: what a special effect lets its character do; the power's description decides
     (the GM's call). By default an effect forbids all three."""

@@ -1,7 +1,8 @@
 """A scripted We Can Be Heroes story through the API (work issue #5), on SQLite and PostgreSQL.
 
 Game Issue #1, scene 1 "Ambush at the docks": the heroes ambush the villains (WCBH-42), then fight
-several pages: a special effect defeats Dr. Null (WCBH-35, 36), a knockback throws a thug (WCBH-45), a
+several pages in the order of action (Rex may not act before Nova, WCBH-22; a hero with nothing to do
+passes): a special effect defeats Dr. Null (WCBH-35, 36), a knockback throws a thug (WCBH-45), a
 team attack on the Brute (WCBH-47), Nova's Decisive Moment (WCBH-13, 15) and its Ability loss
 (WCBH-16); effects tick with the pages and end with the scene. Scene 2 "The rooftop": a second
 Decisive Moment in the story is refused, a paralysed thug neither attacks nor moves until the GM
@@ -173,6 +174,11 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         body = {"attacker_id": s.brute, "target_id": s.rex, "trait": "Strength"}
         s.refused(f"/v1/scenes/{scene}/attacks", body, 409, "WCBH-42")
 
+    # ---- the order of action is enforced (WCBH-22, 23; issue #15): Nova (Edge 9) before Rex (7) ---
+    assert table.get(f"/v1/scenes/{scene}/turn")["now"] == [s.nova]
+    early = {"attacker_id": s.rex, "target_id": s.brute, "trait": "Strength"}
+    s.refused(f"/v1/scenes/{scene}/attacks", early, 409, "WCBH-22", table.other_player)
+
     # ---- pages of combat ------------------------------------------------------------------------
     # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): a page per 2 net successes; at least his
     # Health (2) in pages defeats him for the whole scene. Rex hits thugs until one takes 6+ damage
@@ -181,7 +187,10 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     paralysis_pages = 0
     thugs = 0
     for page in range(MAX_PAGES):
-        if not null_defeated:
+        if null_defeated:  # Nova (Edge 9) has no one to paralyse: she passes, so Rex's turn
+            # comes (the order of action is enforced, WCBH-22; issue #15)
+            s.post(f"/v1/scenes/{scene}/passes", {"character_id": s.nova}, table.player, 200)
+        else:
             body = {
                 "attacker_id": s.nova,
                 "target_id": s.null,

@@ -10,7 +10,7 @@ the rules and the state are in systems/wcbh/rules/fight.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -28,21 +28,26 @@ from systems.wcbh.requests import (
     AreaAttackCreate,
     AreaTargetIn,
     DeclarationCreate,
+    DelayCreate,
     EffectRulingCreate,
     FightAttackCreate,
     GrappleCreate,
     KnockbackCreate,
     ManeuverCreate,
+    MomentCreate,
     MoveCreate,
+    OrderOverrideCreate,
     RedirectCreate,
     TeamAttackCreate,
     TeamAttackerIn,
+    TurnPassCreate,
 )
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
 from systems.wcbh.rules.effects import EFFECT_LIMITS, defeating_effects, effect_forbidding
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
+from systems.wcbh.rules.initiative import Order, check_turn_order, moment_matches, now_acting
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
 if TYPE_CHECKING:
@@ -96,6 +101,12 @@ class CharacterPage:
     lost_rule: str | None = None
     passive_only: bool = False
     defending: bool = False
+    # WCBH-22..24, the order of action: its turn given up, its action delayed to a declared
+    # moment (and whether the moment came), the GM letting it act out of order (why).
+    passed: bool = False
+    delayed_to: str | None = None
+    delay_came: bool = False
+    gm_override: str | None = None
 
     @classmethod
     def of(cls, raw: Mapping[str, Any], character_id: UUID) -> CharacterPage:
@@ -106,6 +117,10 @@ class CharacterPage:
             raw.get("lost_rule"),
             bool(raw.get("passive_only", False)),
             bool(raw.get("defending", False)),
+            bool(raw.get("passed", False)),
+            raw.get("delayed_to"),
+            bool(raw.get("delay_came", False)),
+            raw.get("gm_override"),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -114,7 +129,68 @@ class CharacterPage:
         raw.update(
             lost_rule=self.lost_rule, passive_only=self.passive_only, defending=self.defending
         )
+        if self.passed or self.delayed_to is not None or self.gm_override is not None:
+            # only when set: page states written before the order was enforced stay as they were
+            raw.update(
+                passed=self.passed,
+                delayed_to=self.delayed_to,
+                delay_came=self.delay_came,
+                gm_override=self.gm_override,
+            )
         return raw
+
+    def turn_over(self, character: Character) -> bool:
+        """WCBH-22..24: its turn of the page is over or skipped, so the order moves past it: its
+        declared actions taken, passed, a lost turn, all-out defence (no actions), out of the
+        fight or unconscious, an effect that keeps it from acting (WCBH-37), or waiting for the
+        moment it delayed to (WCBH-23)."""
+        state = self.state
+        return (
+            state.used >= state.declared
+            or self.passed
+            or state.lost_turn
+            or state.all_out_defence
+            or character.status != "active"
+            or character.unconscious
+            or effect_forbidding(character.effects, character.effect_rulings, "may_act") is not None
+            or (self.delayed_to is not None and not self.delay_came)
+        )
+
+
+@dataclass(frozen=True)
+class TurnShown:
+    """moment_came: the scene whose turn the response shows."""
+
+    scene_id: UUID
+
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """WCBH-22..24: the page's order of action and where it stands."""
+
+    order: Order
+    done: frozenset[str]
+    called: tuple[str, ...]
+
+    @property
+    def now(self) -> tuple[str, ...]:
+        return now_acting(self.order, self.done, self.called)
+
+
+def turn_facts(
+    scene: Scene, order: list[list[UUID]] | None, load: Callable[[UUID], Character]
+) -> TurnFacts:
+    """Who is done and whose delayed moment came, over the fight's order (`order` None: no fight)."""
+    groups: Order = tuple(tuple(str(c) for c in group) for group in order or [])
+    done, called = set(), []
+    for group in groups:
+        for key in group:
+            page = _page_of(scene, UUID(key))
+            if page.turn_over(load(UUID(key))):
+                done.add(key)
+            elif page.delay_came:
+                called.append(key)
+    return TurnFacts(groups, frozenset(done), tuple(called))
 
 
 def _fight_state(scene: Scene) -> dict[str, Any]:
@@ -439,6 +515,7 @@ class Fight(Part):
         conditions = _conditions_of(turn.scene, character)
         rules.check_not_held(character.name, conditions)
         rules.check_free(character.name, character.effects, character.effect_rulings, "may_move")
+        self._in_order(turn, turn.character(character.id), moving=True)  # WCBH-22..24
         immobile = any(c.get("cannot_move") for c in conditions.values())
         try:
             page.state = replace(page.state, immobile=immobile).move()
@@ -462,6 +539,116 @@ class Fight(Part):
         }
         character.rule_effect(body.effect, limits, body.reason, turn.scene.id)
         return turn.save(result=PageShown(character.id))
+
+    # ---- WCBH-22..24: the order of action -----------------------------------------------------
+
+    def _facts(self, turn: Turn) -> TurnFacts:
+        order = self.app.order_of_action(turn.actor, turn.scene)
+        return turn_facts(turn.scene, order, lambda c: turn.character(c).character)
+
+    def _in_order(self, turn: Turn, who: Sheeted, *, moving: bool = False) -> None:
+        """WCBH-22..24: a character of the scene's fight acts when its turn comes; its move, too,
+        until it has had its turn (ruling: a move is part of the turn, and may follow the action).
+        Refusals that say more come first (out of the fight, under an effect, a lost turn). A
+        scene without a fight roster (no combatants) keeps no order: the table keeps it (ruling).
+        The GM's recorded override lets the character act now."""
+        scene, character = turn.scene, who.character
+        if not scene.combatants:
+            return
+        rules.check_in_the_fight(character.name, character.status)
+        page = _page_of(scene, who.id)
+        _check_turn(page, character)
+        if moving and (page.state.used or page.turn_over(character)):
+            return  # its turn came already, or it has no action to take in it
+        rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
+        if page.gm_override is not None:
+            return
+        facts = self._facts(turn)
+        check_turn_order(who.key, who.name, facts.order, facts.done, facts.called)
+
+    def _fighter_page(self, turn: Turn, character_id: UUID) -> tuple[Sheeted, CharacterPage]:
+        who = turn.acting(character_id)
+        if turn.scene.combatants and who.id not in turn.scene.combatants:
+            raise InvalidInput(
+                f"{who.name} is not in this scene's fight (POST .../combatants)",
+                field="character_id",
+                rule="WCBH-22",
+            )
+        return who, _page_of(turn.scene, who.id)
+
+    @command
+    def pass_turn(self, ctx: CommandContext, scene_id: UUID, body: TurnPassCreate) -> Outcome:
+        """WCBH-22: the character gives up what is left of its turn this page, so that the order
+        moves on (its move stays, ruling)."""
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        page.passed = True
+        _save_page(turn.scene, who.id, page, "passes (WCBH-22)")
+        return turn.save(result=PageShown(who.id))
+
+    @command
+    def delay(self, ctx: CommandContext, scene_id: UUID, body: DelayCreate) -> Outcome:
+        """WCBH-23: the character delays its action to a declared moment; it acts when the GM says
+        the moment came (with the others delayed to it, in normal order), or loses it with the
+        page. Ruling: before its first action of the page, once a page."""
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        rules.check_may_delay(who.name, page.state.used, page.delayed_to)
+        page.delayed_to = body.moment
+        _save_page(turn.scene, who.id, page, f"delays its action to: {body.moment} (WCBH-23)")
+        return turn.save(result=PageShown(who.id))
+
+    @command
+    def moment_came(self, ctx: CommandContext, scene_id: UUID, body: MomentCreate) -> Outcome:
+        """WCBH-23 (GM): the declared moment came: the characters who delayed to it act now, before
+        the rest of the order, in normal order among themselves."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        waiting = [
+            (c, page)
+            for c in turn.scene.combatants
+            if not (page := _page_of(turn.scene, c)).delay_came
+            and moment_matches(page.delayed_to, body.moment)
+        ]
+        rules.check_someone_delayed(body.moment, len(waiting))
+        for character_id, page in waiting:
+            page.delay_came = True
+            _save_page(turn.scene, character_id, page, f"its moment came: {body.moment} (WCBH-23)")
+        return turn.save(result=TurnShown(turn.scene.id))
+
+    @command
+    def override_order(
+        self, ctx: CommandContext, scene_id: UUID, body: OrderOverrideCreate
+    ) -> Outcome:
+        """WCBH-22..24 (GM): the GM lets the character act out of the order this page, recorded
+        with its reason (the page state's `gm_override`, in the scene's log)."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        page.gm_override = body.reason
+        change = f"the GM lets it act out of the order of action: {body.reason} (WCBH-22)"
+        _save_page(turn.scene, who.id, page, change)
+        return turn.save(result=PageShown(who.id))
+
+    def turn_view(self, actor: Actor, scene: Scene) -> dict[str, Any]:
+        """The page's order of action and where it stands: whose turn it is, who is done, who
+        waits for a delayed moment, whom the GM let act out of order."""
+        order = self.app.order_of_action(actor, scene)
+        facts = turn_facts(scene, order, lambda c: self.app.get(actor, Character, c))
+        pages = {str(c): _page_of(scene, c) for c in scene.combatants}
+        return {
+            "scene_id": scene.id,
+            "page": scene.page,
+            "order_of_action": order,
+            "now": list(facts.now),
+            "done": sorted(facts.done),
+            "delayed": {
+                c: p.delayed_to for c, p in pages.items() if p.delayed_to and not p.delay_came
+            },
+            "moment_came": [c for c, p in pages.items() if p.delay_came],
+            "overrides": {c: p.gm_override for c, p in pages.items() if p.gm_override},
+            "version": scene.version,
+        }
 
     def page_view(self, actor: Actor, scene: Scene, character: Character) -> dict[str, Any]:
         """The character's page in this scene, with the dice the page adds to its rolls."""
@@ -499,6 +686,7 @@ class Fight(Part):
         rules.check_armed(attacker.name, conditions, body.weapon)  # WCBH-40, 41
         with_others = body.club_id is not None or body.defender_id is not None
         rules.check_attack_options(body.maneuver, body.effect, with_others)
+        self._in_order(turn, attacker)  # WCBH-22..24
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
         if body.defence_resolve:  # WCBH-20b: the defender's Resolve is the defender's to spend
@@ -633,6 +821,7 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
+        self._in_order(turn, attacker)  # WCBH-22..24
         _act(scene, attacker.character, [target.id], "grapples")
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "grapple", request, attacker, body.client_seed, dice)
@@ -665,6 +854,7 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
+        self._in_order(turn, attacker)  # WCBH-22..24
         _act(scene, attacker.character, [target.id], f"{name.replace('_', ' ')}")
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "maneuver", request, attacker, body.client_seed, dice)
@@ -727,6 +917,7 @@ class Fight(Part):
             "targets": entries,
             "purpose": body.purpose,
         }
+        self._in_order(turn, attacker)  # WCBH-22..24
         _act(scene, attacker.character, ids, "area attack")
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
         outcome, touched = self._roll(

@@ -118,6 +118,35 @@ def check_armed(name: str, conditions: Mapping[str, Any], weapon: int) -> None:
             )
 
 
+def check_may_delay(name: str, used: int, delayed_to: str | None) -> None:
+    """WCBH-23: a character delays its action before taking it (ruling: once a page)."""
+    if used:
+        raise Conflict(
+            f"{name} already acted this page: there is no action left to delay",
+            field="character_id",
+            code="page_action_refused",
+            rule="WCBH-23",
+        )
+    if delayed_to is not None:
+        raise Conflict(
+            f"{name} already delays its action this page (to: {delayed_to})",
+            field="character_id",
+            code="already_delayed",
+            rule="WCBH-23",
+        )
+
+
+def check_someone_delayed(moment: str, waiting: int) -> None:
+    """WCBH-23: the moment the GM says came is one a character delayed its action to."""
+    if not waiting:
+        raise Conflict(
+            f"no one in the fight delays its action to {moment!r} this page",
+            field="moment",
+            code="no_such_moment",
+            rule="WCBH-23",
+        )
+
+
 def check_standing(name: str, status: str, field: str) -> None:
     """WCBH-31: a defeated character is no target."""
     if status == "defeated":
