@@ -382,7 +382,9 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     for n in range(MAX_PAGES):
         thug = s.thug(100 + n)  # Health 10: 8 dice never bring 10 pages, so no defeat (WCBH-36)
         bolt = {"attacker_id": s.nova, "target_id": thug, "trait": "Lightning Bolt"}
-        bolt = s.post(f"/v1/scenes/{rooftop}/attacks", {**bolt, "effect": "Paralysed"}, table.player)
+        bolt = s.post(
+            f"/v1/scenes/{rooftop}/attacks", {**bolt, "effect": "Paralysed"}, table.player
+        )
         if bolt["result"]["effect_pages"]:
             break
         s.next_page(rooftop)

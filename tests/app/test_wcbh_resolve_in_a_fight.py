@@ -24,7 +24,7 @@ def attack(t: Table, nova: UUID, null: UUID, **fields: Any) -> FightAttackCreate
     )
 
 
-def test_an_attack_as_a_decisive_moment_explodes_owes_an_ability_and_counts_once_wcbh_13_15_16() -> None:
+def test_a_decisive_moment_attack_explodes_owes_an_ability_and_counts_once_wcbh_13_15_16() -> None:
     t = Table("wcbh", {"trait_limit": 10})
     nova = t.character("Nova", owner=t.player)
     null = t.character("Dr. Null", "villain")
@@ -40,7 +40,8 @@ def test_an_attack_as_a_decisive_moment_explodes_owes_an_ability_and_counts_once
     assert [o["effort"] for o in hero.owed_losses.values()] == ["physical"]
     # the story's one Decisive Moment is spent: another in a later scene of the story is refused
     other = t.scene(issue, title="The roof")
-    again = attack(t, nova, null, decisive_moment=True, effort="physical")
+    fresh = t.character("Dr. Null's twin", "villain")  # Dr. Null may be down already
+    again = attack(t, nova, fresh, decisive_moment=True, effort="physical")
     with pytest.raises(Conflict) as refused:
         t.run(t.player, "attack", other, again)
     assert refused.value.rule == "WCBH-15"

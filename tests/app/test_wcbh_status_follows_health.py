@@ -16,7 +16,9 @@ from tests.app.table import Table
 
 def health(t: Table, who: UUID, change: int) -> Character:
     body = ResourceChange(resource="health", change=change, reason="the GM's ruling")
-    return t.gm_runs("adjust_resource", who, body).aggregate  # type: ignore[no-any-return]
+    changed = t.gm_runs("adjust_resource", who, body).aggregate
+    assert isinstance(changed, Character)
+    return changed
 
 
 def test_a_defeated_hero_healed_by_the_gm_is_back_and_may_act_wcbh_31() -> None:

@@ -47,7 +47,13 @@ from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
 from systems.wcbh.rules.effects import EFFECT_LIMITS, defeating_effects, effect_forbidding
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
-from systems.wcbh.rules.initiative import Order, check_turn_order, moment_matches, now_acting
+from systems.wcbh.rules.initiative import (
+    Order,
+    check_turn_order,
+    knocked_out_together,
+    moment_matches,
+    now_acting,
+)
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 
 if TYPE_CHECKING:
@@ -270,10 +276,14 @@ def _act(
     targets: Sequence[UUID],
     change: str,
     maneuver: str | None = None,
+    *,
+    knocked_out_together: bool = False,
 ) -> None:
     """WCBH-25: one declared action on ``targets``; every target counts as attacked this page.
-    ``maneuver``: a charge or all-out attack (WCBH-44)."""
-    rules.check_in_the_fight(character.name, character.status)
+    ``maneuver``: a charge or all-out attack (WCBH-44). ``knocked_out_together``: defeated this
+    page by a member of its simultaneous group, it still acts (WCBH-23)."""
+    if not knocked_out_together:
+        rules.check_in_the_fight(character.name, character.status)
     rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
     page = _page_of(scene, character.id)
     _check_turn(page, character)
@@ -546,7 +556,7 @@ class Fight(Part):
         order = self.app.order_of_action(turn.actor, turn.scene)
         return turn_facts(turn.scene, order, lambda c: turn.character(c).character)
 
-    def _in_order(self, turn: Turn, who: Sheeted, *, moving: bool = False) -> None:
+    def _in_order(self, turn: Turn, who: Sheeted, *, moving: bool = False) -> bool:
         """WCBH-22..24: a character of the scene's fight acts when its turn comes; its move, too,
         until it has had its turn (ruling: a move is part of the turn, and may follow the action).
         Refusals that say more come first (out of the fight, under an effect, a lost turn). A
@@ -554,17 +564,37 @@ class Fight(Part):
         The GM's recorded override lets the character act now."""
         scene, character = turn.scene, who.character
         if not scene.combatants:
-            return
-        rules.check_in_the_fight(character.name, character.status)
+            return False
         page = _page_of(scene, who.id)
+        facts = self._facts(turn)
+        together = not moving and self._knocked_out_together(scene, who, page, facts.order)
+        if not together:
+            rules.check_in_the_fight(character.name, character.status)
         _check_turn(page, character)
         if moving and (page.state.used or page.turn_over(character)):
-            return  # its turn came already, or it has no action to take in it
+            return False  # its turn came already, or it has no action to take in it
         rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
         if page.gm_override is not None:
-            return
-        facts = self._facts(turn)
-        check_turn_order(who.key, who.name, facts.order, facts.done, facts.called)
+            return together
+        done = facts.done - {who.key} if together else facts.done
+        check_turn_order(who.key, who.name, facts.order, done, facts.called)
+        return together
+
+    @staticmethod
+    def _knocked_out_together(
+        scene: Scene, who: Sheeted, page: CharacterPage, order: Order
+    ) -> bool:
+        """WCBH-23: defeated this page by a member of its own simultaneous group, before acting."""
+        at = who.character.defeated_at or {}
+        defeated_now = (
+            who.character.status == "defeated"
+            and str(at.get("scene_id")) == str(scene.id)
+            and at.get("page") == scene.page
+        )
+        attackers = [str(a) for a, target in scene.page_attacks if target == who.id]
+        return knocked_out_together(
+            who.key, order, attackers, defeated_now=defeated_now, acted=bool(page.state.used)
+        )
 
     def _fighter_page(self, turn: Turn, character_id: UUID) -> tuple[Sheeted, CharacterPage]:
         who = turn.acting(character_id)
@@ -686,7 +716,7 @@ class Fight(Part):
         rules.check_armed(attacker.name, conditions, body.weapon)  # WCBH-40, 41
         with_others = body.club_id is not None or body.defender_id is not None
         rules.check_attack_options(body.maneuver, body.effect, with_others)
-        self._in_order(turn, attacker)  # WCBH-22..24
+        together = self._in_order(turn, attacker)  # WCBH-22..24
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
         if body.defence_resolve:  # WCBH-20b: the defender's Resolve is the defender's to spend
@@ -702,6 +732,7 @@ class Fight(Part):
             targets,
             f"attacks ({body.maneuver or 'attack'})",
             body.maneuver,
+            knocked_out_together=together,
         )
         if guard is not None:
             self._defends(turn.scene, guard, target)
@@ -821,8 +852,8 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
-        self._in_order(turn, attacker)  # WCBH-22..24
-        _act(scene, attacker.character, [target.id], "grapples")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        _act(scene, attacker.character, [target.id], "grapples", knocked_out_together=together)
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "grapple", request, attacker, body.client_seed, dice)
         _grappled(scene, attacker.character, target.character, body.aim, outcome.result["outcome"])
@@ -854,8 +885,9 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
-        self._in_order(turn, attacker)  # WCBH-22..24
-        _act(scene, attacker.character, [target.id], f"{name.replace('_', ' ')}")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        what = name.replace("_", " ")
+        _act(scene, attacker.character, [target.id], what, knocked_out_together=together)
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "maneuver", request, attacker, body.client_seed, dice)
         _maneuvered(scene, attacker.character, target.character, name, outcome.result)
@@ -917,8 +949,8 @@ class Fight(Part):
             "targets": entries,
             "purpose": body.purpose,
         }
-        self._in_order(turn, attacker)  # WCBH-22..24
-        _act(scene, attacker.character, ids, "area attack")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        _act(scene, attacker.character, ids, "area attack", knocked_out_together=together)
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
         outcome, touched = self._roll(
             turn, "area_attack", request, attacker, body.client_seed, dice

@@ -16,6 +16,7 @@ __all__ = [
     "check_turn_order",
     "delayed_order",
     "effective_edge",
+    "knocked_out_together",
     "lost_delays",
     "moment_matches",
     "now_acting",
@@ -190,3 +191,16 @@ def moment_matches(declared: str | None, came: str) -> bool:
     """WCBH-23: a delayed action's declared moment, named again when it comes (case and outer
     spaces aside)."""
     return declared is not None and declared.strip().casefold() == came.strip().casefold()
+
+
+def knocked_out_together(
+    character: str, order: Order, attackers_of_it: Iterable[str], *, defeated_now: bool, acted: bool
+) -> bool:
+    """WCBH-23: equal Edge on one side acts simultaneously, "and both may knock each other out": a
+    character that a member of its own group defeated this Page, before it took its action, still
+    takes it. ``attackers_of_it``: who attacked it this Page; ``defeated_now``: defeated by damage
+    on this Page."""
+    if not defeated_now or acted:
+        return False
+    group = next((g for g in order if character in g), ())
+    return any(a in group and a != character for a in attackers_of_it)

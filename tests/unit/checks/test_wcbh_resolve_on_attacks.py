@@ -149,12 +149,15 @@ def test_resolve_dice_after_a_decisive_moment_attack_are_three_each_and_explode_
     ATTACK.roll(request, None, RULES.parse_settings(None), roller)
     faces = [dataclasses.replace(f) for f in roller.faces]
     more = scripted(6, 1, 1, 2)  # 3 dice; the 6 explodes into the fourth
-    outcome = DICE.apply(FollowUpRoll(request, faces, DICE.parse({"resolve": 1}), None, None), more)
+    asked = FollowUpRoll(
+        request, faces, DICE.parse({"resolve": 1}), None, RULES.parse_settings(None)
+    )
+    outcome = DICE.apply(asked, more)
     assert [f.label for f in more.faces] == ["resolve"] * 4
     assert outcome.result["attack_successes"] == 3  # 6 → 2, the exploded 2 → 1
 
 
-def test_an_attacks_decisive_moment_names_its_effort_and_is_limited_like_any_roll_wcbh_15_16() -> None:
+def test_a_decisive_moment_attack_names_its_effort_and_is_limited_wcbh_15_16() -> None:
     moment = ATTACK.parse({**REQUEST.model_dump(mode="json"), "decisive_moment": True})
     with pytest.raises(InvalidInput) as refused:
         ATTACK.once(moment, "hero")

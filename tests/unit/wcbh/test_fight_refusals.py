@@ -225,7 +225,7 @@ def test_the_page_dice_are_the_servers_and_resolve_comes_before_a_knockback_wcbh
 # ---- effects have consequences (issue #15: a paralysed villain still attacked and moved) --------
 
 
-def test_an_effect_forbids_acting_moving_and_active_defence_until_ruled_otherwise_wcbh_35_37() -> None:
+def test_an_effect_forbids_acting_moving_and_dodging_until_ruled_otherwise_wcbh_35_37() -> None:
     from systems.wcbh.rules.effects import effect_forbidding
 
     paralysed = {"Paralysed": {"pages": 2, "whole_scene": False}}
