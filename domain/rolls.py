@@ -81,6 +81,9 @@ class CheckRoll:
     action: bool = True
     declared: Declared | None = None
     sheet: BaseModel | None = None
+    # Modifier entries of numbers decided before this roll, saying who gave them (a group
+    # check's difficulty, WCBH-11): the record lists them with the roller's own.
+    given: tuple[dict[str, Any], ...] = ()
 
 
 class RollCommands(Service):
@@ -199,6 +202,7 @@ class RollCommands(Service):
         request = self.system_of(campaign).with_page_dice(ask, check)
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
+        modifiers.extend(dict(entry) for entry in ask.given)
         modifiers.extend(_page_entries(parsed))
         costs = check.cost(parsed)
         roll_id = uuid4()
@@ -602,14 +606,19 @@ class RollCommands(Service):
         owner = self.command_owner(name)
         return owner, getattr(type(owner), name).__wrapped__
 
+    def command_holders(self) -> list[object]:
+        """Everything that holds commands: the application, the missions, each game system and
+        each of its parts."""
+        holders: list[object] = [self, self.missions]
+        for system in self.systems.values():
+            holders += [system, *system.parts]
+        return holders
+
     def command_owner(self, name: str) -> object:
         """Who holds the command of this name: the application, the missions, a game system or one
         of its parts (command names are unique across them all: a roll request names its command
         so)."""
-        owners: list[object] = [self, self.missions]
-        for system in self.systems.values():
-            owners += [system, *system.parts]
-        for owner in owners:
+        for owner in self.command_holders():
             if hasattr(getattr(type(owner), name, None), "__wrapped__"):
                 return owner
         raise Conflict(

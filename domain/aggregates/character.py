@@ -40,6 +40,7 @@ class Character(Aggregate):
         self._init_resolve_area()
         self._init_fight_area()
         self._init_nimble_health_area()
+        self._init_gear_area()
 
     @classmethod
     def create(
@@ -568,6 +569,24 @@ class Character(Aggregate):
             self.status = status
             self.defeated_at = {"scene_id": scene_id, "page": page}
 
+    def follow_levels(self, status: tuple[str, str] | None, reason: str) -> None:
+        """The status the ruleset says the levels call for now (`status`: the status and its
+        rule, from `Ruleset.status_after`; None: it stays), recorded if it differs (CD-11)."""
+        if status is not None and status[0] != self.status:
+            self._status_changed(status[0], reason, status[1])
+
+    def change_status(self, status: str, reason: str, rule: str) -> None:
+        """A status the GM records (a hero captured by the villains, or freed, CD-23)."""
+        if status == self.status:
+            raise Conflict(f"{self.name} is {status} already", code="same_status", rule=rule)
+        self._status_changed(status, reason, rule)
+
+    @event("StatusChanged")
+    def _status_changed(self, status: str, reason: str, rule: str) -> None:
+        self.status = status
+        if status == "active":
+            self.defeated_at = None
+
     # ---- the fight (WCBH-40, WCBH-41; systems/wcbh/commands/fight.py) ------------------------------------
 
     def _init_fight_area(self) -> None:
@@ -688,16 +707,6 @@ class Character(Aggregate):
         del self.effects[name]
         self._wake_if_able()
 
-    def follow_health(self, status: str, rule: str, reason: str) -> None:
-        """WCBH-31, 36: a change of Health outside a roll (the GM's) left the character `status`."""
-        self._status_followed_health(status, rule, reason)
-
-    @event("StatusFollowedHealth")
-    def _status_followed_health(self, status: str, rule: str, reason: str) -> None:
-        self.status = status
-        if status == "active":
-            self.defeated_at = None
-
     def _wake_if_able(self) -> None:
         # Defeated no more once Health is above 0 and no effect keeps the character down (WCBH-36).
         if (
@@ -710,6 +719,27 @@ class Character(Aggregate):
 
     # ---- Nimble health (NB-20..NB-26; systems/nimble/commands/health.py) --------------------------
     # status: "active", "dying" or "dead" for a hero, "active" or "defeated" for a monster.
+
+    # ---- gear: nWoD micro ammunition (NW-16; systems/nwod_micro/commands/fight.py) ------------
+
+    def _init_gear_area(self) -> None:
+        # Weapon name -> {"loaded", "spare", "magazine", "sheet_spare"}: the rounds in its magazine
+        # and the spare magazines carried, counted against the sheet's magazine and spares.
+        self.ammunition: dict[str, dict[str, int]] = {}
+
+    def change_ammunition(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        """NW-16: rounds fired or a magazine reloaded (`why`) left the weapon at `levels`."""
+        if any(int(v) < 0 for v in levels.values()):
+            raise InvalidInput(f"ammunition never goes below 0: {levels}", field="rounds")
+        self._ammunition_changed(weapon, levels, why, scene_id)
+
+    @event("AmmunitionChanged")
+    def _ammunition_changed(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        self.ammunition[weapon] = dict(levels)
 
     def _init_nimble_health_area(self) -> None:
         # Conditions (name -> details with "scene_id"): grappling, grappled, mounted, ridden,

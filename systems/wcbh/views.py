@@ -28,7 +28,6 @@ CHARACTER_EVENTS = (
     "EffectExtended",
     "EffectCarriedOver",
     "CarriedEffectEnded",
-    "StatusFollowedHealth",
     "DefeatedByEffects",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
@@ -117,8 +116,6 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
         return f"{e.name} keeps {name} defeated through the next scene (WCBH-38)"
     if t.name == "DefeatedByEffects":
         return f"{name} is defeated by {', '.join(e.names)} for the rest of the scene ({e.rule})"
-    if t.name == "StatusFollowedHealth":
-        return f"{name} is {e.status}: {e.reason} ({e.rule})"
     return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded
 
 

@@ -99,9 +99,26 @@ def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_
 ) -> None:
     nova = make(table, "Nova", table.player)
     hurt(table, nova, 1)
-    answer = recovery(table, table.scene(), nova, table.player, rested=True).json()
-    assert answer["roll"]["request"]["difficulty"] == 1
-    assert answer["health"] == min(6, 5 + max(0, counted(answer["roll"]) - 1))
+    scene = table.scene()
+    asked = recovery(table, scene, nova, table.player, rested=True)
+    # the player's claim lowers the difficulty: it waits for the GM (player_modifiers)
+    assert asked.status_code == 202, asked.text
+    assert asked.json()["modifiers"] == {"rested_whole_day": True}
+    roll = table.approved(asked.json())
+    assert roll["request"]["difficulty"] == 1
+    [claim] = roll["modifiers"]
+    assert (claim["field"], claim["by"], claim["rule"]) == (
+        "rested_whole_day",
+        table.player_id,
+        "player_modifiers:gm_approval",
+    )
+    assert character(table, nova)["resources"]["health"]["current"] == min(
+        6, 5 + max(0, counted(roll) - 1)
+    )
+    gm = recovery(table, table.scene(), nova, table.gm, rested=True).json()  # the GM's own word
+    assert [(m["field"], m["role"]) for m in gm["roll"]["modifiers"]] == [
+        ("rested_whole_day", "gm")
+    ]
 
 
 # ---- WCBH-37: shaking off an effect ---------------------------------------------------------------

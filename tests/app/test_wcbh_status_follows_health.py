@@ -35,8 +35,11 @@ def test_a_defeated_hero_healed_by_the_gm_is_back_and_may_act_wcbh_31() -> None:
     healed = health(t, nova, 2)
     assert (healed.status, healed.defeated_at) == ("active", None)
     assert t.run(t.player, "attack", scene, zap).aggregate is not None
-    kinds = [e["type"] for e in t.export() if e.get("type", "").startswith("Character.Status")]
-    assert kinds == ["Character.StatusFollowedHealth"] * 2
+    changes = [e["payload"] for e in t.export() if e.get("type") == "Character.StatusChanged"]
+    assert [(c["status"], c["rule"]) for c in changes] == [
+        ("defeated", "WCBH-31"),
+        ("active", "WCBH-31"),
+    ]
 
 
 def test_a_heal_does_not_lift_a_defeat_by_an_effect_wcbh_36() -> None:

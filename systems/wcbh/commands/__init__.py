@@ -16,7 +16,7 @@ from domain.rulesets.base import Check
 from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
-from systems.wcbh.rules.effects import defeating_effects, status_for_health
+from systems.wcbh.rules.effects import defeating_effects
 
 if TYPE_CHECKING:
     from domain.application import Chronicle
@@ -56,20 +56,14 @@ class Wcbh(GameSystem):
         self.play.issue_ended(at)  # WCBH-38: every extended effect ends
 
     def resource_adjusted(self, character: Character, resource: str, reason: str) -> None:
-        """WCBH-31, 36: a GM's heal (or harm) of Health decides the status again, recorded as
-        `Character.StatusFollowedHealth`: healed above 0 a defeated character is back (unless an
-        effect that defeated it holds it), taken to 0 an active one is defeated."""
-        if resource != "health":
+        """WCBH-36 after the GM's harm: an effect whose pages now reach the Health left defeats
+        the character for the rest of the scene (`Character.DefeatedByEffects`). The status itself
+        follows Health through `WcbhRuleset.status_after` (WCBH-31)."""
+        if resource != "health" or character.status != "active":
             return
-        status = status_for_health(
-            character.status, character.resources.get("health", 0), character.effects
-        )
-        if status is not None:
-            character.follow_health(status, "WCBH-31", f"the GM changed Health: {reason}")
-        elif character.status == "active":  # WCBH-36: an effect may now reach the Health left
-            names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
-            if names:
-                character.be_defeated_by_effects(names, None, None, "WCBH-36")
+        names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
+        if names:
+            character.be_defeated_by_effects(names, None, None, "WCBH-36")
 
     # ---- roll hooks ----------------------------------------------------------------------------
 
