@@ -477,6 +477,11 @@ def play_scene_play(
         )
         if answer["health"] > answer["health_before"]:
             break
+    # a GM takes Health to 0 and heals it back: the status follows (WCBH-31)
+    felled = make("Felled")
+    health = {"resource": "health", "reason": "the GM's ruling"}
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": -6})
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": 2})
     sturdy = {
         **sheet,
         "abilities": {**sheet["abilities"], "Stamina": 10, "Strength": 10, "Will": 10},
@@ -489,6 +494,15 @@ def play_scene_play(
         shaken = s.call("POST", f"{base}/shake-offs", gm, shake)
         if shaken["pages_left"] < shaken["pages_before"]:
             break
+    for n in range(20):  # Health lowered to an effect's pages left: defeated by it (WCBH-36)
+        worn = make(f"Worn {n}", "villain", body=sturdy)
+        pages = stun(scene, worn, 300 + n)["effect_pages"]
+        if pages:
+            harm = {"resource": "health", "change": pages - 10, "reason": "the fall"}
+            s.call("POST", f"/v1/characters/{worn}/resources", gm, harm)
+            break
+    ruling = {"character_id": worn, "effect": "Stunned", "may_defend_actively": True}
+    s.call("POST", f"{base}/effect-rulings", gm, {**ruling, "reason": "a daze, not a paralysis"})
     frail = {**sheet, "abilities": {**sheet["abilities"], "Agility": 1, "Strength": 1, "Will": 1}}
     for n in range(30):  # a hero defeated by damage, back on the next page (WCBH-39)
         down = make(f"Down {n}", token=player, body=frail)

@@ -343,10 +343,13 @@ class Chronicle(RollCommands):
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
         character.adjust(body.resource, body.change, body.reason)
-        rules = get_ruleset(self.campaign_of(actor).ruleset)
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
         character.follow_levels(
-            rules.status_after(character.status, character.resources), body.reason
+            rules.status_after(character.status, character.resources, character.effects),
+            body.reason,
         )
+        self.system_of(campaign).resource_adjusted(character, body.resource, body.reason)
         return self._commit(ctx, character)
 
     @command

@@ -180,6 +180,11 @@ class GameSystem:
     def page_advanced(self, at: PageBoundary) -> None:
         """A scene moved to its next page."""
 
+    def resource_adjusted(self, character: Character, resource: str, reason: str) -> None:
+        """The GM changed a resource of the character (`Chronicle.adjust_resource`), after the
+        ruleset's `status_after`: what else it changes on the character, recorded on it in the
+        same save (WCBH-36: an effect may now defeat it)."""
+
     # ---- roll hooks (what a system adds to the shared roll commands) -------------------------
 
     def with_page_dice(self, ask: CheckRoll, check: Check) -> Mapping[str, Any]:

@@ -251,6 +251,43 @@ class Character(Aggregate):
         if whole_scene:
             self.status = "defeated"
 
+    def be_defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        """WCBH-36: damage lowered Health to the Pages left of these effects: they defeat the
+        character and last to the end of the scene (`roll_id` the roll whose damage did it; None,
+        and no `scene_id`, for the GM's change of Health)."""
+        self._defeated_by_effects(names, scene_id, roll_id, rule)
+
+    @event("DefeatedByEffects")
+    def _defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        for name in names:
+            self.effects[name] = {**self.effects[name], "whole_scene": True}
+        self.status = "defeated"
+
+    def rule_effect(self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID) -> None:
+        """WCBH-35, 37: the GM says what the effect `name` lets this character do (`limits`:
+        may_act, may_move, may_defend_actively); its power's description decides, not the rules."""
+        if name not in self.effects:
+            raise Conflict(
+                f"{self.name} is under no effect {name!r}", field="effect", code="no_such_effect"
+            )
+        self._effect_ruled(name, limits, reason, scene_id)
+
+    @event("EffectRuled")
+    def _effect_ruled(
+        self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID
+    ) -> None:
+        self.effect_rulings[name] = {**limits, "reason": reason, "scene_id": str(scene_id)}
+
+    @property
+    def effect_rulings(self) -> dict[str, dict[str, Any]]:
+        """WCBH-35: the GM's rulings on what each effect allows, by effect name (a property so
+        that characters stored before it have an empty one)."""
+        return self.__dict__.setdefault("_effect_rulings", {})
+
     def tick_effects(self, scene_id: UUID, page: int) -> None:
         """WCBH-35: a new page takes one page off each page-counted effect; at 0 it ends."""
         left = {

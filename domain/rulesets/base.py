@@ -234,9 +234,15 @@ class Ruleset(ABC):
         ruleset has no attack command."""
         return None
 
-    def status_after(self, status: str, resources: Mapping[str, int]) -> tuple[str, str] | None:
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
         """The status a character's levels call for once something other than a hit changed them
-        (a rest, a GM's award), with the rule that says so; None: the status stays."""
+        (a rest, a GM's award), with the rule that says so; None: the status stays. `effects`: the
+        character's special effects, where the ruleset's status depends on them (WCBH-36)."""
         return None
 
     def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:

@@ -122,7 +122,12 @@ class ClassdRuleset(Ruleset):
             "will": resource(sheet.will, sheet.will, "rest"),
         }
 
-    def status_after(self, status: str, resources: Mapping[str, int]) -> tuple[str, str] | None:
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
         """CD-11 ruling: a character is out of the fight at 0 Health and back in it once Health
         is above 0 again (a rest, CD-22, or the GM's healing); captured stays captured (CD-12):
         being held is not a matter of Health."""

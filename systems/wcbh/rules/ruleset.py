@@ -22,6 +22,7 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
+from systems.wcbh.rules.effects import status_for_health
 from systems.wcbh.rules.examples import OTHER_SIDES
 from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
@@ -185,6 +186,21 @@ class WcbhRuleset(Ruleset):
     ) -> dict[str, Any] | None:
         """WCBH-28..33, 35: see systems/wcbh/rules/attack.py."""
         return attack_request(attacker, target, **options)
+
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
+        """WCBH-31, 36: the GM's heal or harm of Health decides the status again
+        (`effects.status_for_health`): at 0 defeated; above 0 back, unless an effect that defeated
+        the character still holds it."""
+        health = resources.get("health")
+        if health is None:
+            return None
+        status_now = status_for_health(status, health, effects or {})
+        return None if status_now is None else (status_now, "WCBH-31")
 
     def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
         """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes (the one
