@@ -256,9 +256,9 @@ class Turn:
         action: bool = True,
         declared: Declared | None = None,
         sheet: BaseModel | None = None,
-        given: tuple[dict[str, Any], ...] = (),
+        earlier_modifiers: tuple[dict[str, Any], ...] = (),
     ) -> tuple[CheckOutcome, list[Aggregate]]:
-        """A check rolled in this turn's scene by its actor (`RollCommands._roll_check`): the
+        """A check rolled in this turn's scene by its actor (`RollCommands.roll_check`): the
         outcome, and what to save (the roll first)."""
         ask = CheckRoll(
             self.actor,
@@ -272,9 +272,9 @@ class Turn:
             action=action,
             declared=declared,
             sheet=sheet,
-            given=given,
+            earlier_modifiers=earlier_modifiers,
         )
-        return self.app._roll_check(ask)
+        return self.app.roll_check(ask)
 
     def save(
         self, first: Aggregate | None = None, *others: Aggregate, result: object = None

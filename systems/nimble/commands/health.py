@@ -255,7 +255,7 @@ class HealthArea(Area):
             return None, []
         sheet = _sheet(campaign, attacker)
         request = _save_request(sheet, "STR", "attacking while Dying (NB-21)")
-        outcome, touched = self.app._roll_check(
+        outcome, touched = self.app.roll_check(
             CheckRoll(
                 actor=actor,
                 scene=scene,
@@ -359,7 +359,7 @@ class HealthArea(Area):
         `numbers`: other fields of `body` the sender gave (a monster's modifier): they follow
         player_modifiers too, and a GM's are recorded as the GM's."""
         steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
-        outcome, touched = self.app._roll_check(
+        outcome, touched = self.app.roll_check(
             CheckRoll(
                 actor=actor,
                 scene=scene,
@@ -565,7 +565,7 @@ class HealthArea(Area):
             "purpose": f"grapple {grab.target.name} (NB-24)",
         }
         # NB-24: a monster's modifier is no number of its sheet: whoever gives it declares it
-        given = {} if body.modifier is None else {"modifier": body.modifier}
+        numbers = {} if body.modifier is None else {"modifier": body.modifier}
         return self._nb_roll(
             grab.actor,
             grab.scene,
@@ -575,7 +575,7 @@ class HealthArea(Area):
             grab.grappler,
             body,
             chain,
-            given,
+            numbers,
         )
 
     @staticmethod

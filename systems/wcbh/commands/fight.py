@@ -703,7 +703,7 @@ class Fight(Part):
         # Each attacker's weapon and modifier are a player's declarations: the whole team attack
         # follows player_modifiers (refused, trusted, or waiting for the GM) before any dice.
         declared = _team_declared(body.attackers)
-        self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
+        self.app.modifiers_of(turn.actor, turn.settings, turn.scene, None, declared)
         for who, _ in team:
             turn.scene.use_once("team_attack", who.id, "WCBH-47", exclusive=False)
             _act(turn.scene, who.character, [target.id], "team attack")
