@@ -189,10 +189,9 @@ class Fight(Part):
         outcome, touched = turn.roll(
             check,
             request,
-            roller.character,
+            roller,  # with the sheet the turn parsed already
             body.client_seed,
             declared=edges,
-            sheet=roller.sheet,  # parsed by the turn already
         )
         roll = touched[0]
         assert isinstance(roll, Roll)

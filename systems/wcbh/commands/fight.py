@@ -302,11 +302,7 @@ class Fight(Part):
     ) -> tuple[CheckOutcome, list[Any]]:
         """One roll of the command, by `roller` with the sheet the command parsed (the roll first in
         what it touched; a second roll links to the `chain` of the first)."""
-        character = roller.character if roller is not None else None
-        sheet = roller.sheet if roller is not None else None
-        return turn.roll(
-            check, request, character, client_seed, chain=chain, declared=declared, sheet=sheet
-        )
+        return turn.roll(check, request, roller, client_seed, chain=chain, declared=declared)
 
     # ---- the roll hooks and boundaries the system passes on ---------------------------------------
 

@@ -520,12 +520,11 @@ def _roll(
     return turn.roll(
         TRAIT,
         request,
-        roller.character,
+        roller,  # with the sheet the turn parsed already
         client_seed,
         chain=chain,
         action=action,
         declared=None if own is None else declared_by(own, "request"),
-        sheet=roller.sheet,  # parsed by the turn already
         earlier_modifiers=earlier_modifiers,
     )
 
