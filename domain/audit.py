@@ -234,10 +234,8 @@ def recompute(
         return [problem("seed_mismatch", f"the revealed seed {seed_hex!r} is not hex")]
     if commitment(seed) != record.get("commitment"):
         return [problem("seed_mismatch", "the revealed seed does not match its commitment")]
-    version = str(record.get("rules_version", FORMAT_1_RULES_VERSION))
     try:
-        _format(record)
-        replayed = _replay(record, seed, original, version)
+        replayed = _replay(record, seed, original, _rules_version(record))
     except _Unknown as exc:
         return [problem(UNKNOWN_RULES, str(exc))]
     except UnknownFormat as exc:
@@ -249,6 +247,18 @@ def recompute(
 
 class _Unknown(LookupError):
     pass
+
+
+def _rules_version(record: Mapping[str, Any]) -> str:
+    """The rules version a record was computed under. Format 1 predates versions: "1", whatever
+    an unhashed field might say. Format 2 hashes its own, which the server always writes: a record
+    without one (or with a non-string) is not replayed under a guess."""
+    if _format(record) == 1:
+        return FORMAT_1_RULES_VERSION
+    version = record.get("rules_version")
+    if type(version) is not str:
+        raise UnknownFormat(f"its rules_version {json.dumps(version)} is not a version string")
+    return version
 
 
 @dataclass(frozen=True)
@@ -333,9 +343,11 @@ def check_unrevealed(
     if _format(record) != RECORD_FORMAT:
         return []  # format 1 hashed no score: it can only be recomputed from the seed
     try:
-        replayed = _replay(record, None, original, str(record.get("rules_version")))
+        replayed = _replay(record, None, original, _rules_version(record))
     except _Unknown as exc:
         return [Problem(UNKNOWN_RULES, f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
+    except UnknownFormat as exc:
+        return [Problem("unverifiable", f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
     except Exception as exc:  # noqa: BLE001 - any failure to replay is reported, never raised
         message = f"roll {roll_id}: its odds could not be computed: {exc}"
         return [Problem("unverifiable", message, record.get("sequence"), roll_id)]
@@ -949,15 +961,23 @@ def _check_nonce_taken(log: _Log, recorded: _Recorded, epoch: _Epoch) -> list[Pr
     if taken is None:
         return [recorded.problem("missing", "its scene never took a nonce for it (Scene.RollMade)")]
     line, number, nonce = taken
-    if (number, nonce) != (epoch.number, recorded.record.get("nonce")):
+    claimed = recorded.record.get("nonce")
+    # Type-strict: JSON's 1.0 and true are not the whole number 1 the scene took (Python's ==
+    # says they are), and an export holding them is not what the server wrote.
+    if not (_same_whole(number, epoch.number) and _same_whole(nonce, claimed)):
         return [
             recorded.problem(
                 "nonce_mismatch",
-                f"its scene took nonce {nonce} of seed epoch {number} for it (line {line}), the "
-                f"record says nonce {recorded.record.get('nonce')} of {epoch.name()}",
+                f"its scene took nonce {json.dumps(nonce)} of seed epoch {json.dumps(number)} "
+                f"for it (line {line}), the record says nonce {json.dumps(claimed)} of "
+                f"{epoch.name()}",
             )
         ]
     return []
+
+
+def _same_whole(value: Any, other: Any) -> bool:
+    return type(value) is int and type(other) is int and value == other
 
 
 def _check_scenes(log: _Log) -> list[Problem]:

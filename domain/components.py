@@ -254,17 +254,20 @@ class Turn:
         self,
         check: str,
         request: Mapping[str, Any],
-        character: Character | None,
+        roller: Sheeted | Character | None,
         client_seed: str | None,
         *,
         chain: RollChain | None = None,
         action: bool = True,
         declared: Declared | None = None,
-        sheet: BaseModel | None = None,
-        given: tuple[dict[str, Any], ...] = (),
+        earlier_modifiers: tuple[dict[str, Any], ...] = (),
     ) -> tuple[CheckOutcome, list[Aggregate]]:
-        """A check rolled in this turn's scene by its actor (`RollCommands._roll_check`): the
-        outcome, and what to save (the roll first)."""
+        """A check rolled in this turn's scene by its actor (`RollCommands.roll_check`): the
+        outcome, and what to save (the roll first). A `Sheeted` roller brings the sheet the
+        command parsed already; a bare character's is parsed for the roll."""
+        character, sheet = (
+            (roller.character, roller.sheet) if isinstance(roller, Sheeted) else (roller, None)
+        )
         ask = CheckRoll(
             self.actor,
             self.scene,
@@ -277,9 +280,9 @@ class Turn:
             action=action,
             declared=declared,
             sheet=sheet,
-            given=given,
+            earlier_modifiers=earlier_modifiers,
         )
-        return self.app._roll_check(ask)
+        return self.app.roll_check(ask)
 
     def save(
         self, first: Aggregate | None = None, *others: Aggregate, result: object = None

@@ -116,7 +116,7 @@ class Missions:
                     "will_max": maxima["will"]["max"],
                 }
             )
-        outcome, touched = app._roll_check(
+        outcome, touched = app.roll_check(
             CheckRoll(
                 actor=actor,
                 scene=scene,

@@ -82,7 +82,7 @@ class CheckRoll:
     sheet: BaseModel | None = None
     # Modifier entries of numbers decided before this roll, saying who gave them (a group
     # check's difficulty, WCBH-11): the record lists them with the roller's own.
-    given: tuple[dict[str, Any], ...] = ()
+    earlier_modifiers: tuple[dict[str, Any], ...] = ()
 
 
 class RollCommands(Service):
@@ -167,7 +167,7 @@ class RollCommands(Service):
             path="request",
             set_by_gm=tuple(gm_set(check, request)) if actor.is_gm else (),
         )
-        _, touched = self._roll_check(
+        _, touched = self.roll_check(
             CheckRoll(
                 actor=actor,
                 scene=scene,
@@ -182,13 +182,13 @@ class RollCommands(Service):
         )
         return self._commit(ctx, *touched)
 
-    def _roll_check(self, ask: CheckRoll) -> tuple[CheckOutcome, list[Any]]:
+    def roll_check(self, ask: CheckRoll) -> tuple[CheckOutcome, list[Any]]:
         """Roll a check in a scene: the roll record, its chain link, the scene's nonce, and what the
         roll spends; returns the outcome and the aggregates to save (the roll first). A command
         that rolls several times passes the chain its earlier rolls linked to (touched[1]).
         `action` False: a check that is no action of the page (a chase, recovery, shaking off), which
         the extra actions of the page do not penalise (WCBH-25). `declared`: the situational
-        modifiers the roller declared (a player's follow player_modifiers: see `_modifiers`).
+        modifiers the roller declared (a player's follow player_modifiers: see `modifiers_of`).
         `sheet`: the character's sheet, if the command parsed it already."""
         actor, scene, campaign, character = ask.actor, ask.scene, ask.campaign, ask.character
         check_name, client_seed, declared, sheet = (
@@ -205,8 +205,8 @@ class RollCommands(Service):
         # The page's dice go into the request so that the record recomputes (WCBH-25, 41).
         request = self.system_of(campaign).with_page_dice(ask, check)
         parsed = parse_request(check.Request, request, "request")
-        modifiers = self._modifiers(actor, settings, scene, character, declared)
-        modifiers.extend(dict(entry) for entry in ask.given)
+        modifiers = self.modifiers_of(actor, settings, scene, character, declared)
+        modifiers.extend(dict(entry) for entry in ask.earlier_modifiers)
         modifiers.extend(_page_entries(parsed))
         costs = check.cost(parsed)
         roll_id = uuid4()
@@ -271,7 +271,7 @@ class RollCommands(Service):
             campaign.id, record, outcome, odds.success, odds.at_least, above, touched, ask.chain
         )
 
-    def _modifiers(
+    def modifiers_of(
         self,
         actor: Actor,
         settings: Any,

@@ -124,10 +124,15 @@ class Service(Application):
         except AggregateNotFoundError:
             raise Unauthenticated("the bearer token matches no campaign") from None
         member = campaign.members.get(parts.member_id) if isinstance(campaign, Campaign) else None
+        # "Revoked" only to whoever presents the revoked token itself: member ids are public
+        # (`rolled_by` in exports), so any other token gets the answer an unknown member gets.
         if member is None:
             raise Unauthenticated("the bearer token matches no member of its campaign")
         if member.token_hash is None:
-            raise Unauthenticated("this member's token was revoked", code="token_revoked")
+            revoked = member.revoked_token_hash
+            if revoked is not None and token_matches(token, revoked):
+                raise Unauthenticated("this member's token was revoked", code="token_revoked")
+            raise Unauthenticated("the bearer token matches no member of its campaign")
         if not token_matches(token, member.token_hash):
             raise Unauthenticated("the bearer token matches no member of its campaign")
         if member.token_expires_at is not None and self.clock() >= member.expires_at:

@@ -24,6 +24,10 @@ class Member:
     role: str
     token_hash: str | None  # None once revoked: no token of this member authenticates
     token_expires_at: str | None = None  # ISO 8601 (UTC); None: the token does not expire
+    # The hash the member's token had when it was revoked, so that only whoever presents that
+    # very token is told it was revoked (anyone else learns nothing about the member). Derived
+    # on replay from the hash the member had before TokenRevoked: the event needs no new field.
+    revoked_token_hash: str | None = None
 
     @property
     def expires_at(self) -> datetime:
@@ -138,7 +142,10 @@ class Campaign(Aggregate):
         self, member_id: UUID, token_hash: str, token_expires_at: str | None
     ) -> None:
         self.members[member_id] = replace(
-            self.members[member_id], token_hash=token_hash, token_expires_at=token_expires_at
+            self.members[member_id],
+            token_hash=token_hash,
+            token_expires_at=token_expires_at,
+            revoked_token_hash=None,
         )
 
     def revoke_token(self, member_id: UUID) -> None:
@@ -155,8 +162,9 @@ class Campaign(Aggregate):
 
     @event("TokenRevoked")
     def _token_revoked(self, member_id: UUID) -> None:
+        member = self.members[member_id]
         self.members[member_id] = replace(
-            self.members[member_id], token_hash=None, token_expires_at=None
+            member, token_hash=None, token_expires_at=None, revoked_token_hash=member.token_hash
         )
 
     def remove_member(self, member_id: UUID) -> None:

@@ -90,6 +90,18 @@ def test_a_revoked_token_leaves_no_hash_and_is_revoked_once() -> None:
         campaign.revoke_token(member_id)
 
 
+def test_the_revoked_hash_is_kept_from_the_log_as_it_stands() -> None:
+    # TokenRevoked carries only the member id (as logs written before this kept it): the hash
+    # the member had before it is what replay keeps, so a revoke in an old log is kept too.
+    member_id = uuid4()
+    campaign = a_campaign_with(member_id)
+    campaign.revoke_token(member_id)
+    replayed = given(campaign)
+    assert replayed.members[member_id].revoked_token_hash == "h1"
+    replayed.rotate_token(member_id, "h2", None)
+    assert given(replayed).members[member_id].revoked_token_hash is None
+
+
 def test_the_gm_keeps_its_token_and_its_seat() -> None:
     campaign = a_campaign()
     gm = campaign.gm.id

@@ -212,6 +212,18 @@ def test_records_in_format_1_still_verify(
     assert "7 recomputed" in out
 
 
+def test_a_format_1_record_is_replayed_under_rules_version_1_whatever_an_unhashed_field_says(
+    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = as_format_1(play.entries)
+    recorded(old, play.paid)[1]["payload"]["record"]["rules_version"] = "99"  # outside its hash
+
+    code, out = verify(old, tmp_path, capsys)
+
+    assert code == 0, out
+    assert "7 recomputed" in out
+
+
 def _under_unknown_rules(play: Play, roll: str) -> tuple[Entries, int]:
     """The export with one roll's record claiming rules version 99 (re-hashed, as a newer server
     would have written it)."""
@@ -294,6 +306,25 @@ def nonce(value: Callable[[int], int]) -> Edit:
         line, record = _record(play, entries, play.server_seeded)
         record["nonce"] = value(record["nonce"])
         rehash(entries)
+        return line
+
+    return edit
+
+
+def scene_took(key: str, value: Any) -> Edit:
+    """The scene's own account of the nonce it took (Scene.RollMade, outside the hash) edited to a
+    value Python's == takes for the number: 1.0 or true for 1, false for epoch 0."""
+
+    def edit(play: Play, entries: Entries) -> int:
+        line, record = _record(play, entries, play.server_seeded)
+        made = next(
+            e["payload"]
+            for e in entries
+            if e["type"] == "Scene.RollMade" and e["payload"]["roll_id"] == play.server_seeded
+        )
+        assert (made["epoch"], made["nonce"]) == (0, 1) == (0, record["nonce"])
+        assert made[key] == value and made[key] is not value
+        made[key] = value
         return line
 
     return edit
@@ -420,6 +451,17 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "a nonce reused": (nonce(lambda n: n - 1), "NONCE_MISMATCH"),
     "a nonce set to 999": (nonce(lambda n: 999), "NONCE_MISMATCH"),
     "two nonces swapped": (nonces_swapped, "NONCE_MISMATCH"),
+    "the scene's nonce 1 as 1.0": (scene_took("nonce", 1.0), "NONCE_MISMATCH"),
+    "the scene's nonce 1 as true": (scene_took("nonce", True), "NONCE_MISMATCH"),
+    "the scene's seed epoch 0 as false": (scene_took("epoch", False), "NONCE_MISMATCH"),
+    "the record's nonce 1 as 1.0": (
+        in_record("server_seeded", lambda r: r.update(nonce=1.0)),
+        "NONCE_MISMATCH",
+    ),
+    "a record without its rules version": (
+        in_record("paid", lambda r: r.pop("rules_version")),
+        "UNVERIFIABLE",
+    ),
     "a roll on a revealed seed": (made_after_reveal, "AFTER_REVEAL"),
     "a commitment never published": (commitment_never_published, "UNPUBLISHED"),
     "the score shown": (shown("score", lambda s: s + 1), "SCORE_MISMATCH"),

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from api.deps import looks_random
 from api.main import create_app
 from api.settings import Settings
+from domain.secrets import mint_token, parse_token
 from domain.service import IDEMPOTENCY_TTL
 from tests.api.support import Table, bearer, ok
 
@@ -188,6 +189,27 @@ def test_a_revoked_token_is_401_until_the_gm_rotates_a_new_one(table: Table) -> 
     assert table.client.delete(url, headers=bearer(table.gm)).status_code == 409  # already
     fresh = table.post(url, {}, status=200)
     assert status(table, fresh["token"]) == 200
+
+
+def forged(token: str) -> str:
+    """A token naming the same campaign and member as `token`, with another secret."""
+    parts = parse_token(token)
+    assert parts is not None
+    return mint_token(parts.campaign_id, parts.member_id)
+
+
+def test_only_the_revoked_token_itself_is_told_it_was_revoked(table: Table) -> None:
+    # Member ids are public (`rolled_by` in exports): a forged token for a revoked member must get
+    # the answer a forged token for a member in good standing gets, not "token_revoked".
+    ok(table.client.delete(member_url(table, table.player, "/token"), headers=bearer(table.gm)))
+    url = f"/v1/campaigns/{table.campaign_id}"
+    for_revoked = table.client.get(url, headers=bearer(forged(table.player)))
+    for_active = table.client.get(url, headers=bearer(forged(table.other_player)))
+    assert for_revoked.status_code == for_active.status_code == 401
+    assert for_revoked.json() == for_active.json()
+    assert for_revoked.json()["error"]["code"] == "unauthenticated"
+    real = table.client.get(url, headers=bearer(table.player))
+    assert (real.status_code, real.json()["error"]["code"]) == (401, "token_revoked")
 
 
 def test_the_gm_cannot_revoke_its_own_token_or_remove_itself(table: Table) -> None:

@@ -1,9 +1,9 @@
 """Every route that may answer 202 with a roll request says so in OpenAPI, and no other route does.
 
 A player's situational modifiers meet the campaign's `player_modifiers` in one place,
-`RollCommands._modifiers`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
+`RollCommands.modifiers_of`; under `gm_approval` it raises `ApprovalNeeded`, the command runner records
 a roll request instead, and `Commands.run` answers 202 with it, whatever the verb. So a verb may
-answer 202 exactly when it reaches `_modifiers` with the roller's declared modifiers. This test
+answer 202 exactly when it reaches `modifiers_of` with the roller's declared modifiers. This test
 follows the verbs' own calls (`self.…(…)`, read from their source) to find them; a call to a helper
 that takes `declared` counts only when it passes some (the helper's default, None, asks nothing),
 and a verb that starts by requiring the GM never asks (the GM's modifiers never wait).
@@ -26,7 +26,7 @@ from api.main import create_app
 from domain.components import Turn
 from tests.app.table import SeededChronicle
 
-ASKS = "_modifiers"  # the one method that raises ApprovalNeeded
+ASKS = "modifiers_of"  # the one method that raises ApprovalNeeded
 # Who holds commands: the application, each game system's component and its parts. A method's
 # calls are followed on the object that makes them (`self.name`), or on another holder it reaches
 # (`self.app.name`, `self.system.name`, `self.play.name`).
@@ -105,7 +105,7 @@ def _passes_declared(call: ast.Call, called: Called) -> bool:
     """Whether a call hands its callee declared modifiers (True for one without that parameter)."""
     holder, fn = called
     params = list(inspect.signature(fn).parameters)  # a method's params[0] is self
-    if params[1:2] == ["ask"]:  # `_roll_check(CheckRoll(..., declared=...))`
+    if params[1:2] == ["ask"]:  # `roll_check(CheckRoll(..., declared=...))`
         built = call.args[0] if call.args else None
         if isinstance(built, ast.Call) and getattr(built.func, "id", None) == "CheckRoll":
             return any(
@@ -143,7 +143,7 @@ def _gm_only(holder: Any, fn: Callable[..., Any]) -> bool:
 
 
 def may_ask_gm(called: Called, visiting: frozenset[Any] = frozenset()) -> bool:
-    """Whether a method (or function) may reach `_modifiers` with declared modifiers."""
+    """Whether a method (or function) may reach `modifiers_of` with declared modifiers."""
     holder, fn = called
     if fn.__name__ == ASKS:
         return True

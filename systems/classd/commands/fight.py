@@ -182,17 +182,16 @@ class Fight(Part):
         the result and what to save (the roll first)."""
         edges = declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage})
         if difficulty is not None:
-            given = {k: v for k, v in difficulty.items() if v is not None}  # 0 is a difficulty
-            edges = Declared({**edges.values, **given}, (*edges.fields, *difficulty))
+            numbers = {k: v for k, v in difficulty.items() if v is not None}  # 0 is a difficulty
+            edges = Declared({**edges.values, **numbers}, (*edges.fields, *difficulty))
         # Fields of the body itself: a refused one is named as the body's field, and the command
         # runner records where the body sits for the GM's approval (domain.commands.argument_path).
         outcome, touched = turn.roll(
             check,
             request,
-            roller.character,
+            roller,  # with the sheet the turn parsed already
             body.client_seed,
             declared=edges,
-            sheet=roller.sheet,  # parsed by the turn already
         )
         roll = touched[0]
         assert isinstance(roll, Roll)

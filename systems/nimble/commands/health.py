@@ -17,7 +17,7 @@ See systems/nimble/docs/health.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -255,7 +255,7 @@ class HealthArea(Area):
             return None, []
         sheet = _sheet(campaign, attacker)
         request = _save_request(sheet, "STR", "attacking while Dying (NB-21)")
-        outcome, touched = self.app._roll_check(
+        outcome, touched = self.app.roll_check(
             CheckRoll(
                 actor=actor,
                 scene=scene,
@@ -343,35 +343,16 @@ class HealthArea(Area):
         return self.app._commit(ctx, character, *unique.values(), result=result)
 
     def _nb_roll(
-        self,
-        actor: Actor,
-        scene: Scene,
-        campaign: Campaign,
-        check: str,
-        request: dict[str, Any],
-        character: Character,
-        body: Rolled,
-        chain: RollChain | None = None,
-        numbers: dict[str, Any] | None = None,
+        self, rolled: CheckRoll, body: Rolled, numbers: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
-        """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
-        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's.
-        `numbers`: other fields of `body` the sender gave (a monster's modifier): they follow
-        player_modifiers too, and a GM's are recorded as the GM's."""
+        """The roll of a health command (`rolled`: what, by whom, where; its modifiers are added
+        here): the steps the roller declared in `body` (NB-11) follow player_modifiers; those of
+        the record (hiding, cover, hasty attacks) are not the roller's. `numbers`: other fields of
+        `body` the sender gave (a monster's modifier): they follow player_modifiers too, and a
+        GM's are recorded as the GM's."""
         steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
-        outcome, touched = self.app._roll_check(
-            CheckRoll(
-                actor=actor,
-                scene=scene,
-                campaign=campaign,
-                check=check,
-                request=request,
-                character=character,
-                client_seed=body.client_seed,
-                chain=chain,
-                declared=declared_by({**steps, **(numbers or {})}),
-            )
-        )
+        declared = declared_by({**steps, **(numbers or {})})
+        outcome, touched = self.app.roll_check(replace(rolled, declared=declared))
         roll = touched[0]
         assert isinstance(roll, Roll)
         return outcome.result, bool(outcome.success), roll, touched
@@ -565,18 +546,18 @@ class HealthArea(Area):
             "purpose": f"grapple {grab.target.name} (NB-24)",
         }
         # NB-24: a monster's modifier is no number of its sheet: whoever gives it declares it
-        given = {} if body.modifier is None else {"modifier": body.modifier}
-        return self._nb_roll(
+        numbers = {} if body.modifier is None else {"modifier": body.modifier}
+        rolled = CheckRoll(
             grab.actor,
             grab.scene,
             grab.campaign,
             "skill",
             request,
             grab.grappler,
-            body,
+            body.client_seed,
             chain,
-            given,
         )
+        return self._nb_roll(rolled, body, numbers)
 
     @staticmethod
     def _grabbed(grab: Grab) -> None:
@@ -619,7 +600,7 @@ class HealthArea(Area):
             _sheet(campaign, character), body.stat, f"escape: {name} (NB-24)", body
         )
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "save", request, character, body
+            CheckRoll(actor, scene, campaign, "save", request, character, body.client_seed), body
         )
         if success:
             detail = character.nimble_conditions[name]
@@ -698,7 +679,7 @@ class HealthArea(Area):
         purpose = f"keep concentrating on {concentration['effect']} (NB-25)"
         request = _save_request(_sheet(campaign, character), "STR", purpose, body)
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "save", request, character, body
+            CheckRoll(actor, scene, campaign, "save", request, character, body.client_seed), body
         )
         character.concentration_save(roll.id, success, scene.id)
         self.system.encounter.sync_activity(scene, character)  # NB-6: a failure ends it
@@ -753,7 +734,7 @@ class HealthArea(Area):
             "purpose": "hide (NB-26)",
         }
         result, success, roll, touched = self._nb_roll(
-            actor, scene, campaign, "skill", request, character, body
+            CheckRoll(actor, scene, campaign, "skill", request, character, body.client_seed), body
         )
         if success:
             character.nimble_set_condition(HIDDEN, hidden, scene.id)

@@ -225,9 +225,9 @@ class Fight(Part):
         fighter: NwFighter,
         request: dict[str, Any],
         check: str = "fight_roll",
-        given: tuple[dict[str, Any], ...] = (),
+        earlier_modifiers: tuple[dict[str, Any], ...] = (),
     ) -> Rolled:
-        """One roll of the command's dice, by the fighter, on the scene's commitment; `given`:
+        """One roll of the command's dice, by the fighter, on the scene's commitment; `earlier_modifiers`:
         modifier entries of numbers the record took from someone earlier (a cover's DUR)."""
         turn = dice.turn
         # The modifier is a field of the body itself (path ""); the command runner records where
@@ -239,7 +239,7 @@ class Fight(Part):
             dice.seed,
             chain=dice.chain,
             declared=declared_by({"modifier": dice.modifier}),
-            given=given,
+            earlier_modifiers=earlier_modifiers,
         )
         return Rolled(outcome.result, dice.took(new))
 
@@ -404,8 +404,8 @@ class Fight(Part):
         )
         # who gave the DUR of the target's full cover, when it is in the target's armour (NW-13)
         cover = state["cover"].get(target.key) or {}
-        given = tuple(cover.get("set_by", ())) if cover.get("kind") == "full" else ()
-        rolled = self._roll(dice, attacker, request, given=given)
+        earlier = tuple(cover.get("set_by", ())) if cover.get("kind") == "full" else ()
+        rolled = self._roll(dice, attacker, request, earlier_modifiers=earlier)
         return self._harm(dice.turn.scene, target, rolled)
 
     @staticmethod
@@ -480,7 +480,7 @@ class Fight(Part):
             # sheet holds it, so a player who names one declares a number for later rolls: it
             # follows player_modifiers, and the attacks' records say who gave it.
             durability = declared_by({"cover_durability": body.cover_durability})
-            set_by = self.system.app._modifiers(
+            set_by = self.system.app.modifiers_of(
                 turn.actor, turn.settings, turn.scene, fighter.character, durability
             )
             if set_by:
@@ -644,7 +644,7 @@ class Fight(Part):
         for index, (fighter, request) in enumerate(zip(fighters, requests, strict=True)):
             # the GM's situational dice for this side: the record says the GM set them (NW-17)
             dice_of_side = body.sides[index].modifier
-            given = (
+            earlier = (
                 (
                     modifier_entry(
                         f"sides.{index}.modifier", dice_of_side, by=gm, role="gm", rule="gm"
@@ -653,7 +653,7 @@ class Fight(Part):
                 if dice_of_side
                 else ()
             )
-            rolled = self._roll(dice, fighter, request, given=given)
+            rolled = self._roll(dice, fighter, request, earlier_modifiers=earlier)
             successes = rolled.result["successes"]
             standings.append(Standing(fighter.key, str(rolled.roll.id), successes))
         winner = maneuvers.winner(standings)

@@ -415,11 +415,7 @@ class Fight(Part):
     ) -> tuple[CheckOutcome, list[Any]]:
         """One roll of the command, by `roller` with the sheet the command parsed (the roll first in
         what it touched; a second roll links to the `chain` of the first)."""
-        character = roller.character if roller is not None else None
-        sheet = roller.sheet if roller is not None else None
-        return turn.roll(
-            check, request, character, client_seed, chain=chain, declared=declared, sheet=sheet
-        )
+        return turn.roll(check, request, roller, client_seed, chain=chain, declared=declared)
 
     # ---- the roll hooks and boundaries the system passes on ---------------------------------------
 
@@ -986,7 +982,7 @@ class Fight(Part):
         # Each attacker's weapon and modifier are a player's declarations: the whole team attack
         # follows player_modifiers (refused, trusted, or waiting for the GM) before any dice.
         declared = _team_declared(body.attackers)
-        self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
+        self.app.modifiers_of(turn.actor, turn.settings, turn.scene, None, declared)
         for who, entry in team:
             rules.check_armed(who.name, _conditions_of(turn.scene, who.character), entry.weapon)
             turn.scene.use_once("team_attack", who.id, "WCBH-47", exclusive=False)

@@ -1,6 +1,6 @@
 """Resolve spends, last gasp, Adversity pools and the Decisive Moment's aftermath (WCBH-16..21).
 
-What "unconscious" (after a last gasp, WCBH-19) blocks: rolls (`_roll_check`), imitating a Power,
+What "unconscious" (after a last gasp, WCBH-19) blocks: rolls (`roll_check`), imitating a Power,
 giving Resolve directly (from afar it may, WCBH-20a) and a second last gasp. It ends with the scene.
 """
 

@@ -1,7 +1,7 @@
 """Help, group checks, contests, chases, recovery and what happens to effects (WCBH-10..14, 27, 34, 37..39).
 
 Every roll here is a fair, audited roll record of the ruleset's `trait` check, made through
-`RollCommands._roll_check`; what a rule adds to a roll (help dice, a contest or chase win, half a
+`RollCommands.roll_check`; what a rule adds to a roll (help dice, a contest or chase win, half a
 trait on foot) goes into that roll's request, so the record recomputes offline. The state of group
 checks, contests and chases lives on the Scene; recovery and effects on the Character; effects
 extended past their scene (WCBH-38) are booked on the game Issue.
@@ -145,7 +145,7 @@ class ScenePlay(Part):
         # so it follows player_modifiers (refused, trusted, or waiting for the GM) like a
         # roll's own, and each roll's record says who set it.
         declared = declared_by({"difficulty": body.difficulty})
-        set_by = self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
+        set_by = self.app.modifiers_of(turn.actor, turn.settings, turn.scene, None, declared)
         group_id = uuid4()
         ids = {"group_id": str(group_id), "participants": [str(c.id) for c in members]}
         details: dict[str, Any] = {"difficulty": body.difficulty, "purpose": body.purpose}
@@ -169,8 +169,10 @@ class ScenePlay(Part):
         # the group's difficulty is whoever opened it (WCBH-11; `difficulty_set_by`, recorded on
         # each roll): only the roller's modifier is its own
         own = req.model_copy(update={"difficulty": 0})
-        given = tuple(group.get("difficulty_set_by", ()))
-        outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=own, given=given)
+        earlier = tuple(group.get("difficulty_set_by", ()))
+        outcome, made = _roll(
+            turn, roller, raw, body.client_seed, [], declared=own, earlier_modifiers=earlier
+        )
         ids = {"group_id": str(group_id), "character_id": roller.key, "roll_id": str(made[0].id)}
         _change(turn, "GroupCheckRolled", ids, successes=outcome.result["successes"])
         return turn.save(turn.scene, *made, result=PlayStateChanged(group_id, made[0]))
@@ -291,8 +293,12 @@ class ScenePlay(Part):
         # A whole day of rest lowers the difficulty (WCBH-34): the roller's claim, so it follows
         # player_modifiers like a declared modifier, and the record says who made it.
         claim = declared_by({"rested_whole_day": rested})
-        given = tuple(self.app._modifiers(turn.actor, turn.settings, turn.scene, character, claim))
-        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False, given=given)
+        earlier = tuple(
+            self.app.modifiers_of(turn.actor, turn.settings, turn.scene, character, claim)
+        )
+        outcome, made = _roll(
+            turn, roller, raw, body.client_seed, [], action=False, earlier_modifiers=earlier
+        )
         turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
         before = character.resources.get("health", 0)
         maximum = _max_health(turn, roller)
@@ -500,12 +506,12 @@ def _roll(
     *,
     action: bool = True,
     declared: TraitRequest | None = None,
-    given: tuple[dict[str, Any], ...] = (),
+    earlier_modifiers: tuple[dict[str, Any], ...] = (),
 ) -> tuple[CheckOutcome, list[Any]]:
     """One trait roll; a command's later rolls link to the chain its earlier ones did. Chases,
     recovery and shaking off are no actions of the page (`action` False, WCBH-25).
     `declared`: the roller's own request, whose modifier and difficulty follow
-    player_modifiers (what the rule adds, help or a contest win, is not the roller's); `given`:
+    player_modifiers (what the rule adds, help or a contest win, is not the roller's); `earlier_modifiers`:
     modifier entries of numbers decided before the roll (a group check's difficulty)."""
     chain = earlier[1] if len(earlier) > 1 else None
     own = None
@@ -514,13 +520,12 @@ def _roll(
     return turn.roll(
         TRAIT,
         request,
-        roller.character,
+        roller,  # with the sheet the turn parsed already
         client_seed,
         chain=chain,
         action=action,
         declared=None if own is None else declared_by(own, "request"),
-        sheet=roller.sheet,  # parsed by the turn already
-        given=given,
+        earlier_modifiers=earlier_modifiers,
     )
 
 
