@@ -810,7 +810,7 @@ class Encounter(Area):
         target through the health contract. Returns its summary (None when no damage)."""
         actor, scene, loaded = turn.actor, turn.scene, turn.loaded
         hit_target = interposer or target
-        reactions = (
+        reactions: list[tuple[Character, str, dict[str, Any]]] = (
             [(interposer, "interpose", {"instead_of": str(target.id)})] if interposer else []
         )
         if defend:
@@ -923,6 +923,7 @@ class Encounter(Area):
             "assess", request, character, body.client_seed, declared=declared
         )
         roll = touched[0]
+        assert isinstance(roll, Roll)  # a roll's first touched aggregate is its record
         assess = _assessment(body, str(character.id), modifier, roll.id, outcome.result)
         self._nbe_act(turn.scene, str(character.id), "assess", 1, assess=assess)
         return self._nbe_save(turn, touched, roll, assess=assess)
@@ -1008,6 +1009,7 @@ class Encounter(Area):
         }
         outcome, touched = turn.roll("help_reroll", request, roller, body.client_seed)
         roll = touched[0]
+        assert isinstance(roll, Roll)  # a roll's first touched aggregate is its record
         helped = {
             "roll_id": str(body.roll_id),
             "reroll_id": str(roll.id),
@@ -1062,6 +1064,7 @@ class Encounter(Area):
         except InvalidInput as exc:
             raise InvalidInput(exc.message, field="die", rule="NB-19") from None
         roll = touched[0]
+        assert isinstance(roll, Roll)  # a roll's first touched aggregate is its record
         helped = {
             "roll_id": pending["roll_id"],
             "reroll_id": str(roll.id),
