@@ -213,7 +213,9 @@ class AbilityRestoreCreate(Strict):
 class Recorded(Strict):
     """A body that roll requests recorded before issue #14 hold in the command's old argument
     names, field by field: the GM's approval revives them into the body (tests/app/
-    test_wcbh_old_roll_requests.py)."""
+    test_wcbh_old_roll_requests.py). Their `active_defences` were the attacker's choice for the
+    target, which WCBH-28 leaves to the target's side (issue #15): revived, the target defends with
+    everything its sheet has, the best counting."""
 
     @model_validator(mode="before")
     @classmethod
@@ -221,7 +223,7 @@ class Recorded(Strict):
         if not isinstance(data, dict) or "active_defences" not in data or "defences" in data:
             return data
         old = dict(data)
-        old["defences"] = old.pop("active_defences")
+        del old["active_defences"]
         if isinstance(old.get("targets"), list):  # an area attack's (target_id, skip_turn) pairs
             old["targets"] = [
                 {"target_id": t[0], "skip_turn": t[1]} if isinstance(t, list) else t
@@ -232,9 +234,11 @@ class Recorded(Strict):
 
 Trait = Field(min_length=1, max_length=80)
 Defences = Field(
-    default_factory=lambda: ["Agility"],
+    default=None,
     max_length=10,
-    description="Active defences the targets may use (Stamina is always there, WCBH-28/29)",
+    description="The targets' side only (whoever sends it must act for every target): the active "
+    "defences they may use here. Omitted: every defence on their sheets, the best one counting "
+    "(WCBH-28); passive ones (Stamina, armour Powers) always count",
 )
 # The fight's bodies describe no client seed (their OpenAPI is as it was).
 FightClientSeed = Field(default=None, min_length=1, max_length=128)
@@ -247,10 +251,13 @@ class AttackCreate(Recorded):
     trait: str = Field(min_length=1, max_length=80, description="The attacking trait (WCBH-28)")
     weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice")
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
-    defences: list[str] = Field(
-        default_factory=lambda: ["Agility"],
+    defences: list[str] | None = Field(
+        default=None,
         max_length=10,
-        description="Active defences the target may use (its Stamina is always there, WCBH-28/29)",
+        description="The target's side only (whoever sends it must act for the target, and for "
+        "the club or the defender): the active defences it may use here. Omitted: every defence "
+        "on its sheet, the best one counting (WCBH-28); passive ones (Stamina, armour Powers) "
+        "always count",
     )
     lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
     effect: str | None = Field(
@@ -313,7 +320,7 @@ class GrappleCreate(Recorded):
         default="hold", description="Hold the target, or take its weapon or object (WCBH-40)"
     )
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
 
@@ -371,7 +378,7 @@ class AreaAttackCreate(Recorded):
     targets: list[AreaTargetIn] = Field(min_length=1, max_length=30)
     weapon: int = Field(default=0, ge=0, le=20)
     modifier: int = Field(default=0, ge=-20, le=20)
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     lethal: bool = True
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
@@ -388,7 +395,7 @@ class TeamAttackerIn(Strict):
 class TeamAttackCreate(Recorded):
     target_id: UUID
     attackers: list[TeamAttackerIn] = Field(min_length=2, max_length=10)
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     lethal: bool = True
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
@@ -411,5 +418,5 @@ class RedirectCreate(Strict):
         description="Redirect at this character (the defender loses its next turn, the new "
         "target defends); null: at something behind the defender (WCBH-46)",
     )
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     client_seed: str | None = FightClientSeed

@@ -242,7 +242,7 @@ def _as_target(scene: Scene, character: Character) -> dict[str, Any]:
 def _defences(
     scene: Scene,
     target: Sheeted,
-    active: Sequence[str],
+    active: Sequence[str] | None,
     *,
     field: str = "defences",
     redirect_declared: bool = False,
@@ -255,7 +255,15 @@ def _defences(
     )
 
 
-def _party(scene: Scene, who: Sheeted, defences: Sequence[str]) -> dict[str, Any]:
+def _named_by_their_side(turn: Turn, defences: Sequence[str] | None, *targets: UUID) -> None:
+    """WCBH-28: which active defences a target uses is its side's to say (its player or the GM),
+    never the attacker's; unnamed, the rules count every defence its sheet has (the best wins)."""
+    if defences is not None:
+        for target in targets:
+            turn.acting(target, "defences")
+
+
+def _party(scene: Scene, who: Sheeted, defences: Sequence[str] | None) -> dict[str, Any]:
     """A club or a defending ally in an attack's request (WCBH-44)."""
     return {
         "character_id": who.key,
@@ -454,6 +462,7 @@ class Fight(Part):
         rules.check_attack_options(body.maneuver, body.effect, with_others)
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
+        _named_by_their_side(turn, body.defences, target.id, *filter(None, [body.club_id]))
         request = self._attack_request(turn, body, attacker, target)
         pair = (attacker.id, target.id)
         club = _club(turn, body, pair, request)
@@ -489,7 +498,7 @@ class Fight(Part):
             target_health=target.level("health"),
             weapon=body.weapon,
             modifier=body.modifier,
-            active_defences=tuple(body.defences),
+            active_defences=body.defences,
             lethal=body.lethal,
             purpose=body.purpose,
             effect=effect,
@@ -561,6 +570,7 @@ class Fight(Part):
         )
         rules.check_standing(target.name, target.character.status, "target_id")
         rules.check_aim(body.aim)
+        _named_by_their_side(turn, body.defences, target.id)
         active = [o for o in _defences(scene, target, body.defences) if o["active"]]
         request = {
             "trait": body.trait,
@@ -658,6 +668,7 @@ class Fight(Part):
         attacker = turn.acting(body.attacker_id, "attacker_id")
         ids = [t.target_id for t in body.targets]
         rules.check_area_targets(attacker.id, ids)
+        _named_by_their_side(turn, body.defences, *ids)
         entries = [_area_target(turn, one, body.defences) for one in body.targets]
         request = {
             "attack_rank": _rank(attacker, body.trait, "trait", "WCBH-28"),
@@ -691,6 +702,7 @@ class Fight(Part):
         team = [(turn.acting(a.attacker_id, "attackers"), a) for a in body.attackers]
         ids = [who.id for who, _ in team]
         rules.check_not_in_team(target.id, ids)
+        _named_by_their_side(turn, body.defences, target.id)
         try:
             team_attack(
                 target.key,
@@ -815,6 +827,7 @@ class Fight(Part):
             new_target.id, defender.id, "redirect the attack at someone else", "at_id"
         )
         rules.check_standing(new_target.name, new_target.character.status, "at_id")
+        _named_by_their_side(turn, body.defences, new_target.id)
         details["loses_turn_on_page"] = _lose_next_turn(
             scene, defender.id, "WCBH-46", "redirected an attack at someone"
         )
@@ -867,7 +880,7 @@ def _guard(
     return guard
 
 
-def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str]) -> dict[str, Any]:
+def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str] | None) -> dict[str, Any]:
     """WCBH-43: one target of an area attack; skipping its next turn is its own choice (whoever
     sets it acts for the target)."""
     if one.skip_turn:
@@ -922,7 +935,7 @@ def _team_request(
 
 
 def _redirected_request(
-    scene: Scene, roll: Roll, new_target: Sheeted, defences: Sequence[str]
+    scene: Scene, roll: Roll, new_target: Sheeted, defences: Sequence[str] | None
 ) -> dict[str, Any]:
     """WCBH-46: the attack's successes against the new target's own defence."""
     return {

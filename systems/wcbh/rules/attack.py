@@ -47,7 +47,7 @@ from systems.wcbh.rules.maneuvers import (
 )
 from systems.wcbh.rules.play import GROUP_KEEP, group_check
 from systems.wcbh.rules.pools import PoolRoll, roll_pool
-from systems.wcbh.rules.sheet import WcbhMinion
+from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
 MAX_DICE = 100
 PageDice = Field(
@@ -905,18 +905,34 @@ def is_minion(sheet: BaseModel) -> bool:
     return isinstance(unwrap(sheet), WcbhMinion)
 
 
+ACTIVE_BY_DEFAULT = ("Agility",)
+"""WCBH-28: the Ability every character dodges with (the source's example of an active defence)."""
+
+
 def defence_options(
-    target: BaseModel, active_defences: Sequence[str], field: str = "defences"
+    target: BaseModel, chosen: Sequence[str] | None = None, field: str = "defences"
 ) -> list[dict[str, Any]]:
-    """WCBH-28: the target's passive Stamina and the active defences it has among
-    ``active_defences``; a minion defends with its threat rank (WCBH-3)."""
+    """WCBH-28: every defence the target has, for the rules to pick the best of: its passive ones
+    (Stamina, halved against lethal attacks by WCBH-29, and armour-type Powers) always, and its
+    active ones: Agility and its actively defending Powers, or, where the target's side names
+    them (``chosen``), those traits. A minion defends with its threat rank (WCBH-3)."""
     form = unwrap(target)
     if isinstance(form, WcbhMinion):
         return [{"name": "threat", "rank": form.threat, "active": False}]
-    options = [
-        {"name": "Stamina", "rank": rank_of(target, "Stamina", field, "WCBH-28"), "active": False}
-    ]
-    for name in active_defences:
+    assert isinstance(form, WcbhCharacter)
+    passive = _passive_defences(form)
+    if chosen is None:
+        active = [*ACTIVE_BY_DEFAULT, *_powers_defending(form, "active")]
+    else:
+        active = list(dict.fromkeys(chosen))
+    options = [{"name": name, "rank": rank, "active": False} for name, rank in passive.items()]
+    for name in active:
+        if name.casefold() in {p.casefold() for p in passive}:
+            raise InvalidInput(
+                f"{name!r} defends passively: the passive defences always count",
+                field=field,
+                rule="WCBH-28",
+            )
         try:
             rank = trait_rank(TraitRequest.model_validate({"trait": name}), target)[1]
         except InvalidInput:
@@ -927,6 +943,19 @@ def defence_options(
     return options
 
 
+def _passive_defences(form: WcbhCharacter) -> dict[str, int]:
+    """WCBH-28, 29: Stamina and every armour-type (passive) Power, by name."""
+    return {"Stamina": form.abilities.Stamina, **_powers_defending(form, "passive")}
+
+
+def _powers_defending(form: WcbhCharacter, kind: str) -> dict[str, int]:
+    return {
+        name: power.rank
+        for name, power in form.powers.items()
+        if power.defends == kind and power.rank is not None
+    }
+
+
 def attack_request(
     attacker: BaseModel,
     target: BaseModel,
@@ -935,15 +964,15 @@ def attack_request(
     target_health: int,
     weapon: int = 0,
     modifier: int = 0,
-    active_defences: tuple[str, ...] = ("Agility",),
+    active_defences: Sequence[str] | None = None,
     lethal: bool = True,
     purpose: str | None = None,
     effect: str | None = None,
     effect_pages_before: int = 0,
 ) -> dict[str, Any]:
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
-    passive Stamina and the active defences it has among `active_defences`; a minion defends with
-    its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
+    defences (``defence_options``: `active_defences` are the ones its side names, None: all it has);
+    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
     _, rank = trait_rank(TraitRequest.model_validate({"trait": trait}), attacker)
     return {
         "attack_rank": rank,

@@ -71,14 +71,29 @@ class Power(SheetModel):
     can_affect_others: bool = Field(
         False, description="Usable on other characters or objects (WCBH-17)."
     )
+    defence: Literal["active", "passive"] | None = Field(
+        None,
+        description="How it defends (WCBH-28): 'active' (dodging, deflecting: halved by an area "
+        "attack, usable for a redirect) or 'passive' (armour, a force field: it meets the attack "
+        "without dodging, like Stamina but never halved as Stamina is against lethal attacks). "
+        "Null: a Power with can_defend defends actively; any other does not defend.",
+    )
     description: Text = Field("", description="What the power does, its effects and range.")
 
     @property
     def counts_for_resolve(self) -> bool:
         # WCBH-17: powers that cannot attack, defend or affect others do not lower Starting Resolve.
         return self.rank is not None and (
-            self.can_attack or self.can_defend or self.can_affect_others
+            self.can_attack or self.defends is not None or self.can_affect_others
         )
+
+    @property
+    def defends(self) -> Literal["active", "passive"] | None:
+        """WCBH-28: the kind of defence it gives, if any (``can_defend`` alone: active, as the
+        service read every named defence before armour was a kind of its own)."""
+        if self.rank is None:
+            return None
+        return self.defence or ("active" if self.can_defend else None)
 
 
 class WcbhCharacter(SheetModel):
