@@ -208,9 +208,14 @@ class Ruleset(ABC):
         ruleset has no attack command."""
         return None
 
-    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
-        """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
+    def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
+        """The GM's pools when a game Issue starts, for the number of players whose heroes play
+        (none unless the ruleset has some)."""
         return {}
+
+    def check_resource_change(self, resource: str, change: int) -> None:
+        """Refuse (InvalidInput) a GM's change of a character's resource the rules do not allow,
+        e.g. an award larger than the rules give; anything goes unless the ruleset says."""
 
     def describe(self) -> dict[str, Any]:
         """Everything a front end needs to render and fill in sheets of this system (JSON-able)."""

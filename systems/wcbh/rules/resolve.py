@@ -19,6 +19,24 @@ def text(value: str, field: str) -> str:
     return found
 
 
+RESOLVE_AWARD = 1
+"""WCBH-18: each reason (a defeat, a Flaw that mattered, social play, a conviction followed at a
+cost) earns 1 Resolve."""
+
+
+def check_resolve_award(resource: str, change: int) -> None:
+    """WCBH-18: the GM awards Resolve 1 at a time, each award with its reason; taking some away
+    (a correction) is any amount, never below 0 (the aggregate checks that)."""
+    if resource == "resolve" and change > RESOLVE_AWARD:
+        raise InvalidInput(
+            f"a Resolve award is {RESOLVE_AWARD} (WCBH-18: each reason earns 1), not {change}; "
+            "award once per reason",
+            field="change",
+            rule="WCBH-18",
+            details={"most": RESOLVE_AWARD},
+        )
+
+
 def check_has_resolve(side: str, field: str, rule: str) -> None:
     """WCBH-3: a minion has no Resolve to receive or to gasp for."""
     if side == "minion":

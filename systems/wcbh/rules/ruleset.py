@@ -26,6 +26,7 @@ from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
 from systems.wcbh.rules.play_state import PLAY
+from systems.wcbh.rules.resolve import check_resolve_award
 from systems.wcbh.rules.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -181,11 +182,15 @@ class WcbhRuleset(Ruleset):
         """WCBH-28..33, 35: see systems/wcbh/rules/attack.py."""
         return attack_request(attacker, target, **options)
 
-    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
-        """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes (the one
+    def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
+        """WCBH-21: the GM's Adversity starts every game Issue at the number of players (the one
         source of that number; play.Adversity starts from it). Ruling: what was left of the last
         game Issue does not carry over."""
-        return {"adversity": heroes}
+        return {"adversity": players}
+
+    def check_resource_change(self, resource: str, change: int) -> None:
+        """WCBH-18: a Resolve award is 1 (see rules/resolve.py `check_resolve_award`)."""
+        check_resolve_award(resource, change)
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
         derived = self.derived_stats(sheet, settings)
