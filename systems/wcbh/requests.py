@@ -264,7 +264,7 @@ class AttackCreate(Recorded):
         default=None,
         min_length=1,
         max_length=80,
-        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+        description="A special effect power: the hit gives the effect besides its damage (WCBH-35)",
     )
     purpose: str | None = Field(default=None, max_length=200)
     client_seed: str | None = Field(default=None, min_length=1, max_length=128)

@@ -140,7 +140,7 @@ def test_shaking_off_takes_half_the_net_successes_off_the_pages_wcbh_37(table: T
 def test_an_effect_that_defeated_its_target_is_not_shaken_off_wcbh_37(table: Table) -> None:
     scene = table.scene()
     goon = stunned_goon(table, scene)
-    body = {"character_id": goon, "effect": "Stunned", "request": {"trait": "threat"}}
+    body = {"character_id": goon, "effect": "Stunned", "request": {"trait": "Will"}}
     before = table.position()
     error = refused(table, send(table, f"/v1/scenes/{scene}/shake-offs", body), 409)
     assert error["rule"] == "WCBH-36"
@@ -273,14 +273,13 @@ def test_coming_back_a_page_late_or_without_resolve_is_refused_wcbh_39(table: Ta
 
 def test_one_resolve_drops_an_effect_from_the_next_page_wcbh_39(table: Table) -> None:
     scene = table.scene()
-    frail = sheet(table, Agility=1, Strength=1, Stamina=1, Will=1)  # Health 1
-    for n in range(20):  # any effect at all defeats a Health-1 hero until the scene ends
-        hero = make(table, f"Nova {n}", table.player, body_sheet=frail)
-        if stun(table, scene, striker(table, n), hero)["whole_scene"]:
+    hero = stunned_goon(table, scene, table.player, side="hero")  # Resolve 4
+    for n in range(20):  # a minion under the effect (one net success defeats it by damage too)
+        goon = make(table, f"Goon {n}", side="minion", body_sheet={"kind": "minion", "threat": 1})
+        if stun(table, scene, striker(table, 100 + n), goon)["effect_pages"]:
             break
     else:
-        raise AssertionError("no attack of 8 dice landed on a 1-dice defence in 20 tries")
-    goon = stunned_goon(table, scene)
+        raise AssertionError("no attack of 8 dice landed on a threat-1 minion in 20 tries")
     before = table.position()
     minion = send(
         table,

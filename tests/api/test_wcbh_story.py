@@ -120,9 +120,9 @@ def check_attack(roll: dict[str, Any], health_before: int) -> int:
         defence,
     )
     damage = max(0, attack - defence)
-    if roll["request"].get("effect") is None:
-        assert roll["result"]["damage"] == damage
-        assert roll["result"]["health"] == max(0, health_before - damage)
+    # an effect attack deals its damage too (WCBH-35: "помимо урона", besides damage)
+    assert roll["result"]["damage"] == damage
+    assert roll["result"]["health"] == max(0, health_before - damage)
     return damage
 
 
@@ -172,11 +172,13 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         s.refused(f"/v1/scenes/{scene}/attacks", body, 409, "WCBH-42")
 
     # ---- pages of combat ------------------------------------------------------------------------
-    # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): a page per 2 net successes; at least his
-    # Health (2) in pages defeats him for the whole scene. Rex hits thugs until one takes 6+ damage
+    # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): its damage, and besides it a page of the
+    # effect per 2 net successes; at least the Health the damage left in pages defeats him for the
+    # whole scene, damage to 0 defeats him by damage. Rex hits thugs until one takes 6+ damage
     # and is knocked back (WCBH-45). Each tries once a page (WCBH-25) until it happens.
     null_defeated = knocked = False
     paralysis_pages = 0
+    null_health = 2
     thugs = 0
     for page in range(MAX_PAGES):
         if not null_defeated:
@@ -193,16 +195,20 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
             passive = page == 0 and nets[s.null] >= 3
             expected = ("Stamina", 1) if passive else ("Agility", 1)
             assert (bolt["result"]["defence"], bolt["result"]["defence_rank"]) == expected
-            net = check_attack(bolt, 2)
+            null_health = max(0, null_health - check_attack(bolt, null_health))
+            net = bolt["result"]["net"]
             pages = math.ceil(net / 2) if net > 0 else 0  # WCBH-35
             total = paralysis_pages + pages  # durations add up to what is left (WCBH-35)
             if pages:
                 assert bolt["result"]["effect_pages"] == total
                 paralysis_pages = total
-            null_defeated = paralysis_pages >= 2  # WCBH-36: Health 2
+            by_damage = null_health == 0  # WCBH-31 (then WCBH-36 is not what defeated him)
+            by_effect = not by_damage and paralysis_pages >= null_health  # WCBH-36
+            null_defeated = by_damage or by_effect
             assert bolt["result"]["defeated"] == null_defeated
+            assert bolt["result"].get("whole_scene", False) == by_effect
             assert s.character(s.null)["status"] == ("defeated" if null_defeated else "active")
-            assert s.health(s.null) == 2  # an effect does no damage
+            assert s.health(s.null) == null_health
         if not knocked:
             thugs += 1
             thug = s.thug(thugs)
@@ -240,7 +246,8 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         s.next_page(scene)
         paralysis_pages = max(0, paralysis_pages - 1)  # a page passes (WCBH-35)
     assert null_defeated and knocked, "the dice of eight pages never came through"
-    assert s.character(s.null)["conditions"][0]["whole_scene"]
+    if by_effect:  # to the end of the scene; after a defeat by damage its pages may run out
+        assert s.character(s.null)["conditions"][0]["whole_scene"]
 
     # The next page: the thug thrown back loses its turn (WCBH-45); the team attack (WCBH-47).
     s.next_page(scene)
@@ -343,11 +350,9 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     # ---- the scene ends: effects end with it (WCBH-36) ---------------------------------------------
     s.post(f"/v1/scenes/{scene}/close", None, status=200)
     null = s.character(s.null)
-    assert (
-        null["conditions"] == []
-        and null["status"] == "active"
-        and null["resources"]["health"]["current"] == 2
-    )
+    # defeated by the effect he is back; by damage he stays down at 0 Health (WCBH-31, 36)
+    assert null["conditions"] == [] and null["resources"]["health"]["current"] == null_health
+    assert null["status"] == ("active" if by_effect else "defeated")
 
     # ---- scene 2: no second Decisive Moment in the story; the villainous deed (WCBH-15, 21) ------
     rooftop = s.post(f"/v1/issues/{issue['id']}/scenes", {"title": "The rooftop"})["id"]

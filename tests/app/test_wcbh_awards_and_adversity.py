@@ -12,7 +12,7 @@ from tests.app.table import Table
 
 
 def resolve(t: Table, character_id: object) -> int:
-    character = t.app.repository.get(character_id)
+    character: Character = t.app.repository.get(character_id)
     assert isinstance(character, Character)
     return int(character.resources["resolve"])
 
@@ -47,7 +47,7 @@ def test_taking_resolve_away_and_changing_health_are_not_awards_wcbh_18() -> Non
 def test_other_rulesets_awards_are_not_bounded_by_wcbh_18() -> None:
     t = Table("classd")
     hero = t.character("Ada", owner=t.player)
-    character = t.app.repository.get(hero)
+    character: Character = t.app.repository.get(hero)
     assert isinstance(character, Character)
     resource = next(iter(character.resources))
     t.gm_runs("adjust_resource", hero, ResourceChange(resource=resource, change=-2, reason="x"))
@@ -61,6 +61,6 @@ def test_adversity_starts_at_the_number_of_players_not_of_hero_side_characters_w
     t.character("Bolt", owner=t.other_player)
     t.character("Captain Civic", "hero")  # a hero the GM plays: no player
     t.character("Dr. Null", "villain")
-    issue = t.app.repository.get(t.issue())
+    issue: Issue = t.app.repository.get(t.issue())
     assert isinstance(issue, Issue)
     assert issue.pools == {"adversity": 2}

@@ -517,6 +517,8 @@ class Fight(Part):
             "maneuver": body.maneuver,
             "redirect": body.redirect,
         }
+        if effect is not None:
+            request["besides_damage"] = True  # WCBH-35 (the source: "помимо урона")
         if body.maneuver == "charge":
             request["charger"] = _charger(turn.scene, attacker)
         return request
@@ -540,13 +542,13 @@ class Fight(Part):
         """What the attack's outcome does: an effect or a hit, on everyone it reached."""
         attacker, target, club, guard = who
         scene = turn.scene
-        if body.effect is not None:
-            if result["effect_pages"]:
-                target.character.apply_effect(
-                    body.effect, result["effect_pages"], result["whole_scene"], scene.id
-                )
-        else:
-            _hit(target.character, result, roll_id, scene)
+        # WCBH-35: the effect comes besides the damage; a defeat by the damage is the hit's, one
+        # by the effect's length (WCBH-36) the effect's
+        _hit(target.character, {**result, "defeated": result["health"] == 0}, roll_id, scene)
+        if body.effect is not None and result["effect_pages"]:
+            target.character.apply_effect(
+                body.effect, result["effect_pages"], result["whole_scene"], scene.id
+            )
         if club is not None:
             _hit(club.character, result["club"], roll_id, scene)
         if guard is not None and "damage" in result["guard"]:

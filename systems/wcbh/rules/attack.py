@@ -32,7 +32,7 @@ from domain.rulesets.base import (
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.checks import TraitRequest, base_dice, trait_rank
 from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit, roll_attack
-from systems.wcbh.rules.effects import Effect, add_effect
+from systems.wcbh.rules.effects import Effect, add_effect, effect_besides_damage
 from systems.wcbh.rules.maneuvers import (
     ALL_OUT_BONUS,
     BASH_PENALTY,
@@ -100,7 +100,14 @@ class AttackRequest(RequestModel):
     )
     effect: Name | None = Field(
         default=None,
-        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+        description="A special effect power: the hit gives the effect, besides the damage when "
+        "`besides_damage` (WCBH-35)",
+    )
+    besides_damage: bool = Field(
+        default=False,
+        description="WCBH-35: the effect comes besides the damage (the source: 'помимо урона'), "
+        "as every attack since issue #15 asks; false in attack rolls recorded before, which gave "
+        "the effect instead of damage and still recompute so",
     )
     effect_pages_before: int = Field(
         default=0, ge=0, le=1000, description="Pages of the same effect the target still has"
@@ -306,8 +313,10 @@ class AttackCheck(Check):
         }
         if req.target_id is not None:
             result["target_id"] = req.target_id
-        if req.effect is not None:
-            # WCBH-35/36: durations add up; at least the remaining Health defeats for the scene.
+        if req.effect is not None and req.besides_damage:
+            result.update(_effect_and_damage(req, done.hit))
+        elif req.effect is not None:
+            # WCBH-35/36 as read before issue #15: the effect instead of damage.
             current = (
                 Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
             )
@@ -358,6 +367,24 @@ class AttackCheck(Check):
         else:
             defence_dice = base_dice(outcome.result.get("defence_rank", 0), req.defence_modifier)
         return _net_odds(attack_dice, defence_dice, outcome.score, req.explode)
+
+
+def _effect_and_damage(req: AttackRequest, done: Hit) -> dict[str, Any]:
+    """WCBH-35, 36: the damage of the hit and the effect of the same net successes; the effect
+    defeats if its Pages reach the Health the damage left (effects.effect_besides_damage)."""
+    assert req.effect is not None
+    current = Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
+    effect = effect_besides_damage(current, req.effect, done.net, done.health)
+    whole_scene = bool(effect and effect.whole_scene)
+    return {
+        "damage": done.damage,
+        "health": done.health,
+        "effect": req.effect,
+        "effect_pages": effect.pages if effect else 0,
+        "whole_scene": whole_scene,
+        "defeated_by_damage": done.defeated,
+        "defeated": done.defeated or whole_scene,
+    }
 
 
 def _roll_bash(req: AttackRequest, roller: Roller) -> CheckOutcome:
