@@ -182,7 +182,9 @@ class Ruleset(ABC):
 
     @abstractmethod
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
-        """Spendable pools; keys are the names in ``resource_specs``, for every form of sheet."""
+        """Spendable pools; keys are the names in ``resource_specs``, for every form of sheet,
+        then any pools a sheet itself defines (WCBH: a Power's uses per game Issue, `uses:<Power>`;
+        a pool refreshing at "issue" goes back to its start when a game Issue starts)."""
 
     @abstractmethod
     def example_sheet(self) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
+from systems.wcbh.rules.sheet import limited_power
 
 if TYPE_CHECKING:
     from systems.wcbh.commands import Wcbh
@@ -519,6 +520,7 @@ class Fight(Part):
         }
         if effect is not None:
             request["besides_damage"] = True  # WCBH-35 (the source: "помимо урона")
+        request["power_use"] = limited_power(unwrap(attacker.sheet), body.trait)  # WCBH-2
         if body.maneuver == "charge":
             request["charger"] = _charger(turn.scene, attacker)
         return request
@@ -679,6 +681,7 @@ class Fight(Part):
             "lethal": body.lethal,
             "targets": entries,
             "purpose": body.purpose,
+            "power_use": limited_power(unwrap(attacker.sheet), body.trait),  # WCBH-2
         }
         _act(scene, attacker.character, ids, "area attack")
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
@@ -933,6 +936,7 @@ def _team_request(
         **_as_target(scene, target.character),
         "team": True,
         "explode": entry.explode,
+        "power_use": limited_power(unwrap(who.sheet), entry.trait),  # WCBH-2
     }
 
 

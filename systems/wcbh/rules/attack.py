@@ -30,7 +30,7 @@ from domain.rulesets.base import (
     unwrap,
 )
 from systems.wcbh.odds import wcbh_pool
-from systems.wcbh.rules.checks import TraitRequest, base_dice, trait_rank
+from systems.wcbh.rules.checks import TraitRequest, base_dice, power_use_cost, trait_rank
 from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit, roll_attack
 from systems.wcbh.rules.effects import Effect, add_effect, effect_besides_damage
 from systems.wcbh.rules.maneuvers import (
@@ -64,6 +64,13 @@ DefenceDice = Field(
     le=MAX_DICE,
     description="Server-filled: dice added to this defence roll: +2 under all-out defence "
     "(WCBH-44), a maneuver's -1..-3 (WCBH-41)",
+)
+
+
+PowerUse = Field(
+    default=None,
+    description="Server-filled: the resource of the rolling Power's uses per game Issue that this "
+    "roll spends one of (`uses:<Power>`, WCBH-2)",
 )
 
 
@@ -113,6 +120,11 @@ class AttackRequest(RequestModel):
         default=0, ge=0, le=1000, description="Pages of the same effect the target still has"
     )
     purpose: Text | None = None
+    power_use: Name | None = Field(
+        default=None,
+        description="Server-filled: the attacking Power's uses per game Issue resource this "
+        "attack spends one of (`uses:<Power>`, WCBH-2)",
+    )
     # -- the fight (WCBH-25, 41, 44..47); all default to a plain attack --
     target_id: str | None = Field(default=None, description="The target (for the log)")
     page_modifier: int = PageDice
@@ -281,7 +293,9 @@ class AttackCheck(Check):
         }
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"resolve": 1 if request_as(request, AttackRequest).explode else 0}  # WCBH-47
+        req = request_as(request, AttackRequest)
+        # WCBH-47: a team attacker's exploding 6s; WCBH-2: a use of a limited Power
+        return {"resolve": 1 if req.explode else 0, **power_use_cost(req.power_use)}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
@@ -486,6 +500,7 @@ class GrappleRequest(RequestModel):
         default="hold", description="Hold the target, or take its weapon or object"
     )
     target_id: str | None = None
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -505,6 +520,9 @@ class GrappleCheck(Check):
     rules = ("WCBH-40", "WCBH-25")
     Request = GrappleRequest
     verb = "POST /v1/scenes/{id}/grapples"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, GrappleRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {"rank": 4, "defences": [{"name": "Agility", "rank": 5, "active": True}]}
@@ -561,6 +579,7 @@ class ManeuverRequest(RequestModel):
     against_rank: int = Field(ge=0, le=100)
     defence_modifier: int = DefenceDice
     target_id: str | None = None
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -574,6 +593,9 @@ class ManeuverCheck(Check):
     rules = ("WCBH-41", "WCBH-25")
     Request = ManeuverRequest
     verb = "POST /v1/scenes/{id}/maneuvers"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, ManeuverRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {
@@ -765,6 +787,7 @@ class AreaAttackRequest(RequestModel):
     page_modifier: int = PageDice
     lethal: bool = True
     targets: list[AreaTargetRequest] = Field(min_length=1, max_length=30)
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -777,6 +800,9 @@ class AreaAttackCheck(Check):
     rules = ("WCBH-43", "WCBH-25", "WCBH-28", "WCBH-31")
     Request = AreaAttackRequest
     verb = "POST /v1/scenes/{id}/area-attacks"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, AreaAttackRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.errors import Conflict, InvalidInput
 from systems.wcbh.rules.play import ABILITY_LOSS
-from systems.wcbh.rules.sheet import WcbhCharacter
+from systems.wcbh.rules.sheet import POWER_USES, WcbhCharacter
 
 
 def text(value: str, field: str) -> str:
@@ -34,6 +34,31 @@ def check_resolve_award(resource: str, change: int) -> None:
             field="change",
             rule="WCBH-18",
             details={"most": RESOLVE_AWARD},
+        )
+
+
+def check_power_use(sent: object, used: str | None) -> None:
+    """WCBH-2: which limited Power a roll uses is the server's to say, from the sheet."""
+    if sent != used:
+        raise InvalidInput(
+            f"power_use is filled by the server: {used} for this roll",
+            field="request.power_use",
+            rule="WCBH-2",
+            details={"expected": used},
+        )
+
+
+def check_uses_left(name: str, power_use: str | None, left: int) -> None:
+    """WCBH-2: a Power with uses per game Issue is rolled while one is left (a new game Issue
+    brings them back)."""
+    if power_use is not None and left < 1:
+        power = power_use.removeprefix(POWER_USES)
+        raise Conflict(
+            f"{name} has no use of {power} left in this game Issue",
+            field="trait",
+            code="no_uses_left",
+            rule="WCBH-2",
+            details={"resource": power_use, "have": left},
         )
 
 

@@ -35,6 +35,7 @@ from systems.wcbh.rules.sheet import (
     WcbhSheet,
     edge,
     health,
+    power_uses,
     starting_resolve,
 )
 
@@ -194,12 +195,16 @@ class WcbhRuleset(Ruleset):
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
         derived = self.derived_stats(sheet, settings)
-        minion = isinstance(form_of(sheet, WcbhCharacter, WcbhMinion), WcbhMinion)
+        form = form_of(sheet, WcbhCharacter, WcbhMinion)
+        minion = isinstance(form, WcbhMinion)
+        limited = power_uses(form) if isinstance(form, WcbhCharacter) else {}
         return {
             "resolve": resource(0, 0, "never")
             if minion
             else resource(None, derived["starting_resolve"], "issue"),
             "health": resource(derived["health"], derived["health"], "never"),
+            # WCBH-2: a Power's uses per game Issue, back to full when a new one starts
+            **{name: resource(uses, uses, "issue") for name, uses in limited.items()},
         }
 
     def example_sheet(self) -> dict[str, Any]:
