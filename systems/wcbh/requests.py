@@ -420,3 +420,43 @@ class RedirectCreate(Strict):
     )
     defences: list[str] | None = Defences
     client_seed: str | None = FightClientSeed
+
+
+# ---- the fight's ground (commands/ground.py): WCBH-26, 30 -------------------------------------------
+
+
+class RangeSet(Strict):
+    first_id: UUID
+    second_id: UUID
+    range: Literal["close", "far", "extreme", "beyond"] = Field(
+        description="The range class between the two (WCBH-26): close (melee to a page's run), "
+        "far (most Powers and weapons), extreme (in sight), beyond"
+    )
+    reason: str = Field(min_length=1, max_length=200, description="What the GM sees on the ground")
+
+
+class RangeMoveCreate(Strict):
+    character_id: UUID = Field(description="Who moves (its one move of the page, WCBH-25)")
+    other_id: UUID = Field(description="The character it moves towards or away from")
+    to: Literal["close", "far", "extreme", "beyond"] = Field(
+        description="The range class next to the present one (WCBH-26: one class at a time)"
+    )
+    power: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        description="A movement Power: of rank 6+ it changes the class in one page, else two",
+    )
+
+
+class SituationSet(Strict):
+    character_id: UUID
+    cover: int = Field(
+        default=0, ge=0, le=3, description="Cover or poor visibility: -1..-3 dice to attacks on it"
+    )
+    size: Literal["tenth", "half", "same", "double", "tenfold"] = Field(
+        default="same",
+        description="Its size against an ordinary person's: attacks on a bigger target get +1 "
+        "(double) or +3 (tenfold), on a smaller one -1 or -3 (WCBH-30)",
+    )
+    reason: str = Field(min_length=1, max_length=200)

@@ -14,6 +14,7 @@ from domain.components import GameSystem, IssueBoundary, PageBoundary, SceneBoun
 from domain.rolls import CheckRoll
 from domain.rulesets.base import Check, unwrap
 from systems.wcbh.commands.fight import Fight
+from systems.wcbh.commands.ground import Ground
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
 from systems.wcbh.rules.resolve import check_power_use, check_uses_left
@@ -36,10 +37,11 @@ class Wcbh(GameSystem):
         self.fight = Fight(self)
         self.play = ScenePlay(self)
         self.resolve = Resolve(self)
+        self.ground = Ground(self)
 
     @property
     def parts(self) -> tuple[object, ...]:
-        return (self.fight, self.play, self.resolve)
+        return (self.fight, self.play, self.resolve, self.ground)
 
     # ---- boundaries: Resolve first, then scene play, then the fight (the former mixins' order) --
 

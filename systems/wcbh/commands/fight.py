@@ -38,6 +38,7 @@ from systems.wcbh.requests import (
     TeamAttackerIn,
 )
 from systems.wcbh.rules import fight as rules
+from systems.wcbh.rules import ground
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
@@ -114,6 +115,21 @@ class CharacterPage:
             lost_rule=self.lost_rule, passive_only=self.passive_only, defending=self.defending
         )
         return raw
+
+
+def ground_of(scene: Scene) -> dict[str, Any]:
+    """The ranges and situations of the scene (systems/wcbh/rules/ground.py, commands/ground.py)."""
+    return scene.state(WCBH, "ground")
+
+
+def _situation(scene: Scene, attacker: UUID, target: UUID) -> int:
+    """WCBH-30: the dice the GM's cover and sizes give an attack on the target."""
+    return ground.situation_dice(ground_of(scene)["situations"], str(attacker), str(target))
+
+
+def _reaches(scene: Scene, attacker: UUID, target: UUID, what: str) -> None:
+    """WCBH-26: a grab, a charge or a bash needs the foe within Close (where the GM set a range)."""
+    ground.check_contact(ground_of(scene)["ranges"], str(attacker), str(target), what)
 
 
 def _fight_state(scene: Scene) -> dict[str, Any]:
@@ -518,6 +534,11 @@ class Fight(Part):
             "maneuver": body.maneuver,
             "redirect": body.redirect,
         }
+        request["situation"] = _situation(turn.scene, attacker.id, target.id)  # WCBH-30
+        if body.maneuver == "charge" or body.club_id is not None:
+            _reaches(turn.scene, attacker.id, target.id, "a charge or a bash")  # WCBH-26
+        if body.club_id is not None:
+            _reaches(turn.scene, attacker.id, body.club_id, "grabbing a foe as a club")
         if effect is not None:
             request["besides_damage"] = True  # WCBH-35 (the source: "помимо урона")
         request["power_use"] = limited_power(unwrap(attacker.sheet), body.trait)  # WCBH-2
@@ -574,6 +595,7 @@ class Fight(Part):
         )
         rules.check_standing(target.name, target.character.status, "target_id")
         rules.check_aim(body.aim)
+        _reaches(scene, attacker.id, target.id, "a grapple")  # WCBH-26
         _named_by_their_side(turn, body.defences, target.id)
         active = [o for o in _defences(scene, target, body.defences) if o["active"]]
         request = {
@@ -937,6 +959,7 @@ def _team_request(
         "team": True,
         "explode": entry.explode,
         "power_use": limited_power(unwrap(who.sheet), entry.trait),  # WCBH-2
+        "situation": _situation(scene, who.id, target.id),  # WCBH-30
     }
 
 

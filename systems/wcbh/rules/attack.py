@@ -120,10 +120,13 @@ class AttackRequest(RequestModel):
         default=0, ge=0, le=1000, description="Pages of the same effect the target still has"
     )
     purpose: Text | None = None
-    power_use: Name | None = Field(
-        default=None,
-        description="Server-filled: the attacking Power's uses per game Issue resource this "
-        "attack spends one of (`uses:<Power>`, WCBH-2)",
+    power_use: Name | None = PowerUse
+    situation: int = Field(
+        default=0,
+        ge=-MAX_DICE,
+        le=MAX_DICE,
+        description="Server-filled: the target's cover or poor visibility and the sizes the GM "
+        "set on the scene's ground (WCBH-30)",
     )
     # -- the fight (WCBH-25, 41, 44..47); all default to a plain attack --
     target_id: str | None = Field(default=None, description="The target (for the log)")
@@ -246,9 +249,10 @@ def _hit_json(defence: Defence, rolled: PoolRoll, done: Hit) -> dict[str, Any]:
 
 
 def attack_bonus(req: AttackRequest) -> int:
-    """Dice on top of the rank: weapon, situation, the Page (WCBH-25, 41), a charge or all-out
+    """Dice on top of the rank: weapon, situation (WCBH-30: the declared `modifier` and the GM's
+    ground, `situation`), the Page (WCBH-25, 41), a charge or all-out
     attack (+2, WCBH-44), bashing (−2, WCBH-44), a team attack (+2, WCBH-47)."""
-    bonus = req.weapon + req.modifier + req.page_modifier
+    bonus = req.weapon + req.modifier + req.page_modifier + req.situation
     if req.maneuver == "charge":
         bonus += CHARGE_BONUS
     elif req.maneuver == "all_out":

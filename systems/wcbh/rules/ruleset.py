@@ -23,6 +23,7 @@ from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
 from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
+from systems.wcbh.rules.ground import GROUND
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
 from systems.wcbh.rules.play_state import PLAY
@@ -127,7 +128,11 @@ class WcbhRuleset(Ruleset):
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
     # Scene.state("wcbh", ...): the fight's pages (WCBH-25, 45, 46) and scene play's group checks,
     # contests and chases (WCBH-11, 12, 27)
-    scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT, "play": PLAY}
+    scene_states: ClassVar[Mapping[str, SceneState]] = {
+        "fight": FIGHT,
+        "play": PLAY,
+        "ground": GROUND,  # ranges, cover and sizes (WCBH-26, 30)
+    }
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, WcbhCharacter, WcbhMinion)

@@ -276,7 +276,7 @@ def hit_json(defence: Json, successes: int, done: Json) -> Json:
 
 
 def attack_bonus(req: Json) -> int:
-    bonus = req["weapon"] + req["modifier"] + req["page_modifier"]
+    bonus = req["weapon"] + req["modifier"] + req["page_modifier"] + req.get("situation", 0)
     bonus += 2 if req["maneuver"] in ("charge", "all_out") else 0
     bonus += -2 if req["club"] is not None else 0
     return bonus + (2 if req["team"] else 0)
