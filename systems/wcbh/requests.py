@@ -109,6 +109,16 @@ class RecoveryCreate(Strict):
     client_seed: str | None = ClientSeed
 
 
+class RestDaysCreate(Strict):
+    character_ids: list[UUID] = Field(min_length=1, max_length=30)
+    whole_day: bool = Field(
+        default=False,
+        description="They did nothing but rest for the whole day: their next recovery check is "
+        "at difficulty 1 (WCBH-34)",
+    )
+    reason: str = Field(min_length=1, max_length=200, description="Where and how the day passed")
+
+
 class ShakeOffCreate(PlayRollCreate):
     effect: str = Field(min_length=1, max_length=80, description="The effect to shake off")
 

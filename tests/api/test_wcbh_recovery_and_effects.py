@@ -88,10 +88,17 @@ def test_a_stamina_check_at_difficulty_2_restores_a_health_per_net_success_wcbh_
     assert (answer["health_before"], answer["health"], answer["max_health"]) == (1, health, 6)
     assert character(table, nova)["resources"]["health"]["current"] == health
     before = table.position()
-    again = recovery(table, scene, nova, table.player)  # once per character per scene (ruling)
-    assert refused(table, again, 409, "once_per_scene")["rule"] == "WCBH-34"
+    # once after the fight (ruling), then again for each day of rest the GM records (issue #15)
+    again = recovery(table, scene, nova, table.player)
+    assert refused(table, again, 409, "no_rest_day")["rule"] == "WCBH-34"
     refused(table, recovery(table, scene, nova, table.other_player), 403)
     assert table.position() == before
+    day = {"character_ids": [nova], "reason": "a night at the lab"}
+    table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
+    next_day = recovery(table, scene, nova, table.player)
+    assert next_day.status_code == 201, next_day.text
+    assert next_day.json()["roll"]["request"]["difficulty"] == 2
+    refused(table, recovery(table, scene, nova, table.player), 409, "no_rest_day")
 
 
 def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_wcbh_34(
@@ -99,7 +106,14 @@ def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_
 ) -> None:
     nova = make(table, "Nova", table.player)
     hurt(table, nova, 1)
-    answer = recovery(table, table.scene(), nova, table.player, rested=True).json()
+    scene = table.scene()
+    # difficulty 1 needs the GM's record of a whole day of nothing but rest (issue #15)
+    claimed = recovery(table, scene, nova, table.player, rested=True)
+    assert refused(table, claimed, 409, "no_rest_day")["field"] == "rested_whole_day"
+    day = {"character_ids": [nova], "whole_day": True, "reason": "in bed all day"}
+    refused(table, send(table, f"/v1/scenes/{scene}/rest-days", day, table.player), 403)
+    table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
+    answer = recovery(table, scene, nova, table.player, rested=True).json()
     assert answer["roll"]["request"]["difficulty"] == 1
     assert answer["health"] == min(6, 5 + max(0, counted(answer["roll"]) - 1))
 

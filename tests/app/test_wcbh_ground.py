@@ -78,12 +78,10 @@ def test_a_grapple_or_a_charge_needs_the_foe_within_close_wcbh_26() -> None:
         assert (refused.value.code, refused.value.rule) == ("out_of_reach", "WCBH-26")
     assert t.position() == before
     # a plain attack at range is the Power's to reach (the source: most Powers reach Far)
-    t.run(
-        t.player,
-        "attack",
-        scene,
-        FightAttackCreate(attacker_id=nova, target_id=null, trait="Lightning Bolt"),
-    )
+    goon = t.character("Goon", "villain")
+    at(t, scene, nova, goon, "far")
+    bolt = FightAttackCreate(attacker_id=nova, target_id=goon, trait="Lightning Bolt")
+    t.run(t.player, "attack", scene, bolt)
     t.gm_runs("advance_page", scene)
     at(t, scene, nova, null, "close")
     t.run(t.player, "grapple", scene, GrappleCreate(attacker_id=nova, target_id=null))
@@ -141,24 +139,23 @@ def test_a_move_is_one_class_at_a_time_from_a_range_the_gm_set_wcbh_26() -> None
 
 def test_cover_and_size_are_the_attacks_situation_dice_wcbh_30() -> None:
     t = Table("wcbh")
-    nova, null, scene = fighters(t)
-    t.gm_runs(
-        "set_situation",
-        scene,
-        SituationSet(character_id=null, cover=2, size="double", reason="behind a car"),
-    )
-    body = FightAttackCreate(attacker_id=nova, target_id=null, trait="Lightning Bolt")
-    record = t.record(t.run(t.player, "attack", scene, body))
-    assert record["request"]["situation"] == 1 - 2  # twice as big +1, cover -2
-    assert sum(1 for f in record["faces"] if f["label"] == "attack") == 8 - 1
-    t.gm_runs("advance_page", scene)
-    t.gm_runs(
-        "set_situation", scene, SituationSet(character_id=nova, size="tenfold", reason="grown")
-    )
-    back = FightAttackCreate(attacker_id=null, target_id=nova, trait="Lightning Bolt")
-    # the sizes count from the attacker's: a tenfold giant is one class above a double one (+1)
-    assert t.record(t.gm_runs("attack", scene, back))["request"]["situation"] == 1
-    t.gm_runs("advance_page", scene)
-    t.gm_runs("set_situation", scene, SituationSet(character_id=null, reason="out of cover"))
-    # ... and two above an ordinary one (+3)
-    assert t.record(t.gm_runs("attack", scene, back))["request"]["situation"] == 3
+    scene = t.scene()
+
+    def sized(name: str, size: str, cover: int = 0) -> UUID:
+        who = t.character(name, "villain")
+        body = SituationSet(character_id=who, cover=cover, size=size, reason="the GM's call")  # type: ignore[arg-type]
+        t.gm_runs("set_situation", scene, body)
+        return who
+
+    def situation(attacker: UUID, target: UUID) -> int:
+        body = FightAttackCreate(attacker_id=attacker, target_id=target, trait="Lightning Bolt")
+        record = t.record(t.gm_runs("attack", scene, body))
+        attack_dice = sum(1 for f in record["faces"] if f["label"] == "attack")
+        assert attack_dice == max(0, 8 + record["request"]["situation"])
+        return int(record["request"]["situation"])
+
+    # a fresh attacker and target each time: the dice may defeat either
+    assert situation(sized("A1", "same"), sized("T1", "double", cover=2)) == 1 - 2
+    assert situation(sized("A2", "double"), sized("T2", "tenfold")) == 1  # one class above
+    assert situation(sized("A3", "same"), sized("T3", "tenfold")) == 3  # two above
+    assert situation(t.character("A4", "villain"), sized("T4", "tenth")) == -3  # unset: same

@@ -21,9 +21,10 @@ from systems.wcbh.commands.fight import (
     _save_page,
     ground_of,
 )
-from systems.wcbh.requests import RangeMoveCreate, RangeSet, SituationSet
+from systems.wcbh.requests import RangeMoveCreate, RangeSet, RestDaysCreate, SituationSet
 from systems.wcbh.rules import fight as fight_rules
 from systems.wcbh.rules import ground as rules
+from systems.wcbh.rules import rest
 from systems.wcbh.rules.sheet import WcbhCharacter
 
 if TYPE_CHECKING:
@@ -119,4 +120,15 @@ class Ground(Part):
             "reason": body.reason,
         }
         turn.scene.change_state(WCBH, AREA, rules.SITUATION, details)
+        return turn.save()
+
+    @command
+    def pass_rest_days(self, ctx: CommandContext, scene_id: UUID, body: RestDaysCreate) -> Outcome:
+        """WCBH-34: the GM records a day that passes for these characters after rest (or of
+        nothing but rest, `whole_day`): each may make one more recovery check for it (at
+        difficulty 1 after a whole day of rest). The service keeps no clock of its own."""
+        turn = self.system.turn(ctx, scene_id, gm=True)
+        who = [turn.character(c, "character_ids").key for c in dict.fromkeys(body.character_ids)]
+        details = {"character_ids": who, "whole": body.whole_day, "reason": body.reason}
+        turn.scene.change_state(WCBH, "rest", rest.DAY, details)
         return turn.save()

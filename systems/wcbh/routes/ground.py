@@ -19,7 +19,7 @@ from domain.application import Outcome
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.fight import ground_of
 from systems.wcbh.commands.ground import Ground
-from systems.wcbh.requests import RangeMoveCreate, RangeSet, SituationSet
+from systems.wcbh.requests import RangeMoveCreate, RangeSet, RestDaysCreate, SituationSet
 from systems.wcbh.routes.fight import PageStatePublic, _page
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
@@ -50,6 +50,21 @@ def _present(outcome: Outcome, commands: Commands) -> GroundPublic:
     return _shown(scene)
 
 
+class RestDaysPublic(Written):
+    scene_id: UUID
+    days: dict[str, list[dict[str, Any]]] = Field(
+        description="By character id, the days of rest the GM recorded in this scene: `whole` "
+        "(nothing but rest: difficulty 1), `reason`, `used` by a recovery check (WCBH-34)"
+    )
+
+
+def _rest_days(outcome: Outcome, commands: Commands) -> RestDaysPublic:
+    scene = outcome.aggregate
+    assert isinstance(scene, Scene)
+    days = scene.state("wcbh", "rest")["days"]
+    return RestDaysPublic(scene_id=scene.id, days=days, version=scene.version)
+
+
 routes = CommandRoutes(router, _ground, model=GroundPublic, present=_present)
 
 routes.post(
@@ -77,6 +92,18 @@ routes.post(
     operation_id="set_situation",
     doc="""WCBH-30 (GM): a character's cover or poor visibility (0..3 dice off attacks on it) and
     its size (attacks on a bigger target +1 or +3, on a smaller -1 or -3).""",
+)
+
+
+routes.post(
+    "/v1/scenes/{scene_id}/rest-days",
+    Ground.pass_rest_days,
+    RestDaysCreate,
+    operation_id="pass_rest_days",
+    model=RestDaysPublic,
+    present=_rest_days,
+    doc="""WCBH-34 (GM): a day passes for these characters after rest (or of nothing but rest):
+    each may make one more recovery check (POST .../recoveries) for it.""",
 )
 
 

@@ -28,6 +28,7 @@ from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
 from systems.wcbh.rules.play_state import PLAY
 from systems.wcbh.rules.resolve import check_resolve_award
+from systems.wcbh.rules.rest import REST
 from systems.wcbh.rules.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -132,6 +133,7 @@ class WcbhRuleset(Ruleset):
         "fight": FIGHT,
         "play": PLAY,
         "ground": GROUND,  # ranges, cover and sizes (WCBH-26, 30)
+        "rest": REST,  # the days of rest the GM records (WCBH-34)
     }
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
