@@ -395,3 +395,100 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
 
     # The whole story's export verifies offline (issue #13, "done when"): it never cries wolf.
     assert verified_export(table).rolls > 1
+
+
+# A journey of work issue #15 (part B), on both backends as the story above: armour and who names the
+# defences (WCBH-28, 29), a Resolve award and the players' Adversity (WCBH-18, 21), an effect attack's
+# damage (WCBH-35), a Power's uses per game Issue (WCBH-2), the GM's ground (WCBH-26, 30) and days
+# of rest (WCBH-34).
+@pytest.mark.store
+def test_a_scripted_fight_on_the_gms_ground_with_armour_and_limited_powers_wcbh(
+    table: Table,
+) -> None:
+    s = Story(table)
+    blaze_sheet = copy.deepcopy(table.example_sheet)
+    blaze_sheet["powers"]["Missile Barrage"] = {"rank": 6, "can_attack": True, "uses_per_issue": 1}
+    blaze = s.make("Blaze", "hero", blaze_sheet, table.player)  # Bo's second hero
+    civic = s.make("Captain Civic", "hero", table.example_sheet)  # the GM's hero: no player
+    armoured = sheet(table, Agility=2, Strength=8, Stamina=8, Will=3)
+    armoured["powers"]["Iron Skin"] = {"rank": 9, "defence": "passive"}
+    tank = s.make("Tank", "villain", armoured)
+
+    # WCBH-21: two players (Bo, Cy) -> Adversity 2, whatever heroes they or the GM play
+    issue = s.post(f"/v1/stories/{s.story}/issues", {"title": "Issue #1"})
+    assert issue["pools"] == {"adversity": 2}
+    scene = s.post(f"/v1/issues/{issue['id']}/scenes", {"title": "The foundry"})["id"]
+
+    # WCBH-18: a Resolve award is 1
+    award = {"resource": "resolve", "change": 2, "reason": "social play, twice"}
+    s.refused(f"/v1/characters/{s.nova}/resources", award, 422, "WCBH-18")
+    start = s.resolve(s.nova)
+    s.post(f"/v1/characters/{s.nova}/resources", {**award, "change": 1}, status=200)
+    assert s.resolve(s.nova) == start + 1
+
+    # WCBH-28: the attacker names no defences of the target's; armour defends passively at full
+    # rank (Iron Skin 9 over Agility 2 and half of Stamina 8), and WCBH-30: the GM's cover
+    body = {"attacker_id": s.nova, "target_id": tank, "trait": "Lightning Bolt"}
+    named = table.client.post(
+        f"/v1/scenes/{scene}/attacks",
+        json={**body, "defences": ["Agility"]},
+        headers=bearer(table.player),
+    )
+    assert named.status_code == 403 and named.json()["error"]["field"] == "defences"
+    cover = {"character_id": tank, "cover": 2, "reason": "behind the furnace"}
+    s.post(f"/v1/scenes/{scene}/situations", cover, status=200)
+    bolt = s.post(f"/v1/scenes/{scene}/attacks", body, table.player)
+    assert {(d["name"], d["active"]) for d in bolt["request"]["defences"]} == {
+        ("Stamina", False),
+        ("Iron Skin", False),
+        ("Agility", True),
+    }
+    assert (bolt["result"]["defence"], bolt["result"]["defence_rank"]) == ("Iron Skin", 9)
+    assert bolt["request"]["situation"] == -2 and len(faces(bolt, "attack")) == 8 - 2
+    tank_health = max(0, 8 - check_attack(bolt, 8))
+    assert s.health(tank) == tank_health
+
+    # WCBH-26: at Far range Rex cannot grab the Tank; moving in on foot takes two pages
+    ranges = {"first_id": s.rex, "second_id": tank, "range": "far", "reason": "across the hall"}
+    s.post(f"/v1/scenes/{scene}/ranges", ranges, status=200)
+    grab = {"attacker_id": s.rex, "target_id": tank}
+    s.refused(f"/v1/scenes/{scene}/grapples", grab, 409, "WCBH-26", table.other_player)
+    closer = {"character_id": s.rex, "other_id": tank, "to": "close"}
+    s.post(f"/v1/scenes/{scene}/range-moves", closer, table.other_player, status=200)
+
+    ground = table.get(f"/v1/scenes/{scene}/ground?min_position={s.position}")
+    key = "|".join(sorted((s.rex, tank)))
+    assert ground["ranges"][key]["moving"] == {"by": s.rex, "to": "close", "since_page": 1}
+    s.next_page(scene)
+    s.post(f"/v1/scenes/{scene}/range-moves", closer, table.other_player, status=200)
+    ground = table.get(f"/v1/scenes/{scene}/ground?min_position={s.position}")
+    assert ground["ranges"][key] == {"range": "close", "moving": None}
+
+    # WCBH-35: Dr. Null's stun bolt on Captain Civic takes Health too ("помимо урона")
+    stun = {"attacker_id": s.null, "target_id": civic, "trait": "Lightning Bolt", "effect": "Stun"}
+    hit = s.post(f"/v1/scenes/{scene}/attacks", stun)
+    assert s.health(civic) == max(0, 6 - check_attack(hit, 6))
+    assert hit["result"]["effect_pages"] == (
+        math.ceil(hit["result"]["net"] / 2) if hit["result"]["net"] > 0 else 0
+    )
+
+    # WCBH-2: Missile Barrage once per game Issue; a new game Issue brings it back
+    barrage = {"check": "trait", "character_id": blaze, "request": {"trait": "Missile Barrage"}}
+    rolled = s.post(f"/v1/scenes/{scene}/rolls", barrage, table.player)
+    assert rolled["request"]["power_use"] == "uses:Missile Barrage"
+    s.refused(f"/v1/scenes/{scene}/rolls", barrage, 409, "WCBH-2", table.player)
+
+    # WCBH-34: a recovery after the fight, another only after a day of rest the GM records
+    recovery = {"character_id": blaze}
+    s.post(f"/v1/scenes/{scene}/recoveries", recovery, table.player)
+    s.refused(f"/v1/scenes/{scene}/recoveries", recovery, 409, "WCBH-34", table.player)
+    day = {"character_ids": [blaze], "reason": "a night's sleep"}
+    s.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
+    s.post(f"/v1/scenes/{scene}/recoveries", recovery, table.player)
+
+    s.post(f"/v1/scenes/{scene}/close", None, status=200)
+    s.post(f"/v1/issues/{issue['id']}/end", None, status=200)
+    s.post(f"/v1/stories/{s.story}/issues", {"title": "Issue #2"})
+    uses = s.character(blaze)["resources"]["uses:Missile Barrage"]
+    assert (uses["current"], uses["max"], uses["refresh"]) == (1, 1, "issue")
+    assert verified_export(table).rolls > 1
