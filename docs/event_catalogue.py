@@ -469,6 +469,8 @@ def play_scene_play(
             gm,
             {"resource": "health", "change": -3, "reason": "the crash"},
         )
+        rest = {"character_ids": [hurt], "whole_day": True, "reason": "a day in bed"}
+        s.call("POST", f"{base}/rest-days", gm, rest)  # WCBH-34: the GM records the day
         answer = s.call(
             "POST", f"{base}/recoveries", gm, {"character_id": hurt, "rested_whole_day": True}
         )
@@ -552,8 +554,9 @@ def play_fight(s: Session, campaign_id: str, gm: str, player: str, sheet: dict[s
         thug = s.call(
             "POST", characters, gm, {"name": f"Thug {n + 1}", "side": "villain", "sheet": wall}
         )
+        # the thug's side (the GM) says it has no active defence here (WCBH-28)
         body = {"attacker_id": hero, "target_id": thug["id"], "defences": []}
-        if s.call("POST", f"/v1/scenes/{scene}/grapples", player, body)["result"]["net"] >= 1:
+        if s.call("POST", f"/v1/scenes/{scene}/grapples", gm, body)["result"]["net"] >= 1:
             break
     s.call("POST", f"/v1/scenes/{scene}/close", gm)
     s.call("POST", f"/v1/issues/{issue}/end", gm)

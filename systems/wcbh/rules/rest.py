@@ -61,9 +61,9 @@ def day_to_use(
     for index, day in enumerate(days):
         if not day["used"] and (day["whole"] or not whole):
             return index
-    what = "a whole day of nothing but rest" if whole else "a day of rest since its last check"
+    what = "whole day of nothing but rest" if whole else "day of rest since its last check"
     raise Conflict(
-        f"{name} has no {what} recorded by the GM in this scene (POST .../rest-days)",
+        f"{name} has no {what} that the GM recorded in this scene (POST .../rest-days)",
         field="rested_whole_day" if whole else "character_id",
         code="no_rest_day",
         rule="WCBH-34",
