@@ -5,6 +5,7 @@ COPY pyproject.toml README.md ./
 COPY domain ./domain
 COPY projections ./projections
 COPY api ./api
+COPY systems ./systems
 RUN pip install --no-cache-dir . && useradd --create-home chronicle && mkdir /data && chown chronicle /data
 USER chronicle
 ENV CHRONICLE_HOST=0.0.0.0 CHRONICLE_PORT=8000 CHRONICLE_DATA_DIR=/data

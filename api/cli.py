@@ -85,9 +85,18 @@ class BadInputFile(Exception):
 
 def _json_file(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return _json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise BadInputFile(f"{what} {path}: {exc}") from None
+
+
+def _json(text: str) -> Any:
+    """JSON from a file given to verify; too deep a nesting is bad input like any (the parser
+    raises RecursionError for it, which is no ValueError)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply to read") from None
 
 
 def _receipts_file(path: Path) -> list[dict[str, Any]]:
@@ -100,7 +109,7 @@ def _receipts_file(path: Path) -> list[dict[str, Any]]:
     for number, line in enumerate(lines, start=1):
         if line.strip():
             try:
-                found.append(receipts.parse_receipt(json.loads(line), f"receipt on line {number}"))
+                found.append(receipts.parse_receipt(_json(line), f"receipt on line {number}"))
             except (ValueError, receipts.BadStatement) as exc:
                 raise BadInputFile(f"--receipts {path}: {exc}") from None
     return found

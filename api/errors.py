@@ -108,6 +108,16 @@ def _field_of(loc: tuple[Any, ...]) -> str | None:
     return ".".join(parts) or None
 
 
+def store_unavailable() -> JSONResponse:
+    return error_response(
+        503,
+        "store_unavailable",
+        "the database is unreachable or busy: retry later (a command cut off at its commit "
+        "may have been written: retry it with the same Idempotency-Key)",
+        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+    )
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     def _domain(_: Request, exc: DomainError) -> JSONResponse:
@@ -167,15 +177,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
-    def _store_unavailable(_: Request, exc: Exception) -> JSONResponse:
+    def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.warning("the store is unreachable: %s", exc)
-        return error_response(
-            503,
-            "store_unavailable",
-            "the database is unreachable or busy: retry later (a command cut off at its commit "
-            "may have been written: retry it with the same Idempotency-Key)",
-            headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
-        )
+        gate = getattr(request.app.state, "store_gate", None)
+        if gate is not None:
+            gate.trip()
+        return store_unavailable()
 
     @app.exception_handler(Exception)
     def _unexpected(_: Request, exc: Exception) -> JSONResponse:

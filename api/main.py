@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
@@ -14,6 +15,7 @@ from api.routers import (
     campaigns,
     characters,
     history,
+    members,
     meta,
     missions,
     play,
@@ -22,6 +24,7 @@ from api.routers import (
     stream,
 )
 from api.settings import KEY_FILENAME, Settings
+from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
@@ -82,14 +85,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # no state of an app (a request reaches its app through its scope). The one thing lost, the
     # app's `dependency_overrides`, nothing here uses. The OpenAPI schema is the same.
     routers = [
-        *(r.router for r in (meta, campaigns, characters, play)),
+        *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
         *(r.router for r in (missions, rolls, history, signing, stream)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
+    probe = (
+        postgres_probe(settings.database_url, settings.postgres_connect_timeout)
+        if settings.database_url
+        else None
+    )
+    app.state.store_gate = StoreGate(probe)
+    app.add_middleware(StoreGateMiddleware, gate=app.state.store_gate)  # type: ignore[arg-type]
+    if settings.cors_origins:
+        # Added last, so outermost: a 413 or a 503 the middlewares above answer carries the CORS
+        # headers too, and a browser app can read its error instead of seeing a network failure.
+        app.add_middleware(
+            CORSMiddleware,  # type: ignore[arg-type]
+            allow_origins=settings.cors_origins,
+            allow_methods=CORS_METHODS,
+            allow_headers=CORS_REQUEST_HEADERS,
+            expose_headers=CORS_EXPOSED_HEADERS,
+            max_age=600,
+        )
     return app
+
+
+# What a browser front end may send and read across origins (docs/front-ends.md, "CORS"). Tokens
+# travel in Authorization, never in cookies: no credentials mode.
+CORS_METHODS = ["GET", "POST", "PUT", "DELETE"]
+CORS_REQUEST_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "Last-Event-ID",
+]
+CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed"]
 
 
 class BodyLimit:

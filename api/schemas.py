@@ -11,9 +11,11 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
+from domain.aggregates.campaign import Member
 from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
+from projections.translation import iso
 from systems.nimble.commands.health import nimble_conditions, nimble_view
 from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
@@ -87,23 +89,48 @@ class MemberCreated(Written):
     token: str = Field(description="The member's bearer token. Shown once: keep it.")
 
 
+class CampaignSummary(BaseModel):
+    id: UUID
+    name: str
+    ruleset: RulesetId
+
+
+class MePublic(BaseModel):
+    """Who the token is: a front end's first call after a member pastes it."""
+
+    member: MemberPublic
+    campaign: CampaignSummary
+
+
+def member_public(member: Member) -> MemberPublic:
+    return MemberPublic(
+        id=member.id,
+        name=member.name,
+        role=member.role,  # type: ignore[arg-type]
+        token_revoked=member.token_hash is None,
+        token_expires_at=member.token_expires_at,
+    )
+
+
 def campaign_public(campaign: Campaign) -> CampaignPublic:
     return CampaignPublic(
         id=campaign.id,
         name=campaign.name,
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
-        members=[
-            MemberPublic(
-                id=m.id,
-                name=m.name,
-                role=m.role,  # type: ignore[arg-type]
-                token_revoked=m.token_hash is None,
-                token_expires_at=m.token_expires_at,
-            )
-            for m in campaign.members.values()
-        ],
+        members=[member_public(m) for m in campaign.members.values()],
         version=campaign.version,
+    )
+
+
+def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
+    return MePublic(
+        member=member_public(campaign.members[member_id]),
+        campaign=CampaignSummary(
+            id=campaign.id,
+            name=campaign.name,
+            ruleset=campaign.ruleset,  # type: ignore[arg-type]
+        ),
     )
 
 
@@ -377,6 +404,10 @@ class RollPublic(Written):
     set_by_gm: list[str] = Field(
         default_factory=list, description="The sheet numbers of the request the GM gave itself"
     )
+    recorded_at: str = Field(
+        description="When the roll was recorded: its event's timestamp (ISO 8601, UTC), the "
+        "`timestamp` of its Roll.Recorded entry in /events and the export"
+    )
 
 
 # The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs
@@ -442,14 +473,29 @@ class RollRequestList(BaseModel):
 
 
 def roll_public(roll: Roll, scene: Scene) -> RollPublic:
-    record = roll.record
-    seed = next(
-        (e.revealed_seed for e in scene.epochs if e.commitment == record["commitment"]), None
+    seeds = {e.commitment: e.revealed_seed for e in scene.epochs}
+    return roll_public_of(
+        roll.record,
+        roll.odds,
+        roll.version,
+        seeds,
+        iso(roll.created_on),  # as the views keep it
     )
+
+
+def roll_public_of(
+    record: dict[str, Any],
+    odds: dict[str, Any],
+    version: int,
+    seeds: dict[str, str | None],
+    recorded: str,
+) -> RollPublic:
+    """A roll from its record, read from the aggregate or from the views alike; `seeds`: the
+    scene's revealed seeds by commitment (None while secret)."""
     return RollPublic(
-        id=roll.id,
-        campaign_id=roll.campaign_id,
-        scene_id=scene.id,
+        id=record["roll_id"],
+        campaign_id=record["campaign_id"],
+        scene_id=record["scene_id"],
         nonce=record["nonce"],
         character_id=record.get("character_id"),
         rolled_by=record["rolled_by"],
@@ -459,7 +505,7 @@ def roll_public(roll: Roll, scene: Scene) -> RollPublic:
         request=record["request"],
         faces=record["faces"],
         result=record["result"],
-        odds=OddsPublic(success=roll.odds.get("success"), at_least=roll.odds.get("at_least")),
+        odds=OddsPublic(success=odds.get("success"), at_least=odds.get("at_least")),
         proof=Proof(
             commitment=record["commitment"],
             client_seed=record["client_seed"],
@@ -467,12 +513,13 @@ def roll_public(roll: Roll, scene: Scene) -> RollPublic:
             sequence=record["sequence"],
             prev_hash=record["prev_hash"],
             hash=record["hash"],
-            seed=seed,
+            seed=seeds.get(record["commitment"]),
         ),
         receipt=ReceiptPublic.model_validate(REQUEST_SIGNING.get().receipt(record)),
-        version=roll.version,
+        version=version,
         modifiers=record.get("modifiers", []),
         set_by_gm=record.get("set_by_gm", []),
+        recorded_at=recorded,
     )
 
 
@@ -576,7 +623,12 @@ class RulesetPublic(BaseModel):
     name: str
     sheet_schema: dict[str, Any]
     settings_schema: dict[str, Any]
-    example_sheet: dict[str, Any]
+    example_sheet: dict[str, Any] = Field(description="A hero's sheet (as `example_sheets.hero`).")
+    example_sheets: dict[Side, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="A valid sheet for each side (hero, villain, opponent, minion, other), under "
+        "the default settings: how the system writes villains, minions or monster groups.",
+    )
     example_settings: dict[str, Any]
     derived_stats: list[StatDescription]
     resources: list[StatDescription]
@@ -584,6 +636,21 @@ class RulesetPublic(BaseModel):
     example_resources: dict[str, dict[str, Any]]
     checks: list[CheckDescription] = Field(default_factory=list)
     follow_ups: list[FollowUpDescription] = Field(default_factory=list)
+
+
+class RuleReference(BaseModel):
+    """One rule of a ruleset's reference: the ids in every refusal's `rule` field are looked up here."""
+
+    id: str = Field(description="The rule id, as refusals and rolls cite it (e.g. 'WCBH-22').")
+    title: str
+    section: str = Field(description="The part of the rules it belongs to.")
+    text: str = Field(description="What the rule says, in short (our words, not the source's).")
+    status: Literal["enforced", "partial", "gm", "reference"] = Field(
+        description="'enforced': the service applies it and refuses what breaks it; 'partial': "
+        "part of it (`enforced` says which); 'gm': the service records what the GM decides and "
+        "leaves the rest to the table; 'reference': information only."
+    )
+    enforced: str = Field(description="What the service does about it, and which command.")
 
 
 class RulesetSummary(BaseModel):

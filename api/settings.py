@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import unquote, urlsplit
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SQLITE_FILENAME = "chronicle.sqlite3"
 KEY_FILENAME = "chronicle.key"
@@ -41,7 +41,14 @@ class Settings(BaseSettings):
         le=60,
         description="Seconds a request waits for a PostgreSQL connection before the store counts "
         "as unreachable (503 with Retry-After); eventsourcing retries reads and writes up to 10 "
-        "times, so an outage answers within about ten times this.",
+        "times, so the first request of an outage answers within about ten times this, and the "
+        "next ones at once while a plain connection still fails (api/store_gate.py).",
+    )
+    # NoDecode: the variable is a plain comma-separated list, not the JSON pydantic-settings expects.
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins a browser front end may call the API from, comma-separated "
+        "(e.g. https://table.example.org,http://localhost:5173); none by default (docs/front-ends.md).",
     )
     projections: Literal["embedded", "external"] = Field(
         default="embedded",
@@ -56,6 +63,17 @@ class Settings(BaseSettings):
             return None
         if urlsplit(value).scheme not in ("postgresql", "postgres"):
             raise ValueError("database_url must start with postgresql://")
+        return value
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, list):
+            for origin in value:
+                if isinstance(origin, str):  # anything else pydantic refuses as not a string
+                    _check_origin(origin)
         return value
 
     @property
@@ -116,3 +134,22 @@ class Settings(BaseSettings):
             with os.fdopen(fd, "w") as f:
                 f.write(secrets.token_hex(32))
         return bytes.fromhex(path.read_text().strip())
+
+
+def _check_origin(origin: str) -> None:
+    """An origin is scheme://host[:port] and nothing else: the browser sends exactly that, so a
+    path, a trailing slash or a wildcard would simply never match (and `*` would open the API to
+    every page on the web, which a bearer-token API must choose on purpose, not by accident)."""
+    parts = urlsplit(origin)
+    parts.port  # noqa: B018 - raises ValueError on a port that is not a number in range
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise ValueError(
+            f"CORS origin {origin!r} must be scheme://host[:port], e.g. https://table.example.org"
+        )

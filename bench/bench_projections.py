@@ -1,6 +1,6 @@
 """The views under load: catch-up rate, commit-to-view lag and API write throughput, per backend.
 
-Run: /work/venv/bin/python bench/bench_projections.py [--backend sqlite|postgres|both]
+Run: .venv/bin/python bench/bench_projections.py [--backend sqlite|postgres|both]
 (PostgreSQL at CHRONICLE_TEST_POSTGRES_URL). Every figure is printed beside a baseline measured in
 the same run on the same backend; the ratios are what to compare between runs:
 - catch-up: events/s a fresh Supervisor applies over a pre-written log, against reading and decoding

@@ -202,6 +202,14 @@ VECTORS = [
         wanted=lambda r: r["result"]["damage"] > 0 and not r["result"]["defeated_by_damage"],
     ),
     Vector(
+        "wcbh/attack (Decisive Moment, Resolve on both sides)", "wcbh", "attack",
+        {
+            "attack_rank": 5, "defences": DEFENCES, "target_health": 6, "resolve": 1,
+            "decisive_moment": True, "effort": "physical", "defence_resolve": 2,
+        },
+        wanted=_exploded,
+    ),
+    Vector(
         "wcbh/grapple", "wcbh", "grapple",
         {"rank": 4, "defences": DEFENCES, "halve_active": True, "aim": "weapon"},
     ),

@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "events.md"
@@ -29,6 +30,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from domain.aggregates import Campaign
 from domain.aggregates._catalogue import aggregate_classes as all_aggregates
 from domain.aggregates._catalogue import event_classes
 from domain.export import SECRET_FIELDS
@@ -294,6 +296,7 @@ def play(s: Session) -> tuple[str, list[str]]:
     play_scene_play(s, campaign_id, gm, player, sheet)
     play_fight(s, campaign_id, gm, player, sheet)
     play_sheet_approval_and_credentials(s, sheet)
+    play_campaign_from_an_old_log(s, sheet)
 
     # A scene still open when its game Issue ends is closed in the same save.
     s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Getaway"})
@@ -476,18 +479,34 @@ def play_scene_play(
         )
         if answer["health"] > answer["health_before"]:
             break
+    # a GM takes Health to 0 and heals it back: the status follows (WCBH-31)
+    felled = make("Felled")
+    health = {"resource": "health", "reason": "the GM's ruling"}
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": -6})
+    s.call("POST", f"/v1/characters/{felled}/resources", gm, {**health, "change": 2})
     sturdy = {
         **sheet,
         "abilities": {**sheet["abilities"], "Stamina": 10, "Strength": 10, "Will": 10},
     }
     for n in range(20):  # an effect, shaken off in part or whole (WCBH-37)
         dazed = make(f"Dazed {n}", "villain", body=sturdy)
-        if not stun(scene, dazed, n)["effect_pages"]:
+        dazing = stun(scene, dazed, n)  # its damage too (WCBH-35): it may defeat for the scene
+        if not dazing["effect_pages"] or dazing["whole_scene"]:
             continue
         shake = {"character_id": dazed, "effect": "Stunned", "request": {"trait": "Will"}}
         shaken = s.call("POST", f"{base}/shake-offs", gm, shake)
         if shaken["pages_left"] < shaken["pages_before"]:
             break
+    for n in range(20):  # Health lowered to an effect's pages left: defeated by it (WCBH-36)
+        worn = make(f"Worn {n}", "villain", body=sturdy)
+        hit = stun(scene, worn, 300 + n)  # its damage too (WCBH-35)
+        pages = hit["effect_pages"]
+        if pages and not hit["whole_scene"]:
+            harm = {"resource": "health", "change": pages - hit["health"], "reason": "the fall"}
+            s.call("POST", f"/v1/characters/{worn}/resources", gm, harm)
+            break
+    ruling = {"character_id": worn, "effect": "Stunned", "may_defend_actively": True}
+    s.call("POST", f"{base}/effect-rulings", gm, {**ruling, "reason": "a daze, not a paralysis"})
     frail = {**sheet, "abilities": {**sheet["abilities"], "Agility": 1, "Strength": 1, "Will": 1}}
     for n in range(30):  # a hero defeated by damage, back on the next page (WCBH-39)
         down = make(f"Down {n}", token=player, body=frail)
@@ -495,13 +514,15 @@ def play_scene_play(
         body = {"attacker_id": striker, "target_id": down, "trait": "Lightning Bolt"}
         if s.call("POST", f"{base}/attacks", gm, body)["result"]["defeated"]:
             break
-    weak = {**frail, "abilities": {**frail["abilities"], "Stamina": 1}}  # Health 1
+    # Health 5 and one die of defence: net 3 or 4 leaves 1 or 2 Health, at most the effect's 2
+    # pages, so the effect (not its damage, WCBH-35) defeats (WCBH-36)
+    weak = {**frail, "abilities": {**frail["abilities"], "Stamina": 1, "Strength": 8}}
     for n in range(20):  # a hero defeated by an effect drops it from the next page (WCBH-39)
         held = make(f"Held {n}", token=player, body=weak)
         if stun(scene, held, 100 + n)["whole_scene"]:
             break
-    for n in range(20):  # a minion defeated by an effect, extended to the next scene (WCBH-38)
-        goon = make(f"Goon {n}", "minion", body={"kind": "minion", "threat": 1})
+    for n in range(20):  # a villain defeated by an effect, extended to the next scene (WCBH-38)
+        goon = make(f"Goon {n}", "villain", body=weak)
         if stun(scene, goon, 200 + n)["whole_scene"]:
             break
     s.call(
@@ -627,6 +648,34 @@ def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> No
     s.call("DELETE", f"{members}/{bo['id']}", gm)
 
 
+def play_campaign_from_an_old_log(s: Session, sheet: dict[str, Any]) -> None:
+    """A campaign as logs from before campaigns noted their open scenes hold it (its Created event
+    without `open_scenes_known`): a player's sheet change outside scenes notes them once."""
+    create = Campaign.create
+
+    def old_create(cls: type[Campaign], *args: Any, **kwargs: Any) -> Campaign:
+        campaign = create(*args, **kwargs)
+        del campaign.pending_events[0].__dict__["open_scenes_known"]
+        campaign.open_scenes_known = False
+        return campaign
+
+    with mock.patch.object(Campaign, "create", classmethod(old_create)):
+        campaign = s.call("POST", "/v1/campaigns", None, {"name": "Old", "ruleset": "wcbh"})
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    bo = s.call(
+        "POST", f"/v1/campaigns/{campaign_id}/members", gm, {"name": "Bo", "role": "player"}
+    )
+    hero = s.call(
+        "POST",
+        f"/v1/campaigns/{campaign_id}/characters",
+        bo["token"],
+        {"name": "Nova", "side": "hero", "sheet": sheet},
+    )["id"]
+    change = {"sheet": sheet, "reason": "a new power, between stories"}
+    s.call("PUT", f"/v1/characters/{hero}/sheet", bo["token"], change)
+
+
 def play_classd_combat(s: Session) -> None:
     """Class D combat (CD-8..20) in a classd campaign of its own: a hostage shield, attacks until a
     villain hits back, a move for cover, the villains' turn with a flight and a stop, a covered
@@ -654,7 +703,8 @@ def play_classd_combat(s: Session) -> None:
     s.call("POST", f"{base}/hostage-shields", gm, {"villain_id": boss, "hostage": "A banker"})
     move = {"hero_id": vega, "edge": "cover", "difficulty": 0}
     for _ in range(20):  # only a double 1 fails
-        if s.call("POST", f"{base}/moves", player, move)["outcome"]["edge"]:
+        # the GM's difficulty (CD-18): a player's would wait for the GM's approval
+        if s.call("POST", f"{base}/moves", gm, move)["outcome"]["edge"]:
             break
         s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     for _ in range(30):  # Might 2 against 15, with a disadvantage: the boss nearly always hits back
@@ -668,6 +718,13 @@ def play_classd_combat(s: Session) -> None:
     s.call("POST", f"/v1/scenes/{scene}/pages", gm)
     retreat = {"hero_id": vega, "pursuer_ids": [boss], "covering_ids": [nova]}
     s.call("POST", f"{base}/retreats", player, retreat)
+    # The status follows Health (CD-11): the GM takes Nova to 0, then heals her.
+    nova_doc = s.call("GET", f"/v1/characters/{nova}?min_position={s.position}", gm)
+    health = nova_doc["resources"]["health"]["current"]
+    down = {"resource": "health", "change": -health, "reason": "a falling beam"}
+    s.call("POST", f"/v1/characters/{nova}/resources", gm, down)
+    up = {"resource": "health", "change": 6, "reason": "the school nurse"}
+    s.call("POST", f"/v1/characters/{nova}/resources", gm, up)
 
 
 def play_nimble_encounter(s: Session) -> None:

@@ -8,6 +8,9 @@ from datetime import timedelta
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic
+
 import systems
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 from domain.commands import (
@@ -234,16 +237,52 @@ class Chronicle(RollCommands):
                 change_id = uuid4()
                 character.propose_sheet(change_id, valid, body.reason, actor.member_id)
                 return self._commit(ctx, character, result=SheetProposed(change_id))
-            if campaign.open_scene_ids:
+            open_ids = self._open_scene_ids(actor, campaign)
+            if open_ids:
                 raise Conflict(
                     "a player changes its sheet only while no scene of the campaign is open "
                     "(setting player_sheet_changes = outside_scenes); ask the GM",
                     code="scene_open",
-                    details={"open_scene_ids": [str(i) for i in campaign.open_scene_ids]},
+                    details={"open_scene_ids": [str(i) for i in open_ids]},
                 )
         resources = self._kept_resources(campaign, character, valid)
         character.change_sheet(valid, body.reason, resources)
-        return self._commit(ctx, character)
+        # the campaign when it noted its open scenes just now (saved once, then known)
+        return self._commit(ctx, character, *([campaign] if campaign.pending_events else []))
+
+    def _open_scene_ids(self, actor: Actor, campaign: Campaign) -> list[UUID]:
+        """Every open scene of the campaign. A campaign from before it kept the list misses the
+        scenes opened back then: its game Issues hold them all, so they are read once and noted
+        on the campaign (saved with the command; a scene opened meanwhile changes the campaign
+        too, so that save clashes and the command retries on fresh state)."""
+        if campaign.open_scenes_known:
+            return list(campaign.open_scene_ids)
+        found = list(campaign.open_scene_ids)
+        for story in self._stories_of(campaign.id):
+            if story.running_issue_id is None:
+                continue  # an ended game Issue closed its scenes
+            issue = self.get(actor, Issue, story.running_issue_id)
+            found += [i for i in issue.open_scene_ids if i not in found]
+        campaign.note_open_scenes(found)
+        return found
+
+    def _stories_of(self, campaign_id: UUID) -> list[Story]:
+        """The campaign's stories, found in the log (the campaign does not list them): a scan of
+        the stories' first events only, made once per campaign from before open scenes were kept."""
+        topics = [get_topic(Story.Started)]  # type: ignore[attr-defined]
+        stories: list[Story] = []
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start=start, limit=500, topics=topics)
+            for notification in page:
+                started = self.mapper.to_domain_event(notification)
+                if getattr(started, "campaign_id", None) == campaign_id:
+                    story: Aggregate = self.repository.get(started.originator_id)
+                    assert isinstance(story, Story)
+                    stories.append(story)
+            if len(page) < 500:
+                return stories
+            start = page[-1].id + 1
 
     @command
     def decide_sheet_change(
@@ -299,13 +338,21 @@ class Chronicle(RollCommands):
     def adjust_resource(
         self, ctx: CommandContext, character_id: UUID, body: ResourceChange
     ) -> Outcome:
-        """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18)."""
+        """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18); the status
+        follows the new levels where the ruleset says so (Class D's healing, CD-11)."""
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
         get_ruleset(self.campaign_of(actor).ruleset).check_resource_change(
             body.resource, body.change
         )
         character.adjust(body.resource, body.change, body.reason)
+        campaign = self.campaign_of(actor)
+        rules = get_ruleset(campaign.ruleset)
+        character.follow_levels(
+            rules.status_after(character.status, character.resources, character.effects),
+            body.reason,
+        )
+        self.system_of(campaign).resource_adjusted(character, body.resource, body.reason)
         return self._commit(ctx, character)
 
     @command

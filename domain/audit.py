@@ -442,6 +442,8 @@ def parse_export(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
                 raise CutExport(f"line {number} is cut off: the export was truncated") from None
             what = "UTF-8 text" if isinstance(raw, bytes) and _not_utf8(raw) else "JSON"
             raise UnusableExport(f"line {number} is not {what}") from None
+        except RecursionError:  # valid JSON maybe, but deeper than the parser reads: no export's
+            raise UnusableExport(f"line {number} is nested too deeply to read") from None
         if not isinstance(value, dict):
             raise UnusableExport(f"line {number} is not a JSON object")
         entries.append(value)
@@ -591,11 +593,19 @@ def _roll_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -
                 )
             )
     elif kind == "RollChain.Linked":
-        log.chain_versions.append((line, int(entry["originator_version"])))
-        link = Link(int(payload["sequence"]), str(payload["roll_id"]), str(payload["hash"]))
-        log.links.append((line, link))
+        log.chain_versions.append((line, _whole(entry["originator_version"], "originator_version")))
+        sequence = _whole(payload["sequence"], "sequence")
+        log.links.append((line, Link(sequence, str(payload["roll_id"]), str(payload["hash"]))))
     elif kind == "RollChain.Started":
-        log.chain_versions.append((line, int(entry["originator_version"])))
+        log.chain_versions.append((line, _whole(entry["originator_version"], "originator_version")))
+
+
+def _whole(value: Any, name: str) -> int:
+    """A count the chain is read by, as the server writes it: int() would round 1.5 down to a
+    sequence the chain has, and raise OverflowError on the infinity JSON's 1e400 reads as."""
+    if type(value) is not int:
+        raise ValueError(f"{name} {value!r} is not a whole number")
+    return value
 
 
 def _issue_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -> None:
@@ -678,15 +688,26 @@ def _read(entries: Iterable[Mapping[str, Any]]) -> _Log:
 
 
 def _check_version(log: _Log, line: int, kind: str, entry: Mapping[str, Any]) -> None:
-    """Each aggregate's events follow each other version by version: an event dropped from the
-    middle of any aggregate's history leaves a gap, even where no roll check would notice it (the
-    last roll's record, link and nonce taken, with its scene's later events kept)."""
+    """Each aggregate's events follow each other version by version from version 1: an event
+    dropped from the start or the middle of any aggregate's history leaves a gap, even where no
+    roll check would notice it (the last roll's record, link and nonce taken, with its scene's
+    later events kept; a game Issue's Issue.Started)."""
     originator, version = entry.get("originator_id"), entry.get("originator_version")
     if not isinstance(originator, str) or type(version) is not int:
         return
     previous = log.versions.get(originator)
     log.versions[originator] = version
-    if previous is None or version == previous + 1:
+    if previous is None:
+        # An export holds every aggregate of its campaign from its creation (domain/export.py):
+        # a history that begins after version 1 lost its first events.
+        if version != 1:
+            message = (
+                f"{kind} is version {version} of {originator}, but the export has no earlier "
+                "event of it: its first events are missing"
+            )
+            log.problems.append(Problem("missing", message, line=line))
+        return
+    if version == previous + 1:
         return
     if version <= previous:
         message = f"{kind} is version {version} of {originator}, after its version {previous}"

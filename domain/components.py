@@ -180,6 +180,11 @@ class GameSystem:
     def page_advanced(self, at: PageBoundary) -> None:
         """A scene moved to its next page."""
 
+    def resource_adjusted(self, character: Character, resource: str, reason: str) -> None:
+        """The GM changed a resource of the character (`Chronicle.adjust_resource`), after the
+        ruleset's `status_after`: what else it changes on the character, recorded on it in the
+        same save (WCBH-36: an effect may now defeat it)."""
+
     # ---- roll hooks (what a system adds to the shared roll commands) -------------------------
 
     def with_page_dice(self, ask: CheckRoll, check: Check) -> Mapping[str, Any]:
@@ -256,6 +261,7 @@ class Turn:
         action: bool = True,
         declared: Declared | None = None,
         sheet: BaseModel | None = None,
+        given: tuple[dict[str, Any], ...] = (),
     ) -> tuple[CheckOutcome, list[Aggregate]]:
         """A check rolled in this turn's scene by its actor (`RollCommands._roll_check`): the
         outcome, and what to save (the roll first)."""
@@ -271,6 +277,7 @@ class Turn:
             action=action,
             declared=declared,
             sheet=sheet,
+            given=given,
         )
         return self.app._roll_check(ask)
 

@@ -97,7 +97,8 @@ class Missions:
                 field="character_ids",
                 rule=REST_RULE,
             )
-        scene = self._rest_scene(actor, mission, body.scene_id)
+        scene = self._rest_scene(actor, campaign, mission, body.scene_id)
+        rules.check_rest(scene.states)
         settings = rules.parse_settings(campaign.settings)
         request: dict[str, Any] = {
             "participants": [],
@@ -133,6 +134,9 @@ class Missions:
             for resource in ("health", "will"):
                 if rested[resource]["gain"]:
                     character.adjust(resource, rested[resource]["gain"], reason)
+            character.follow_levels(
+                rules.status_after(character.status, character.resources), reason
+            )
             participants.append({"character_id": str(character.id), **rested})
         mission.rest(scene.id, roll.id, participants)
         changed = [c for c in characters if c.pending_events]
@@ -163,21 +167,46 @@ class Missions:
                 ) from None
         return characters
 
-    def _rest_scene(self, actor: Actor, mission: Mission, scene_id: UUID | None) -> Scene:
-        """The scene whose fair dice the rest rolls: the one named, else the mission's own."""
-        chosen = scene_id or mission.scene_id
-        if chosen is None:
-            raise InvalidInput(
-                "a rest rolls fair dice in an open scene: give scene_id, or link the mission "
-                "to a scene",
+    def _rest_scene(
+        self, actor: Actor, campaign: Campaign, mission: Mission, scene_id: UUID | None
+    ) -> Scene:
+        """The scene whose fair dice the rest rolls: the one named; else the mission's own while
+        it is open; else the one scene open in the mission's story (or, without a story, in the
+        campaign): play has moved on from a closed scene, and so does the mission."""
+        if scene_id is not None:
+            return self._open_rest_scene(actor, scene_id)
+        if mission.scene_id is not None:
+            linked = self.app.get(actor, Scene, mission.scene_id)
+            if not linked.closed:
+                return linked
+        open_scenes = [self.app.get(actor, Scene, s) for s in campaign.open_scene_ids]
+        if mission.story_id is not None:
+            open_scenes = [s for s in open_scenes if s.story_id == mission.story_id]
+        where = "the mission's story" if mission.story_id is not None else "the campaign"
+        if not open_scenes:
+            raise Conflict(
+                f"a rest rolls fair dice in an open scene, and no scene of {where} is open: "
+                "open one, or give scene_id",
                 field="scene_id",
+                code="no_open_scene",
                 rule=REST_RULE,
             )
+        if len(open_scenes) > 1:
+            raise InvalidInput(
+                f"{len(open_scenes)} scenes of {where} are open: give scene_id, the one the "
+                "rest rolls in",
+                field="scene_id",
+                rule=REST_RULE,
+                details={"open_scene_ids": [str(s.id) for s in open_scenes]},
+            )
+        return open_scenes[0]
+
+    def _open_rest_scene(self, actor: Actor, scene_id: UUID) -> Scene:
         try:
-            scene = self.app.get(actor, Scene, chosen)
+            scene = self.app.get(actor, Scene, scene_id)
         except NotFound:
             raise InvalidInput(
-                f"scene {chosen} is not in this campaign", field="scene_id", rule=REST_RULE
+                f"scene {scene_id} is not in this campaign", field="scene_id", rule=REST_RULE
             ) from None
         if scene.closed:
             raise Conflict(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,7 +33,7 @@ from domain.commands import (
     recorded_as,
     revive_arguments,
 )
-from domain.dice import FairSource, Roller, commitment, new_seed
+from domain.dice import FairSource, Roller, commitment, new_client_seed, new_seed
 from domain.dice.roller import Face
 from domain.dice.source import MAX_CLIENT_SEED_BYTES
 from domain.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -81,6 +80,9 @@ class CheckRoll:
     action: bool = True
     declared: Declared | None = None
     sheet: BaseModel | None = None
+    # Modifier entries of numbers decided before this roll, saying who gave them (a group
+    # check's difficulty, WCBH-11): the record lists them with the roller's own.
+    given: tuple[dict[str, Any], ...] = ()
 
 
 class RollCommands(Service):
@@ -113,6 +115,11 @@ class RollCommands(Service):
     def _new_sealed_seed(self) -> tuple[str, str]:
         seed = new_seed()
         return commitment(seed), self.sealer.seal(seed.hex())
+
+    def _client_seed(self, given: str | None) -> str:
+        """The roller's client seed, checked, or one the server makes (tests make theirs
+        reproducible, as they do scene seeds)."""
+        return new_client_seed() if given is None else _checked_client_seed(given)
 
     def _reveal(self, scene: Scene) -> str:
         sealed = scene.epoch.sealed_seed
@@ -199,11 +206,12 @@ class RollCommands(Service):
         request = self.system_of(campaign).with_page_dice(ask, check)
         parsed = parse_request(check.Request, request, "request")
         modifiers = self._modifiers(actor, settings, scene, character, declared)
+        modifiers.extend(dict(entry) for entry in ask.given)
         modifiers.extend(_page_entries(parsed))
         costs = check.cost(parsed)
         roll_id = uuid4()
         seed_by = _seed_by(client_seed)
-        client_seed = _client_seed(client_seed)
+        client_seed = self._client_seed(client_seed)
         if character is not None and character.unconscious:
             raise Conflict(
                 f"{character.name} is unconscious until the end of the scene of its last gasp",
@@ -393,7 +401,7 @@ class RollCommands(Service):
             touched.append(character)
         new_id = uuid4()
         seed_by = _seed_by(client_seed)
-        client_seed = _client_seed(client_seed)
+        client_seed = self._client_seed(client_seed)
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         faces = [Face(**f) for f in original.record["faces"]]
@@ -602,14 +610,19 @@ class RollCommands(Service):
         owner = self.command_owner(name)
         return owner, getattr(type(owner), name).__wrapped__
 
+    def command_holders(self) -> list[object]:
+        """Everything that holds commands: the application, the missions, each game system and
+        each of its parts."""
+        holders: list[object] = [self, self.missions]
+        for system in self.systems.values():
+            holders += [system, *system.parts]
+        return holders
+
     def command_owner(self, name: str) -> object:
         """Who holds the command of this name: the application, the missions, a game system or one
         of its parts (command names are unique across them all: a roll request names its command
         so)."""
-        owners: list[object] = [self, self.missions]
-        for system in self.systems.values():
-            owners += [system, *system.parts]
-        for owner in owners:
+        for owner in self.command_holders():
             if hasattr(getattr(type(owner), name, None), "__wrapped__"):
                 return owner
         raise Conflict(
@@ -674,9 +687,7 @@ def _seed_by(client_seed: str | None) -> str:
     return "server" if client_seed is None else "roller"
 
 
-def _client_seed(value: str | None) -> str:
-    if value is None:
-        return secrets.token_hex(16)
+def _checked_client_seed(value: str) -> str:
     if (
         not 1 <= len(value) <= MAX_CLIENT_SEED
         or len(value.encode("utf-8")) > MAX_CLIENT_SEED_BYTES

@@ -9,7 +9,7 @@ export, stream) and `view_timeline` the human-readable steps (replay).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +60,15 @@ class Doc:
     ref: str | None = None
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A document of a list with the log position and the time that created it."""
+
+    doc: dict[str, Any]
+    created: int
+    at: str
+
+
 @dataclass
 class Changes:
     """Everything one event changes in the views; written with its tracking row, all or nothing."""
@@ -80,6 +89,8 @@ class ViewStore(TrackingRecorder):
     """Queries and writes shared by both backends (``%s`` placeholders, rows as mappings)."""
 
     placeholder = "%s"
+    # A top-level field of a document, as text (NULL for JSON null), in the backend's SQL.
+    json_text = "(d.doc::jsonb ->> '{name}')"
     _tracking_table: str
     # The name under which the views track their position in the Chronicle application's log.
     application_name = "Chronicle"
@@ -199,6 +210,66 @@ class ViewStore(TrackingRecorder):
             params.append(limit)
         return [json.loads(r["entry"]) for r in self._rows(statement, params)]
 
+    def listed(
+        self,
+        kind: str,
+        campaign_id: str,
+        *,
+        after: int = 0,
+        limit: int = 100,
+        where: Mapping[str, Sequence[str | None]] | None = None,
+        ref: str | None = None,
+    ) -> list[Listed]:
+        """A campaign's documents of one kind in the order they were created, paged by the log
+        position that created each (its first version): `after` that position, up to `limit`.
+        `where` keeps documents whose top-level field is one of the texts given (None: JSON
+        null); `ref`, those whose reference column is the text given (a roll's character).
+        Field names come from code, never from a request."""
+        filters, params = ["d.kind = %s", "d.campaign_id = %s"], [kind, campaign_id]
+        for name, values in (where or {}).items():
+            assert name.isidentifier(), name
+            field = self.json_text.format(name=name)
+            texts = [v for v in values if v is not None]
+            either = [f"{field} IN ({', '.join(['%s'] * len(texts))})"] if texts else []
+            either += [f"{field} IS NULL"] if None in values else []
+            filters.append(f"({' OR '.join(either) or 'FALSE'})")
+            params.extend(texts)
+        if ref is not None:
+            filters.append("d.ref = %s")
+            params.append(ref)
+        # The creation position is looked up per document through view_versions' primary key,
+        # so a page costs one index probe per document of the kind in the campaign.
+        statement = (
+            "SELECT s.doc, s.created, v.at FROM (SELECT d.id, d.doc, (SELECT MIN(f.position) "
+            "FROM view_versions f WHERE f.kind = d.kind AND f.id = d.id) AS created "
+            f"FROM view_docs d WHERE {' AND '.join(filters)}) s "
+            "JOIN view_versions v ON v.kind = %s AND v.id = s.id AND v.position = s.created "
+            "WHERE s.created > %s ORDER BY s.created LIMIT %s"
+        )
+        rows = self._rows(statement, [*params, kind, after, limit])
+        return [Listed(json.loads(r["doc"]), int(r["created"]), r["at"]) for r in rows]
+
+    def joined(self, campaign_id: str) -> dict[str, Listed]:
+        """Each member's joining, by member id: the position and time of the campaign's Created
+        (its GM) or MemberJoined entry. Only the campaign's own entries are read."""
+        rows = self._rows(
+            "SELECT l.position, l.entry FROM view_log l WHERE l.campaign_id = %s AND l.position "
+            "IN (SELECT v.position FROM view_versions v WHERE v.kind = 'campaign' AND v.id = %s) "
+            "ORDER BY l.position",
+            (campaign_id, campaign_id),
+        )
+        found = {}
+        for row in rows:
+            entry = json.loads(row["entry"])
+            payload = entry["payload"]
+            member = {
+                "Campaign.Created": payload.get("gm_member_id"),
+                "Campaign.MemberJoined": payload.get("member_id"),
+            }.get(entry["type"])
+            if member is not None:
+                found[str(member)] = Listed(payload, int(row["position"]), entry["timestamp"])
+        return found
+
     def timeline(self, scope: str, scope_id: str) -> list[dict[str, Any]]:
         assert scope in ("scene_id", "issue_id", "story_id")
         rows = self._rows(
@@ -255,6 +326,7 @@ class ViewTransaction:
 
 class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
     placeholder = "?"
+    json_text = "json_extract(d.doc, '$.{name}')"
     _tracking_table = "tracking"
 
     @contextmanager

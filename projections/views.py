@@ -244,6 +244,9 @@ def character(t: Translation) -> None:
                 doc["status"] = e.status
             out = f", {e.status}" if e.status else ""
             text = f"{doc['name']} takes damage: {e.resource.capitalize()} {e.level}{out}"
+        elif t.name == "StatusChanged":  # the status follows the levels (Class D, CD-11)
+            doc["status"] = e.status
+            text = f"{doc['name']} is {e.status} again ({e.reason}; {e.rule})"
         elif ("character", t.name) in SYSTEM_TRANSLATIONS:
             text = SYSTEM_TRANSLATIONS["character", t.name](t, doc)
         else:

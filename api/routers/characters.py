@@ -19,12 +19,19 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
+from api.paging import After, Limit, Page, next_after
 from api.presenters import character_shown
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
 from domain.errors import InvalidInput, NotFound
-from domain.requests import CharacterCreate, ResourceChange, SheetChangeDecision, SheetReplace
+from domain.requests import (
+    CharacterCreate,
+    ResourceChange,
+    SheetChangeDecision,
+    SheetReplace,
+    Side,
+)
 from projections.translation import iso
 
 router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
@@ -41,6 +48,52 @@ routes.post(
     status_code=201,
     doc="The GM creates any character; a player creates characters it owns.",
 )
+
+
+class CharacterPage(Page):
+    items: list[CharacterPublic]
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/characters",
+    response_model=CharacterPage,
+    operation_id="list_characters",
+)
+def list_characters(
+    campaign_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    side: Annotated[Side | None, Query(description="Only characters of this side")] = None,
+    owner: Annotated[
+        UUID | None,
+        Query(description="Only this member's characters; the GM's id lists the GM's own"),
+    ] = None,
+) -> CharacterPage:
+    """The campaign's characters in the order they were created, from the views (the same
+    document `as_of` reads: a whole list costs one query, not one replay per character)."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    where: dict[str, list[str | None]] = {}
+    if side is not None:
+        where["side"] = [side]
+    if owner is not None:
+        where["owner_member_id"] = _owned_by(campaign, owner)
+    rows = views.store.listed("character", str(campaign.id), after=after, limit=limit, where=where)
+    return CharacterPage(
+        items=[CharacterPublic.model_validate(r.doc) for r in rows],
+        next_after=next_after(rows, limit),
+    )
+
+
+def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:
+    """The owners the filter matches: the member, and for the GM its characters without owner
+    (`owner_member_id` null is "the GM's character")."""
+    member = campaign.members.get(member_id)
+    if member is None:
+        raise InvalidInput("owner names no member of this campaign", field="owner")
+    return [str(member_id), None] if member.role == "gm" else [str(member_id)]
 
 
 @router.get(

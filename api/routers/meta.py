@@ -5,12 +5,14 @@ from __future__ import annotations
 from functools import cache
 
 from eventsourcing.postgres import PostgresAggregateRecorder
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse, Response
 
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES
-from api.schemas import Health, RulesetPublic, RulesetSummary
+from api.schemas import Health, RuleReference, RulesetPublic, RulesetSummary
 from domain.errors import NotFound
+from domain.rules_reference import reference_markdown, rules_reference
 from domain.rulesets import RULESETS, get_ruleset
 
 router = APIRouter(responses=ERROR_RESPONSES)
@@ -45,11 +47,34 @@ def list_rulesets() -> list[RulesetSummary]:
 )
 def describe_ruleset(ruleset_id: str) -> RulesetPublic:
     """Sheet schema, an example sheet, derived stats and resources of one ruleset."""
+    _known(ruleset_id)
+    return _described(ruleset_id)
+
+
+@router.get(
+    "/v1/rulesets/{ruleset_id}/rules",
+    response_model=list[RuleReference],
+    tags=["rulesets"],
+    operation_id="get_ruleset_rules",
+    responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
+)
+def ruleset_rules(ruleset_id: str, request: Request) -> list[RuleReference] | Response:
+    """The ruleset's rules reference: every rule id a refusal or a roll may cite, what it says and
+    what the service enforces for it. `Accept: text/markdown` gives the document itself."""
+    _known(ruleset_id)
+    if "text/markdown" in request.headers.get("accept", ""):
+        return PlainTextResponse(reference_markdown(ruleset_id), media_type="text/markdown")
+    return [
+        RuleReference.model_validate(entry, from_attributes=True)
+        for entry in rules_reference(ruleset_id)
+    ]
+
+
+def _known(ruleset_id: str) -> None:
     if ruleset_id not in RULESETS:
         raise NotFound(
             f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}", field="ruleset_id"
         )
-    return _described(ruleset_id)
 
 
 @cache

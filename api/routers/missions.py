@@ -8,15 +8,16 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes
-from api.deps import WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
+from api.paging import After, Limit, Page, next_after
 from api.schemas import ReceiptPublic, Written, receipt_public
-from domain.aggregates import Mission
+from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
 from domain.missions import Missions
 from domain.requests import (
@@ -166,6 +167,54 @@ routes.post(
 def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The mission: its counters with their zones and history, its rests and its outcome."""
     return respond(mission_public(app.get(actor, Mission, mission_id)))
+
+
+class MissionSummary(Written):
+    """A mission in a list: its counters with their zones, without its rests' details."""
+
+    id: UUID
+    campaign_id: UUID
+    title: str
+    scene_id: UUID | None
+    story_id: UUID | None
+    status: Literal["active", "ended"]
+    outcome: MissionOutcome | None
+    counters: list[CounterPublic]
+    rest_count: int
+
+
+class MissionPage(Page):
+    items: list[MissionSummary]
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/missions",
+    response_model=MissionPage,
+    operation_id="list_missions",
+)
+def list_missions(
+    campaign_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    status: Annotated[
+        Literal["active", "ended"] | None,
+        Query(description="Only those whose status is this (active, ended)"),
+    ] = None,
+) -> MissionPage:
+    """The campaign's missions in the order they began, from the views."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    where = {} if status is None else {"status": [status]}
+    rows = views.store.listed("mission", str(campaign.id), after=after, limit=limit, where=where)
+    return MissionPage(
+        items=[
+            MissionSummary.model_validate({**r.doc, "counters": list(r.doc["counters"].values())})
+            for r in rows
+        ],
+        next_after=next_after(rows, limit),
+    )
 
 
 routes.post(

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
-from api.deps import WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
+from api.paging import After, Limit, Page, next_after
 from api.presenters import issue_shown, scene_shown
 from api.schemas import (
     IssuePublic,
@@ -19,7 +22,7 @@ from api.schemas import (
     scene_public,
     story_public,
 )
-from domain.aggregates import Issue, Scene, Story
+from domain.aggregates import Campaign, Issue, Scene, Story
 from domain.application import Chronicle, Outcome
 from domain.requests import (
     ActFirst,
@@ -31,6 +34,108 @@ from domain.requests import (
 )
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
+
+
+# ---- lists, from the views (one query a page instead of one replay per item) -------------------
+
+
+class StoryPage(Page):
+    items: list[StoryPublic]
+
+
+class IssuePage(Page):
+    items: list[IssuePublic]
+
+
+class SceneSummary(BaseModel):
+    """A scene in a list: what a front end shows before it opens it (GET /v1/scenes/{id})."""
+
+    id: UUID
+    campaign_id: UUID
+    story_id: UUID
+    issue_id: UUID
+    title: str
+    status: Literal["open", "closed"]
+    page: int
+    version: int
+
+
+class ScenePage(Page):
+    items: list[SceneSummary]
+
+
+def _status(*values: str) -> object:
+    return Query(description=f"Only those whose status is this ({', '.join(values)})")
+
+
+@router.get(
+    "/v1/campaigns/{campaign_id}/stories", response_model=StoryPage, operation_id="list_stories"
+)
+def list_stories(
+    campaign_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    status: Annotated[
+        Literal["running", "completed"] | None, _status("running", "completed")
+    ] = None,
+) -> StoryPage:
+    """The campaign's stories in the order they started."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    where = {} if status is None else {"status": [status]}
+    rows = views.store.listed("story", str(campaign.id), after=after, limit=limit, where=where)
+    return StoryPage(
+        items=[StoryPublic.model_validate(r.doc) for r in rows], next_after=next_after(rows, limit)
+    )
+
+
+@router.get("/v1/stories/{story_id}/issues", response_model=IssuePage, operation_id="list_issues")
+def list_issues(
+    story_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    status: Annotated[Literal["running", "ended"] | None, _status("running", "ended")] = None,
+) -> IssuePage:
+    """The story's game Issues in order (#1, #2…)."""
+    story = app.get(actor, Story, story_id)
+    where: dict[str, list[str | None]] = {"story_id": [str(story.id)]}
+    if status is not None:
+        where["status"] = [status]
+    rows = views.store.listed(
+        "issue", str(story.campaign_id), after=after, limit=limit, where=where
+    )
+    return IssuePage(
+        items=[IssuePublic.model_validate(r.doc) for r in rows], next_after=next_after(rows, limit)
+    )
+
+
+@router.get("/v1/issues/{issue_id}/scenes", response_model=ScenePage, operation_id="list_scenes")
+def list_scenes(
+    issue_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    status: Annotated[Literal["open", "closed"] | None, _status("open", "closed")] = None,
+) -> ScenePage:
+    """The game Issue's scenes in the order they opened."""
+    issue = app.get(actor, Issue, issue_id)
+    where: dict[str, list[str | None]] = {"issue_id": [str(issue.id)]}
+    if status is not None:
+        where["status"] = [status]
+    rows = views.store.listed(
+        "scene", str(issue.campaign_id), after=after, limit=limit, where=where
+    )
+    return ScenePage(
+        items=[SceneSummary.model_validate(r.doc) for r in rows],
+        next_after=next_after(rows, limit),
+    )
 
 
 def _story(outcome: Outcome, _: Commands) -> StoryPublic:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
+from api.paging import After, Limit, Page, next_after
 from api.presenters import roll_shown, scene_shown
 from api.schemas import (
     CampaignVerification,
@@ -21,9 +22,10 @@ from api.schemas import (
     ScenePublic,
     Verification,
     roll_public,
+    roll_public_of,
     roll_request_public,
 )
-from domain.aggregates import Campaign, Character, Roll, RollRequest
+from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
@@ -108,6 +110,45 @@ routes.post(
 def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     roll = app.get(actor, Roll, roll_id)
     return respond(roll_public(roll, app.repository.get(roll.scene_id)))
+
+
+class RollPage(Page):
+    items: list[RollPublic]
+
+
+@router.get("/v1/campaigns/{campaign_id}/rolls", response_model=RollPage, operation_id="list_rolls")
+def list_rolls(
+    campaign_id: UUID,
+    app: AppDep,
+    actor: ActorDep,
+    views: ViewsDep,
+    after: After = 0,
+    limit: Limit = 100,
+    scene_id: Annotated[UUID | None, Query(description="Only the rolls of this scene")] = None,
+    character_id: Annotated[
+        UUID | None, Query(description="Only the rolls made for this character")
+    ] = None,
+) -> RollPage:
+    """The campaign's rolls in chain order (follow-ups included), each with its proof, receipt
+    and time; from the views, the seeds from their scenes' views."""
+    campaign = app.get(actor, Campaign, campaign_id)
+    where = {}
+    if scene_id is not None:
+        where["scene_id"] = [str(app.named(actor, Scene, scene_id, "scene_id").id)]
+    character = None
+    if character_id is not None:
+        character = str(app.named(actor, Character, character_id, "character_id").id)
+    rows = views.store.listed(
+        "roll", str(campaign.id), after=after, limit=limit, where=where, ref=character
+    )
+    seeds: dict[str, str | None] = {}
+    for scene in {r.doc["scene_id"] for r in rows}:
+        for epoch in (views.store.doc("scene", scene) or {}).get("seeds", []):
+            seeds[epoch["commitment"]] = epoch["revealed_seed"]
+    items = [
+        roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at) for r in rows
+    ]
+    return RollPage(items=items, next_after=next_after(rows, limit))
 
 
 routes.post(

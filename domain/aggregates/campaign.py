@@ -42,6 +42,7 @@ class Campaign(Aggregate):
         gm_member_id: UUID,
         gm_name: str,
         gm_token_hash: str,
+        open_scenes_known: bool = False,
     ) -> None:
         self.name = name
         self.ruleset = ruleset
@@ -51,6 +52,10 @@ class Campaign(Aggregate):
         # Scenes opened and not yet closed, in every game Issue: players' sheet changes wait for
         # none to be open (setting player_sheet_changes = "outside_scenes").
         self.open_scene_ids: list[UUID] = []
+        # Whether open_scene_ids holds every open scene. A campaign created before the list was
+        # kept (its Created event has no such field) misses the scenes opened back then: the
+        # application derives them from its game Issues once (`note_open_scenes`).
+        self.open_scenes_known = open_scenes_known
         self._add_member(gm_member_id, gm_name, "gm", gm_token_hash)
 
     @classmethod
@@ -73,6 +78,7 @@ class Campaign(Aggregate):
             gm_member_id=gm_member_id,
             gm_name=clean_title(gm_name, "gm_name"),
             gm_token_hash=gm_token_hash,
+            open_scenes_known=True,
         )
 
     @property
@@ -183,6 +189,18 @@ class Campaign(Aggregate):
     @event("SceneClosed")
     def _scene_closed(self, scene_id: UUID) -> None:
         self.open_scene_ids.remove(scene_id)
+
+    def note_open_scenes(self, scene_ids: list[UUID]) -> None:
+        """The open scenes of a campaign from before the list was kept, as its game Issues hold
+        them: from now on the list is whole."""
+        if self.open_scenes_known:
+            raise Conflict("this campaign already knows its open scenes", code="open_scenes_known")
+        self._open_scenes_found(scene_ids)
+
+    @event("OpenScenesFound")
+    def _open_scenes_found(self, scene_ids: list[UUID]) -> None:
+        self.open_scene_ids = list(scene_ids)
+        self.open_scenes_known = True
 
     def enrol(self, character_id: UUID) -> None:
         """Note a new character, so that refreshes (a new game Issue…) reach every character."""

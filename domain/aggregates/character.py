@@ -40,6 +40,7 @@ class Character(Aggregate):
         self._init_resolve_area()
         self._init_fight_area()
         self._init_nimble_health_area()
+        self._init_gear_area()
 
     @classmethod
     def create(
@@ -249,6 +250,43 @@ class Character(Aggregate):
         self.effects[name] = {"pages": pages, "whole_scene": whole_scene}
         if whole_scene:
             self.status = "defeated"
+
+    def be_defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        """WCBH-36: damage lowered Health to the Pages left of these effects: they defeat the
+        character and last to the end of the scene (`roll_id` the roll whose damage did it; None,
+        and no `scene_id`, for the GM's change of Health)."""
+        self._defeated_by_effects(names, scene_id, roll_id, rule)
+
+    @event("DefeatedByEffects")
+    def _defeated_by_effects(
+        self, names: list[str], scene_id: UUID | None, roll_id: UUID | None, rule: str
+    ) -> None:
+        for name in names:
+            self.effects[name] = {**self.effects[name], "whole_scene": True}
+        self.status = "defeated"
+
+    def rule_effect(self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID) -> None:
+        """WCBH-35, 37: the GM says what the effect `name` lets this character do (`limits`:
+        may_act, may_move, may_defend_actively); its power's description decides, not the rules."""
+        if name not in self.effects:
+            raise Conflict(
+                f"{self.name} is under no effect {name!r}", field="effect", code="no_such_effect"
+            )
+        self._effect_ruled(name, limits, reason, scene_id)
+
+    @event("EffectRuled")
+    def _effect_ruled(
+        self, name: str, limits: dict[str, bool], reason: str, scene_id: UUID
+    ) -> None:
+        self.effect_rulings[name] = {**limits, "reason": reason, "scene_id": str(scene_id)}
+
+    @property
+    def effect_rulings(self) -> dict[str, dict[str, Any]]:
+        """WCBH-35: the GM's rulings on what each effect allows, by effect name (a property so
+        that characters stored before it have an empty one)."""
+        return self.__dict__.setdefault("_effect_rulings", {})
 
     def tick_effects(self, scene_id: UUID, page: int) -> None:
         """WCBH-35: a new page takes one page off each page-counted effect; at 0 it ends."""
@@ -531,6 +569,24 @@ class Character(Aggregate):
             self.status = status
             self.defeated_at = {"scene_id": scene_id, "page": page}
 
+    def follow_levels(self, status: tuple[str, str] | None, reason: str) -> None:
+        """The status the ruleset says the levels call for now (`status`: the status and its
+        rule, from `Ruleset.status_after`; None: it stays), recorded if it differs (CD-11)."""
+        if status is not None and status[0] != self.status:
+            self._status_changed(status[0], reason, status[1])
+
+    def change_status(self, status: str, reason: str, rule: str) -> None:
+        """A status the GM records (a hero captured by the villains, or freed, CD-23)."""
+        if status == self.status:
+            raise Conflict(f"{self.name} is {status} already", code="same_status", rule=rule)
+        self._status_changed(status, reason, rule)
+
+    @event("StatusChanged")
+    def _status_changed(self, status: str, reason: str, rule: str) -> None:
+        self.status = status
+        if status == "active":
+            self.defeated_at = None
+
     # ---- the fight (WCBH-40, WCBH-41; systems/wcbh/commands/fight.py) ------------------------------------
 
     def _init_fight_area(self) -> None:
@@ -663,6 +719,27 @@ class Character(Aggregate):
 
     # ---- Nimble health (NB-20..NB-26; systems/nimble/commands/health.py) --------------------------
     # status: "active", "dying" or "dead" for a hero, "active" or "defeated" for a monster.
+
+    # ---- gear: nWoD micro ammunition (NW-16; systems/nwod_micro/commands/fight.py) ------------
+
+    def _init_gear_area(self) -> None:
+        # Weapon name -> {"loaded", "spare", "magazine", "sheet_spare"}: the rounds in its magazine
+        # and the spare magazines carried, counted against the sheet's magazine and spares.
+        self.ammunition: dict[str, dict[str, int]] = {}
+
+    def change_ammunition(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        """NW-16: rounds fired or a magazine reloaded (`why`) left the weapon at `levels`."""
+        if any(int(v) < 0 for v in levels.values()):
+            raise InvalidInput(f"ammunition never goes below 0: {levels}", field="rounds")
+        self._ammunition_changed(weapon, levels, why, scene_id)
+
+    @event("AmmunitionChanged")
+    def _ammunition_changed(
+        self, weapon: str, levels: dict[str, int], why: str, scene_id: UUID
+    ) -> None:
+        self.ammunition[weapon] = dict(levels)
 
     def _init_nimble_health_area(self) -> None:
         # Conditions (name -> details with "scene_id"): grappling, grappled, mounted, ridden,

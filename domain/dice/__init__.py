@@ -14,7 +14,7 @@ from domain.dice.roller import (
     Face,
     Roller,
 )
-from domain.dice.source import FairSource, commitment, derive_block, new_seed
+from domain.dice.source import FairSource, commitment, derive_block, new_client_seed, new_seed
 
 __all__ = [
     "MAX_DICE",
@@ -26,5 +26,6 @@ __all__ = [
     "Roller",
     "commitment",
     "derive_block",
+    "new_client_seed",
     "new_seed",
 ]

@@ -19,6 +19,12 @@ def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
+def new_client_seed() -> str:
+    """The client seed the server makes for a roller who gave none (the record says so): 16 bytes
+    from the operating system's CSPRNG, as hex."""
+    return secrets.token_hex(16)
+
+
 def commitment(seed: bytes) -> str:
     """What the world sees before the reveal: SHA-256 of the seed, lowercase hex."""
     return hashlib.sha256(seed).hexdigest()

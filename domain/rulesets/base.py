@@ -129,6 +129,9 @@ class Ruleset(ABC):
     mission_rest: ClassVar[str | None] = None
     """The check a rest on a mission rolls to restore Health and Will (CD-22), if the system
     has one: missions are shared, their rest is the system's."""
+    side_forms: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """Side -> the form (`kind`) its sheets must have, and the rule that says so: a sheet of that
+    side that names no form is judged as that form, not as the main one (WCBH minions)."""
     scene_states: ClassVar[Mapping[str, SceneState]] = {}
     """Area name -> the system's state of that kind on a scene, e.g. ``"fight"`` (the one way a
     scene keeps a system's state: `Scene.change_state`, event `Scene.StateChanged`)."""
@@ -159,16 +162,33 @@ class Ruleset(ABC):
         try:
             sheet = unwrap(self.Sheet.model_validate(raw))
         except ValidationError as exc:
-            strip_tag = issubclass(self.Sheet, RootModel)
-            problems = [
-                Problem(p.field, p.message, p.rule or self._rule_for(p.field))
-                for p in _schema_problems(exc, strip_tag=strip_tag)
-            ]
-            raise _invalid("sheet", problems) from None
+            raise _invalid("sheet", self._sheet_problems(raw, side, exc)) from None
         problems = list(self.check_sheet(sheet, settings, side))
         if problems:
             raise _invalid("sheet", problems)
         return sheet
+
+    def _sheet_problems(self, raw: Any, side: str, exc: ValidationError) -> list[Problem]:
+        """The schema's problems; for a side whose form is fixed and not named, first that the
+        form is missing, then the problems of that form (the main form's would mislead)."""
+        strip_tag = issubclass(self.Sheet, RootModel)
+        form = self.side_forms.get(side)
+        missing: list[Problem] = []
+        if form is not None and isinstance(raw, dict) and "kind" not in raw:
+            kind, rule = form
+            missing = [
+                Problem("kind", f'a {side} sheet is the "{kind}" form: give "kind": "{kind}"', rule)
+            ]
+            try:
+                self.Sheet.model_validate({**raw, "kind": kind})
+            except ValidationError as as_form:
+                exc = as_form
+            else:
+                return missing
+        return missing + [
+            Problem(p.field, p.message, p.rule or self._rule_for(p.field))
+            for p in _schema_problems(exc, strip_tag=strip_tag)
+        ]
 
     @abstractmethod
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterable[Problem]:
@@ -190,6 +210,12 @@ class Ruleset(ABC):
     def example_sheet(self) -> dict[str, Any]:
         """A valid hero sheet under default settings."""
 
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        """A valid sheet, under default settings, for each side of ``SIDES`` (side -> sheet), so
+        that a GM sees how the system writes its villains, minions or monster groups, not only its
+        heroes. The default gives only the hero's; every installed system gives all five."""
+        return {"hero": self.example_sheet()}
+
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
 
@@ -210,6 +236,21 @@ class Ruleset(ABC):
         ruleset has no attack command."""
         return None
 
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
+        """The status a character's levels call for once something other than a hit changed them
+        (a rest, a GM's award), with the rule that says so; None: the status stays. `effects`: the
+        character's special effects, where the ruleset's status depends on them (WCBH-36)."""
+        return None
+
+    def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:
+        """Refuse a rest in a scene whose system states (`Scene.states`) say it cannot be had
+        there now (Class D: not while a fight is under way, CD-22); nothing by default."""
+
     def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
         """The GM's pools when a game Issue starts, for the number of players whose heroes play
         (none unless the ruleset has some)."""
@@ -224,12 +265,16 @@ class Ruleset(ABC):
         settings = self.parse_settings(self.example_settings())
         example = self.example_sheet()
         sheet = self.parse_sheet(example, settings, side="hero")
+        examples = self.example_sheets()
+        for side, other in examples.items():  # a broken example fails here, not in a front end
+            self.parse_sheet(other, settings, side=side)
         return {
             "id": self.id,
             "name": self.name,
             "sheet_schema": self.Sheet.model_json_schema(),
             "settings_schema": self.Settings.model_json_schema(),
             "example_sheet": example,
+            "example_sheets": examples,
             "example_settings": self.example_settings(),
             "derived_stats": [
                 {"name": s.name, "description": s.description, "rule": s.rule}

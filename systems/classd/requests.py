@@ -114,3 +114,26 @@ class ClassDShieldCreate(Strict):
     hostage: str | None = Field(default=None, min_length=1, max_length=80)
     hostage_id: UUID | None = Field(default=None, description="The hostage, if a character.")
     release: bool = Field(default=False, description="The villain lets the hostage go.")
+
+
+class ClassDFightEnd(Strict):
+    reason: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Why the fight is over (the villains are out, fled, or the heroes got away).",
+    )
+
+
+class ClassDCaptureCreate(Strict):
+    hero_id: UUID = Field(description="The hero the villains take, or who is freed.")
+    reason: str = Field(min_length=1, max_length=200, description="What happened.")
+    release: bool = Field(
+        default=False, description="The hero is freed: active again, or defeated at 0 Health."
+    )
+
+
+class ClassDGrantCreate(Strict):
+    character_id: UUID = Field(description="Who may act outside the turn order once this round.")
+    reason: str = Field(
+        min_length=1, max_length=200, description="The GM's reason, recorded with the grant."
+    )

@@ -109,11 +109,12 @@ class NimbleAttackCreate(Strict):
     interpose_by: UUID | None = Field(
         default=None, description="NB-17: an ally hero interposes and becomes the target."
     )
-    hold: bool = Field(
-        False,
+    hold: bool | None = Field(
+        None,
         description="NB-15: a hit waits for the reactions declared after seeing the roll (and "
         "for Help, NB-19); it lands with POST .../attacks/{roll_id}/resolve. Not with `defend` "
-        "or `interpose_by`.",
+        "or `interpose_by`. Unset: a hit on a hero waits (reactions after seeing the roll are "
+        "the rule), a hit on a monster lands at once; false: lands at once.",
     )
     purpose: str = Short
     client_seed: str | None = Seed

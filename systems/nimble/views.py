@@ -106,9 +106,11 @@ def refresh(
         "mana": res.get("mana", {}).get("max"),
         "wounds": res.get("wounds", {}).get("max"),
     }
-    hero = doc["sheet"].get("kind", "hero") == "hero"
+    sheet = doc["sheet"]
+    hero = sheet.get("kind", "hero") == "hero"
+    group = None if hero else (int(sheet.get("count", 1)), int(sheet["hp"]))
     doc["nimble"] = health.health_view(
-        levels, doc["status"], conditions, concentration, maxima, hero
+        levels, doc["status"], conditions, concentration, maxima, hero, group
     )
     others = [c for c in doc.get("conditions", []) if not str(c.get("rule", "")).startswith("NB-")]
     doc["conditions"] = others + health.condition_list(doc["status"], conditions, concentration)

@@ -48,8 +48,11 @@ class AttackCreate(Strict):
         description="One target; a long burst up to three (the 2nd -1 DMG, the 3rd -2 DMG); "
         "suppressive fire any in the area (NW-15).",
     )
-    kind: Literal["melee", "ranged"] = Field(
-        "ranged", description="NW-6: melee subtracts the target's Defense; ranged does not."
+    kind: Literal["melee", "ranged"] | None = Field(
+        None,
+        description="NW-6: melee subtracts the target's Defense; ranged does not. Left out: the "
+        "maneuver's (bursts ranged, reckless melee), else the weapon's (its sheet `kind`; ranged "
+        "with a magazine, melee without), else melee.",
     )
     maneuver: Literal[
         "standard", "precise", "short_burst", "long_burst", "suppressive", "reckless"
@@ -88,8 +91,8 @@ class ActionCreate(Strict):
     maneuver: Literal["aim", "walk", "run", "sprint", "take_cover", "defend", "dodge", "reload"] = (
         Field(
             description="NW-15: aim (1 action, at most 3), walk (free), run (1), sprint (all), "
-            "take cover (1), defend (all: doubles DEF), dodge (1, or free with a movement), "
-            "reload (1, NW-16)."
+            "take cover (1), defend (all: doubles DEF), dodge (1; with a run or sprint no more, "
+            "a walk while dodging 1), reload (1, a spare magazine, NW-16)."
         )
     )
     cover: Literal["partial", "full"] | None = Field(default=None, description="NW-13.")
@@ -97,18 +100,42 @@ class ActionCreate(Strict):
         0, ge=0, le=20, description="The DUR of full cover, added to armour against attacks."
     )
     weapon: str | None = Field(default=None, min_length=1, max_length=80)
-    dodge: bool = Field(default=False, description="NW-15: dodge while moving, no extra action.")
+    dodge: bool = Field(
+        default=False,
+        description="NW-15: dodge with the movement: no extra action for a run or sprint; a walk "
+        "while dodging costs the dodge's one action.",
+    )
     difficult_terrain: bool = Field(default=False, description="NW-17: -50% speed.")
 
 
 class WillPowerCreate(Strict):
     character_id: UUID
-    boost: Literal["defense", "initiative"] = Field(description="NW-9: +2 for the turn.")
+    boost: Literal["defense", "initiative"] = Field(
+        description="NW-9: +2 Defense until the fighter's next turn, or +2 Initiative this turn."
+    )
     points: int = Field(1, ge=1, le=10)
 
 
 class TurnEnd(Strict):
     character_id: UUID
+
+
+class TurnOverride(Strict):
+    character_id: UUID
+    grant: Literal["act_out_of_turn", "extra_action"] = Field(
+        description="NW-14: act now though it is not its turn (its actions count as usual); "
+        "NW-15: one action more this turn."
+    )
+    reason: str = Field(min_length=1, max_length=200, description="The GM's reason, recorded.")
+
+
+class TakeOut(Strict):
+    character_id: UUID
+    reason: str = Field(
+        min_length=1,
+        max_length=200,
+        description="NW-8: why the fighter leaves the fight (0 Health: what it means is the GM's).",
+    )
 
 
 class SuppressionRollCreate(Strict):

@@ -306,6 +306,28 @@ class FightAttackCreate(AttackCreate):
         description="The target declared a redirect before its defence roll: it defends actively "
         "only (WCBH-46); the caller must act for the target",
     )
+    resolve: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
+        "Decisive Moment (WCBH-20b, 13)",
+    )
+    decisive_moment: bool = Field(
+        default=False,
+        description="The attacker declares its Decisive Moment: its 6s explode (WCBH-13, 15)",
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        default=None,
+        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
+    )
+    defence_resolve: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="The target's Resolve spent on its defence roll: 1 defence die each "
+        "(WCBH-20b); the target pays, so the caller must act for the target",
+    )
 
 
 class DeclarationCreate(Strict):
@@ -320,6 +342,44 @@ class DeclarationCreate(Strict):
 
 class MoveCreate(Strict):
     character_id: UUID
+
+
+class TurnPassCreate(Strict):
+    character_id: UUID = Field(description="The character giving up the rest of its turn")
+
+
+class DelayCreate(Strict):
+    character_id: UUID = Field(description="The character delaying its action (WCBH-23)")
+    moment: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The declared moment it acts at, e.g. 'when the guard opens the door'",
+    )
+
+
+class MomentCreate(Strict):
+    moment: str = Field(
+        min_length=1, max_length=200, description="The declared moment that came (WCBH-23)"
+    )
+
+
+class OrderOverrideCreate(Strict):
+    character_id: UUID = Field(description="The character the GM lets act out of order")
+    reason: str = Field(min_length=1, max_length=200, description="Why (recorded)")
+
+
+class EffectRulingCreate(Strict):
+    """WCBH-35, 37: what a special effect lets its character do; the power's description decides
+    (the GM's call). By default an effect forbids all three."""
+
+    character_id: UUID = Field(description="The character under the effect")
+    effect: str = Field(min_length=1, max_length=80, description="The effect, as it was applied")
+    may_act: bool = Field(default=False, description="It may still take actions (attack...)")
+    may_move: bool = Field(default=False, description="It may still move")
+    may_defend_actively: bool = Field(
+        default=False, description="It may still defend actively (dodge, parry)"
+    )
+    reason: str = Field(min_length=1, max_length=200, description="What the power says")
 
 
 class GrappleCreate(Recorded):

@@ -28,6 +28,7 @@ CHARACTER_EVENTS = (
     "EffectExtended",
     "EffectCarriedOver",
     "CarriedEffectEnded",
+    "DefeatedByEffects",
 )
 ISSUE_EVENTS = ("EffectExtensionBooked",)
 
@@ -113,7 +114,19 @@ def character_play(t: Any, doc: dict[str, Any]) -> str:
         return f"{by} extends {e.name} on {name} to the end of the next scene (WCBH-38)"
     if t.name == "EffectCarriedOver":
         return f"{e.name} keeps {name} defeated through the next scene (WCBH-38)"
+    if t.name == "DefeatedByEffects":
+        return f"{name} is defeated by {', '.join(e.names)} for the rest of the scene ({e.rule})"
     return f"{name}'s extended {e.name} ends (WCBH-38)"  # CarriedEffectEnded
+
+
+def effect_ruled(t: Any, doc: dict[str, Any]) -> str:
+    """WCBH-35, 37: the GM's ruling on an effect is told in the scene's replay (the page state,
+    read from the aggregates, shows it)."""
+    e = t.event
+    in_scene(t, e.scene_id)
+    allowed = [k.removeprefix("may_").replace("_", " ") for k, v in e.limits.items() if v]
+    may = ", ".join(allowed) if allowed else "nothing"
+    return f"The GM rules {e.name} on {doc['name']} lets it: {may} ({e.reason})"
 
 
 def issue_play(t: Any, doc: dict[str, Any]) -> str:
@@ -271,6 +284,7 @@ TRANSLATIONS: dict[tuple[str, str], SystemTranslation] = {
     **{("scene", name): fight_page for name in ("PageStateSet", "AttackFollowedUp")},
     **{("scene", name): scene_play for name in SCENE_EVENTS},
     **{("character", name): character_play for name in CHARACTER_EVENTS},
+    ("character", "EffectRuled"): effect_ruled,
     **{("issue", name): issue_play for name in ISSUE_EVENTS},
     **{("character", name): resolve_character for name in RESOLVE_CHARACTER_EVENTS},
     **{("scene", name): resolve_scene for name in RESOLVE_SCENE_EVENTS},

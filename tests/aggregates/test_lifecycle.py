@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
 
 from domain.aggregates import Campaign, Character, Issue, Mission, Scene, Story
 from domain.errors import Conflict, InvalidInput, NotFound
-from tests.aggregates.support import given, new_events
+from tests.aggregates.support import HISTORY, given, new_events
 
 
 def a_campaign() -> Campaign:
@@ -125,6 +126,55 @@ def test_the_campaign_knows_its_open_scenes() -> None:
         "SceneClosed",
     ]
     assert campaign.open_scene_ids == [two]
+
+
+def an_old_campaign() -> Campaign:
+    """A campaign as logs from before it kept its open scenes hold it: its Created event has no
+    `open_scenes_known` (and a scene opened back then left no SceneOpened on it)."""
+    created = Campaign.create(uuid4(), "Night City", "wcbh", {}, uuid4(), "Ann", "h0")
+    [event] = created.collect_events()
+    del event.__dict__["open_scenes_known"]  # what the old Created event recorded
+    HISTORY[created.id] = [event]
+    return _replayed([event])
+
+
+def _replayed(events: list[Any]) -> Campaign:
+    campaign: Any = None
+    for event in events:
+        campaign = event.mutate(campaign)
+    assert isinstance(campaign, Campaign)
+    return campaign
+
+
+def test_a_new_campaign_knows_all_its_open_scenes_from_the_start() -> None:
+    campaign = a_campaign()
+    assert campaign.open_scenes_known
+    with pytest.raises(Conflict):
+        campaign.note_open_scenes([uuid4()])
+    assert new_events(campaign) == []
+
+
+def test_a_campaign_from_an_old_log_does_not_claim_to_know_its_open_scenes() -> None:
+    campaign = an_old_campaign()
+    assert (campaign.open_scenes_known, campaign.open_scene_ids) == (False, [])
+
+
+def test_an_old_campaign_notes_the_open_scenes_its_game_issues_hold_once() -> None:
+    campaign = an_old_campaign()
+    old, later = uuid4(), uuid4()
+    campaign.note_scene_opened(later)  # a scene opened since the campaign kept the list
+    campaign.note_open_scenes([later, old])  # what its game Issues hold
+    rebuilt = given(campaign)
+    assert [type(e).__name__ for e in HISTORY[campaign.id][1:]] == [
+        "SceneOpened",
+        "OpenScenesFound",
+    ]
+    assert (rebuilt.open_scenes_known, rebuilt.open_scene_ids) == (True, [later, old])
+    rebuilt.note_scene_closed(old)  # the old scene now closes on the campaign too
+    assert [name for name, _ in new_events(rebuilt)] == ["SceneClosed"]
+    assert rebuilt.open_scene_ids == [later]
+    with pytest.raises(Conflict):
+        rebuilt.note_open_scenes([])
 
 
 @pytest.mark.parametrize("role", ["gm", "admin", ""])

@@ -26,8 +26,8 @@ def villain_sheet(rank: str, **stats: Any) -> dict[str, Any]:
 class Fight:
     """A classd campaign, one open scene, a hero of the player's and helpers for the endpoints."""
 
-    def __init__(self, client: TestClient) -> None:
-        self.t = Table(client, "classd")
+    def __init__(self, client: TestClient, settings: dict[str, Any] | None = None) -> None:
+        self.t = Table(client, "classd", settings)
         self.scene = self.t.scene()
         self.hero = self.character("Nova", "hero", SHEET, self.t.player)
 

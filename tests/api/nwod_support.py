@@ -20,8 +20,13 @@ SHOOTER: dict[str, Any] = {
         {"name": "Ex-cop", "text": "Knows the precinct."},
     ],
     "weapons": [
-        {"name": "Assault rifle", "damage_class": "professional", "magazine": 30},
-        {"name": "Pistol", "damage_class": "common", "magazine": 3},
+        {
+            "name": "Assault rifle",
+            "damage_class": "professional",
+            "magazine": 30,
+            "spare_magazines": 20,
+        },
+        {"name": "Pistol", "damage_class": "common", "magazine": 3, "spare_magazines": 1},
         {"name": "Knife", "damage_class": "common"},
     ],
     "protection": [{"name": "Police vest", "kind": "ARM", "rating": 2}],
@@ -38,7 +43,7 @@ def thug(vio: int = 3, health: int = 6, defense: int = 1, **extra: Any) -> dict[
         "speed": 4,
         "weapons": [
             {"name": "Club", "damage_class": "common"},
-            {"name": "Pistol", "damage_class": "common", "magazine": 12},
+            {"name": "Pistol", "damage_class": "common", "magazine": 12, "spare_magazines": 2},
         ],
     } | extra
 
@@ -46,8 +51,8 @@ def thug(vio: int = 3, health: int = 6, defense: int = 1, **extra: Any) -> dict[
 class Firefight:
     """An nwod-micro campaign, one open scene, the player's shooter and helpers for the endpoints."""
 
-    def __init__(self, client: TestClient) -> None:
-        self.t = Table(client, "nwod-micro")
+    def __init__(self, client: TestClient, settings: dict[str, Any] | None = None) -> None:
+        self.t = Table(client, "nwod-micro", settings)
         self.scene = self.t.scene()
         self.hero = self.character("Vega", "hero", SHOOTER, self.t.player)
 

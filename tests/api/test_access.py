@@ -88,6 +88,23 @@ def no_body(_: Table) -> None:
 
 CASES: dict[str, Case] = {
     "get campaign": Case("GET", lambda t: f"/v1/campaigns/{t.campaign_id}", no_body, reads()),
+    # every token may ask who it is; a foreign GM's is its own campaign's GM
+    "who am I": Case("GET", lambda t: "/v1/me", no_body, reads() | {"foreign": 200}),
+    "list members": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/members", no_body, reads()
+    ),
+    "list characters": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/characters", no_body, reads()
+    ),
+    "list stories": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/stories", no_body, reads()
+    ),
+    "list missions": Case(
+        "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/missions", no_body, reads()
+    ),
+    "list rolls": Case("GET", lambda t: f"/v1/campaigns/{t.campaign_id}/rolls", no_body, reads()),
+    "list game issues": Case("GET", lambda t: f"/v1/stories/{t.story()}/issues", no_body, reads()),
+    "list scenes": Case("GET", lambda t: f"/v1/issues/{t.issue()}/scenes", no_body, reads()),
     "add member": Case(
         "POST",
         lambda t: f"/v1/campaigns/{t.campaign_id}/members",
@@ -263,6 +280,20 @@ CASES: dict[str, Case] = {
         owner_and_gm(200) | {"gm": 409},  # NW-14: no longer its turn
         "nwod-micro",
     ),
+    "nwod override": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/overrides",
+        lambda t: {"character_id": nwod_stage(t)["rook"], "grant": "extra_action", "reason": "x"},
+        gm_only(201) | {"gm": 409},  # NW-14: Rook has not joined the fight
+        "nwod-micro",
+    ),
+    "nwod take out": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{nwod_stage(t)['scene']}/nwod/take-outs",
+        lambda t: {"character_id": nwod_stage(t)["rook"], "reason": "fled"},
+        gm_only(200) | {"gm": 409},  # NW-8: Rook has not joined the fight
+        "nwod-micro",
+    ),
     "nwod suppression roll": Case(
         "POST",
         lambda t: f"/v1/scenes/{nwod_stage(t, suppressed=True)['scene']}/nwod/suppression-rolls",
@@ -348,11 +379,33 @@ CASES: dict[str, Case] = {
         lambda t: {"hero_id": stage(t)["hero"], "edge": "cover", "difficulty": 8},
         owner_and_gm(201) | {"gm": 409},  # CD-9
         "classd",
+        settings={"player_modifiers": "trusted"},  # the owner's difficulty applies (CD-18)
     ),
     "classd hostage shield": Case(
         "POST",
         lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/hostage-shields",
         lambda t: {"villain_id": stage(t)["villain"], "hostage": "A banker"},
+        gm_only(200),
+        "classd",
+    ),
+    "classd end fight": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t, 'villains')['scene']}/classd/fight-end",
+        lambda t: {"reason": "the goon gives up"},
+        gm_only(200),
+        "classd",
+    ),
+    "classd capture": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/captures",
+        lambda t: {"hero_id": stage(t)["hero"], "reason": "dragged into the vault"},
+        gm_only(200),
+        "classd",
+    ),
+    "classd grant action": Case(
+        "POST",
+        lambda t: f"/v1/scenes/{stage(t)['scene']}/classd/grants",
+        lambda t: {"character_id": stage(t)["hero"], "reason": "she planned it"},
         gm_only(200),
         "classd",
     ),

@@ -397,6 +397,15 @@ def member_cut(play: Play, entries: Entries) -> int:
     )
 
 
+def issue_start_cut(play: Play, entries: Entries) -> int:
+    """A game Issue's first event cut out: no roll check reads it, and no earlier event of the
+    Issue shows the gap, but its next event is version 2 of an aggregate the export never began."""
+    first = next(i for i, e in enumerate(entries) if e["type"] == "Issue.Started")
+    issue = entries[first]["originator_id"]
+    del entries[first]
+    return next(i for i in range(first, len(entries)) if entries[i]["originator_id"] == issue) + 1
+
+
 def _faces(record: dict[str, Any]) -> None:
     record["faces"][0]["face"] = record["faces"][0]["face"] % 6 + 1
 
@@ -447,6 +456,7 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "a scene's reveal cut out": (reveal_cut, "MISSING"),
     "a scene's opening cut out": (scene_cut, "UNPUBLISHED"),
     "an event cut from the middle of an aggregate's history": (member_cut, "MISSING"),
+    "an aggregate's first event cut off": (issue_start_cut, "MISSING"),
 }
 
 
@@ -475,7 +485,8 @@ def test_a_tampered_export_fails_through_verify_export_too(play: Play) -> None:
     assert ("seed_mismatch", line) in [(p.kind, p.line) for p in report.problems]
 
 
-JUNK: list[Any] = [None, 5, "x", [], {}, True]
+# Infinity and fractions: JSON an export may hold (Python reads 1e400 as infinity), no whole number.
+JUNK: list[Any] = [None, 5, "x", [], {}, True, float("inf"), 1.5, -(10**30)]
 
 
 def junk_edits(entries: Entries, index: int, path: tuple[str, ...]) -> Iterator[Entries]:
@@ -533,6 +544,7 @@ def test_junk_in_the_scene_chain_and_character_entries_is_never_raised(play: Pla
         ("", "the export is empty"),
         ('{"type": "Scene.Opened"}\nnot json\n', "line 2 is not JSON"),
         ('{"type": "Scene.Opened"}\n[1, 2]\n', "line 2 is not a JSON object"),
+        ('{"type": "Scene.Opened"}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2 is nested"),
     ],
 )
 def test_unusable_input_exits_2_naming_the_line(

@@ -454,7 +454,7 @@ def test_moving_for_high_ground_gives_advantage_on_ranged_attacks_cd_18(fight: F
     response = until(
         fight,
         lambda r: r["outcome"]["edge"] is not None,
-        lambda: fight.ok("moves", move, fight.t.player),
+        lambda: fight.ok("moves", move),  # the GM's difficulty (a player's waits for it)
     )
     hand_check(response["roll"], 3, 9)
     round_ = response["round"]
@@ -485,16 +485,42 @@ def test_only_the_gm_rules_a_move_free_of_the_action_cd_18(fight: Fight) -> None
 def test_cover_gives_advantage_on_defence_against_ranged_attacks_cd_18(fight: Fight) -> None:
     goon = fight.villain()
     move = {"hero_id": fight.hero, "edge": "cover", "stat": "might", "difficulty": 2}
-    until(
-        fight,
-        lambda r: r["outcome"]["edge"] == "cover",
-        lambda: fight.ok("moves", move, fight.t.player),
-    )
+    until(fight, lambda r: r["outcome"]["edge"] == "cover", lambda: fight.ok("moves", move))
     fight.villains_turn()
     body = {"villain_id": goon, "hero_id": fight.hero, "attack_type": "ranged"}
     roll = fight.ok("villain-attacks", body)["roll"]
     assert roll["request"]["advantage"] == 1
     hand_check(roll, 3, 6, edge=1)
+
+
+@pytest.mark.parametrize("policy", ["refused", "gm_approval", "trusted"])
+def test_a_players_difficulty_for_a_move_follows_player_modifiers_cd_18(
+    client: TestClient, policy: str
+) -> None:
+    """CD-18: a move is a Speed check against a GM difficulty: a player who names one declares
+    a number, like a raw stat check's difficulty."""
+    fight = Fight(client, {"player_modifiers": policy})
+    move = {"hero_id": fight.hero, "edge": "cover", "difficulty": 0}
+    before = fight.t.position()
+    response = fight.post("moves", move, fight.t.player)
+    if policy == "refused":
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["field"] == "difficulty"
+        assert fight.t.position() == before
+        return
+    if policy == "gm_approval":
+        assert response.status_code == 202, response.text
+        assert response.json()["modifiers"] == {"difficulty": 0}
+        assert fight.state()["actions"] == {}  # nothing rolled, the action not taken
+        roll = fight.t.approved(response.json(), difficulty=9)
+        assert roll["request"]["difficulty"] == 9
+        assert [(m["field"], m["rule"]) for m in roll["modifiers"]] == [("difficulty", "gm")]
+        return
+    assert response.status_code == 201, response.text
+    roll = response.json()["roll"]
+    assert [(m["field"], m["value"], m["by"], m["rule"]) for m in roll["modifiers"]] == [
+        ("difficulty", 0, fight.t.player_id, "player_modifiers:trusted")
+    ]
 
 
 # ---- CD-19: engaged pairs -----------------------------------------------------------------------
@@ -636,3 +662,13 @@ def test_classd_combat_needs_a_classd_campaign(client: TestClient) -> None:
     scene = table.scene()
     response = client.post(f"/v1/scenes/{scene}/classd/villains-turn", headers=bearer(table.gm))
     assert response.status_code == 422 and response.json()["error"]["field"] == "scene_id"
+
+
+def test_the_ruleset_serves_an_example_sheet_per_side_each_one_a_valid_character_cd_17(
+    fight: Fight,
+) -> None:
+    sheets = fight.t.get("/v1/rulesets/classd")["example_sheets"]
+    assert {"hero", "villain", "minion"} <= set(sheets)
+    for side, sheet in sheets.items():
+        created = fight.character(f"Example {side}", side, sheet)
+        assert fight.status(created) == "active"

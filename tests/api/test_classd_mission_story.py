@@ -1,8 +1,11 @@
 """A scripted Class D mission through the API (work issue #6), on SQLite and PostgreSQL.
 
 Sneaking in raises the alarm by noise through two zones (CD-23); a fight of two rounds (CD-8) with a
-minion, a henchman and a boss whose reactions strike back (CD-11, CD-17); a mental capture (CD-12); a
-rest (CD-22); the rivals advance (CD-24); the heroes complete the mission (CD-21). Every roll is
+minion, a henchman and a boss whose reactions strike back (CD-11, CD-17); a hero out of turn refused,
+then let act by the GM's recorded grant (CD-8, work issue #15); a mental capture (CD-12); a hero
+knocked out acts no more, no rest while the fight is under way, the GM ends it, the rest (CD-22)
+brings her back and she starts the next fight (CD-11 ruling); the rivals advance (CD-24); the heroes
+complete the mission (CD-21). Every roll is
 checked by hand against its recorded faces (CD-2..5), every number against the rules, and the mission
 view and the scene's timeline show it all.
 """
@@ -128,6 +131,16 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     assert error["rule"] in ("CD-15", "CD-17")
     assert health(fight, nova) == 60 - hurt
 
+    # ---- turn order: a hero out of turn is refused, unless the GM's recorded grant (CD-8) --------
+    out_of_turn = {"attacker_id": nova, "target_id": boss, "attack_type": "mental"}
+    error = fight.refused("attacks", out_of_turn, t.player, 409)
+    assert error["rule"] == "CD-8"
+    grant = {"character_id": nova, "reason": "Nova read the boss's plan"}
+    assert fight.ok("grants", grant, status=200)["grants"] == {nova: grant["reason"]}
+    granted = fight.ok("attacks", out_of_turn, t.player)
+    assert granted["grants"] == {} and granted["actions"][nova][-1] == "attack:mental"
+    assert fight.refused("attacks", out_of_turn, t.player, 409)["rule"] == "CD-8"  # used up
+
     # ---- the next rounds: Nova's mental attack captures the lab rat alive (CD-12) ---------------
     rat = 3  # the lab rat's Health
     for _ in range(MAX_ROUNDS):
@@ -149,9 +162,28 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
     assert fight.status(lab_rat) == "captured"
     assert health(fight, lab_rat) == 0
 
+    # ---- Blink is knocked out (the GM's falling beam): she acts no more (CD-11) -------------------
+    beam = {"resource": "health", "change": -health(fight, blink), "reason": "a falling beam"}
+    t.post(f"/v1/characters/{blink}/resources", beam, status=200)
+    assert fight.status(blink) == "defeated"
+    on_boss = {"attacker_id": blink, "target_id": boss, "attack_type": "melee"}
+    assert fight.refused("attacks", on_boss, t.player, 409)["rule"] == "CD-11"
+
+    # ---- no rest while the fight is under way (CD-22); the GM ends it -----------------------------
+    resting = {"character_ids": [nova, blink]}
+    mid_fight = t.client.post(
+        f"/v1/missions/{mission}/rests", json=resting, headers={"Authorization": f"Bearer {t.gm}"}
+    )
+    assert mid_fight.status_code == 409, mid_fight.text
+    assert (mid_fight.json()["error"]["code"], mid_fight.json()["error"]["rule"]) == (
+        "fight_under_way",
+        "CD-22",
+    )
+    assert fight.ok("fight-end", {"reason": "Dr. Vile's men fall back"}, status=200)["fight_over"]
+
     # ---- a rest (CD-22), the rivals advance (CD-24), the end (CD-21) ------------------------------
     before = {hero: fight.resources(hero) for hero in (nova, blink)}
-    rest = t.post(f"/v1/missions/{mission}/rests", {"character_ids": [nova, blink]}, status=200)
+    rest = t.post(f"/v1/missions/{mission}/rests", resting, status=200)
     done = rest["rests"][0]
     roll = t.get(f"/v1/rolls/{done['roll_id']}")
     dice = []
@@ -163,6 +195,9 @@ def test_a_scripted_mission_sneaks_in_fights_captures_rests_and_completes_cd_21_
         assert after["health"] == min(60, had["health"] + health_die)  # 1d6 each, never above
         assert after["will"] == min(5, had["will"] + will_die)  # the maxima (CD-22)
     assert sorted(f["face"] for f in roll["faces"]) == sorted(dice)  # from the fair dice
+    # Her Health back, Blink is back in action (CD-11 ruling) and starts the next fight.
+    assert fight.status(blink) == "active"
+    assert fight.ok("attacks", on_boss, t.player)["fight_over"] is False
     rivals = counter("rival_progress", 4, "the Sentinels reach the roof", "rival_success")
     assert rivals["value"] == 4
     assert (

@@ -98,18 +98,24 @@ def test_an_unreachable_database_is_503_with_retry_after_and_recovers(
         path = f"/v1/campaigns/{table.campaign_id}"
         assert client.get(path, headers=bearer(table.gm)).status_code == 200
 
+        gate = client.app.state.store_gate  # type: ignore[attr-defined]
         proxy.close()
+        # The first request finds the store unreachable (after eventsourcing's retries); the gate
+        # answers the next ones itself, each after one failed connection attempt.
         for method, url, body in (
             ("GET", path, None),
             ("POST", f"{path}/stories", {"title": "In the dark"}),
+            ("GET", "/health", None),
         ):
             response = client.request(method, url, json=body, headers=bearer(table.gm))
             assert response.status_code == 503, response.text
             assert response.headers["Retry-After"] == str(STORE_RETRY_AFTER_SECONDS)
             assert response.json()["error"]["code"] == "store_unavailable"
+            assert gate.tripped
 
         proxy.open()
         assert client.get(path, headers=bearer(table.gm)).status_code == 200
+        assert not gate.tripped
         story = table.post(f"{path}/stories", {"title": "Back"})
         events = client.get(
             f"{path}/events?min_position={story['position']}", headers=bearer(table.gm)

@@ -416,10 +416,10 @@ def test_a_miss_against_the_rider_hits_the_mount_nb_24(client) -> None:  # type:
     e = Enc(client, hero_sheet={"max_hp": 999})
     e.start(monsters_first=True)
     grab = {"scene_id": e.scene, "target_id": e.goblin, "size": "larger"}
-    attack = {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw"}
+    attack = {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw", "hold": False}
     missed = None
     for _ in range(3):  # rounds
-        for _ in range(8):  # hasty attacks: more and more likely to miss
+        for _ in range(8):  # each with the rider's step of disadvantage (NB-24), none hasty
             for _ in range(20):
                 if "mounted" in e.nimble(e.hero)["conditions"]:
                     break
@@ -429,7 +429,7 @@ def test_a_miss_against_the_rider_hits_the_mount_nb_24(client) -> None:  # type:
             goblin_hp, hero_hp = e.hp(e.goblin), e.hp(e.hero)
             state = e.ok("attacks", attack)
             out = state["outcome"]
-            assert out["miss_hits_attacker"] is True
+            assert out["miss_hits_attacker"] is True and out["hasty_steps"] == 0  # NB-10: heroes
             if out["miss"]:
                 missed = out
                 rolled = sum(_kept(state["roll"]))
@@ -499,7 +499,8 @@ def test_attacks_on_a_hidden_creature_have_disadvantage_nb_26(client) -> None:  
     e.t.post(f"{cover}/cover", {"scene_id": e.scene, "level": "partial"}, e.t.player, 200)
     e.end_turn(e.hero, e.t.player)
     e.end_turn(e.ally, e.t.other_player)
-    state = e.ok("attacks", {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw"})
+    claw = {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw", "hold": False}
+    state = e.ok("attacks", claw)
     roll = state["roll"]
     assert (roll["request"]["advantage"], roll["request"]["disadvantage"]) == (0, 2)
     attack_dice = [f["face"] for f in roll["faces"] if f["label"] == "attack" and f["index"] < 3]
@@ -508,5 +509,5 @@ def test_attacks_on_a_hidden_creature_have_disadvantage_nb_26(client) -> None:  
     assert state["outcome"]["damage"] == damage and state["outcome"]["miss"] == miss
     assert "hidden" in e.nimble(e.hero)["conditions"]
     # the ally (not hidden, no cover) is attacked with no disadvantage
-    state = e.ok("attacks", {"attacker_id": e.goblin, "target_id": e.ally, "attack": "Claw"})
+    state = e.ok("attacks", claw | {"target_id": e.ally})
     assert state["roll"]["request"]["disadvantage"] == 0

@@ -234,11 +234,16 @@ def test_a_monster_grapples_on_its_turn_without_an_action_count_nb_24_nb_7(
     roll = made["roll"]
     success = natural(roll, "skill") + 2 >= 10
     assert roll["request"]["modifier"] == 2 and made["outcome"]["grappled"] is success
+    # no sheet gives a monster's modifier: the record says the GM gave it
+    assert [(m["field"], m["value"], m["role"]) for m in roll["modifiers"]] == [
+        ("modifier", 2, "gm")
+    ]
     assert ("grappled" in conditions(e, e.hero)) is success
-    # its next attack is hasty; a grappled hero is attacked with advantage (NB-24)
+    # NB-10 is a hero rule: its next attack is not hasty; a grappled hero is attacked with
+    # advantage (NB-24)
     state = e.ok("attacks", {"attacker_id": e.goblin, "target_id": e.hero, "attack": "Claw"})
-    assert state["roll"]["request"]["attack_number"] == 2
-    assert state["roll"]["result"]["edge"] == (0 if success else -1)
+    assert state["roll"]["request"]["attack_number"] == 1
+    assert state["roll"]["result"]["edge"] == (1 if success else 0)
 
 
 def test_a_dying_grappler_saves_first_and_has_1_action_nb_21_nb_24(client: TestClient) -> None:

@@ -11,24 +11,35 @@ from tests.api.test_nimble_encounter import Enc, _attack_damage
 CLAW = {"attack": "Claw", "hold": True}
 
 
-def _held_hit(e: Enc, target: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
+def _held_hit(
+    e: Enc, target: str, token: str | None = None, plain: bool = True, **extra: Any
+) -> dict[str, Any]:
     """The goblins (or ``extra``'s attacker) attack ``target`` with ``hold`` until a hit is held;
-    a miss is never held and lands at once (nothing to react to). Each try brings advantage
-    against its hasty steps (NB-10, NB-11), so every try rolls one d6."""
+    a miss is never held and lands at once (nothing to react to). A monster's attacks are
+    never hasty (NB-10 is a hero rule), so every try rolls one d6 with no step."""
     body = {"attacker_id": e.goblin, "target_id": target, **CLAW, **extra}
-    for _ in range(6):
+    for number in range(1, 13):
         before = e.hp(target)
-        hasty = int(e.state()["attacks"].get(body["attacker_id"], 0))
-        state = e.ok("attacks", {**body, "advantage": hasty}, token)
-        assert state["roll"]["result"]["edge"] == 0
+        state = e.ok("attacks", body, token)
+        assert state["roll"]["request"]["attack_number"] == 1, number
+        assert state["roll"]["result"]["edge"] == 0 and state["outcome"]["hasty_steps"] == 0
         outcome = state["outcome"]
         if not outcome["miss"]:
             assert outcome["pending"] is True and outcome["hit"] is None
             assert e.hp(target) == before  # nothing landed yet
-            return state
+            if not (plain and outcome["critical"]):
+                return state
+            # NB-16: Defend against a crit seen is refused (it would reduce nothing); the tests
+            # of Defend want a plain hit, so this one lands and is healed away.
+            resolve = f"attacks/{state['roll']['id']}/resolve"
+            e.refused(resolve, {"defend": True}, None, 409, "NB-16")
+            e.ok(resolve, {}, None, 200)
+            heal = {"amount": outcome["damage"], "reason": "a test wants a plain hit"}
+            e.t.post(f"/v1/characters/{target}/nimble/heal", heal, status=200)
+            continue
         assert outcome["pending"] is False and state["pending"] is None
         assert e.hp(target) == before
-    raise AssertionError("six attacks in a row missed")
+    raise AssertionError("twelve attacks in a row missed or crit")
 
 
 def _goblins_turn(e: Enc) -> None:
@@ -64,7 +75,7 @@ def test_a_held_hit_waits_and_the_target_defends_after_seeing_it_nb_15_nb_16(cli
     assert done["pending"] is None and done["actions"][e.hero] == 2  # 1 from its next turn
     e.refused(resolve, {}, e.t.player, 409, "NB-15")  # settled once
     # The next held hit on Nova this round: Defend again is once per round (NB-15).
-    state = _held_hit(e, e.hero)
+    state = _held_hit(e, e.hero, plain=False)
     e.refused(f"attacks/{state['roll']['id']}/resolve", {"defend": True}, e.t.player, 409, "NB-15")
     e.ok(f"attacks/{state['roll']['id']}/resolve", {}, e.t.player, 200)  # it lands unreduced
 
@@ -235,11 +246,11 @@ def test_help_rerolls_the_primary_die_of_a_held_attack_nb_19_nb_9(client) -> Non
     attack = state["roll"]
     help_body = {"helper_id": e.ally, "roll_id": attack["id"], "die": 0, "purpose": "a feint"}
     e.refused("help", {**help_body, "helper_id": e.hero}, e.t.player, 422, "NB-19")  # no ally
-    e.refused("help", {**help_body, "die": 9}, e.t.other_player, 422, "NB-19")
-    e.refused(
-        "help", {k: v for k, v in help_body.items() if k != "die"}, e.t.other_player, 422, "NB-19"
-    )
-    helped = e.ok("help", help_body, e.t.other_player)
+    e.refused("help", {**help_body, "die": 9}, e.t.player, 422, "NB-19")
+    e.refused("help", {k: v for k, v in help_body.items() if k != "die"}, e.t.player, 422, "NB-19")
+    # NB-19: the reroll is the ally's: Rook's player alone does not pick Nova's die
+    e.refused("help", help_body, e.t.other_player, 403, "NB-19")
+    helped = e.ok("help", help_body, e.t.player)  # the helped hero picks the die
     reroll = helped["roll"]
     assert reroll["id"] == helped["outcome"]["help"]["reroll_id"]
     assert helped["actions"][e.ally] == 2  # a reaction off Rook's turn (NB-15)
@@ -248,7 +259,7 @@ def test_help_rerolls_the_primary_die_of_a_held_attack_nb_19_nb_9(client) -> Non
     assert (
         helped["outcome"]["help"]["miss"] == miss and helped["outcome"]["help"]["critical"] == crit
     )
-    e.refused("help", help_body, e.t.other_player, 409, "NB-19")  # one Help per roll
+    e.refused("help", help_body, e.t.player, 409, "NB-19")  # one Help per roll
     if miss:  # the reroll made it a miss: nothing is left to land
         assert helped["pending"] is None and e.hp(e.goblin) == before
     else:
@@ -275,7 +286,7 @@ def test_help_rerolls_another_die_and_keeps_the_primary_nb_19(client) -> None:  
     helped = e.ok(
         "help",
         {"helper_id": e.ally, "roll_id": attack["id"], "die": second["index"]},
-        e.t.other_player,
+        e.t.player,
     )
     damage, miss, crit = _helped_damage(attack, helped["roll"], second["index"], 1, 1)
     assert not miss  # the Primary die stayed (a held attack is a hit)
@@ -289,7 +300,7 @@ def test_no_help_for_a_monster_s_attack_nor_through_the_raw_follow_up_nb_19(clie
     _goblins_turn(e)
     state = _held_hit(e, e.hero)
     body = {"helper_id": e.ally, "roll_id": state["roll"]["id"], "die": 0}
-    e.refused("help", body, e.t.other_player, 422, "NB-19")
+    e.refused("help", body, None, 422, "NB-19")
     raw = e.t.client.post(
         f"/v1/rolls/{state['roll']['id']}/follow-ups",
         json={"follow_up": "help_die", "request": {"die": 0}},
@@ -352,7 +363,7 @@ def test_help_decides_again_whether_the_weakness_is_used_up_nb_14_nb_19(client) 
     assert held["pending"] is not None and held["roll"]["request"]["primary_shift"] == 1
     assert len(held["weakness"].get(e.goblin, [])) == (1 if natural == 2 else 0)  # NB-14
     helped = e.ok(
-        "help", {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}, e.t.other_player
+        "help", {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}, e.t.player
     )
     new_face = helped["roll"]["faces"][0]["face"]
     # Used up unless the new Primary die crits by itself (a natural 2); it waits again if so.
@@ -368,4 +379,4 @@ def test_the_target_does_not_help_the_attack_on_it_nb_19(client) -> None:  # typ
     body = {"attacker_id": e.hero, "target_id": e.ally, "attack": "Punch", "hold": True}
     held = e.ok("attacks", body, e.t.player)  # a hero strikes a hero (fixed damage: held)
     help_body = {"helper_id": e.ally, "roll_id": held["roll"]["id"], "die": 0}
-    e.refused("help", help_body, e.t.other_player, 422, "NB-19")
+    e.refused("help", help_body, e.t.player, 422, "NB-19")

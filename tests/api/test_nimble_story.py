@@ -5,7 +5,11 @@ crits for certain, a critical chain (NB-9); a hasty attack (NB-10); a monster's 
 Concentration save (NB-25); Defend and Interpose together (NB-15..17); a hero dropping to 0 HP and
 taking Wounds while Dying (NB-20, NB-21); a Dying hero's 1 action and its STR save to attack
 (NB-21); a grapple and the advantage it gives (NB-24); the encounter's end (NB-4) and a Safe Rest
-(NB-22). The sheets make the outcomes the story needs certain (Might 20, STR 20, Initiative +20);
+(NB-22). Work issue #15 adds: the goblins' claws are never hasty (NB-10 is a hero rule); a hit
+on a hero waits for its reactions by default and Defend against a crit is refused (NB-15, NB-16);
+a rat pack shrinks with its pooled HP and bites once per rat left (NB-4 ruling); cover and
+hiding out of turn are refused and hiding costs an action (NB-15, NB-26).
+The sheets make the outcomes the story needs certain (Might 20, STR 20, Initiative +20);
 every roll the dice decide is checked by hand against its recorded faces.
 """
 
@@ -39,6 +43,8 @@ GOBLINS = {
         {"name": "Crush", "dice": "40", "primary_die": False},  # fixed damage: no miss, no crit
     ],
 }
+
+RATS = {"kind": "monster", "count": 4, "hp": 3, "attacks": [{"name": "Bite", "dice": "1d4"}]}
 
 
 def kept(roll: dict[str, Any], label: str | None = None) -> list[int]:
@@ -115,6 +121,10 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     t = s.t
     goblin_hp = 200
 
+    # The goblin shaman concentrates on a shield (NB-25), set by the GM before the fight: once
+    # the encounter runs, an effect is begun only on the creature's own turn.
+    s.health(s.goblins, "concentration", {"scene_id": s.scene, "effect": "Dark shield"})
+
     # ---- Round 1. NB-1/NB-2: Initiative; Rook is surprised and rolls with disadvantage. ------
     state = s.enc(
         "encounter",
@@ -131,9 +141,6 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     rook_actions = 3 if natural == 20 else 2 if natural >= 10 else 1
     assert state["actions"][s.rook] == rook_actions
     assert s.goblins not in state["actions"] and state["turn_of"] == s.nova
-
-    # The goblin shaman concentrates on a shield (NB-25), set by the GM.
-    s.health(s.goblins, "concentration", {"scene_id": s.scene, "effect": "Dark shield"})
 
     # NB-14: Nova Assesses with Might (20): a certain success; a weakness of the goblins found.
     body = {"character_id": s.nova, "skill": "Might", "option": "find_weakness"}
@@ -184,22 +191,31 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     # NB-15..NB-17: the goblins claw at Nova and the GM holds the roll for the reactions; a miss
     # is never held (nothing to react to), so the goblins claw again until one hits.
     rook_hp = 40
-    for tries in range(6):  # advantage against the hasty steps (NB-10, NB-11): one d6 each
-        state = s.attack(s.goblins, s.nova, "Claw", hold=True, advantage=tries)
+    for _ in range(12):  # NB-10 is a hero rule: a monster group's claws are never hasty
+        # NB-15: a hit on a hero waits for its side's reactions by default (no `hold` sent)
+        state = s.attack(s.goblins, s.nova, "Claw")
+        assert (
+            state["roll"]["request"]["attack_number"] == 1 and state["outcome"]["hasty_steps"] == 0
+        )
         claw = by_hand(state["roll"], 6, 0)  # no Armor in the roll: no one Defends yet
+        if claw["critical"]:  # NB-16: Defend against a crit seen is refused, not wasted
+            resolve = f"attacks/{state['roll']['id']}/resolve"
+            s.enc(resolve, {"defend": True}, t.player, 409)
+            s.enc(resolve, {}, t.player, 200)  # it lands on Nova; the goblins claw again
+            continue
         if not claw["miss"]:
             break
         assert state["pending"] is None and state["outcome"]["pending"] is False
     else:
-        raise AssertionError("six claws in a row missed")
+        raise AssertionError("twelve claws in a row missed or crit")
     assert state["pending"]["damage"] == claw["damage"] and state["outcome"]["hit"] is None
     # Seeing the roll, Rook Interposes and Defends (2 of its actions; Rook's player answers).
     resolve = f"attacks/{state['roll']['id']}/resolve"
     state = s.enc(resolve, {"defend": True, "interpose_by": s.rook}, t.other_player, 200)
     out = state["outcome"]
     assert out["target_id"] == s.rook and out["interposed_by"] == s.rook and out["defended"]
-    expected = claw["damage"] if claw["critical"] else max(0, claw["damage"] - 3)  # Armor 3
-    assert out["damage"] == expected and out["defend_armor"] == (0 if claw["critical"] else 3)
+    expected = max(0, claw["damage"] - 3)  # Armor 3 (a plain hit)
+    assert out["damage"] == expected and out["defend_armor"] == 3
     rook_hp -= expected
     assert t.get(f"/v1/characters/{s.rook}")["resources"]["hp"]["current"] == rook_hp
     assert state["actions"][s.rook] == 1 and state["actions"][s.nova] == 3
@@ -212,12 +228,12 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     )
 
     # NB-20: Crush (a fixed 40) drops Nova from 30 to 0 HP: 1 Wound and Dying, 1 action at most.
-    state = s.attack(s.goblins, s.nova, "Crush")
+    state = s.attack(s.goblins, s.nova, "Crush", hold=False)
     hit = state["outcome"]["hit"]
     assert (hit["damage"], hit["hp"], hit["wounds_taken"], hit["wounds"]) == (40, 0, 1, 1)
     assert hit["status"] == "dying" and state["actions"][s.nova] == 1  # NB-21
     # NB-21: damage while Dying: 2 Wounds (not a crit).
-    state = s.attack(s.goblins, s.nova, "Crush")
+    state = s.attack(s.goblins, s.nova, "Crush", hold=False)
     hit = state["outcome"]["hit"]
     assert (hit["wounds_taken"], hit["wounds"], hit["status"]) == (2, 3, "dying")
     state = s.end_turn(s.goblins)
@@ -251,7 +267,7 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     s.end_turn(s.rook, t.other_player)
 
     # NB-24: attacks against either creature of a grapple have advantage.
-    state = s.attack(s.goblins, s.rook, "Claw")
+    state = s.attack(s.goblins, s.rook, "Claw", hold=False)
     assert state["roll"]["request"]["advantage"] == 1
     two = [f["face"] for f in state["roll"]["faces"] if f["index"] < 2 and f["label"] == "attack"]
     assert kept(state["roll"])[0] == max(two)  # advantage keeps the highest
@@ -269,6 +285,29 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     assert rested["wounds_healed"] == 1 and rested["wounds"] == 2
     assert rested["hp"] == 30 and rested["status"] == "active"
     assert t.get(f"/v1/characters/{s.goblins}")["resources"]["hp"]["current"] == goblin_hp
+
+    # ---- Work issue #15: a rat pack shrinks with its pooled HP; turns and actions hold. -------
+    rats = s.make("Rats", "opponent", RATS)
+    s.enc("encounter", {"order": [s.nova, s.rook, rats], "party": "three_actions"})
+    hit = s.health(rats, "damage", {"scene_id": s.scene, "amount": 9})["outcome"]
+    assert hit["hp"] == 3 and hit["members"] == {"count": 4, "left": 1}  # 1 rat of 3 HP left
+    assert s.view(rats)["members"] == {"count": 4, "left": 1}
+    cover = {"scene_id": s.scene, "level": "full"}
+    refused = s.health(s.rook, "cover", cover, status=409)["error"]  # on Nova's turn
+    assert (refused["code"], refused["rule"]) == ("not_your_turn", "NB-15")
+    s.end_turn(s.nova, t.player)
+    s.health(s.rook, "cover", cover)
+    hid = s.health(s.rook, "hide", {"scene_id": s.scene}, status=201)
+    assert hid["outcome"]["automatic"]
+    state = t.get(f"/v1/scenes/{s.scene}/nimble/encounter")
+    assert state["actions"][s.rook] == 2  # NB-26: hiding is an action
+    s.end_turn(s.rook, t.other_player)
+    bite = s.attack(rats, s.nova, "Bite", hold=False)
+    assert bite["outcome"]["hasty_steps"] == 0
+    again = {"attacker_id": rats, "target_id": s.nova, "attack": "Bite", "hold": False}
+    error = s.enc("attacks", again, None, 409)["error"]  # the one rat left has bitten
+    assert (error["code"], error["rule"]) == ("no_members_left", "NB-4")
+    s.enc("encounter/end", None, None, 200)
 
     # The whole encounter's export verifies offline (issue #13, "done when").
     assert verified_export(t, s.scene).rolls > 1

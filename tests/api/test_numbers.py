@@ -383,3 +383,82 @@ def test_an_approval_the_state_now_refuses_writes_nothing_and_the_request_waits(
     assert r.requests()[0]["status"] == "pending"
     declined = r.t.post(f"/v1/roll-requests/{asked['id']}/decline", {}, status=200)
     assert declined["status"] == "declined"
+
+
+def test_a_group_checks_difficulty_from_a_player_follows_the_policy_wcbh_11(
+    client: TestClient,
+) -> None:
+    """Every participant rolls at the group check's difficulty: a player who opens it declares
+    that number (for other players' characters too), so it is no less a modifier than a roll's."""
+    for policy in ("refused", "trusted"):
+        r = Rolls(client, policy=policy)
+        chars = f"/v1/campaigns/{r.t.campaign_id}/characters"
+        bolt = {"name": "Bolt", "side": "hero", "sheet": r.t.example_sheet}
+        other = r.t.post(chars, bolt, r.t.other_player)["id"]
+        body = {"participants": [r.hero, other], "difficulty": 5}
+        path = f"/v1/scenes/{r.scene}/group-checks"
+        before = r.t.position()
+        opened = r.t.client.post(path, json=body, headers=bearer(r.t.player))
+        if policy == "refused":
+            assert r.refused(opened, "difficulty")["rule"] == "player_modifiers"
+            _unchanged(r.t, before)
+            continue
+        assert opened.status_code == 201, opened.text
+        group = opened.json()["group_check"]["id"]
+        roll = r.t.post(
+            f"{path}/{group}/rolls",
+            {"character_id": other, "request": {"trait": "Agility"}},
+            r.t.other_player,
+        )["roll"]
+        assert roll["request"]["difficulty"] == 5
+        assert roll["modifiers"] == [
+            {
+                "field": "difficulty",
+                "value": 5,
+                "by": r.t.player_id,  # the opener, not the roller
+                "role": "player",
+                "rule": "player_modifiers:trusted",
+            }
+        ]
+
+
+def test_the_gm_s_group_check_difficulty_is_on_every_roll_s_record_wcbh_11(
+    client: TestClient,
+) -> None:
+    r = Rolls(client)
+    body = {"participants": [r.hero, r.t.character(r.t.player, "Bolt")], "difficulty": 2}
+    path = f"/v1/scenes/{r.scene}/group-checks"
+    group = r.t.post(path, body)["group_check"]["id"]
+    roll = r.t.post(
+        f"{path}/{group}/rolls",
+        {"character_id": r.hero, "request": {"trait": "Agility"}},
+        r.t.player,
+    )["roll"]
+    assert [(m["field"], m["value"], m["role"], m["rule"]) for m in roll["modifiers"]] == [
+        ("difficulty", 2, "gm", "gm")
+    ]
+
+
+def test_a_player_grapples_through_the_running_encounter_not_around_it_nb_24(
+    client: TestClient,
+) -> None:
+    """NB-10/NB-24: a grapple counts among the turn's attacks; the standalone verb takes that count
+    (`attack_number`) from the request, so in a running encounter a player's goes through the
+    encounter's verb, which reads it from the record (and spends the action)."""
+    e = Enc(client)
+    e.start()
+    grab = {"scene_id": e.scene, "target_id": e.goblin, "size": "same", "attack_number": 1}
+    before = e.t.position()
+    around = e.t.client.post(
+        f"/v1/characters/{e.hero}/nimble/grapples", json=grab, headers=bearer(e.t.player)
+    )
+    assert around.status_code == 409, around.text
+    error = around.json()["error"]
+    assert (error["code"], error["rule"], error["field"]) == (
+        "encounter_running",
+        "NB-24",
+        "scene_id",
+    )
+    _unchanged(e.t, before)
+    through = {"grappler_id": e.hero, "target_id": e.goblin, "size": "same"}
+    assert e.ok("grapples", through, e.t.player)["actions"][e.hero] == 2

@@ -57,6 +57,8 @@ def test_sheet_derives_defense_armour_speed_and_weapons_nw_1_nw_2_nw_11_nw_12(
         "damage_class": "professional",
         "damage_bonus": 2,
         "magazine": 30,
+        "spare_magazines": 20,
+        "kind": "ranged",
     }
     assert {n: r["current"] for n, r in doc["resources"].items()} == {"health": 8, "will_power": 3}
 
@@ -277,7 +279,7 @@ def test_will_power_adds_3d10_to_one_roll_and_is_spent_nw_9(fight: Firefight) ->
     )
 
 
-def test_will_power_raises_defense_for_the_turn_nw_9(fight: Firefight) -> None:
+def test_will_power_raises_defense_until_the_next_turn_nw_9(fight: Firefight) -> None:
     foe = duel(fight)
     boosted = fight.ok(
         "will-power", {"character_id": fight.hero, "boost": "defense"}, fight.t.player
@@ -290,7 +292,10 @@ def test_will_power_raises_defense_for_the_turn_nw_9(fight: Firefight) -> None:
     assert hand_pool(strike["roll"]) == 3 - 4
     assert strike["roll"]["result"]["chance_roll"] is True  # NW-5
     assert strike["roll"]["request"]["target_armor"] == 2  # the hero's vest
-    fight.next_turn()  # the boost lasts the turn
+    fight.next_turn()  # the boost lasts until the hero's next turn, not only the page
+    assert fight.state()["boosts"] == {fight.hero: {"defense": 1}}
+    fight.until_current(fight.hero)
+    fight.end_turn(fight.hero, fight.t.player)
     assert fight.state()["boosts"] == {}
 
 
@@ -392,6 +397,7 @@ def test_reckless_attack_drops_defense_to_zero_until_the_next_turn_nw_15(fight: 
         "target_ids": [foe],
         "weapon": "Assault rifle",
         "maneuver": "reckless",
+        "kind": "ranged",
     }
     fight.refused("attacks", body, 422, "NW-15", fight.t.player)  # reckless is melee
     strike = fight.attack(
@@ -501,7 +507,12 @@ def test_full_cover_needs_its_dur_pierced_and_fires_back_blind_nw_13(fight: Fire
         "NW-13",
         fight.t.player,
     )
-    fight.act(fight.hero, "take_cover", fight.t.player, cover="full", cover_durability=3)
+    full = {"character_id": fight.hero, "maneuver": "take_cover", "cover": "full"}
+    asked = fight.post("actions", full | {"cover_durability": 3}, fight.t.player)
+    # no sheet holds the cover's DUR: the player's number waits for the GM (player_modifiers)
+    assert asked.status_code == 202, asked.text
+    assert asked.json()["modifiers"] == {"cover_durability": 3}
+    fight.t.post(f"/v1/roll-requests/{asked.json()['id']}/approve", {}, status=200)
     melee = {"attacker_id": fight.hero, "target_ids": [foe], "kind": "melee", "weapon": "Knife"}
     fight.refused("attacks", melee, 409, "NW-13", fight.t.player)  # only blind fire from there
     blind = fight.attack(fight.hero, [foe], fight.t.player, weapon="Assault rifle")
@@ -513,6 +524,12 @@ def test_full_cover_needs_its_dur_pierced_and_fires_back_blind_nw_13(fight: Fire
     shot = fight.attack(foe, [fight.hero], weapon="Pistol")
     assert mods(shot["roll"]) == {"no line of sight (full cover)": -2}
     assert shot["roll"]["request"]["target_armor"] == 2 + 3  # vest ARM 2 + the cover's DUR 3
+    [dur] = [m for m in shot["roll"]["modifiers"] if m["field"] == "cover_durability"]
+    assert (dur["value"], dur["by"], dur["rule"]) == (
+        3,
+        fight.t.player_id,
+        "player_modifiers:gm_approval",
+    )
     assert shot["roll"]["result"]["damage"] == hand_damage(shot["roll"])
 
 
@@ -649,3 +666,52 @@ def test_firefight_rolls_recompute_from_their_own_request_once_the_seed_is_revea
     fight.refused(
         "actions", {"character_id": fight.hero, "maneuver": "aim"}, 409, None, fight.t.player
     )
+
+
+@pytest.mark.parametrize("policy", ["refused", "trusted"])
+def test_a_players_cover_dur_follows_player_modifiers_nw_13(
+    client: TestClient, policy: str
+) -> None:
+    """No sheet holds a cover's DUR, and it is added to the fighter's armour against every attack:
+    a player's is a declared number like a roll's modifier."""
+    fight = Firefight(client, {"player_modifiers": policy})
+    foe = duel(fight)
+    full = {"character_id": fight.hero, "maneuver": "take_cover", "cover": "full"}
+    before = fight.t.position()
+    taken = fight.post("actions", full | {"cover_durability": 20}, fight.t.player)
+    if policy == "refused":
+        assert taken.status_code == 422, taken.text
+        assert taken.json()["error"]["field"] == "cover_durability"
+        assert fight.t.position() == before
+        return
+    assert taken.status_code == 201, taken.text
+    fight.until_current(foe)
+    shot = fight.attack(foe, [fight.hero], weapon="Pistol")
+    assert shot["roll"]["request"]["target_armor"] == 2 + 20
+    assert [m for m in shot["roll"]["modifiers"] if m["field"] == "cover_durability"] == [
+        {
+            "field": "cover_durability",
+            "value": 20,
+            "by": fight.t.player_id,
+            "role": "player",
+            "rule": "player_modifiers:trusted",
+        }
+    ]
+
+
+def test_a_contest_s_records_name_the_gm_as_the_giver_of_each_side_s_dice_nw_6_nw_17(
+    fight: Firefight,
+) -> None:
+    foe = duel(fight)
+    body = {
+        "sides": [
+            {"character_id": fight.hero, "affinity": "ELG", "modifier": 2},
+            {"character_id": foe, "affinity": "INT"},
+        ]
+    }
+    sides = fight.ok("contests", body)["outcome"]["sides"]
+    first, second = (fight.roll(s["roll_id"]) for s in sides)
+    assert [(m["field"], m["value"], m["by"], m["role"]) for m in first["modifiers"]] == [
+        ("sides.0.modifier", 2, fight.t.member_id(fight.t.gm), "gm")
+    ]
+    assert second["modifiers"] == []

@@ -1,18 +1,23 @@
 """A scripted firefight through the API (issue #8), every number checked by hand against the rules:
 Initiative (NW-14), aiming then a shot (NW-15), a long burst at three gunmen behind partial cover
 (NW-13, NW-15), a reckless knife attack and the Defense it costs (NW-15), Will Power on a roll
-(NW-9), armour absorbing damage (NW-11, NW-12) and a magazine running dry (NW-16)."""
+(NW-9), armour absorbing damage (NW-11, NW-12) and a magazine running dry (NW-16); then (issue
+#15) turn order refusing an out-of-turn action until the GM records leave (NW-14), and the
+magazines carrying over into the next scene, where a reload uses a spare magazine (NW-16). A
+journey: it runs on SQLite and PostgreSQL (docs/testing.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.nwod_support import Firefight, hand_damage, hand_pool, hand_successes, mods, thug
 from tests.api.support import verified_export
 
 
+@pytest.mark.store
 def test_scripted_firefight_nw_8_nw_9_nw_11_nw_13_nw_14_nw_15_nw_16(client: TestClient) -> None:
     fight = Firefight(client)  # Vega: INT 3, VIO 4, DEF 2, ARM 2, Health 8, WP 3
     vega, player = fight.hero, fight.t.player
@@ -147,5 +152,58 @@ def test_scripted_firefight_nw_8_nw_9_nw_11_nw_13_nw_14_nw_15_nw_16(client: Test
     for who in health:
         assert fight.t.get(f"/v1/characters/{who}")["status"] == "active"
 
+    # Issue #15, NW-14: Vega is mid-turn; a gunman acting now is refused, nothing written, until
+    # the GM records its leave to act out of turn; that does not end Vega's turn.
+    assert fight.state()["current"] == vega
+    waiting = gunmen[1]
+    error = fight.refused("actions", {"character_id": waiting, "maneuver": "aim"}, 409, "NW-14")
+    assert error["code"] == "not_your_turn" and error["details"]["current"] == vega
+    leave = {"character_id": waiting, "grant": "act_out_of_turn", "reason": "it held its fire"}
+    fight.refused("overrides", leave, 403, None, player)  # the GM's decision only
+    granted = fight.ok("overrides", leave)
+    assert granted["overrides"][waiting][0]["reason"] == "it held its fire"
+    aimed = fight.act(waiting, "aim")
+    assert aimed["actions"][waiting] == [{"maneuver": "aim", "cost": 1, "out_of_turn": True}]
+    assert aimed["current"] == vega
+
     # The whole firefight's export verifies offline (issue #13, "done when").
+    assert verified_export(fight.t, fight.scene).rolls > 1
+
+    # Issue #15, NW-16: the next scene. Cover stayed behind, the ammunition did not: the pistol
+    # is as empty as the last scene left it, the rifle has 14 rounds; a reload takes a spare.
+    fight.scene = fight.t.scene()
+    fight.join(vega, player)
+    fight.join(waiting)
+    fight.until_current(vega)
+    error = fight.refused(
+        "attacks",
+        {"attacker_id": vega, "target_ids": [waiting], "weapon": "Pistol"},
+        409,
+        "NW-16",
+        player,
+    )
+    assert error["details"] == {"left": 0, "needed": 1}
+    shot = fight.attack(vega, [waiting], player, weapon="Assault rifle")
+    assert shot["magazines"][vega]["Assault rifle"] == 14 - 1
+    assert mods(shot["roll"]) == {} and hand_pool(shot["roll"]) == 4  # no cover in this scene
+    reload = fight.act(vega, "reload", player, weapon="Pistol")
+    assert reload["outcome"] == {
+        "maneuver": "reload",
+        "actions": 1,
+        "rounds_left": 3,
+        "spare_magazines": 0,
+    }
+    fight.until_current(vega)
+    assert fight.attack(vega, [waiting], player, weapon="Pistol")["magazines"][vega] == {
+        "Assault rifle": 13,
+        "Pistol": 2,
+    }
+    error = fight.refused(
+        "actions",
+        {"character_id": vega, "maneuver": "reload", "weapon": "Pistol"},
+        409,
+        "NW-16",
+        player,
+    )
+    assert error["code"] == "no_spare_magazine"
     assert verified_export(fight.t, fight.scene).rolls > 1

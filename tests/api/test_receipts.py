@@ -411,6 +411,9 @@ RECEIPT = receipts.sign_receipt(
 )
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
 @pytest.mark.parametrize(
     ("flag", "content", "message"),
     [
@@ -429,6 +432,10 @@ RECEIPT = receipts.sign_receipt(
         ("--expect-head", "", "--expect-head"),
         ("--keys", json.dumps({"keys": [{"algorithm": "rsa"}]}), "key 0 is not an ed25519 key"),
         ("--keys", "\xff", "--keys"),
+        # deeper than the JSON parser's recursion limit: a RecursionError, not a ValueError
+        ("--receipts", DEEP + "\n", "--receipts"),
+        ("--expect-head", DEEP, "nested too deeply"),
+        ("--keys", DEEP, "nested too deeply"),
     ],
 )
 def test_a_bad_input_file_exits_2_naming_it(

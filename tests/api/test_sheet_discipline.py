@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from domain.aggregates import Campaign
 from tests.api.support import Table, bearer, ok
 
 APPROVAL = {"player_sheet_changes": "gm_approval"}
@@ -318,3 +319,34 @@ def test_the_character_s_replay_tells_each_sheet_change_with_who_and_why(
     ]
     strength = steps[2]["changes"]["sheet"]
     assert [s["abilities"]["Strength"] for s in strength] == [4, 5]
+
+
+@pytest.mark.store  # it reads the stories' first events from the store: SQLite and PostgreSQL
+def test_a_scene_opened_before_campaigns_kept_their_open_scenes_still_blocks_sheet_changes(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A campaign of an old log: its Created event has no `open_scenes_known`, and a scene opened
+    back then is known to its game Issue only. Its stories are found in the log."""
+    create = Campaign.create
+
+    def old_create(cls: type[Campaign], *args: Any, **kwargs: Any) -> Campaign:
+        campaign = create(*args, **kwargs)
+        del campaign.pending_events[0].__dict__["open_scenes_known"]
+        campaign.open_scenes_known = False
+        return campaign
+
+    monkeypatch.setattr(Campaign, "create", classmethod(old_create))
+    t = Table(client)
+    other = Table(client)  # another campaign's story and scene are none of this one's
+    other.scene()
+    hero = t.character(t.player)
+    # a story whose scene the campaign noted (opened by today's code), closed since
+    t.post(f"/v1/scenes/{t.scene()}/close", status=200)
+    with monkeypatch.context() as old_code:
+        old_code.setattr(Campaign, "note_scene_opened", lambda self, scene_id: None)
+        old = t.scene()
+    refused = put_sheet(t, hero, stronger(t), t.player)
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"]["details"]["open_scene_ids"] == [old]
+    t.post(f"/v1/scenes/{old}/close", status=200)
+    assert put_sheet(t, hero, stronger(t), t.player).status_code == 200

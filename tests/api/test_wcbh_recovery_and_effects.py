@@ -113,9 +113,27 @@ def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_
     day = {"character_ids": [nova], "whole_day": True, "reason": "in bed all day"}
     refused(table, send(table, f"/v1/scenes/{scene}/rest-days", day, table.player), 403)
     table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
-    answer = recovery(table, scene, nova, table.player, rested=True).json()
-    assert answer["roll"]["request"]["difficulty"] == 1
-    assert answer["health"] == min(6, 5 + max(0, counted(answer["roll"]) - 1))
+    asked = recovery(table, scene, nova, table.player, rested=True)
+    # the player's claim lowers the difficulty: it waits for the GM (player_modifiers)
+    assert asked.status_code == 202, asked.text
+    assert asked.json()["modifiers"] == {"rested_whole_day": True}
+    roll = table.approved(asked.json())
+    assert roll["request"]["difficulty"] == 1
+    [claim] = roll["modifiers"]
+    assert (claim["field"], claim["by"], claim["rule"]) == (
+        "rested_whole_day",
+        table.player_id,
+        "player_modifiers:gm_approval",
+    )
+    assert character(table, nova)["resources"]["health"]["current"] == min(
+        6, 5 + max(0, counted(roll) - 1)
+    )
+    other = table.scene()
+    table.post(f"/v1/scenes/{other}/rest-days", day, status=200)
+    gm = recovery(table, other, nova, table.gm, rested=True).json()  # the GM's own word
+    assert [(m["field"], m["role"]) for m in gm["roll"]["modifiers"]] == [
+        ("rested_whole_day", "gm")
+    ]
 
 
 # ---- WCBH-37: shaking off an effect ---------------------------------------------------------------

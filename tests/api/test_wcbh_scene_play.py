@@ -208,8 +208,12 @@ def test_each_rolls_separately_and_successes_above_3_are_handed_over_wcbh_11(tab
         {"participants": [nova, bolt], "difficulty": 1, "purpose": "hold the door"},
         table.player,
     )
-    assert opened.status_code == 201, opened.text
-    group = opened.json()["group_check"]["id"]
+    # the player's difficulty waits for the GM (player_modifiers: gm_approval), who approves it
+    assert opened.status_code == 202, opened.text
+    assert opened.json()["modifiers"] == {"difficulty": 1}
+    assert play(table, scene)["group_checks"] == []
+    table.post(f"/v1/roll-requests/{opened.json()['id']}/approve", {}, status=200)
+    group = play(table, scene)["group_checks"][0]["id"]
     base = f"/v1/scenes/{scene}/group-checks/{group}"
     rolled = {}
     for who, token, trait in (
@@ -222,6 +226,15 @@ def test_each_rolls_separately_and_successes_above_3_are_handed_over_wcbh_11(tab
         assert response.status_code == 201, response.text
         roll = response.json()["roll"]
         assert roll["request"]["difficulty"] == 1 and roll["character_id"] == who
+        # each roll's record says who set the group's difficulty (the opener, approved)
+        [entry] = roll["modifiers"]
+        assert (entry["field"], entry["value"], entry["by"], entry["rule"]) == (
+            "difficulty",
+            1,
+            table.player_id,
+            "player_modifiers:gm_approval",
+        )
+        assert entry["approved_by"] == table.member_id(table.gm)
         rolled[who] = counted(roll)
     state = play(table, scene)["group_checks"][0]
     assert state["complete"] is True

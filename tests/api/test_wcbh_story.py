@@ -1,10 +1,13 @@
 """A scripted We Can Be Heroes story through the API (work issue #5), on SQLite and PostgreSQL.
 
 Game Issue #1, scene 1 "Ambush at the docks": the heroes ambush the villains (WCBH-42), then fight
-several pages: a special effect defeats Dr. Null (WCBH-35, 36), a knockback throws a thug (WCBH-45), a
+several pages in the order of action (Rex may not act before Nova, WCBH-22; a hero with nothing to do
+passes): a special effect defeats Dr. Null (WCBH-35, 36), a knockback throws a thug (WCBH-45), a
 team attack on the Brute (WCBH-47), Nova's Decisive Moment (WCBH-13, 15) and its Ability loss
 (WCBH-16); effects tick with the pages and end with the scene. Scene 2 "The rooftop": a second
-Decisive Moment in the story is refused, the GM's villainous deed (WCBH-21). Game Issue #2 starts:
+Decisive Moment in the story is refused, a paralysed thug neither attacks nor moves until the GM
+rules what the power allows (WCBH-35, 37), a hero felled and healed by the GM is back (WCBH-31), the
+GM's villainous deed (WCBH-21). Game Issue #2 starts:
 Resolve and Adversity refresh (WCBH-17, WCBH-21).
 
 Dice are fair and unpredictable, so every number is recomputed here by hand from the recorded faces
@@ -171,6 +174,11 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         body = {"attacker_id": s.brute, "target_id": s.rex, "trait": "Strength"}
         s.refused(f"/v1/scenes/{scene}/attacks", body, 409, "WCBH-42")
 
+    # ---- the order of action is enforced (WCBH-22, 23; issue #15): Nova (Edge 9) before Rex (7) ---
+    assert table.get(f"/v1/scenes/{scene}/turn")["now"] == [s.nova]
+    early = {"attacker_id": s.rex, "target_id": s.brute, "trait": "Strength"}
+    s.refused(f"/v1/scenes/{scene}/attacks", early, 409, "WCBH-22", table.other_player)
+
     # ---- pages of combat ------------------------------------------------------------------------
     # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): its damage, and besides it a page of the
     # effect per 2 net successes; at least the Health the damage left in pages defeats him for the
@@ -181,7 +189,10 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     null_health = 2
     thugs = 0
     for page in range(MAX_PAGES):
-        if not null_defeated:
+        if null_defeated:  # Nova (Edge 9) has no one to paralyse: she passes, so Rex's turn
+            # comes (the order of action is enforced, WCBH-22; issue #15)
+            s.post(f"/v1/scenes/{scene}/passes", {"character_id": s.nova}, table.player, 200)
+        else:
             body = {
                 "attacker_id": s.nova,
                 "target_id": s.null,
@@ -371,6 +382,37 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     assert not seen[s.nova]["story"]["decisive_moment"]["available"]
     assert seen[s.rex]["story"]["decisive_moment"]["available"]
     assert seen[s.nova]["issue"] == {"resolve": 3, "starting_resolve": 4}
+    # A paralysed thug is not free (WCBH-35, 37; issue #15): no attack, no move, until the GM rules
+    # what the power allows (recorded).
+    for n in range(MAX_PAGES):
+        thug = s.thug(100 + n)  # Health 10: 8 dice never bring 10 pages, so no defeat (WCBH-36)
+        bolt = {"attacker_id": s.nova, "target_id": thug, "trait": "Lightning Bolt"}
+        bolt = s.post(
+            f"/v1/scenes/{rooftop}/attacks", {**bolt, "effect": "Paralysed"}, table.player
+        )
+        if bolt["result"]["effect_pages"]:
+            break
+        s.next_page(rooftop)
+    assert bolt["result"]["effect_pages"], "eight bolts and no paralysis"
+    assert s.character(thug)["status"] == "active"
+    swing = {"attacker_id": thug, "target_id": s.nova, "trait": "Strength"}
+    s.refused(f"/v1/scenes/{rooftop}/attacks", swing, 409, "WCBH-37")
+    s.refused(f"/v1/scenes/{rooftop}/moves", {"character_id": thug}, 409, "WCBH-37")
+    ruling = {"character_id": thug, "effect": "Paralysed", "may_move": True, "reason": "arms only"}
+    page = s.post(f"/v1/scenes/{rooftop}/effect-rulings", ruling, status=200)
+    assert page["effects"][0]["may_move"] and not page["effects"][0]["may_act"]
+    s.post(f"/v1/scenes/{rooftop}/moves", {"character_id": thug}, status=200)
+    s.refused(f"/v1/scenes/{rooftop}/attacks", swing, 409, "WCBH-37")
+
+    # A hero the GM fells and heals: the status follows Health (WCBH-31; issue #15).
+    change = {"resource": "health", "reason": "the roof gives way"}
+    s.post(f"/v1/characters/{s.rex}/resources", {**change, "change": -8}, status=200)
+    assert s.character(s.rex)["status"] == "defeated"
+    punch = {"attacker_id": s.rex, "target_id": s.goon, "trait": "Strength"}
+    s.refused(f"/v1/scenes/{rooftop}/attacks", punch, 409, "WCBH-31", table.other_player)
+    s.post(f"/v1/characters/{s.rex}/resources", {**change, "change": 3}, status=200)
+    assert s.character(s.rex)["status"] == "active"  # healed above 0: back (WCBH-31)
+    s.post(f"/v1/scenes/{rooftop}/attacks", punch, table.other_player)
     deed = {"villain_id": s.null, "description": "The Null Device darkens the city"}
     done = s.post(f"/v1/issues/{issue['id']}/villainous-deed", deed, status=200)
     assert done["pools"] == {"adversity": 2 - 1}

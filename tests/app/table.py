@@ -11,9 +11,10 @@ creates a campaign with its GM and two players, and runs commands as any of them
     entries = table.export()  # the campaign's log, as `GET /v1/campaigns/{id}/export` writes it
 
 `run` returns the command's `Outcome`; a refused command raises its `DomainError` and writes nothing.
-Scene seeds come from `seed` (a SHA-256 counter) instead of the OS, so that a play made from the same
-inputs rolls the same dice: Hypothesis needs that to replay and shrink a failing play. Everything
-else (commitments, sealing, reveals) is the production code path.
+Scene seeds and the client seeds the server makes come from `seed` (a SHA-256 counter) instead of
+the OS, so that a play made from the same inputs rolls the same dice: Hypothesis needs that to
+replay and shrink a failing play. Everything else (commitments, sealing, reveals) is the production
+code path.
 """
 
 from __future__ import annotations
@@ -56,6 +57,16 @@ class SeededChronicle(Chronicle):
         self._seeds_drawn += 1
         seed = hashlib.sha256(self._seed + self._seeds_drawn.to_bytes(8, "big")).digest()
         return commitment(seed), self.sealer.seal(seed.hex())
+
+    def _client_seed(self, given: str | None) -> str:
+        # The client seed the server makes for a roller who gave none: from the same counter, so
+        # that a play rolls the same dice every run (the record still says the server made it).
+        if given is not None:
+            return super()._client_seed(given)
+        self._seeds_drawn += 1
+        return hashlib.sha256(
+            b"client" + self._seed + self._seeds_drawn.to_bytes(8, "big")
+        ).hexdigest()[:32]
 
 
 class Table:

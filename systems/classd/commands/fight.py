@@ -17,10 +17,13 @@ from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput
-from domain.rolls import declared_by
+from domain.rolls import Declared, declared_by
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDCaptureCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
     ClassDShieldCreate,
@@ -65,8 +68,14 @@ class Fighter(Sheeted):
         return [*self.sheet.gear, *self.sheet.powers]
 
     def best_damage(self, attack_type: str) -> int:
-        """Ruling (CD-11/15): a villain hits with its best feature of that attack type."""
-        return max((f.damage for f in self.features() if f.attack == attack_type), default=0)
+        """Ruling (CD-11/15): a villain hits with its best feature of that attack type, plus its
+        class's modifier."""
+        best = max((f.damage for f in self.features() if f.attack == attack_type), default=0)
+        return best + self.sheet.class_damage(attack_type)
+
+    def damage_with(self, feature: Feature | None, attack_type: str) -> int:
+        """CD-11: the damage modifiers of an attack: the power or gear used, and the class."""
+        return (feature.damage if feature else 0) + self.sheet.class_damage(attack_type)
 
 
 @dataclass
@@ -79,6 +88,7 @@ class Attack:
     feature: Feature | None
     overflow: Fighter | None
     hostage: Character | None
+    granted: bool  # the action uses the GM's grant (CD-8/9 override)
 
 
 class Fight(Part):
@@ -118,6 +128,35 @@ class Fight(Part):
         plain = {k: str(v) if isinstance(v, UUID) else v for k, v in details.items()}
         turn.scene.change_state(turn.rules.id, AREA, change, plain)
 
+    def _acted(self, turn: Turn, fighter: Fighter, action: str, granted: bool, **more: Any) -> None:
+        """The fighter's action of the round; one taken by the GM's grant says so (and uses it)."""
+        extra = {"granted": True} if granted else {}
+        self._change(turn, "acted", character_id=fighter.id, action=action, **more, **extra)
+
+    @staticmethod
+    def _hero_may_act(state: dict[str, Any], hero: Fighter) -> bool:
+        """CD-8/9: the heroes' turn and the hero's one action, unless the GM granted one more."""
+        return combat.within_turn(
+            state,
+            hero.key,
+            lambda: combat.check_turn(state, "heroes"),
+            lambda: combat.check_hero_action(state, hero.key, hero.name),
+        )
+
+    @staticmethod
+    def _villain_may_act(
+        state: dict[str, Any], villain: Fighter, action: str, attack_type: str | None = None
+    ) -> bool:
+        """CD-8/15/17: the villains' turn and the rank's actions, unless the GM granted one."""
+        return combat.within_turn(
+            state,
+            villain.key,
+            lambda: combat.check_turn(state, "villains"),
+            lambda: combat.check_villain_action(
+                state, villain.key, villain.name, villain.rank, action, attack_type
+            ),
+        )
+
     @staticmethod
     def _in_fight(state: dict[str, Any], field: str, *fighters: Fighter) -> None:
         for fighter in fighters:
@@ -128,12 +167,23 @@ class Fight(Part):
         refusals.check_will_rerolls(hero.name, hero.level("will"), body.will_rerolls)
 
     def _rolled(
-        self, turn: Turn, check: str, request: dict[str, Any], roller: Fighter, body: RollBody
+        self,
+        turn: Turn,
+        check: str,
+        request: dict[str, Any],
+        roller: Fighter,
+        body: RollBody,
+        difficulty: Mapping[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[Aggregate]]:
         """The check rolled for `roller`, with the advantages and disadvantages it declared
         (CD-5: they follow player_modifiers; those of the record, CD-18 high ground and CD-20
-        shields, are added). Returns the result and what to save (the roll first)."""
-        edges = {"advantage": body.advantage, "disadvantage": body.disadvantage}
+        shields, are added) and, for a check against no foe, the `difficulty` fields the body
+        gives (CD-18: the GM's difficulty, so a player's follows player_modifiers too). Returns
+        the result and what to save (the roll first)."""
+        edges = declared_by({"advantage": body.advantage, "disadvantage": body.disadvantage})
+        if difficulty is not None:
+            given = {k: v for k, v in difficulty.items() if v is not None}  # 0 is a difficulty
+            edges = Declared({**edges.values, **given}, (*edges.fields, *difficulty))
         # Fields of the body itself: a refused one is named as the body's field, and the command
         # runner records where the body sits for the GM's approval (domain.commands.argument_path).
         outcome, touched = turn.roll(
@@ -141,7 +191,7 @@ class Fight(Part):
             request,
             roller.character,
             body.client_seed,
-            declared=declared_by(edges),
+            declared=edges,
             sheet=roller.sheet,  # parsed by the turn already
         )
         roll = touched[0]
@@ -181,6 +231,56 @@ class Fight(Part):
             self.system.ruleset_id, AREA, "round_started", {"round": scene.page, "escaped": escaped}
         )
 
+    # ---- CD-8: the GM ends the fight, or lets one character act outside the turn order --------
+
+    @command
+    def classd_end_fight(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDFightEnd
+    ) -> Outcome:
+        """CD-8 ruling: the source has no end of a fight; the GM says when it is over (rests,
+        CD-22, wait for it). The next change of the round starts another fight."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        state = turn.scene.states.get(AREA)
+        combat.check_fight_under_way(state)
+        self._change(turn, "fight_ended", round=turn.scene.page, reason=body.reason)
+        return self._saved(turn)
+
+    @command
+    def classd_grant_action(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDGrantCreate
+    ) -> Outcome:
+        """CD-8, 9, 15, 17: the GM's override of the turn order and the action economy, recorded
+        with its reason: the character's next action this round is taken whatever the turn and
+        however many it has taken; unused, it lapses when the round ends."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id, "character_id")
+        side = "hero" if found.character.side == "hero" else "villain"
+        fighter = self._fighter(turn, body.character_id, "character_id", side)
+        state = self._state(turn)
+        self._in_fight(state, "character_id", fighter)
+        combat.check_no_grant(state, fighter.key, fighter.name)
+        self._change(turn, "override_granted", character_id=fighter.id, reason=body.reason, by="gm")
+        return self._saved(turn)
+
+    # ---- CD-23: heroes captured by the villains, and freed -----------------------------------------
+
+    @command
+    def classd_capture(
+        self, ctx: CommandContext, scene_id: UUID, body: ClassDCaptureCreate
+    ) -> Outcome:
+        """CD-23: the source has heroes "captured by the villains" (it lowers the alarm) but no
+        rule for how; the GM records it. A captured hero is out of action until freed."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.hero_id, "hero_id")
+        assert isinstance(found.sheet, ClassdSheet)
+        refusals.check_side(found.name, found.character.side, found.sheet, "hero", "hero_id")
+        hero = found.character
+        status = refusals.capture_status(
+            found.name, hero.status, hero.resources.get("health", 0), body.release
+        )
+        hero.change_status(status, body.reason, "CD-23")
+        return self._saved(turn)
+
     # ---- CD-10..13, 19, 20: a hero attacks ----------------------------------------------------------
 
     @command
@@ -195,7 +295,7 @@ class Fight(Part):
         result, touched = self._rolled(
             turn, "hero_attack", _attack_request(state, attack, body), hero, body
         )
-        self._change(turn, "acted", character_id=hero.id, action=f"attack:{body.attack_type}")
+        self._acted(turn, hero, f"attack:{body.attack_type}", attack.granted)
         self._attack_lands(turn, attack, result, touched[0].id)
         self._strike_back(turn, attack, result, touched[0].id)
         if body.attack_type == "melee" and not result["target_out"]:
@@ -213,8 +313,7 @@ class Fight(Part):
         """The attack the rules allow (CD-8, 9, 10, 6, 13), and the hostage it may hit (CD-20)."""
         self._in_fight(state, "attacker_id", hero)
         self._in_fight(state, "target_id", target)
-        combat.check_turn(state, "heroes")
-        combat.check_hero_action(state, hero.key, hero.name)
+        granted = self._hero_may_act(state, hero)
         feature = refusals.feature_used(hero.name, hero.features(), body.using, body.attack_type)
         if body.attack_type == "ranged":
             feature = refusals.ranged_means(hero.name, hero.sheet, hero.level("will"), feature)
@@ -226,7 +325,7 @@ class Fight(Part):
         hostage = None
         if shield and shield["hostage_id"]:
             hostage = turn.loaded.character(self.app, turn.actor, UUID(shield["hostage_id"]))
-        return Attack(body.attack_type, hero, target, feature, overflow, hostage)
+        return Attack(body.attack_type, hero, target, feature, overflow, hostage, granted)
 
     def _overflow_target(
         self, turn: Turn, state: dict[str, Any], target: Fighter, overflow_target_id: UUID
@@ -293,17 +392,14 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "villain_id", villain)
         self._in_fight(state, "hero_id", hero)
-        combat.check_turn(state, "villains")  # CD-8
-        combat.check_villain_action(
-            state, villain.key, villain.name, villain.rank, "attack", body.attack_type
-        )  # CD-15, CD-17
+        granted = self._villain_may_act(state, villain, "attack", body.attack_type)
         feature = refusals.feature_used(
             villain.name, villain.features(), body.using, body.attack_type
         )
         self._will_rerolls(hero, body)
         request = _defence_request(state, villain, hero, feature, body)
         result, touched = self._rolled(turn, "villain_attack", request, hero, body)
-        self._change(turn, "acted", character_id=villain.id, action=f"attack:{body.attack_type}")
+        self._acted(turn, villain, f"attack:{body.attack_type}", granted)
         if result["damage"]:
             _hurt(turn, hero.character, result["resource"], result["level"], touched[0].id)
         if body.attack_type == "melee" and hero.character.status == "active":
@@ -321,15 +417,14 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "character_id", fighter)
         refusals.check_action_kind(side, body.action)
-        refusals.check_has_feature(fighter.name, fighter.features(), body.feature)
-        combat.check_turn(state, "heroes" if side == "hero" else "villains")
+        refusals.check_has_feature(fighter.name, fighter.sheet, body.action, body.feature)
         if side == "hero":
-            combat.check_hero_action(state, fighter.key, fighter.name)
+            granted = self._hero_may_act(state, fighter)
         else:
-            combat.check_villain_action(state, fighter.key, fighter.name, fighter.rank, body.action)
+            granted = self._villain_may_act(state, fighter, body.action)
         plain = body.feature is None or body.action == "flee"
         action = body.action if plain else f"{body.action}:{body.feature}"
-        self._change(turn, "acted", character_id=fighter.id, action=action)
+        self._acted(turn, fighter, action, granted)
         return self._saved(turn)
 
     # ---- CD-14: a hero retreats ---------------------------------------------------------------------
@@ -343,8 +438,7 @@ class Fight(Part):
         state = self._state(turn)
         self._in_fight(state, "hero_id", hero)
         pursuers, covering = self._retreat_from(turn, state, hero, body)
-        combat.check_turn(state, "heroes")
-        combat.check_hero_action(state, hero.key, hero.name)
+        granted = self._hero_may_act(state, hero)
         self._will_rerolls(hero, body)
         fastest = max(pursuers, key=lambda p: p.sheet.speed)
         touched: list[Aggregate] = []
@@ -355,7 +449,7 @@ class Fight(Part):
             request = _stat_request("speed", body, purpose, target_stat=fastest.sheet.speed)
             result, touched = self._rolled(turn, "action", request, hero, body)
             success = bool(result["success"])
-        self._change(turn, "acted", character_id=hero.id, action="flee")
+        self._acted(turn, hero, "flee", granted)
         if success:
             self._change(turn, "left", character_id=hero.id, how="retreated")
         return self._saved(
@@ -416,22 +510,20 @@ class Fight(Part):
         combat.check_edge_kind(body.edge)
         state = self._state(turn)
         self._in_fight(state, "hero_id", hero)
-        combat.check_turn(state, "heroes")
         if body.takes_action:
-            combat.check_hero_action(state, hero.key, hero.name)
+            granted = self._hero_may_act(state, hero)
+        else:
+            granted = combat.within_turn(
+                state, hero.key, lambda: combat.check_turn(state, "heroes")
+            )
         self._will_rerolls(hero, body)
         purpose = f"Move for {body.edge.replace('_', ' ')} (CD-18)"
-        request = _stat_request(
-            body.stat,
-            body,
-            purpose,
-            difficulty=body.difficulty,
-            difficulty_name=body.difficulty_name,
-        )
-        result, touched = self._rolled(turn, "action", request, hero, body)
+        against = {"difficulty": body.difficulty, "difficulty_name": body.difficulty_name}
+        request = _stat_request(body.stat, body, purpose, **against)
+        result, touched = self._rolled(turn, "action", request, hero, body, against)
         success = bool(result["success"])
         action = "move" if success else "move_failed"
-        self._change(turn, "acted", character_id=hero.id, action=action, free=not body.takes_action)
+        self._acted(turn, hero, action, granted, free=not body.takes_action)
         if success:
             until = turn.scene.page + 1
             self._change(
@@ -527,7 +619,7 @@ def _attack_request(
         **_stats(body, hero, target, high_ground),
         "hostage_shield": target.key in state["shields"],
         "will_rerolls": body.will_rerolls,
-        "damage_modifier": attack.feature.damage if attack.feature else 0,
+        "damage_modifier": hero.damage_with(attack.feature, body.attack_type),
         "target_health": target.level("health"),
         "reaction": combat.has_reaction(state, target.key, target.rank, body.attack_type),
         "strike_back_modifier": target.best_damage(body.attack_type),
@@ -555,7 +647,11 @@ def _defence_request(
     return {
         **_stats(body, hero, villain, helped),
         "will_rerolls": body.will_rerolls,
-        "damage_modifier": feature.damage if feature else villain.best_damage(body.attack_type),
+        "damage_modifier": (
+            villain.damage_with(feature, body.attack_type)
+            if feature
+            else villain.best_damage(body.attack_type)
+        ),
         "defender_health": hero.level("health"),
         "defender_will": hero.level("will"),
         "purpose": body.purpose,

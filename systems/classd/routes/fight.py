@@ -20,6 +20,9 @@ from systems.classd.commands.fight import AREA, ClassDResult, Fight
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDCaptureCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
     ClassDShieldCreate,
@@ -56,6 +59,16 @@ class ClassDCombatPublic(Written):
     shields: dict[str, dict[str, Any]] = Field(description="Hostage shields (CD-20).")
     left: dict[str, str] = Field(description="Who retreated or escaped (CD-14, CD-16).")
     fleeing: list[str] = Field(description="Villains fleeing now, not yet stopped (CD-16).")
+    grants: dict[str, str] = Field(
+        default_factory=dict,
+        description="The GM's leave for one action outside the turn order this round, by "
+        "character, with its reason (CD-8, 9, 15, 17).",
+    )
+    fight_over: bool = Field(
+        default=False,
+        description="The GM ended the fight (rests may follow, CD-22); the next action starts "
+        "another.",
+    )
     roll: RollPublic | None = Field(default=None, description="The command's roll, if any.")
     outcome: dict[str, Any] = Field(default_factory=dict, description="What else came of it.")
 
@@ -77,6 +90,8 @@ def combat_public(
         shields=state["shields"],
         left=state["left"],
         fleeing=combat.fleeing(state),
+        grants=state.get("grants", {}),
+        fight_over=state.get("over", False),
         roll=roll_public(roll, scene) if roll is not None else None,
         outcome=outcome or {},
         version=scene.version,
@@ -185,4 +200,31 @@ routes.post(
     operation_id="classd_hostage_shield",
     name="hostage_shield",
     doc="CD-20: (GM) a villain holds a hostage as a shield, or lets it go.",
+)
+routes.post(
+    "/fight-end",
+    Fight.classd_end_fight,
+    ClassDFightEnd,
+    operation_id="classd_end_fight",
+    name="end_fight",
+    doc="""CD-8, 22: (GM) the fight in this scene is over, with a reason; the round starts afresh,
+    and rests may follow (a rest is refused while a fight is under way).""",
+)
+routes.post(
+    "/grants",
+    Fight.classd_grant_action,
+    ClassDGrantCreate,
+    operation_id="classd_grant_action",
+    name="grant_action",
+    doc="""CD-8, 9, 15, 17: (GM) the recorded override of the turn order and the action economy:
+    the character's next action this round is taken whatever the turn and however many it took.""",
+)
+routes.post(
+    "/captures",
+    Fight.classd_capture,
+    ClassDCaptureCreate,
+    operation_id="classd_capture",
+    name="capture",
+    doc="""CD-23: (GM) the villains capture a hero (out of action until freed), or the hero is
+    freed (`release`); lower the alarm with the code heroes_captured as the rules say.""",
 )

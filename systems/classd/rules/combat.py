@@ -23,17 +23,21 @@ __all__ = [
     "ROUND",
     "VILLAIN_ACTIONS",
     "apply",
+    "check_fight_under_way",
     "check_hero_action",
     "check_in_fight",
+    "check_no_grant",
     "check_turn",
     "check_villain_action",
     "engaged_with",
+    "fight_under_way",
     "fleeing",
     "fresh",
     "has_reaction",
     "rank_allows_overflow",
     "state_of",
     "tell",
+    "within_turn",
 ]
 
 AttackType = Literal["melee", "ranged", "mental"]
@@ -58,6 +62,8 @@ def fresh(round_: int) -> dict[str, Any]:
         "edges": {},  # hero id -> {"kind", "until_round"} (CD-18)
         "shields": {},  # villain id -> {"hostage_id", "hostage"} (CD-20)
         "left": {},  # character id -> "retreated" | "escaped" (CD-14, CD-16)
+        "grants": {},  # character id -> the GM's reason: one action outside CD-8/9/15/17
+        "over": False,  # the GM ended the fight; the next change of the round starts another
     }
 
 
@@ -195,6 +201,40 @@ def check_villain_action(
         )
 
 
+def within_turn(state: Mapping[str, Any], character_id: str, *checks: Callable[[], None]) -> bool:
+    """CD-8, 9, 15, 17: run the turn order and action economy `checks`; a refusal of theirs gives
+    way to the GM's recorded grant for this character (True: the action uses the grant up)."""
+    try:
+        for check in checks:
+            check()
+    except Conflict:
+        if character_id in state.get("grants", {}):
+            return True
+        raise
+    return False
+
+
+def check_no_grant(state: Mapping[str, Any], character_id: str, name: str) -> None:
+    """One grant at a time: the GM's override is one action, used before another is given."""
+    if character_id in state.get("grants", {}):
+        raise Conflict(
+            f"{name} already has the GM's leave for one action this round",
+            code="grant_unused",
+            field="character_id",
+            rule="CD-8",
+        )
+
+
+def fight_under_way(state: Mapping[str, Any] | None) -> bool:
+    """CD-8: a fight is under way from the first change of its round until the GM ends it."""
+    return state is not None and not state.get("over", False)
+
+
+def check_fight_under_way(state: Mapping[str, Any] | None) -> None:
+    if not fight_under_way(state):
+        raise Conflict("no fight is under way in this scene", code="no_fight", rule="CD-8")
+
+
 def check_edge_kind(kind: str) -> None:
     if kind not in EDGES:
         raise InvalidInput(f"edge must be one of {', '.join(EDGES)}", field="edge", rule="CD-18")
@@ -214,6 +254,8 @@ def apply(
     if handler is None:
         raise ValueError(f"unknown Class D combat change {change!r}")
     handler(state, {k: (str(v) if _is_uuid(v) else v) for k, v in fields.items()})
+    if change not in ("fight_ended", "round_started"):
+        state["over"] = False  # any change of the fight itself starts one (CD-8)
     return state
 
 
@@ -246,7 +288,9 @@ def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
     round_ = int(f["round"])
     for villain in f.get("escaped", []):
         state["left"][str(villain)] = "escaped"
-    state.update(round=round_, turn="heroes", actions={}, reactions={}, moved=[], stops={})
+    state.update(
+        round=round_, turn="heroes", actions={}, reactions={}, moved=[], stops={}, grants={}
+    )
     # CD-19: an engagement a hero started lasts until the start of the heroes' next turn.
     state["engaged"] = [e for e in state["engaged"] if e["side"] != "heroes"]
     state["edges"] = {c: e for c, e in state["edges"].items() if e["until_round"] >= round_}
@@ -254,6 +298,8 @@ def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 def _acted(state: dict[str, Any], f: dict[str, Any]) -> None:
     who = str(f["character_id"])
+    if f.get("granted"):
+        state.setdefault("grants", {}).pop(who, None)
     if not f.get("free"):
         state["actions"].setdefault(who, []).append(f["action"])
     if f["action"] == "move":
@@ -310,7 +356,19 @@ def _shield_changed(state: dict[str, Any], f: dict[str, Any]) -> None:
         }
 
 
+def _fight_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # Nothing of the fight outlives it: the next one starts from a fresh round.
+    state.clear()
+    state.update(fresh(int(f["round"])), over=True)
+
+
+def _override_granted(state: dict[str, Any], f: dict[str, Any]) -> None:
+    state.setdefault("grants", {})[str(f["character_id"])] = f["reason"]
+
+
 _HANDLERS = {
+    "fight_ended": _fight_ended,
+    "override_granted": _override_granted,
     "turn_ended": _turn_ended,
     "round_started": _round_started,
     "acted": _acted,
@@ -355,10 +413,15 @@ def tell(change: str, details: Mapping[str, Any], name_of: Callable[[Any], str])
         return f"Round {f['round']} begins: the heroes act" + (
             f"; {gone} escaped (CD-16)" if gone else ""
         )
+    if change == "fight_ended":
+        return f"Round {f['round']}: the GM ends the fight ({f['reason']})"
     who = name_of(f["character_id"])
+    if change == "override_granted":
+        return f"The GM lets {who} act outside the turn order once this round ({f['reason']})"
     if change == "acted":
         free = " (no action taken)" if f.get("free") else ""
-        return f"{who}: {f['action'].replace(':', ' ')}{free}"
+        granted = " (by the GM's leave)" if f.get("granted") else ""
+        return f"{who}: {f['action'].replace(':', ' ')}{free}{granted}"
     if change == "reacted":
         how = "spends its reaction" if f["spent"] else "without spending a reaction"
         return f"{who} hits back ({f['attack_type']}), {how} (CD-11)"

@@ -128,7 +128,9 @@ def _attempt(
     one who pays them (the attacking hero, or the hero defending against a villain)."""
     if req.will_rerolls > will:
         raise InvalidInput(
-            f"will_rerolls is more than the {who}'s Will", field="request.will_rerolls"
+            f"will_rerolls is more than the {who}'s Will",
+            field="request.will_rerolls",
+            rule="CD-6",
         )
     stat = ATTACK_STAT[req.attack_type]
     return _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)

@@ -36,9 +36,27 @@ def check_side(name: str, side: str, sheet: ClassdSheet, wanted: str, field: str
 
 
 def check_active(name: str, status: str, field: str) -> None:
-    """Who is defeated, captured or otherwise out of action fights no more."""
+    """Who is defeated (0 Health, CD-11), captured (CD-12) or otherwise out of action fights no
+    more, until its status is active again (Health above 0: a rest or the GM's healing)."""
     if status != "active":
-        raise Conflict(f"{name} is {status}", code="out_of_action", field=field)
+        raise Conflict(
+            f"{name} is {status}",
+            code="out_of_action",
+            field=field,
+            rule="CD-12" if status == "captured" else "CD-11",
+        )
+
+
+def capture_status(name: str, status: str, health: int, release: bool) -> str:
+    """CD-23: the status a hero the villains take (captured) or free (active, or defeated at 0
+    Health: status follows Health, CD-11) gets."""
+    if release:
+        if status != "captured":
+            raise Conflict(f"{name} is not captured", code="not_captured", rule="CD-23")
+        return "active" if health > 0 else "defeated"
+    if status == "captured":
+        raise Conflict(f"{name} is captured already", code="captured", rule="CD-23")
+    return "captured"
 
 
 def check_will_rerolls(name: str, will: int, will_rerolls: int) -> None:
@@ -55,7 +73,7 @@ def feature_used(
         return None
     found = next((f for f in features if f.name == using), None)
     if found is None:
-        raise InvalidInput(f"{name} has no power or gear {using!r}", field="using")
+        raise InvalidInput(f"{name} has no power or gear {using!r}", field="using", rule="CD-10")
     if found.attack != attack_type:
         raise InvalidInput(f"{using} makes no {attack_type} attacks", field="using", rule="CD-10")
     return found
@@ -112,16 +130,23 @@ def check_action_kind(side: str, action: str) -> None:
         )
 
 
-def check_has_feature(name: str, features: Sequence[Feature], feature: str | None) -> None:
-    """The power or gear an action names is the character's own."""
-    if feature is not None and not any(f.name == feature for f in features):
-        raise InvalidInput(f"{name} has no power or gear {feature!r}", field="feature")
+def check_has_feature(name: str, sheet: ClassdSheet, action: str, feature: str | None) -> None:
+    """CD-9: a power used is one of the character's powers, an item used one of its gear (its
+    inventory); a villain's special action may name either."""
+    if feature is None:
+        return
+    pool = {"power": sheet.powers, "item": sheet.gear}.get(action, [*sheet.gear, *sheet.powers])
+    if not any(f.name == feature for f in pool):
+        what = {"power": "power", "item": "item in its gear"}.get(action, "power or gear")
+        raise InvalidInput(f"{name} has no {what} {feature!r}", field="feature", rule="CD-9")
 
 
 def check_retreat(hero_id: str, pursuers: Collection[str], covering: Collection[str]) -> None:
     """CD-14: a hero retreats from named pursuers; allies cover it, never the hero itself."""
     if hero_id in covering:
-        raise InvalidInput("a hero cannot cover its own retreat", field="covering_ids")
+        raise InvalidInput(
+            "a hero cannot cover its own retreat", field="covering_ids", rule="CD-14"
+        )
     if not pursuers:
         raise InvalidInput("name the villains who may pursue", field="pursuer_ids", rule="CD-14")
 
@@ -163,6 +188,6 @@ def check_release(state: Mapping[str, Any], villain_id: str, name: str) -> None:
 def check_hostage(villain_id: str, hostage_id: str | None, hostage: str | None) -> None:
     """CD-20: the hostage is named (or a character, not the villain itself)."""
     if hostage_id is not None and hostage_id == villain_id:
-        raise InvalidInput("a villain is not its own hostage", field="hostage_id")
+        raise InvalidInput("a villain is not its own hostage", field="hostage_id", rule="CD-20")
     if not hostage:
         raise InvalidInput("name the hostage, or give hostage_id", field="hostage", rule="CD-20")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from domain.errors import Conflict
 from domain.rulesets.base import (
     Check,
     FollowUp,
@@ -18,7 +20,8 @@ from domain.rulesets.base import (
     resource,
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
-from systems.classd.rules.combat import ROUND
+from systems.classd.rules.combat import ROUND, fight_under_way
+from systems.classd.rules.examples import OTHER_SIDES
 from systems.classd.rules.fight import FIGHT_CHECKS
 from systems.classd.rules.rest import REST
 from systems.classd.rules.sheet import (
@@ -93,9 +96,10 @@ class ClassdRuleset(Ruleset):
         if side == "hero" and sheet.rank is not None:
             yield Problem("rank", "a hero has no villain rank", "CD-1")
         if side in VILLAIN_SIDES and sheet.rank is None:
-            yield Problem(
-                "rank", f"a {side} needs a villain rank: minion, henchman or boss", "CD-17"
+            ranks = (
+                "rank 'minion'" if side == "minion" else "a villain rank: minion, henchman or boss"
             )
+            yield Problem("rank", f"a {side} needs {ranks}", "CD-17")
         if side == "minion" and sheet.rank not in (None, "minion"):
             yield Problem(
                 "rank", f"the minion side needs rank 'minion', not {sheet.rank!r}", "CD-17"
@@ -117,6 +121,43 @@ class ClassdRuleset(Ruleset):
             "health": resource(sheet.health, sheet.health, "rest"),
             "will": resource(sheet.will, sheet.will, "rest"),
         }
+
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
+        """CD-11 ruling: a character is out of the fight at 0 Health and back in it once Health
+        is above 0 again (a rest, CD-22, or the GM's healing); captured stays captured (CD-12):
+        being held is not a matter of Health."""
+        health = resources.get("health")
+        if health is None:
+            return None
+        if status == "defeated" and health > 0:
+            return "active", "CD-11"
+        if status == "active" and health == 0:
+            return "defeated", "CD-11"
+        return None
+
+    def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:
+        """CD-22: a rest is a stop to bind wounds and calm down (`остановиться и передохнуть`),
+        so there is none in a scene while a fight is under way there (CD-8): the GM ends the
+        fight first."""
+        state = scene_states.get("round")
+        if fight_under_way(state):
+            assert state is not None
+            raise Conflict(
+                f"a fight is under way in this scene (round {state['round']}): a rest is a stop, "
+                "not a pause in a fight; the GM ends the fight first "
+                "(POST /v1/scenes/{id}/classd/fight-end)",
+                code="fight_under_way",
+                field="scene_id",
+                rule="CD-22",
+            )
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

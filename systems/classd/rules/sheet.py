@@ -58,6 +58,19 @@ class ClassdSheet(SheetModel):
     gear: list[Feature] = Field(
         default_factory=list, max_length=MAX_ITEMS, description="Inventory items (CD-9)."
     )
+    character_class: Feature | None = Field(
+        None,
+        description="CD-11: the character's class, if the table uses classes (the source names "
+        "the class only as a source of damage modifiers): its `damage` adds to every attack of "
+        "its `attack` type, or of every type when `attack` is null.",
+    )
+
+    def class_damage(self, attack_type: str) -> int:
+        """CD-11: the class's damage modifier for an attack of this type (0 without a class)."""
+        found = self.character_class
+        if found is None or found.attack not in (None, attack_type):
+            return 0
+        return found.damage
 
 
 def difficulty_to_affect(sheet: ClassdSheet) -> dict[str, int]:

@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, SceneBoundary, Turn
-from domain.errors import Conflict, InvalidInput
+from domain.errors import Conflict, DomainError, InvalidInput
 from domain.rolls import declared_by
 from systems.nimble.commands.area import Area
 from systems.nimble.requests import (
@@ -32,7 +32,8 @@ from systems.nimble.requests import (
     NimbleTurnEnd,
 )
 from systems.nimble.rules import encounter as enc
-from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster
+from systems.nimble.rules.health import move_speed
+from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, members_left
 
 NIMBLE = "nimble"
 AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
@@ -66,6 +67,7 @@ class Strike:
     anticipating: bool
     hasty: int  # NB-10: the attacks made before it this turn
     armor: int  # NB-16: the Armor the roll takes off
+    hold: bool  # NB-15: a hit waits for the reactions declared on seeing it
 
     @property
     def hit_target(self) -> Character:
@@ -104,7 +106,9 @@ def _attack_summary(
         "anticipating": strike.anticipating,
         "interposed_by": str(strike.interposer.id) if strike.interposer else None,
         "defended": strike.body.defend,
-        "pending": strike.body.hold and not miss,
+        # NB-16: a Defend declared before the roll is spent, but says when a crit made it useless
+        "defend_wasted": strike.body.defend and bool(result["critical"]),
+        "pending": strike.hold and not miss,
         "hit": None,
     }
 
@@ -141,6 +145,11 @@ def _landed(pending: dict[str, Any], defend_armor: int, damage: int) -> dict[str
     }
 
 
+def reacting(body: NimbleAttackCreate) -> bool:
+    """NB-15..17: reactions declared with the attack, before its roll."""
+    return body.defend or body.interpose_by is not None
+
+
 def _kind(sheet: NimbleHero | NimbleMonster) -> str:
     return "hero" if isinstance(sheet, NimbleHero) else "monster"
 
@@ -175,14 +184,55 @@ class Encounter(Area):
         return sheeted.character, sheet
 
     def _acting(
-        self, turn: Turn, state: dict[str, Any], character_id: UUID, field: str
+        self,
+        turn: Turn,
+        state: dict[str, Any],
+        character_id: UUID,
+        field: str,
+        *,
+        acts: bool = True,
     ) -> Creature:
-        """A character in the running encounter that the actor may act for (403 otherwise)."""
+        """A character in the running encounter that the actor may act for (403 otherwise); one
+        that `acts` has no Concentration save owed (NB-25)."""
         enc.check_running(state)
         character, sheet = self._creature(turn, character_id, field)
         turn.acting(character_id, field)
         enc.check_in(state, str(character.id), character.name, field)
+        if acts:
+            enc.check_no_save_due(character.name, character.concentration)
         return character, sheet
+
+    def sync_activity(self, scene: Scene, character: Character) -> bool:
+        """NB-6/NB-25: the character's activity spread over turns ends with its Concentration
+        (0 HP, a failed save after a crit, dropped); records `activity_ended` when it learns of
+        it. Returns whether it did."""
+        state = state_of(scene)
+        who = str(character.id)
+        if state["status"] != "running":
+            return False
+        if not enc.activity_lapsed(state, who, character.concentration):
+            return False
+        down = int(character.resources.get("hp", 1)) == 0
+        reason = "fell to 0 HP (NB-25)" if down else "its Concentration ended (NB-25)"
+        activity = state["activities"][who]["name"]
+        change(
+            scene, "activity_ended", {"character_id": who, "activity": activity, "reason": reason}
+        )
+        return True
+
+    @staticmethod
+    def _members_left(creature: Creature) -> int | None:
+        """A monster group's members left at its HP now (ruling, NB-3/NB-4); None for a hero or
+        a single monster, whose attacks its stat block governs."""
+        character, sheet = creature
+        if not isinstance(sheet, NimbleMonster) or sheet.count < 2:
+            return None
+        return members_left(sheet.hp, int(character.resources.get("hp", sheet.hp * sheet.count)))
+
+    def check_members(self, state: dict[str, Any], creature: Creature) -> None:
+        """A monster group attacks (grapples, uses a save ability) once per member left."""
+        character = creature[0]
+        enc.check_members(state, str(character.id), character.name, self._members_left(creature))
 
     def _max_actions(self, character: Character) -> int:
         """NB-21: 1 while Dying, 0 when dead, else 3 (the health area's rule)."""
@@ -191,6 +241,7 @@ class Encounter(Area):
     def _nbe_cap(self, scene: Scene, character: Character) -> dict[str, Any]:
         """NB-21: a hero that fell Dying (or died) since its actions were counted keeps at most
         what it may have now (1, or 0); the encounter records the cap. Returns the state."""
+        self.sync_activity(scene, character)
         state = state_of(scene)
         who = str(character.id)
         if state["status"] != "running" or state["kinds"].get(who) != "hero":
@@ -339,13 +390,15 @@ class Encounter(Area):
 
     @command
     def nimble_grant(self, ctx: CommandContext, scene_id: UUID, body: NimbleGrantCreate) -> Outcome:
-        """NB-7: (GM) an effect grants a hero actions beyond the normal limit."""
+        """NB-7: (GM) an effect grants a hero actions beyond the normal limit; for a monster
+        group, attacks this turn beyond one per member left (the GM's recorded decision)."""
         turn = self._turn(ctx, scene_id, gm=True)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, body.character_id, "character_id")
-        enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id", acts=False)
         enc.check_standing(character.name, character.status, "character_id")
+        if self._members_left((character, sheet)) is None:  # a group: attacks beyond its members
+            enc.check_hero(state, str(character.id), character.name, "character_id", "NB-7")
         state = self._nbe_cap(scene, character)
         cap = self._max_actions(character)
         enc.check_grant(state, str(character.id), character.name, cap, body.actions)
@@ -378,6 +431,38 @@ class Encounter(Area):
             # the scene is closed already, so not through change_state (it refuses closed scenes)
             scene._state_changed(NIMBLE, AREA, "ended", {"round": state["round"]}, scene.page)
 
+    def in_turn(
+        self,
+        scene: Scene,
+        character: Character,
+        action: str,
+        cost: int,
+        *,
+        free: bool = False,
+        own_turn: bool = True,
+        **details: Any,
+    ) -> bool:
+        """NB-7/NB-8/NB-15 for the health area's verbs done in a running encounter of `scene`
+        that `character` is in (Hide and Escape 1 action, cover and Concentration on its turn,
+        release and ending Concentration its free action): checks the turn and the actions, then
+        records the `acted` change. False (nothing checked) outside such an encounter."""
+        state = state_of(scene)
+        who, name = str(character.id), character.name
+        if state["status"] != "running" or who not in state["kinds"]:
+            return False
+        enc.check_standing(name, character.status, "character_id")
+        if action != "end_concentration":  # dropping the effect needs no save first
+            enc.check_no_save_due(name, character.concentration)
+        state = self._nbe_cap(scene, character)
+        if free:
+            if own_turn:
+                enc.check_turn(state, who, name)
+            enc.check_free(state, who, name)
+        else:
+            enc.check_spend(state, who, name, cost, reaction=None)
+        self._nbe_act(scene, who, action, 0 if free else cost, free=free, **details)
+        return True
+
     def nimble_max_actions_now(self, scene: Scene) -> dict[str, int]:
         """NB-7/NB-21: the actions each hero of the encounter gets back at its turn's end, from
         its health now (a Dying hero healed by the GM gets 3 again; the state learns of it at its
@@ -406,22 +491,33 @@ class Encounter(Area):
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
         state = state_of(scene)
-        character, _ = self._acting(turn, state, body.character_id, "character_id")
+        character, sheet = self._acting(turn, state, body.character_id, "character_id")
         who, name = str(character.id), character.name
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
+        if body.save_ability:
+            self.check_members(state, (character, sheet))
         enc.check_limited_use(body.use_key, body.per)
         if body.use_key is not None and body.per is not None:
             enc.check_use(state, who, body.use_key, body.per, "NB-5")
         cost, free, details = enc.action_cost(state, who, name, body)
+        begins = details.get("activity") is not None and who not in state["activities"]
+        if begins:  # NB-6: spread over turns "while keeping Concentration"
+            hp = int(character.resources.get("hp", 0))
+            enc.check_may_spread(name, character.concentration, hp)
         enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
         if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
-            details["target_advantage"] = int(state["attacks"].get(who, 0))
+            details["target_advantage"] = enc.hasty_steps(state, who)
             details["hasty"] = True
         if body.mana:
             character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
             details["mana"] = body.mana
+        if begins:
+            character.start_concentration(str(details["activity"]["name"]), scene.id)
+        elif "activity" in details and who in state["activities"]:  # done, or dropped (NB-8)
+            ended = "dropped (a free action, NB-8)" if free else "the activity is done (NB-6)"
+            character.end_concentration(ended, scene.id)
         self._nbe_act(
             scene, who, body.action, cost, free=free, key=body.use_key, per=body.per, **details
         )
@@ -439,7 +535,9 @@ class Encounter(Area):
         enc.check_standing(character.name, character.status, "character_id")
         state = self._nbe_cap(scene, character)
         need = enc.movement_cost(body.squares, body.difficult)
-        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, sheet.speed)
+        # NB-24: Restrained, held by a bigger creature or riding: no move; same size: half speed
+        speed = move_speed(name, character.nimble_conditions, sheet.speed) if need else sheet.speed
+        cost, left = enc.move_actions(name, int(state["movement"].get(who, 0)), need, speed)
         enc.check_spend(state, who, name, cost, reaction=None)
         self._nbe_act(
             scene,
@@ -448,7 +546,7 @@ class Encounter(Area):
             cost,
             squares=body.squares,
             difficult=body.difficult,
-            speed=sheet.speed,
+            speed=speed,
             movement_left=left,
         )
         return self._nbe_save(
@@ -520,8 +618,9 @@ class Encounter(Area):
             shift,
             weakness,
             anticipating,
-            hasty=0 if body.opportunity else int(state["attacks"].get(str(attacker.id), 0)),
+            hasty=enc.hasty_steps(state, str(attacker.id), reaction=body.opportunity),
             armor=armor,
+            hold=enc.holds(state, str(target.id), body.hold, reacting(body)),
         )
 
     def _attack_ready(
@@ -529,11 +628,10 @@ class Encounter(Area):
     ) -> tuple[dict[str, Any], Character, Character]:
         """Who attacks whom, both standing, and the attacker's action or reaction for it."""
         state = state_of(turn.scene)
-        attacker, _ = self._acting(turn, state, body.attacker_id, "attacker_id")
+        attacker, attacker_sheet = self._acting(turn, state, body.attacker_id, "attacker_id")
         target, _ = self._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
-        reacting = body.defend or body.interpose_by is not None
-        enc.check_attack(str(attacker.id), str(target.id), body.hold, reacting)
+        enc.check_attack(str(attacker.id), str(target.id), bool(body.hold), reacting(body))
         enc.check_not_pending(state)
         who, name = str(attacker.id), attacker.name
         enc.check_standing(attacker.name, attacker.status, "attacker_id")
@@ -545,6 +643,7 @@ class Encounter(Area):
             enc.check_spend(state, who, name, 1, reaction="opportunity_attack")
         else:
             enc.check_spend(state, who, name, 1, reaction=None)
+        self.check_members(state, (attacker, attacker_sheet))
         return state, attacker, target
 
     def _died_attacking(
@@ -753,9 +852,11 @@ class Encounter(Area):
         if body.interpose_by is not None:
             enc.check_interposed_for(state, str(target.id))
         self._nbe_cap(scene, target)
-        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
-        hit_target = interposer or target
         critical = bool(pending["critical"])
+        interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
+        if body.defend:  # NB-16: seen to be critical, a Defend would be wasted
+            enc.check_defend_helps(critical)
+        hit_target = interposer or target
         # NB-16: the Defender's Armor comes off unless the hit is critical. A monster target's
         # Armor was taken off by the roll itself (its request's `armor`).
         defend_armor = 0
@@ -852,16 +953,41 @@ class Encounter(Area):
         reaction (1 action, 1/round) outside the helper's turn, an action on it."""
         turn = self._turn(ctx, scene_id)
         state = state_of(turn.scene)
-        helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
+        pending = state.get("pending")
+        on_attack = bool(pending and pending["roll_id"] == str(body.roll_id))
+        if (
+            on_attack
+        ):  # NB-19 «Дай союзнику перебросить кость»: the reroll, and its die, are the ally's
+            enc.check_running(state)
+            helper, _ = self._creature(turn, body.helper_id, "helper_id")
+            enc.check_in(state, str(helper.id), helper.name, "helper_id")
+            enc.check_no_save_due(helper.name, helper.concentration)
+            self._check_picks_die(turn, UUID(str(pending["character_id"])))  # type: ignore[index]
+        else:
+            helper, _ = self._acting(turn, state, body.helper_id, "helper_id")
         who = str(helper.id)
         enc.check_hero(state, who, helper.name, "helper_id", "NB-19")
         enc.check_standing(helper.name, helper.status, "helper_id")
         state = self._nbe_cap(turn.scene, helper)
         enc.check_not_helped(state, str(body.roll_id))
-        pending = state.get("pending")
-        if pending and pending["roll_id"] == str(body.roll_id):
+        if on_attack:
             return self._nbe_help_attack(turn, helper, body)
         return self._help_assess(turn, state, helper, body)
+
+    @staticmethod
+    def _check_picks_die(turn: Turn, helped: UUID) -> None:
+        """NB-19 (ruling): on a held attack the helped hero's player (or the GM) sends the Help
+        naming the helper and the die: the source gives the ally the reroll, so the ally picks."""
+        try:
+            turn.acting(helped, "die")
+        except DomainError as exc:
+            raise type(exc)(
+                "the helped hero's player picks the die to reroll (NB-19: the reroll is the "
+                "ally's): send the Help as that player, naming the helper",
+                field="die",
+                code=exc.code,
+                rule="NB-19",
+            ) from None
 
     def _help_assess(
         self, turn: Turn, state: dict[str, Any], helper: Character, body: NimbleHelpCreate

@@ -57,7 +57,7 @@ class EncounterGrapple(Area):
         encounter, both standing; and which attack of the turn it is (NB-10)."""
         encounter = self.system.encounter
         state = state_of(turn.scene)
-        grappler, _ = encounter._acting(turn, state, body.grappler_id, "grappler_id")
+        grappler, sheet = encounter._acting(turn, state, body.grappler_id, "grappler_id")
         target, _ = encounter._creature(turn, body.target_id, "target_id")
         enc.check_in(state, str(target.id), target.name, "target_id")
         enc.check_not_pending(state)  # NB-15: a held attack is settled first
@@ -66,7 +66,8 @@ class EncounterGrapple(Area):
         enc.check_standing(target.name, target.status, "target_id")
         state = encounter._nbe_cap(turn.scene, grappler)  # NB-21: a Dying hero: at most 1 action
         enc.check_spend(state, who, name, 1, reaction=None)  # NB-4/NB-15 its turn; NB-7 1 action
-        attack_number = int(state["attacks"].get(who, 0)) + 1
+        encounter.check_members(state, (grappler, sheet))  # a group: one per member left
+        attack_number = enc.hasty_steps(state, who) + 1  # NB-10: a hero's rule
         return Grab(
             turn.actor,
             turn.scene,

@@ -128,6 +128,7 @@ def nimble_view(character: Character, campaign: Campaign) -> dict[str, Any] | No
         character.concentration,
         maxima,
         h.hero,
+        None if isinstance(sheet, NimbleHero) else (sheet.count, sheet.hp),
     )
 
 
@@ -202,12 +203,16 @@ class HealthArea(Area):
             after.status,
             concentration,
         )
+        self.system.encounter.sync_activity(scene, target)  # NB-6: 0 HP ends its activity
         freed: list[str] = []
         if critical or after.hp == 0:
             why = "a critical hit (NB-24)" if critical else "0 HP (NB-24 ruling)"
             freed = self._nb_end_grapples(actor, target, scene.id, why, loaded)
+        sheet = _sheet(campaign, target)
+        group = None if isinstance(sheet, NimbleHero) else (sheet.count, sheet.hp)
         return {
             **health.damage_summary(hit, amount, critical),
+            "members": health.members(group, after.hp),  # a group shrinks as its HP fall
             "concentration": concentration,
             "grapple_ended": freed,
         }
@@ -347,9 +352,13 @@ class HealthArea(Area):
         character: Character,
         body: Rolled,
         chain: RollChain | None = None,
+        numbers: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
         """The roll of a health command: the steps the roller declared in `body` (NB-11) follow
-        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's."""
+        player_modifiers; those of the record (hiding, cover, hasty attacks) are not the roller's.
+        `numbers`: other fields of `body` the sender gave (a monster's modifier): they follow
+        player_modifiers too, and a GM's are recorded as the GM's."""
+        steps = {"advantage": body.advantage, "disadvantage": body.disadvantage}
         outcome, touched = self.app._roll_check(
             CheckRoll(
                 actor=actor,
@@ -360,9 +369,7 @@ class HealthArea(Area):
                 character=character,
                 client_seed=body.client_seed,
                 chain=chain,
-                declared=declared_by(
-                    {"advantage": body.advantage, "disadvantage": body.disadvantage}
-                ),
+                declared=declared_by({**steps, **(numbers or {})}),
             )
         )
         roll = touched[0]
@@ -381,7 +388,7 @@ class HealthArea(Area):
         summary = self.damage(
             actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
-        return self._nb_commit(ctx, target, loaded, summary)
+        return self._nb_commit(ctx, target, loaded, summary, [scene])
 
     @command
     def nimble_heal(
@@ -468,6 +475,11 @@ class HealthArea(Area):
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
         actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = open_scene_named(self.app, actor, body.scene_id)
+        encounter = scene.state(NIMBLE, "encounter")
+        in_encounter = encounter.get("status") == "running" and str(grappler.id) in encounter.get(
+            "kinds", {}
+        )
+        health.check_grapple_outside_encounter(in_encounter, by_gm=actor.is_gm)
         target = self._nb_other(actor, body.target_id, "target_id", loaded)
         grab = Grab(actor, scene, campaign, grappler, target, loaded, body, body.attack_number)
         outcome, touched, roll = self.grapple(grab)
@@ -552,6 +564,8 @@ class HealthArea(Area):
             "disadvantage": body.disadvantage + edge.disadvantage,
             "purpose": f"grapple {grab.target.name} (NB-24)",
         }
+        # NB-24: a monster's modifier is no number of its sheet: whoever gives it declares it
+        given = {} if body.modifier is None else {"modifier": body.modifier}
         return self._nb_roll(
             grab.actor,
             grab.scene,
@@ -561,6 +575,7 @@ class HealthArea(Area):
             grab.grappler,
             body,
             chain,
+            given,
         )
 
     @staticmethod
@@ -581,8 +596,11 @@ class HealthArea(Area):
         actor, _, grappler, loaded = self._nb_acting(ctx, character_id)
         scene = open_scene_named(self.app, actor, body.scene_id)
         health.check_holding(grappler.name, grappler.nimble_conditions)
+        # NB-24: "the grappler may let go for free on its turn" (NB-8: the turn's free action)
+        in_fight = self.system.encounter.in_turn(scene, grappler, "release", 0, free=True)
         freed = self._nb_end_grapples(actor, grappler, scene.id, "released (NB-24)", loaded)
-        return self._nb_commit(ctx, grappler, loaded, {"released": freed})
+        touched: list[Aggregate] = [scene] if in_fight else []
+        return self._nb_commit(ctx, grappler, loaded, {"released": freed}, touched)
 
     @command
     def nimble_escape(
@@ -595,6 +613,8 @@ class HealthArea(Area):
         conditions = character.nimble_conditions
         name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
         _standing(campaign, character, "character_id")
+        # NB-24: "spend an action and pass a STR or DEX save", on the character's own turn
+        self.system.encounter.in_turn(scene, character, "escape", 1, condition=name)
         request = _save_request(
             _sheet(campaign, character), body.stat, f"escape: {name} (NB-24)", body
         )
@@ -642,8 +662,13 @@ class HealthArea(Area):
         h = health_of(campaign, character)
         health.check_standing(character.name, h.status, h.hp, "character_id")
         health.check_may_concentrate(character.name, character.concentration, h.hp)
+        # ruling: an effect is begun on one's own turn (its Cast pays the actions), no action more
+        in_fight = self.system.encounter.in_turn(
+            scene, character, "concentrate", 0, effect=body.effect
+        )
         character.start_concentration(body.effect, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"concentrating_on": body.effect})
+        outcome = {"concentrating_on": body.effect}
+        return self._nb_commit(ctx, character, loaded, outcome, [scene] if in_fight else [])
 
     @command
     def nimble_end_concentration(
@@ -653,8 +678,14 @@ class HealthArea(Area):
         actor, _, character, loaded = self._nb_acting(ctx, character_id)
         scene = open_scene_named(self.app, actor, body.scene_id)
         effect = health.check_concentrating(character.name, character.concentration)["effect"]
+        # NB-8: ending concentration is a free action, 1 a turn (anyone's turn)
+        in_fight = self.system.encounter.in_turn(
+            scene, character, "end_concentration", 0, free=True, own_turn=False, effect=effect
+        )
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
-        return self._nb_commit(ctx, character, loaded, {"ended": effect})
+        self.system.encounter.sync_activity(scene, character)  # NB-6: an activity goes with it
+        touched: list[Aggregate] = [scene] if in_fight else []
+        return self._nb_commit(ctx, character, loaded, {"ended": effect}, touched)
 
     @command
     def nimble_concentration_save(
@@ -670,6 +701,7 @@ class HealthArea(Area):
             actor, scene, campaign, "save", request, character, body
         )
         character.concentration_save(roll.id, success, scene.id)
+        self.system.encounter.sync_activity(scene, character)  # NB-6: a failure ends it
         outcome = {"effect": concentration["effect"], "kept": success, "save": result}
         return self._nb_commit(ctx, character, loaded, outcome, touched, roll)
 
@@ -685,11 +717,14 @@ class HealthArea(Area):
         scene = open_scene_named(self.app, actor, body.scene_id)
         _standing(campaign, character, "character_id")
         health.check_cover_change(character.name, character.nimble_conditions, body.level)
+        # ruling: cover is where one stands: it changes on one's own turn (the Move pays for it)
+        in_fight = self.system.encounter.in_turn(scene, character, "cover", 0, level=body.level)
         if body.level == "none":
             character.nimble_lift_conditions([COVER, HIDDEN], scene.id, "left cover (NB-26)")
         else:
             character.nimble_set_condition(COVER, {"level": body.level, "rule": "NB-26"}, scene.id)
-        return self._nb_commit(ctx, character, loaded, {"cover": body.level})
+        touched: list[Aggregate] = [scene] if in_fight else []
+        return self._nb_commit(ctx, character, loaded, {"cover": body.level}, touched)
 
     @command
     def nimble_hide(
@@ -700,10 +735,13 @@ class HealthArea(Area):
         scene = open_scene_named(self.app, actor, body.scene_id)
         _standing(campaign, character, "character_id")
         cover = health.cover_to_hide_in(character.name, character.nimble_conditions)
+        # NB-26: hiding is an action (automatic in full cover, an action still), on one's turn
+        in_fight = self.system.encounter.in_turn(scene, character, "hide", 1, cover=cover)
         hidden = {"rule": "NB-26"}
         if cover == "full":
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
-            return self._nb_commit(ctx, character, loaded, {"hidden": True, "automatic": True})
+            done = {"hidden": True, "automatic": True}
+            return self._nb_commit(ctx, character, loaded, done, [scene] if in_fight else [])
         sheet = _sheet(campaign, character)
         skills = sheet.skills if isinstance(sheet, NimbleHero) else {}
         request = {

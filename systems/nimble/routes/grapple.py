@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api.command_routes import CommandRoutes
+from api.deps import ASKS_GM
 from api.errors import ERROR_RESPONSES
 from systems.nimble.commands.grapple import EncounterGrapple
 from systems.nimble.requests import NimbleEncounterGrappleCreate
@@ -22,6 +23,7 @@ routes.post(
     operation_id="nimble_encounter_grapple",
     name="grapple",
     status_code=201,
+    responses=ASKS_GM,
     doc="""NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
     Finesse check DC 10; a Dying grappler first makes its STR save (NB-21).""",
 )

@@ -22,6 +22,7 @@ __all__ = [
     "ENCOUNTER",
     "ActionAsked",
     "action_cost",
+    "activity_lapsed",
     "apply",
     "check_actions",
     "check_activity",
@@ -30,6 +31,7 @@ __all__ = [
     "check_can_move",
     "check_can_start",
     "check_defend",
+    "check_defend_helps",
     "check_free",
     "check_grant",
     "check_help_on_attack",
@@ -39,6 +41,9 @@ __all__ = [
     "check_interposer",
     "check_limited_use",
     "check_mana",
+    "check_may_spread",
+    "check_members",
+    "check_no_save_due",
     "check_not_concentrating",
     "check_not_helped",
     "check_not_pending",
@@ -53,8 +58,10 @@ __all__ = [
     "check_weakness_target",
     "current",
     "first_round_order",
+    "hasty_steps",
     "held_attack",
     "helped_assessment",
+    "holds",
     "move_actions",
     "movement_cost",
     "primary_shift",
@@ -87,6 +94,7 @@ def fresh() -> dict[str, Any]:
         "max_actions": {},  # hero id -> actions it gets back at its turn's end (NB-7, NB-21)
         "pending": None,  # a held attack waiting for reactions and Help (NB-15..17, NB-19)
         "spent": {},  # hero id -> actions spent on its own current turn (NB-21's 1 a turn)
+        "extra_attacks": {},  # monster id -> attacks the GM granted beyond its members this turn
     }
 
 
@@ -136,6 +144,15 @@ def move_actions(name: str, left: int, need: int, speed: int) -> tuple[int, int]
     check_can_move(name, speed)
     cost = ceil((need - left) / speed)
     return cost, left + cost * speed - need
+
+
+def hasty_steps(state: Mapping[str, Any], who: str, *, reaction: bool = False) -> int:
+    """NB-10: a hero's attacks (and save abilities) after the first of its turn are hasty, one
+    more step each. The source gives the rule to heroes ("Герой может атаковать больше одного
+    раза за ход"): a monster group's attacks are never hasty, nor is a reaction (ruling)."""
+    if reaction or state["kinds"].get(who) != "hero":
+        return 0
+    return int(state["attacks"].get(who, 0))
 
 
 def primary_shift(state: Mapping[str, Any], target: str) -> tuple[int, bool, bool]:
@@ -346,6 +363,62 @@ def _activity_cost(
     )
 
 
+def check_members(state: Mapping[str, Any], who: str, name: str, left: int | None) -> None:
+    """NB-3/NB-4 (ruling): a monster group takes its turn together, each member left making one
+    attack (or grapple, or save ability) a turn, plus any the GM granted this turn (recorded,
+    with its reason). `left`: None for a hero or a single monster (its stat block governs)."""
+    if left is None:
+        return
+    made = int(state["attacks"].get(who, 0))
+    allowed = left + int(state.get("extra_attacks", {}).get(who, 0))
+    if made >= allowed:
+        raise Conflict(
+            f"{name} has {left} member(s) left, and each has attacked this turn",
+            code="no_members_left",
+            rule="NB-4",
+            details={"members_left": left, "attacks_this_turn": made, "allowed": allowed},
+        )
+
+
+def activity_lapsed(
+    state: Mapping[str, Any], who: str, concentration: Mapping[str, Any] | None
+) -> bool:
+    """NB-6 with NB-25: an activity spread over turns lasts while its Concentration does; that
+    ends at 0 HP, on a failed save after a crit, or when dropped (the activity's name is the
+    Concentration's effect)."""
+    activity = state["activities"].get(who)
+    if activity is None:
+        return False
+    return concentration is None or concentration.get("effect") != activity["name"]
+
+
+def check_may_spread(name: str, concentration: Mapping[str, Any] | None, hp: int) -> None:
+    """NB-6/NB-25: spreading an activity over turns needs Concentration: not while the hero
+    concentrates on another effect, not at 0 HP."""
+    if concentration is not None or hp == 0:
+        held = f"concentrates on {concentration['effect']}" if concentration else "is at 0 HP"
+        raise Conflict(
+            f"{name} {held}: an activity spread over turns needs its Concentration",
+            field="activity_cost",
+            code="cannot_concentrate",
+            rule="NB-6",
+        )
+
+
+def check_no_save_due(name: str, concentration: Mapping[str, Any] | None) -> None:
+    """NB-25: a critical hit on a concentrating creature calls for its STR save; the player
+    rolls it (POST .../nimble/concentration/save) before the creature acts again."""
+    if concentration is not None and int(concentration.get("saves_due", 0)) > 0:
+        raise Conflict(
+            f"{name} must first roll the Concentration save a critical hit called for "
+            f"(to keep {concentration['effect']!r})",
+            field="character_id",
+            code="concentration_save_due",
+            rule="NB-25",
+            details={"effect": concentration["effect"], "saves_due": concentration["saves_due"]},
+        )
+
+
 def check_mana(name: str, have: int, needed: int, field: str) -> None:
     """NB-12: a spell costs its tier in mana, which the caster must have."""
     if needed > have:
@@ -524,8 +597,14 @@ def _turn_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
     state["uses"]["round"].pop(who, None)
     state.setdefault("spent", {}).pop(who, None)
     state["attacks"].pop(who, None)
+    state.setdefault("extra_attacks", {}).pop(who, None)
     state["movement"].pop(who, None)
     state["turn"] = int(state["turn"]) + 1
+
+
+def _activity_ended(state: dict[str, Any], f: dict[str, Any]) -> None:
+    # NB-6: its Concentration ended (0 HP, a failed save, dropped): the actions paid are lost.
+    state["activities"].pop(str(f["character_id"]), None)
 
 
 def _round_started(state: dict[str, Any], f: dict[str, Any]) -> None:
@@ -548,6 +627,10 @@ def _swapped(state: dict[str, Any], f: dict[str, Any]) -> None:
 
 def _granted(state: dict[str, Any], f: dict[str, Any]) -> None:
     who = str(f["character_id"])
+    if state["kinds"].get(who) != "hero":  # a monster group: more attacks this turn (ruling)
+        extra = state.setdefault("extra_attacks", {})
+        extra[who] = int(extra.get(who, 0)) + int(f["actions"])
+        return
     state["actions"][who] = int(state["actions"].get(who, 0)) + int(f["actions"])
 
 
@@ -592,6 +675,7 @@ _HANDLERS = {
     "held": _held,
     "resolved": _resolved,
     "ended": _ended,
+    "activity_ended": _activity_ended,
 }
 
 
@@ -602,6 +686,12 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
     if change == "acted":
         cost = int(fields["cost"])
         spent = "a free action" if fields.get("free") else f"{cost} action(s)"
+        helped = (fields.get("details") or {}).get("help")
+        if fields["action"] == "help" and helped:  # NB-19: the helper gives, the ally rerolls
+            return (
+                f"{name} Helps ({spent}): the ally rerolls a die of roll "
+                f"{str(helped['roll_id'])[:8]} (reroll {str(helped['reroll_id'])[:8]}, NB-19)"
+            )
         return f"{name}: {str(fields['action']).replace('_', ' ')} ({spent})"
     if change == "turn_ended":
         return f"{name} ends its turn (NB-4)"
@@ -615,6 +705,8 @@ def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
         return f"{name}'s attack hits for {fields['damage']} unless the target reacts (NB-15)"
     if change == "resolved":
         return f"The held attack lands: {fields['damage']} damage (NB-15..17)"
+    if change == "activity_ended":
+        return f"{name} loses its activity {fields['activity']!r}: {fields['reason']} (NB-6)"
     if change == "granted":
         return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
     return f"The encounter ends after round {fields['round']} (NB-4)"
@@ -736,6 +828,28 @@ def check_defend(state: Mapping[str, Any], who: str, name: str, interposing: boo
         check_actions(state, who, name, 2, "NB-15")
     else:
         check_spend(state, who, name, 1, reaction="defend")
+
+
+def check_defend_helps(critical: bool) -> None:
+    """NB-16: "critical hits ignore Armor": Defend against a crit seen would only waste the
+    reaction, so it is refused rather than spent for nothing."""
+    if critical:
+        raise Conflict(
+            "the hit is critical and ignores Armor (NB-16): Defend would reduce nothing",
+            field="defend",
+            code="critical_ignores_armor",
+            rule="NB-16",
+        )
+
+
+def holds(state: Mapping[str, Any], target: str, hold: bool | None, reacting: bool) -> bool:
+    """NB-15 «Можно ли Защититься, Вмешаться или Помочь, уже увидев результат броска? Да.»:
+    unless the attacker says otherwise (`hold`), a hit on a hero waits for its side's reactions
+    when none was declared with the attack; a hit on a monster (which never reacts) lands at
+    once unless held for Help."""
+    if hold is not None:
+        return hold
+    return not reacting and state["kinds"].get(target) == "hero"
 
 
 def check_interposer(interposer: str, target: str, attacker: str) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from domain.errors import Conflict, InvalidInput
+from systems.nimble.rules.sheet import members_left
 
 DC = 10
 """NB-21, NB-24..NB-26: every save and check of the chapter is DC 10 (ruling for the escape save,
@@ -215,6 +216,33 @@ def grapple_conditions(
     )
 
 
+def move_speed(name: str, conditions: dict[str, dict[str, Any]], speed: int) -> int:
+    """NB-24: the squares a Move action gives while held. Restrained, grappled by a bigger
+    creature, or riding one (Mounted: it moves with its mount): no move of one's own (409
+    `cannot_move`). A same-size grapple: either moves with the other at half speed (rounded
+    down, ruling). Dragging a smaller creature, or carrying a rider: full speed (ruling: the
+    source names no penalty)."""
+    held = next((c for c in (RESTRAINED, MOUNTED) if c in conditions), None)
+    grappled = conditions.get(GRAPPLED)
+    if held is None and grappled is not None and grappled.get("size") != "same":
+        held = GRAPPLED
+    if held is not None:
+        why = {
+            RESTRAINED: "is Restrained and cannot move",
+            MOUNTED: "rides its mount and moves only with it",
+            GRAPPLED: "is grappled by a bigger creature and cannot move (it is dragged along)",
+        }[held]
+        raise Conflict(
+            f"{name} {why}",
+            field="character_id",
+            code="cannot_move",
+            rule="NB-24",
+            details={"condition": held},
+        )
+    same = [c for c in (GRAPPLING, GRAPPLED) if conditions.get(c, {}).get("size") == "same"]
+    return speed // 2 if same else speed
+
+
 def partner_of(name: str, condition: dict[str, Any]) -> str | None:
     """The other creature of a grapple condition (None for the others)."""
     for key in ("target_id", "by_id", "on_id"):
@@ -297,6 +325,14 @@ def max_actions(status: str, usual: int) -> int:
     return min(usual, DYING_ACTIONS) if status == "dying" else usual
 
 
+def members(group: tuple[int, int] | None, hp: int) -> dict[str, int] | None:
+    """A monster (group)'s members at its HP now: {"count", "left"}; None for a hero."""
+    if group is None:
+        return None
+    count, each = group
+    return {"count": count, "left": min(count, members_left(each, hp))}
+
+
 def health_view(
     resources: dict[str, int],
     status: str,
@@ -304,14 +340,16 @@ def health_view(
     concentration: dict[str, Any] | None,
     maxima: dict[str, int | None],
     hero: bool,
+    group: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """What the character views show of NB-20..NB-26: HP, temporary HP, Wounds, Dying or dead,
     the conditions, the Concentration and what a Safe Rest refreshes. `maxima`: max hp, mana and
-    wounds (None where there is none)."""
+    wounds (None where there is none); `group`: a monster's count and HP of each member."""
     wounds = int(resources.get("wounds", 0))
     max_hp = maxima.get("hp") or 0
+    hp = int(resources.get("hp", 0))
     return {
-        "hp": int(resources.get("hp", 0)),
+        "hp": hp,
         "max_hp": max_hp,
         "temp_hp": int(resources.get("temp_hp", 0)),
         "wounds": wounds,
@@ -320,6 +358,7 @@ def health_view(
         "dying": status == "dying",
         "dead": status == "dead",
         "max_actions": max_actions(status, 3),
+        "members": members(group, hp),
         "conditions": {name: dict(c) for name, c in conditions.items()},
         "concentration": dict(concentration) if concentration else None,
         "safe_rest": (
@@ -393,6 +432,21 @@ def check_grabbable(name: str, can_target: bool) -> None:
             field="target_id",
             code="full_cover",
             rule="NB-26",
+        )
+
+
+def check_grapple_outside_encounter(in_running_encounter: bool, *, by_gm: bool) -> None:
+    """NB-24 with NB-7 and NB-10: a grapple is an action and an attack of the turn. A player's
+    grapple by a creature of a running encounter goes through the encounter's verb, which spends
+    the action and counts the attack from the record; this verb would take both from the request
+    (`attack_number`). The GM may still give them itself."""
+    if in_running_encounter and not by_gm:
+        raise Conflict(
+            "this creature is in the scene's running encounter: grapple through POST "
+            "/v1/scenes/{id}/nimble/grapples, which spends the action and counts the attack",
+            field="scene_id",
+            code="encounter_running",
+            rule="NB-24",
         )
 
 

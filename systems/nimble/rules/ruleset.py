@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -19,6 +20,7 @@ from domain.rulesets.base import (
 )
 from systems.nimble.rules.checks import CHECKS, FOLLOW_UPS
 from systems.nimble.rules.encounter import ENCOUNTER
+from systems.nimble.rules.examples import OTHER_SIDES
 from systems.nimble.rules.health_checks import HEALTH_CHECKS
 from systems.nimble.rules.sheet import (
     NimbleHero,
@@ -145,6 +147,9 @@ class NimbleRuleset(Ruleset):
             "mana": resource(sheet.mana, sheet.mana, "rest"),
             "temp_hp": resource(None, 0, "rest"),
         }
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

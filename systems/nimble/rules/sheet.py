@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Discriminator, Field, RootModel, Tag
@@ -133,3 +134,10 @@ def attack_summary(attack: Attack) -> dict[str, Any]:
 def group_hp(monster: NimbleMonster) -> int:
     """Ruling: a group's hit points are one pool, each creature's HP times the count."""
     return monster.hp * monster.count
+
+
+def members_left(each_hp: int, hp: int) -> int:
+    """Ruling (NB-3/NB-4 groups): the pooled HP fell members one by one, each after its own HP
+    are gone, so a group has as many members left as the HP left hold started members
+    (4 rats of 3 HP at 3 of 12 HP: 1 rat)."""
+    return ceil(max(0, hp) / each_hp)

@@ -16,6 +16,7 @@ from domain.commands import Actor, CommandContext, Outcome, command
 from domain.components import PageBoundary, Part, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
+from domain.rulesets.base import modifier_entry
 from systems.nwod_micro.requests import (
     ActionCreate,
     AttackCreate,
@@ -25,12 +26,14 @@ from systems.nwod_micro.requests import (
     NwodRollCreate,
     RangeBand,
     SuppressionRollCreate,
+    TakeOut,
     TurnEnd,
+    TurnOverride,
     WillPowerCreate,
 )
-from systems.nwod_micro.rules import combat, maneuvers
+from systems.nwod_micro.rules import combat, gear, maneuvers
 from systems.nwod_micro.rules.maneuvers import Standing
-from systems.nwod_micro.rules.sheet import NwodSheet, speeds
+from systems.nwod_micro.rules.sheet import NwodSheet, Weapon, actions_per_turn, speeds
 
 if TYPE_CHECKING:
     from systems.nwod_micro.commands import Nwod
@@ -51,6 +54,11 @@ def check_will_power(fighter: NwFighter, points: int) -> None:
     have = fighter.level("will_power")
     if points > have:
         raise not_enough(fighter.name, "resource", "will_power", have, points, "NW-9")
+
+
+def out_of_turn(state: dict[str, Any], fighter: NwFighter) -> dict[str, bool]:
+    """An action taken by the GM's leave while another fighter's turn is on (NW-14)."""
+    return {"out_of_turn": True} if combat.current(state) != fighter.key else {}
 
 
 # ---- what each command tells its presenter --------------------------------------------------
@@ -100,12 +108,14 @@ class Moved(FightResult):
     actions: int
     aim: int | None = None
     rounds_left: int | None = None
+    spare_magazines: int | None = None
     metres: int | None = None
     dodging: bool | None = None
 
     def outcome(self) -> dict[str, Any]:
         shown = {"maneuver": self.maneuver, "actions": self.actions}
         extra = {"aim": self.aim, "rounds_left": self.rounds_left, "metres": self.metres}
+        extra["spare_magazines"] = self.spare_magazines
         extra["dodging"] = self.dodging
         return shown | {k: v for k, v in extra.items() if v is not None}
 
@@ -210,9 +220,15 @@ class Fight(Part):
         turn.scene.change_state(RULESET, AREA, change, details)
 
     def _roll(
-        self, dice: Dice, fighter: NwFighter, request: dict[str, Any], check: str = "fight_roll"
+        self,
+        dice: Dice,
+        fighter: NwFighter,
+        request: dict[str, Any],
+        check: str = "fight_roll",
+        given: tuple[dict[str, Any], ...] = (),
     ) -> Rolled:
-        """One roll of the command's dice, by the fighter, on the scene's commitment."""
+        """One roll of the command's dice, by the fighter, on the scene's commitment; `given`:
+        modifier entries of numbers the record took from someone earlier (a cover's DUR)."""
         turn = dice.turn
         # The modifier is a field of the body itself (path ""); the command runner records where
         # the body sits in the command's arguments (domain.commands.argument_path).
@@ -223,11 +239,13 @@ class Fight(Part):
             dice.seed,
             chain=dice.chain,
             declared=declared_by({"modifier": dice.modifier}),
+            given=given,
         )
         return Rolled(outcome.result, dice.took(new))
 
     def page_advanced(self, at: PageBoundary) -> None:
-        """NW-7/NW-15: each page is a turn: actions, Defend, dodging and Will Power boosts reset."""
+        """NW-7/NW-15: each page is a turn: actions and Initiative boosts reset (defences last until
+        their fighter's next turn, combat._expire)."""
         if AREA in at.scene.states:
             at.scene.change_state(RULESET, AREA, "turn_started", {"turn": at.scene.page})
 
@@ -239,7 +257,9 @@ class Fight(Part):
     ) -> Outcome:
         turn = self._turn(ctx, scene_id)
         fighter = self._acting(turn, body.character_id)
-        maneuvers.check_first_initiative(self._state(turn), fighter.key, fighter.name)
+        state = self._state(turn)
+        maneuvers.check_may_rejoin(state, fighter.key, fighter.name, turn.actor.is_gm)
+        maneuvers.check_first_initiative(state, fighter.key, fighter.name)
         request = {
             "intelligence": fighter.sheet.affinities.INT,
             "modifier": body.modifier,
@@ -248,6 +268,7 @@ class Fight(Part):
         dice = Dice(turn, body.client_seed, body.modifier)
         result = self._roll(dice, fighter, request, "initiative").result
         rolled = {"roll": result["roll"], "bonus": result["intelligence"], "total": result["total"]}
+        rolled["actions_per_turn"] = actions_per_turn(fighter.sheet)  # NW-15, NW-18
         self._change(
             turn, "initiative", {"character_id": fighter.key, "modifier": body.modifier} | rolled
         )
@@ -270,8 +291,13 @@ class Fight(Part):
         turn = self._turn(ctx, scene_id)
         attacker = self._acting(turn, body.attacker_id, "attacker_id")
         state = self._state(turn)
-        targets, fired = self._ready_to_attack(turn, state, attacker, body)
-        shot = self._shot(state, attacker, body, fired)
+        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
+        gun = (
+            maneuvers.weapon_of(attacker.sheet, attacker.name, body.weapon) if body.weapon else None
+        )
+        aim = maneuvers.aimed(body, gun)
+        targets, fired = self._ready_to_attack(turn, state, attacker, body, aim, gun)
+        shot = self._shot(state, attacker, body, aim, fired)
         dice = Dice(turn, body.client_seed, body.modifier)
         if body.maneuver == "suppressive":
             hits = [self._suppressive_fire(dice, attacker, shot, body)]
@@ -280,20 +306,33 @@ class Fight(Part):
                 self._hit(dice, state, attacker, shot, target, index, body)
                 for index, target in enumerate(targets)
             ]
-        return dice.save(self._record_attack(dice, attacker, targets, fired, body, hits))
+        return dice.save(self._record_attack(dice, attacker, targets, fired, aim, body, hits))
 
     def _ready_to_attack(
-        self, turn: Turn, state: dict[str, Any], attacker: NwFighter, body: AttackCreate
+        self,
+        turn: Turn,
+        state: dict[str, Any],
+        attacker: NwFighter,
+        body: AttackCreate,
+        aim: maneuvers.Aimed,
+        gun: Weapon | None,
     ) -> tuple[list[NwFighter], maneuvers.Firing]:
         """The attack's targets and weapon, once the rules allow it (in this order)."""
-        combat.check_fighter(state, attacker.key, attacker.name, "attacker_id")
-        spec = maneuvers.attack_spec(body.maneuver, body.kind)
+        spec = maneuvers.attack_spec(body.maneuver, aim.kind)
         targets = self._targets(turn, state, attacker, body, spec)
-        maneuvers.check_attack(state, attacker.key, attacker.name, body)
+        maneuvers.check_attack(state, attacker.key, attacker.name, aim)
         check_will_power(attacker, body.will_power)
-        sheet, name = attacker.sheet, attacker.name
-        gun = maneuvers.weapon_of(sheet, name, body.weapon) if body.weapon else None
-        return targets, maneuvers.firing(state, attacker.key, gun, body, body.rounds)
+        return targets, maneuvers.firing(gun, aim, body.rounds, self._gear(state, attacker, gun))
+
+    @staticmethod
+    def _gear(
+        state: dict[str, Any], fighter: NwFighter, gun: Weapon | None
+    ) -> dict[str, int] | None:
+        """NW-16: the ammunition of a weapon with a magazine, as the character's gear holds it."""
+        if gun is None or gun.magazine is None:
+            return None
+        recorded = fighter.character.ammunition.get(gun.name)
+        return gear.ammunition(recorded, gun, combat.scene_rounds(state, fighter.key, gun.name))
 
     def _targets(
         self,
@@ -313,14 +352,18 @@ class Fight(Part):
 
     @staticmethod
     def _shot(
-        state: dict[str, Any], attacker: NwFighter, body: AttackCreate, fired: maneuvers.Firing
+        state: dict[str, Any],
+        attacker: NwFighter,
+        body: AttackCreate,
+        aim: maneuvers.Aimed,
+        fired: maneuvers.Firing,
     ) -> maneuvers.Shot:
         """The attacker's dice: maneuver, aim, dodging, blind fire, range, situation, merits."""
-        dice = maneuvers.attack_dice(state, attacker.key, body)
+        dice = maneuvers.attack_dice(state, attacker.key, aim)
         dice += maneuvers.situation_dice(body.conditions, body.modifier)
         dice += maneuvers.merit_dice(attacker.sheet, attacker.name, body.merits)
         vio = attacker.sheet.affinities.VIO
-        return maneuvers.Shot(body.kind, vio, dice, fired.bonus, body.darkness, body.sneak)
+        return maneuvers.Shot(aim.kind, vio, dice, fired.bonus, body.darkness, body.sneak)
 
     def _suppressive_fire(
         self, dice: Dice, attacker: NwFighter, shot: maneuvers.Shot, body: AttackCreate
@@ -359,7 +402,11 @@ class Fight(Part):
             maneuvers.burst_penalty(body.maneuver, index),
             purpose,
         )
-        return self._harm(dice.turn.scene, target, self._roll(dice, attacker, request))
+        # who gave the DUR of the target's full cover, when it is in the target's armour (NW-13)
+        cover = state["cover"].get(target.key) or {}
+        given = tuple(cover.get("set_by", ())) if cover.get("kind") == "full" else ()
+        rolled = self._roll(dice, attacker, request, given=given)
+        return self._harm(dice.turn.scene, target, rolled)
 
     @staticmethod
     def _harm(scene: Scene, target: NwFighter, rolled: Rolled) -> dict[str, Any]:
@@ -386,13 +433,19 @@ class Fight(Part):
         attacker: NwFighter,
         targets: list[NwFighter],
         fired: maneuvers.Firing,
+        aim: maneuvers.Aimed,
         body: AttackCreate,
         hits: list[dict[str, Any]],
     ) -> Attacked:
-        """The attack as the attacker's action; suppressive fire that succeeds pins its targets."""
+        """The attack as the attacker's action, the rounds it fired from the attacker's gear
+        (NW-16); suppressive fire that succeeds pins its targets."""
         target_ids = [t.key for t in targets]
+        scene = dice.turn.scene
+        if fired.gear is not None and fired.weapon is not None:
+            attacker.character.change_ammunition(fired.weapon, dict(fired.gear), "fired", scene.id)
         acted = {"character_id": attacker.key, "maneuver": body.maneuver, "cost": 1}
-        acted |= {"kind": body.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
+        acted |= out_of_turn(self._state(dice.turn), attacker)
+        acted |= {"kind": aim.kind, "weapon": fired.weapon, "rounds_left": fired.rounds_left}
         acted |= {"target_ids": target_ids, "hit_location": body.hit_location}
         self._change(dice.turn, "acted", acted)
         pinned = body.maneuver == "suppressive" and hits[0]["successes"] >= 1
@@ -417,18 +470,40 @@ class Fight(Part):
         combat.check_fighter(state, fighter.key, fighter.name, "character_id")
         maneuvers.check_move(body)
         cost = maneuvers.check_may_move(state, fighter.key, fighter.name, body)
-        details, moved = self._moved(state, fighter, body, cost)
+        details, moved, reloaded = self._moved(state, fighter, body, cost)
+        details |= out_of_turn(state, fighter)
+        if reloaded is not None:  # NW-16: a spare magazine from the character's gear
+            weapon = details["weapon"]
+            fighter.character.change_ammunition(weapon, reloaded, "reloaded", turn.scene.id)
+        if body.maneuver == "take_cover":
+            # NW-13: full cover's DUR adds to the fighter's armour against every attack at it; no
+            # sheet holds it, so a player who names one declares a number for later rolls: it
+            # follows player_modifiers, and the attacks' records say who gave it.
+            durability = declared_by({"cover_durability": body.cover_durability})
+            set_by = self.system.app._modifiers(
+                turn.actor, turn.settings, turn.scene, fighter.character, durability
+            )
+            if set_by:
+                details["cover_durability_set_by"] = set_by
         self._change(turn, "acted", details)
         return turn.save(result=moved)
 
     @staticmethod
+    def _reloaded(state: dict[str, Any], fighter: NwFighter, gun: Weapon) -> dict[str, int]:
+        """NW-16: the weapon's ammunition after a reload (refused without a spare magazine)."""
+        ammunition = Fight._gear(state, fighter, gun)
+        assert ammunition is not None
+        return gear.reloaded(ammunition, fighter.name, gun.name)
+
+    @staticmethod
     def _moved(
         state: dict[str, Any], fighter: NwFighter, body: ActionCreate, cost: int
-    ) -> tuple[dict[str, Any], Moved]:
-        """What the maneuver records, and what the response shows of it."""
+    ) -> tuple[dict[str, Any], Moved, dict[str, int] | None]:
+        """What the maneuver records, what the response shows of it, and a reload's ammunition."""
         details: dict[str, Any] = {"character_id": fighter.key, "maneuver": body.maneuver}
         details["cost"] = cost
         moved = Moved(maneuver=body.maneuver, actions=cost)
+        after: dict[str, int] | None = None
         if body.maneuver == "aim":
             aim = int(state["aim"].get(fighter.key, 0)) + 1
             moved = Moved(maneuver="aim", actions=cost, aim=aim)
@@ -436,15 +511,22 @@ class Fight(Part):
             details |= {"cover": body.cover, "cover_durability": body.cover_durability}
         elif body.maneuver == "reload":
             gun = maneuvers.reloaded(fighter.sheet, fighter.name, body.weapon)
-            details |= {"weapon": gun.name, "rounds_left": gun.magazine}
-            moved = Moved(maneuver="reload", actions=cost, rounds_left=gun.magazine)
+            after = Fight._reloaded(state, fighter, gun)
+            details |= {"weapon": gun.name, "rounds_left": after["loaded"]}
+            details["spare_magazines"] = after["spare"]
+            moved = Moved(
+                maneuver="reload",
+                actions=cost,
+                rounds_left=after["loaded"],
+                spare_magazines=after["spare"],
+            )
         elif body.maneuver in maneuvers.MOVING:
             # NW-2: walk X, run 2X, sprint 3X; NW-17: difficult terrain halves it (rounded down).
             metres = speeds(fighter.sheet)[body.maneuver]
             metres = metres // 2 if body.difficult_terrain else metres
             details["dodge"] = body.dodge
             moved = Moved(maneuver=body.maneuver, actions=cost, metres=metres, dodging=body.dodge)
-        return details, moved
+        return details, moved, after
 
     # ---- NW-9: Will Power for Defense or Initiative -----------------------------------------
 
@@ -475,6 +557,33 @@ class Fight(Part):
         combat.check_fighter(state, fighter.key, fighter.name, "character_id")
         combat.check_turn(state, fighter.key, fighter.name)
         self._change(turn, "turn_ended", {"character_id": fighter.key})
+        return turn.save(result=FightResult())
+
+    # ---- NW-14, NW-15: the GM's recorded leave to act out of turn, or an extra action -------
+
+    @command
+    def nwod_override(self, ctx: CommandContext, scene_id: UUID, body: TurnOverride) -> Outcome:
+        """(GM) lets a fighter act out of turn, or gives it an extra action, this turn; recorded
+        with the GM's reason (the rules' order and actions hold for everyone else)."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id)
+        combat.check_fighter(self._state(turn), found.key, found.name, "character_id")
+        details = {"character_id": found.key, "grant": body.grant, "reason": body.reason}
+        self._change(turn, "overridden", details)
+        return turn.save(result=FightResult())
+
+    # ---- NW-8: the GM takes a fighter out of the order ----------------------------------------
+
+    @command
+    def nwod_take_out(self, ctx: CommandContext, scene_id: UUID, body: TakeOut) -> Outcome:
+        """NW-8: (GM) the fighter leaves the Initiative order, with the reason (0 Health: the GM
+        says what it means); it comes back only if the GM rolls its Initiative again."""
+        turn = self._turn(ctx, scene_id, gm=True)
+        found = turn.character(body.character_id)
+        combat.check_fighter(self._state(turn), found.key, found.name, "character_id")
+        health = found.character.resources.get("health", 0)
+        details = {"character_id": found.key, "reason": body.reason, "health": health}
+        self._change(turn, "taken_out", details)
         return turn.save(result=FightResult())
 
     # ---- NW-15: the VIO roll of a target of suppressive fire --------------------------------
@@ -531,8 +640,20 @@ class Fight(Part):
         ]
         dice = Dice(turn, body.client_seed)
         standings = []
-        for fighter, request in zip(fighters, requests, strict=True):
-            rolled = self._roll(dice, fighter, request)
+        gm = str(turn.actor.member_id)
+        for index, (fighter, request) in enumerate(zip(fighters, requests, strict=True)):
+            # the GM's situational dice for this side: the record says the GM set them (NW-17)
+            dice_of_side = body.sides[index].modifier
+            given = (
+                (
+                    modifier_entry(
+                        f"sides.{index}.modifier", dice_of_side, by=gm, role="gm", rule="gm"
+                    ),
+                )
+                if dice_of_side
+                else ()
+            )
+            rolled = self._roll(dice, fighter, request, given=given)
             successes = rolled.result["successes"]
             standings.append(Standing(fighter.key, str(rolled.roll.id), successes))
         winner = maneuvers.winner(standings)

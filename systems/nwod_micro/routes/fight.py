@@ -24,7 +24,9 @@ from systems.nwod_micro.requests import (
     NwodContestCreate,
     NwodRollCreate,
     SuppressionRollCreate,
+    TakeOut,
     TurnEnd,
+    TurnOverride,
     WillPowerCreate,
 )
 from systems.nwod_micro.rules import combat
@@ -48,6 +50,12 @@ class NwodFightPublic(Written):
     cover: dict[str, dict[str, Any]] = Field(description="Who is in cover (NW-13).")
     magazines: dict[str, dict[str, int]] = Field(description="Rounds left (NW-16).")
     suppressed: dict[str, dict[str, Any]] = Field(description="Suppressive fire (NW-15).")
+    overrides: dict[str, list[dict[str, Any]]] = Field(
+        description="The GM's recorded leave to act out of turn or an extra action (NW-14, 15)."
+    )
+    out: dict[str, dict[str, Any]] = Field(
+        description="Fighters the GM took out of the order: reason, turn, Health then (NW-8)."
+    )
     roll: RollPublic | None = Field(default=None, description="The command's (first) roll.")
     outcome: dict[str, Any] = Field(default_factory=dict, description="What came of it.")
 
@@ -72,6 +80,8 @@ def fight_public(
         cover=state["cover"],
         magazines=state["magazines"],
         suppressed=state["suppressed"],
+        overrides=state.get("overrides", {}),
+        out=state.get("out", {}),
         roll=roll_public(roll, scene) if roll is not None else None,
         outcome=outcome or {},
         version=scene.version,
@@ -135,6 +145,7 @@ routes.post(
     operation_id="nwod_act",
     name="act",
     status_code=201,
+    responses=ASKS_GM,  # a player's full-cover DUR waits for the GM (NW-13)
     doc="NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
 )
 routes.post(
@@ -144,8 +155,9 @@ routes.post(
     operation_id="nwod_will_power",
     name="will_power",
     status_code=201,
-    doc="""NW-9: spend Will Power for +2 Defense or Initiative per point, for the rest of the turn
-    (at any time, no action). For +3d10 on a roll, send `will_power` with the roll.""",
+    doc="""NW-9: spend Will Power for +2 Defense (until the fighter's next turn) or Initiative
+    (this turn, among those yet to act) per point, at any time, no action. For +3d10 on a roll,
+    send `will_power` with the roll.""",
 )
 routes.post(
     "/turn-ends",
@@ -154,6 +166,25 @@ routes.post(
     operation_id="nwod_end_turn",
     name="end_turn",
     doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
+)
+routes.post(
+    "/overrides",
+    Fight.nwod_override,
+    TurnOverride,
+    operation_id="nwod_override",
+    name="override",
+    status_code=201,
+    doc="""NW-14, NW-15: (GM) a fighter may act out of turn, or has one action more, this turn;
+    recorded with the GM's reason.""",
+)
+routes.post(
+    "/take-outs",
+    Fight.nwod_take_out,
+    TakeOut,
+    operation_id="nwod_take_out",
+    name="take_out",
+    doc="""NW-8: (GM) a fighter leaves the Initiative order (at 0 Health, fled, surrendered), with
+    the reason; only the GM brings it back, by rolling its Initiative again.""",
 )
 routes.post(
     "/suppression-rolls",

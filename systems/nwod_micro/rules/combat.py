@@ -63,7 +63,7 @@ __all__ = [
     "describe",
     "fresh",
     "order",
-    "rounds_left",
+    "scene_rounds",
     "state_of",
 ]
 
@@ -81,8 +81,11 @@ def fresh(turn: int) -> dict[str, Any]:
         "defending": [],  # this turn (NW-15)
         "dodging": [],  # this turn (NW-15)
         "cover": {},  # id -> {"kind": "partial"|"full", "durability": n} (NW-13)
-        "magazines": {},  # id -> {weapon: rounds left} (NW-16)
+        "magazines": {},  # id -> {weapon: rounds left after its last shot/reload here} (NW-16)
         "suppressed": {},  # id -> {"by", "turn", "status": "pending"|"must_take_cover"}
+        "lasting": {},  # id -> {"defending"|"dodging"|"defense": the turn it was taken in}
+        "out": {},  # id -> {"reason", "turn", "health"}: taken out of the order by the GM (NW-8)
+        "overrides": {},  # id -> [{"grant", "reason", "turn"}]: the GM's leave (NW-14, NW-15)
     }
 
 
@@ -118,13 +121,39 @@ def order(state: Mapping[str, Any]) -> list[str]:
     )
 
 
+def allowance(state: Mapping[str, Any], fighter: str) -> int:
+    """NW-15: two actions per turn; NW-18: more if a merit says so (counted when the fighter
+    rolled Initiative); plus each extra action the GM granted this turn (`overridden`)."""
+    entry = state["initiative"].get(fighter, {})
+    extra = sum(1 for g in grants(state, fighter) if g["grant"] == "extra_action")
+    return int(entry.get("actions_per_turn", ACTIONS_PER_TURN)) + extra
+
+
+def grants(state: Mapping[str, Any], fighter: str) -> list[dict[str, Any]]:
+    """The GM's recorded overrides for the fighter in this turn."""
+    return [g for g in state.get("overrides", {}).get(fighter, []) if g["turn"] == state["turn"]]
+
+
+def may_act_out_of_turn(state: Mapping[str, Any], fighter: str) -> bool:
+    return any(g["grant"] == "act_out_of_turn" for g in grants(state, fighter))
+
+
 def finished(state: Mapping[str, Any], fighter: str) -> bool:
-    return fighter in state["done"] or used(state, fighter) >= ACTIONS_PER_TURN
+    return fighter in state["done"] or used(state, fighter) >= allowance(state, fighter)
+
+
+def started(state: Mapping[str, Any], fighter: str) -> bool:
+    """The fighter has begun its own turn: it took an action in order (not one the GM let it
+    take out of turn)."""
+    return any(not a.get("out_of_turn") for a in state["actions"].get(fighter, []))
 
 
 def current(state: Mapping[str, Any]) -> str | None:
-    """Whose turn it is: the first in Initiative order who has actions left and has not ended."""
-    return next((f for f in order(state) if not finished(state, f)), None)
+    """Whose turn it is: a fighter that has begun its turn and not finished it keeps it (ruling:
+    a Will Power boost to Initiative, NW-9, reorders only those yet to act); otherwise the first
+    in Initiative order who has actions left and has not ended."""
+    ahead = [f for f in order(state) if not finished(state, f)]
+    return next((f for f in ahead if started(state, f)), ahead[0] if ahead else None)
 
 
 def reckless_exposed(state: Mapping[str, Any], fighter: str) -> bool:
@@ -167,9 +196,12 @@ def defense_against(
     }
 
 
-def rounds_left(state: Mapping[str, Any], fighter: str, weapon: str, magazine: int) -> int:
-    """NW-16: rounds left in the weapon's magazine (a full one until the first shot)."""
-    return int(state["magazines"].get(fighter, {}).get(weapon, magazine))
+def scene_rounds(state: Mapping[str, Any], fighter: str, weapon: str) -> int | None:
+    """NW-16: the rounds left in the weapon after the fighter's last shot or reload in this scene,
+    as the scene recorded them (the character's gear holds its ammunition; a fight recorded
+    before that counted only here)."""
+    left = state["magazines"].get(fighter, {}).get(weapon)
+    return None if left is None else int(left)
 
 
 # ---- checks (raise before any event) ----------------------------------------------------------
@@ -186,24 +218,25 @@ def check_fighter(state: Mapping[str, Any], fighter: str, name: str, field: str)
         )
 
 
-def _no_actions_left(message: str, spent: int) -> Conflict:
+def _no_actions_left(message: str, spent: int, per_turn: int) -> Conflict:
     """NW-15: two actions per turn, and the fighter has used them (or too many for this)."""
     return Conflict(
         message,
         code="no_actions_left",
         rule="NW-15",
-        details={"used": spent, "per_turn": ACTIONS_PER_TURN},
+        details={"used": spent, "per_turn": per_turn},
     )
 
 
 def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
-    """NW-14: higher Initiative acts first; each fighter acts in its own turn. NW-15: after its
-    two actions a fighter has no more this turn."""
-    spent = used(state, fighter)
-    if spent >= ACTIONS_PER_TURN:
-        raise _no_actions_left(f"{name} has used its {ACTIONS_PER_TURN} actions this turn", spent)
+    """NW-14: higher Initiative acts first; each fighter acts in its own turn, unless the GM
+    let it act out of turn (a recorded override). NW-15: after its actions a fighter has no more
+    this turn."""
+    spent, allowed = used(state, fighter), allowance(state, fighter)
+    if spent >= allowed:
+        raise _no_actions_left(f"{name} has used its {allowed} actions this turn", spent, allowed)
     now = current(state)
-    if now != fighter:
+    if now != fighter and not may_act_out_of_turn(state, fighter):
         raise Conflict(
             f"it is not {name}'s turn"
             + ("" if now else ": everyone has acted this turn; the GM turns the page"),
@@ -216,13 +249,15 @@ def check_turn(state: Mapping[str, Any], fighter: str, name: str) -> None:
 def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int | str) -> int:
     """NW-15: two actions per turn; "all" (sprint, Defend) only as the turn's first action.
     Returns the actions the maneuver costs."""
-    spent = used(state, fighter)
+    spent, allowed = used(state, fighter), allowance(state, fighter)
     if cost == "all":
         if spent:
             raise _no_actions_left(
-                f"{name} has already acted this turn; this takes all the turn's actions", spent
+                f"{name} has already acted this turn; this takes all the turn's actions",
+                spent,
+                allowed,
             )
-        return ACTIONS_PER_TURN
+        return allowed
     assert isinstance(cost, int)
     if any(a["maneuver"] == "defend" for a in state["actions"].get(fighter, [])):
         raise Conflict(
@@ -230,9 +265,9 @@ def check_actions(state: Mapping[str, Any], fighter: str, name: str, cost: int |
             code="defending",
             rule="NW-15",
         )
-    if spent + cost > ACTIONS_PER_TURN:
+    if spent + cost > allowed:
         raise _no_actions_left(
-            f"{name} has used {spent} of {ACTIONS_PER_TURN} actions this turn", spent
+            f"{name} has used {spent} of {allowed} actions this turn", spent, allowed
         )
     return cost
 
@@ -299,26 +334,41 @@ def apply(
     state = state_of(raw, turn)
     fighter = str(details.get("character_id", ""))
     if change == "turn_started":
-        state.update(
-            turn=int(details["turn"]),
-            boosts={},
-            actions={},
-            done=[],
-            defending=[],
-            dodging=[],
-        )
+        # Defend, dodging and a Will Power Defense boost outlast the page: they end when their
+        # fighter begins its next turn (_expire), so faster attackers of the new turn meet them.
+        boosts = {
+            f: {"defense": b["defense"]} for f, b in state["boosts"].items() if b.get("defense")
+        }
+        state.update(turn=int(details["turn"]), boosts=boosts, actions={}, done=[])
     elif change == "initiative":
+        seqs = [int(entry["seq"]) for entry in state["initiative"].values()]
         state["initiative"][fighter] = {
             "roll": details["roll"],
             "bonus": details["bonus"],
             "modifier": details["modifier"],
             "total": details["total"],
-            "seq": len(state["initiative"]),
+            "seq": max(seqs, default=-1) + 1,
+        }
+        if "actions_per_turn" in details:  # NW-18: a merit's extra action
+            state["initiative"][fighter]["actions_per_turn"] = int(details["actions_per_turn"])
+        state.get("out", {}).pop(fighter, None)
+    elif change == "overridden":
+        grant = {"grant": details["grant"], "reason": details["reason"], "turn": state["turn"]}
+        state.setdefault("overrides", {}).setdefault(fighter, []).append(grant)
+    elif change == "taken_out":
+        _take_out(state, fighter)
+        state.setdefault("out", {})[fighter] = {
+            "reason": details["reason"],
+            "turn": state["turn"],
+            "health": details["health"],
         }
     elif change == "boosted":
         boosts = state["boosts"].setdefault(fighter, {})
         boosts[details["kind"]] = boosts.get(details["kind"], 0) + int(details["points"])
+        if details["kind"] == "defense":
+            _lasting(state, fighter, "defense")
     elif change == "turn_ended":
+        _expire(state, fighter)
         if fighter not in state["done"]:
             state["done"].append(fighter)
     elif change == "acted":
@@ -340,11 +390,53 @@ def apply(
     return state
 
 
+def _take_out(state: dict[str, Any], fighter: str) -> None:
+    """NW-8: the fighter leaves the Initiative order and everything it had in this fight, but
+    what its gear holds (the scene's record of its magazines stays)."""
+    state["initiative"].pop(fighter, None)
+    kept = ("boosts", "actions", "aim", "reckless", "cover", "suppressed", "lasting", "overrides")
+    for key in kept:
+        state.get(key, {}).pop(fighter, None)
+    for key in ("done", "defending", "dodging"):
+        if fighter in state[key]:
+            state[key].remove(fighter)
+
+
+def _lasting(state: dict[str, Any], fighter: str, kind: str) -> None:
+    """Note the turn a lasting defence was taken in (`_expire` ends it)."""
+    state.setdefault("lasting", {}).setdefault(fighter, {})[kind] = state["turn"]
+
+
+def _expire(state: dict[str, Any], fighter: str) -> None:
+    """NW-15, NW-9: the fighter begins (or passes) a turn: its Defend, dodging and Will Power
+    Defense taken in an earlier turn end. Ruling: they last "until the next turn", as the
+    reckless attack's DEF 0 does, not only until the page turns."""
+    lasting = state.get("lasting", {}).get(fighter, {})
+    for kind in [k for k, since in lasting.items() if since < state["turn"]]:
+        del lasting[kind]
+        if kind == "defense":
+            state["boosts"].get(fighter, {}).pop("defense", None)
+            if not state["boosts"].get(fighter, True):
+                del state["boosts"][fighter]
+        elif fighter in state[kind]:
+            state[kind].remove(fighter)
+    if not lasting:
+        state.get("lasting", {}).pop(fighter, None)
+
+
+def dodging_now(state: Mapping[str, Any], fighter: str) -> bool:
+    """NW-15: the fighter dodged in this very turn (its own attacks take -1d10)."""
+    since = state.get("lasting", {}).get(fighter, {}).get("dodging")
+    return fighter in state["dodging"] and (since is None or since == state["turn"])
+
+
 def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> None:
+    _expire(state, fighter)
     maneuver = str(details["maneuver"])
-    state["actions"].setdefault(fighter, []).append(
-        {"maneuver": maneuver, "cost": int(details["cost"])}
-    )
+    entry: dict[str, Any] = {"maneuver": maneuver, "cost": int(details["cost"])}
+    if details.get("out_of_turn"):
+        entry["out_of_turn"] = True  # by the GM's leave: it does not begin the fighter's turn
+    state["actions"].setdefault(fighter, []).append(entry)
     if maneuver == "aim":
         state["aim"][fighter] = int(state["aim"].get(fighter, 0)) + 1
     elif maneuver != "walk":
@@ -358,8 +450,11 @@ def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> N
         del state["reckless"][fighter]  # its next turn has come
     if maneuver == "defend":
         state["defending"].append(fighter)
-    if (maneuver == "dodge" or details.get("dodge")) and fighter not in state["dodging"]:
-        state["dodging"].append(fighter)
+        _lasting(state, fighter, "defending")
+    if maneuver == "dodge" or details.get("dodge"):
+        if fighter not in state["dodging"]:
+            state["dodging"].append(fighter)
+        _lasting(state, fighter, "dodging")
     if maneuver in ("run", "sprint"):
         state["cover"].pop(fighter, None)  # ruling: running or sprinting leaves cover
     if maneuver == "take_cover":
@@ -367,6 +462,8 @@ def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> N
             "kind": details["cover"],
             "durability": int(details.get("cover_durability") or 0),
         }
+        if details.get("cover_durability_set_by"):  # who gave the DUR (none in older logs)
+            state["cover"][fighter]["set_by"] = list(details["cover_durability_set_by"])
         state["suppressed"].pop(fighter, None)
 
 
@@ -382,6 +479,15 @@ def describe(change: str, details: Mapping[str, Any], name: str) -> str:
             + (f" {details['modifier']:+d}" if details["modifier"] else "")
             + f" = {details['total']} (NW-14)"
         )
+    if change == "overridden":
+        what = (
+            "may act out of turn"
+            if details["grant"] == "act_out_of_turn"
+            else "gets an extra action"
+        )
+        return f"GM: {name} {what} this turn: {details['reason']} (NW-14, NW-15)"
+    if change == "taken_out":
+        return f"{name} is out of the fight: {details['reason']} (NW-8)"
     if change == "boosted":
         return (
             f"{name} spends {details['points']} Will Power: +{WILL_POWER_BOOST * details['points']}"

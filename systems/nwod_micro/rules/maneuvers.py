@@ -12,7 +12,15 @@ from uuid import UUID
 
 from domain.errors import Conflict, InvalidInput
 from systems.nwod_micro.rules import combat
-from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet, Weapon, armor, defense
+from systems.nwod_micro.rules import gear as gear_rules
+from systems.nwod_micro.rules.sheet import (
+    DAMAGE_BONUS,
+    NwodSheet,
+    Weapon,
+    armor,
+    attack_kind,
+    defense,
+)
 
 State = Mapping[str, Any]
 MOVING = ("walk", "run", "sprint")
@@ -71,6 +79,19 @@ def check_pending_suppression(state: State, fighter: str, name: str) -> None:
             code="not_suppressed",
             field="character_id",
             rule="NW-15",
+        )
+
+
+def check_may_rejoin(state: State, fighter: str, name: str, by_gm: bool) -> None:
+    """NW-8: a fighter the GM took out comes back only by the GM's decision (the GM rolls its
+    Initiative again)."""
+    if fighter in state.get("out", {}) and not by_gm:
+        raise Conflict(
+            f"{name} was taken out of this fight; only the GM brings it back",
+            code="taken_out",
+            field="character_id",
+            rule="NW-8",
+            details=dict(state["out"][fighter]),
         )
 
 
@@ -191,6 +212,19 @@ class Aim(Protocol):
     def hit_location(self) -> str | None: ...
 
 
+class Aiming(Protocol):
+    """An attack as sent (an nWoD attack request): its kind may be left to the weapon."""
+
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def maneuver(self) -> str: ...
+    @property
+    def range(self) -> str: ...
+    @property
+    def hit_location(self) -> str | None: ...
+
+
 def check_attack(state: State, attacker: str, name: str, aim: Aim) -> None:
     """An attack is one action of the attacker's turn (NW-14, 15), within what its maneuver,
     range (NW-17) and cover (NW-13) allow."""
@@ -215,16 +249,24 @@ def check_attack(state: State, attacker: str, name: str, aim: Aim) -> None:
 
 @dataclass(frozen=True)
 class Firing:
-    """The weapon an attack uses (NW-11): its name, damage bonus and rounds left after (NW-16)."""
+    """The weapon an attack uses (NW-11): its name, damage bonus and, with a magazine, its
+    ammunition after the attack (NW-16)."""
 
     weapon: str | None = None
     bonus: int = 0
-    rounds_left: int | None = None
+    gear: Mapping[str, int] | None = None
+
+    @property
+    def rounds_left(self) -> int | None:
+        return None if self.gear is None else int(self.gear["loaded"])
 
 
-def firing(state: State, attacker: str, gun: Weapon | None, aim: Aim, rounds: int | None) -> Firing:
-    """NW-11, 16: a ranged attack names its weapon; bursts need a magazine, which must hold the
-    rounds they spend; a weapon without a magazine spends none."""
+def firing(
+    gun: Weapon | None, aim: Aim, rounds: int | None, gear: Mapping[str, int] | None
+) -> Firing:
+    """NW-11, 16: a ranged attack names its weapon; bursts need a magazine, whose loaded rounds
+    (`gear`, the character's ammunition) must hold the rounds they spend; a weapon without a
+    magazine spends none."""
     if gun is None:
         if aim.kind == "ranged":
             raise InvalidInput(
@@ -238,13 +280,39 @@ def firing(state: State, attacker: str, gun: Weapon | None, aim: Aim, rounds: in
         raise InvalidInput(
             f"{gun.name} has no magazine to fire bursts from", field="weapon", rule="NW-16"
         )
-    if aim.kind == "ranged" and gun.magazine is not None:
-        left = combat.rounds_left(state, attacker, gun.name, gun.magazine)
-        spent = combat.check_rounds(aim.maneuver, rounds, left, gun.name)
-        return Firing(gun.name, bonus, left - spent)
+    if aim.kind == "ranged" and gear is not None:
+        spent = combat.check_rounds(aim.maneuver, rounds, int(gear["loaded"]), gun.name)
+        return Firing(gun.name, bonus, gear_rules.fired(gear, spent))
     if rounds is not None:
         raise InvalidInput(f"{gun.name} spends no rounds", field="rounds", rule="NW-16")
     return Firing(gun.name, bonus)
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """An attack's aim with its kind decided (`aimed`)."""
+
+    kind: str
+    maneuver: str
+    range: str
+    hit_location: str | None
+
+
+def aimed(request: Aiming, gun: Weapon | None) -> Aimed:
+    """The attack as sent, with its kind decided (`kind_of`)."""
+    kind = kind_of(request.kind, request.maneuver, gun)
+    return Aimed(kind, request.maneuver, request.range, request.hit_location)
+
+
+def kind_of(kind: str | None, maneuver: str, gun: Weapon | None) -> str:
+    """NW-6: an attack's kind as sent; else the maneuver's own (a burst is ranged, a reckless
+    attack melee, NW-15), else the weapon's (sheet.attack_kind); no weapon: a melee blow."""
+    if kind is not None:
+        return kind
+    own = combat.ATTACKS.get(maneuver, {}).get("kind")
+    if own is not None:
+        return str(own)
+    return attack_kind(gun) if gun is not None else "melee"
 
 
 def attack_dice(state: State, attacker: str, aim: Aim) -> list[dict[str, Any]]:
@@ -257,7 +325,7 @@ def attack_dice(state: State, attacker: str, aim: Aim) -> list[dict[str, Any]]:
     aimed = int(state["aim"].get(attacker, 0))
     if aimed and aim.kind == "ranged":
         dice.append(modifier(f"aim ({aimed} action(s))", aimed, "NW-15"))
-    if attacker in state["dodging"]:
+    if combat.dodging_now(state, attacker):
         dice.append(modifier("dodging this turn", combat.DODGE_OWN_PENALTY, "NW-15"))
     cover = state["cover"].get(attacker)
     if cover and cover["kind"] == "full":
@@ -384,11 +452,21 @@ def check_move(move: Move) -> None:
         raise InvalidInput("a weapon is named to reload it", field="weapon")
 
 
+def move_cost(move: Move) -> int | str:
+    """NW-15: what the maneuver costs. Dodging "combines with movement": it rides on a run's or
+    a sprint's action at no extra cost; walking takes no action, so a walk while dodging costs the
+    dodge's one."""
+    cost = combat.MOVES[move.maneuver]
+    if move.dodge and cost == 0:
+        return combat.MOVES["dodge"]
+    return cost
+
+
 def check_may_move(state: State, fighter: str, name: str, move: Move) -> int:
     """The maneuver in the fighter's turn (NW-14), with actions enough (NW-15), not pinned by
     suppressive fire (NW-15); returns the actions it costs."""
     combat.check_turn(state, fighter, name)
-    cost = combat.check_actions(state, fighter, name, combat.MOVES[move.maneuver])
+    cost = combat.check_actions(state, fighter, name, move_cost(move))
     check_not_pinned(state, fighter, name, move.maneuver)
     if move.maneuver == "aim":
         combat.check_aim(state, fighter, name)

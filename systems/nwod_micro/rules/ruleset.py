@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -18,6 +19,7 @@ from domain.rulesets.base import (
 )
 from systems.nwod_micro.rules.checks import CHECKS
 from systems.nwod_micro.rules.combat import FIGHT
+from systems.nwod_micro.rules.examples import OTHER_SIDES
 from systems.nwod_micro.rules.fight_checks import FIGHT_CHECKS
 from systems.nwod_micro.rules.sheet import (
     SHIELD_MAX_RATING,
@@ -52,7 +54,8 @@ class NwodMicroRuleset(Ruleset):
         StatSpec(
             "weapons",
             "Each weapon's name, damage class, damage bonus (+1 to +4 successes on a hit) and "
-            "magazine (null if none).",
+            "magazine (null if none), spare magazines on the sheet, and the attack kind it "
+            "defaults to.",
             "NW-11",
         ),
     )
@@ -79,6 +82,7 @@ class NwodMicroRuleset(Ruleset):
         "defense": "NW-2",
         "speed": "NW-2",
         "merits": "NW-3",
+        "gear": "NW-18",
         "weapons": "NW-11",
         "protection": "NW-12",
     }
@@ -94,6 +98,18 @@ class NwodMicroRuleset(Ruleset):
                     f"protection.{index}.rating",
                     f"a shield is light or medium (rating 1 or 2), not {item.rating}",
                     "NW-12",
+                )
+        seen: set[str] = set()
+        for index, weapon in enumerate(sheet.weapons):
+            if weapon.name.casefold() in seen:
+                # NW-16: a weapon's ammunition is kept under its name
+                yield Problem(f"weapons.{index}.name", "each weapon has its own name", "NW-16")
+            seen.add(weapon.name.casefold())
+            if weapon.spare_magazines and weapon.magazine is None:
+                yield Problem(
+                    f"weapons.{index}.spare_magazines",
+                    "spare magazines need a weapon with a magazine",
+                    "NW-16",
                 )
 
     def derived_stats(self, sheet: BaseModel, settings: BaseModel) -> dict[str, Any]:
@@ -115,6 +131,9 @@ class NwodMicroRuleset(Ruleset):
             "will_power": resource(sheet.will_power, sheet.will_power, "never"),
         }
 
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
+
     def example_sheet(self) -> dict[str, Any]:
         return {
             "affinities": {"INT": 2, "ELG": 3, "VIO": 4},
@@ -127,7 +146,12 @@ class NwodMicroRuleset(Ruleset):
                 {"name": "Ex-convict", "text": "Knows the city's underworld."},
             ],
             "weapons": [
-                {"name": "Assault rifle", "damage_class": "professional", "magazine": 30},
+                {
+                    "name": "Assault rifle",
+                    "damage_class": "professional",
+                    "magazine": 30,
+                    "spare_magazines": 2,
+                },
                 {"name": "Knife", "damage_class": "common"},
             ],
             "protection": [{"name": "Police vest", "kind": "ARM", "rating": 2}],

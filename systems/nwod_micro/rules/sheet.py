@@ -43,6 +43,13 @@ class Merit(SheetModel):
         le=10,
         description="Dice added to (or taken from) rolls it applies to (NW-18).",
     )
+    extra_actions: int = Field(
+        0,
+        ge=0,
+        le=2,
+        description='Actions per turn it adds: "if a modifier says you have one more action, '
+        'you do" (NW-18).',
+    )
 
 
 class Weapon(SheetModel):
@@ -54,6 +61,17 @@ class Weapon(SheetModel):
     )
     magazine: int | None = Field(
         None, ge=1, le=1000, description="Rounds per magazine; null for melee weapons (NW-16)."
+    )
+    spare_magazines: int = Field(
+        0,
+        ge=0,
+        le=50,
+        description="Full magazines carried besides the loaded one; a reload uses one (NW-16).",
+    )
+    kind: Literal["melee", "ranged"] | None = Field(
+        None,
+        description="How it attacks when an attack names no kind (NW-6): by default ranged with a "
+        "magazine, melee without; a thrown weapon (a grenade) says ranged.",
     )
     notes: Text = ""
 
@@ -79,6 +97,11 @@ class NwodSheet(SheetModel):
     )
     speed: int = Field(ge=0, le=100, description="Walking speed X in metres per turn (NW-2).")
     merits: list[Merit] = Field(default_factory=list, max_length=MAX_ITEMS)
+    gear: list[Name] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="Other things carried (inventory); what they do works as the GM rules (NW-18).",
+    )
     weapons: list[Weapon] = Field(default_factory=list, max_length=MAX_ITEMS)
     protection: list[Protection] = Field(default_factory=list, max_length=MAX_ITEMS)
 
@@ -98,6 +121,17 @@ def armor(sheet: NwodSheet) -> int:
     return max((p.rating for p in sheet.protection if p.kind != "SLD"), default=0)
 
 
+def actions_per_turn(sheet: NwodSheet) -> int:
+    """NW-15: two actions per turn; NW-18: plus what a merit says it adds."""
+    return 2 + sum(m.extra_actions for m in sheet.merits)
+
+
+def attack_kind(weapon: Weapon) -> str:
+    """NW-6: how a weapon attacks unless the attack says otherwise: as the sheet says, else
+    ranged with a magazine, melee without (ruling)."""
+    return weapon.kind or ("ranged" if weapon.magazine is not None else "melee")
+
+
 def weapon_summaries(sheet: NwodSheet) -> list[dict[str, object]]:
     """NW-11: each weapon's damage bonus; NW-16: its magazine, if it has one."""
     return [
@@ -106,6 +140,8 @@ def weapon_summaries(sheet: NwodSheet) -> list[dict[str, object]]:
             "damage_class": w.damage_class,
             "damage_bonus": DAMAGE_BONUS[w.damage_class],
             "magazine": w.magazine,
+            "spare_magazines": w.spare_magazines,
+            "kind": attack_kind(w),
         }
         for w in sheet.weapons
     ]

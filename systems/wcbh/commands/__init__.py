@@ -17,6 +17,7 @@ from systems.wcbh.commands.fight import Fight
 from systems.wcbh.commands.ground import Ground
 from systems.wcbh.commands.resolve import Resolve
 from systems.wcbh.commands.scene_play import ScenePlay
+from systems.wcbh.rules.effects import defeating_effects
 from systems.wcbh.rules.resolve import check_power_use, check_uses_left
 from systems.wcbh.rules.sheet import limited_power
 
@@ -57,6 +58,16 @@ class Wcbh(GameSystem):
 
     def issue_ended(self, at: IssueBoundary) -> None:
         self.play.issue_ended(at)  # WCBH-38: every extended effect ends
+
+    def resource_adjusted(self, character: Character, resource: str, reason: str) -> None:
+        """WCBH-36 after the GM's harm: an effect whose pages now reach the Health left defeats
+        the character for the rest of the scene (`Character.DefeatedByEffects`). The status itself
+        follows Health through `WcbhRuleset.status_after` (WCBH-31)."""
+        if resource != "health" or character.status != "active":
+            return
+        names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
+        if names:
+            character.be_defeated_by_effects(names, None, None, "WCBH-36")
 
     # ---- roll hooks ----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ the rules and the state are in systems/wcbh/rules/fight.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -28,20 +28,33 @@ from systems.wcbh.requests import (
     AreaAttackCreate,
     AreaTargetIn,
     DeclarationCreate,
+    DelayCreate,
+    EffectRulingCreate,
     FightAttackCreate,
     GrappleCreate,
     KnockbackCreate,
     ManeuverCreate,
+    MomentCreate,
     MoveCreate,
+    OrderOverrideCreate,
     RedirectCreate,
     TeamAttackCreate,
     TeamAttackerIn,
+    TurnPassCreate,
 )
 from systems.wcbh.rules import fight as rules
 from systems.wcbh.rules import ground
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
+from systems.wcbh.rules.effects import EFFECT_LIMITS, defeating_effects, effect_forbidding
 from systems.wcbh.rules.fight_state import FOLLOWED_UP, PAGE_STATE
+from systems.wcbh.rules.initiative import (
+    Order,
+    check_turn_order,
+    knocked_out_together,
+    moment_matches,
+    now_acting,
+)
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
 from systems.wcbh.rules.sheet import limited_power
 
@@ -96,6 +109,12 @@ class CharacterPage:
     lost_rule: str | None = None
     passive_only: bool = False
     defending: bool = False
+    # WCBH-22..24, the order of action: its turn given up, its action delayed to a declared
+    # moment (and whether the moment came), the GM letting it act out of order (why).
+    passed: bool = False
+    delayed_to: str | None = None
+    delay_came: bool = False
+    gm_override: str | None = None
 
     @classmethod
     def of(cls, raw: Mapping[str, Any], character_id: UUID) -> CharacterPage:
@@ -106,6 +125,10 @@ class CharacterPage:
             raw.get("lost_rule"),
             bool(raw.get("passive_only", False)),
             bool(raw.get("defending", False)),
+            bool(raw.get("passed", False)),
+            raw.get("delayed_to"),
+            bool(raw.get("delay_came", False)),
+            raw.get("gm_override"),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -114,7 +137,68 @@ class CharacterPage:
         raw.update(
             lost_rule=self.lost_rule, passive_only=self.passive_only, defending=self.defending
         )
+        if self.passed or self.delayed_to is not None or self.gm_override is not None:
+            # only when set: page states written before the order was enforced stay as they were
+            raw.update(
+                passed=self.passed,
+                delayed_to=self.delayed_to,
+                delay_came=self.delay_came,
+                gm_override=self.gm_override,
+            )
         return raw
+
+    def turn_over(self, character: Character) -> bool:
+        """WCBH-22..24: its turn of the page is over or skipped, so the order moves past it: its
+        declared actions taken, passed, a lost turn, all-out defence (no actions), out of the
+        fight or unconscious, an effect that keeps it from acting (WCBH-37), or waiting for the
+        moment it delayed to (WCBH-23)."""
+        state = self.state
+        return (
+            state.used >= state.declared
+            or self.passed
+            or state.lost_turn
+            or state.all_out_defence
+            or character.status != "active"
+            or character.unconscious
+            or effect_forbidding(character.effects, character.effect_rulings, "may_act") is not None
+            or (self.delayed_to is not None and not self.delay_came)
+        )
+
+
+@dataclass(frozen=True)
+class TurnShown:
+    """moment_came: the scene whose turn the response shows."""
+
+    scene_id: UUID
+
+
+@dataclass(frozen=True)
+class TurnFacts:
+    """WCBH-22..24: the page's order of action and where it stands."""
+
+    order: Order
+    done: frozenset[str]
+    called: tuple[str, ...]
+
+    @property
+    def now(self) -> tuple[str, ...]:
+        return now_acting(self.order, self.done, self.called)
+
+
+def turn_facts(
+    scene: Scene, order: list[list[UUID]] | None, load: Callable[[UUID], Character]
+) -> TurnFacts:
+    """Who is done and whose delayed moment came, over the fight's order (`order` None: no fight)."""
+    groups: Order = tuple(tuple(str(c) for c in group) for group in order or [])
+    done, called = set(), []
+    for group in groups:
+        for key in group:
+            page = _page_of(scene, UUID(key))
+            if page.turn_over(load(UUID(key))):
+                done.add(key)
+            elif page.delay_came:
+                called.append(key)
+    return TurnFacts(groups, frozenset(done), tuple(called))
 
 
 def ground_of(scene: Scene) -> dict[str, Any]:
@@ -209,10 +293,15 @@ def _act(
     targets: Sequence[UUID],
     change: str,
     maneuver: str | None = None,
+    *,
+    knocked_out_together: bool = False,
 ) -> None:
     """WCBH-25: one declared action on ``targets``; every target counts as attacked this page.
-    ``maneuver``: a charge or all-out attack (WCBH-44)."""
-    rules.check_in_the_fight(character.name, character.status)
+    ``maneuver``: a charge or all-out attack (WCBH-44). ``knocked_out_together``: defeated this
+    page by a member of its simultaneous group, it still acts (WCBH-23)."""
+    if not knocked_out_together:
+        rules.check_in_the_fight(character.name, character.status)
+    rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
     page = _page_of(scene, character.id)
     _check_turn(page, character)
     page.state = _taken(page.state, targets, maneuver)
@@ -264,10 +353,14 @@ def _defences(
     field: str = "defences",
     redirect_declared: bool = False,
 ) -> list[Mapping[str, Any]]:
-    """The defences the target may use against this roll (rules.defence_choices)."""
+    """The defences the target may use against this roll (rules.defence_choices): passive only
+    when ambushed (WCBH-42) or under an effect that forbids an active defence (WCBH-35)."""
+    held = effect_forbidding(
+        target.character.effects, target.character.effect_rulings, "may_defend_actively"
+    )
     return rules.defence_choices(
         defence_options(target.sheet, active, field),
-        passive_only=_page_of(scene, target.id).passive_only,
+        passive_only=_page_of(scene, target.id).passive_only or held is not None,
         redirect_declared=redirect_declared,
     )
 
@@ -298,9 +391,29 @@ def _rank(who: Sheeted, trait: str, field: str, rule: str) -> int:
     return rank_of(who.sheet, trait, field, rule)
 
 
+def _effects_shown(character: Character) -> list[dict[str, Any]]:
+    """WCBH-35, 37: the character's special effects and what each lets it do (the GM's ruling,
+    else the default: nothing)."""
+    shown = []
+    for name, effect in character.effects.items():
+        ruled = character.effect_rulings.get(name)
+        limits = {k: bool(ruled and ruled.get(k)) for k in EFFECT_LIMITS}
+        shown.append({"name": name, **effect, **limits, "ruled_by_gm": ruled is not None})
+    return shown
+
+
 def _hit(character: Character, entry: Mapping[str, Any], roll_id: UUID, scene: Scene) -> None:
     if entry.get("damage") or entry.get("defeated"):
         character.take_hit(entry["health"], entry["defeated"], roll_id, scene.id, scene.page)
+        effects_defeat(character, scene.id, roll_id)
+
+
+def effects_defeat(character: Character, scene_id: UUID, roll_id: UUID | None) -> None:
+    """WCBH-36, checked when damage lowers Health too (not only when an effect grows): an effect
+    whose Pages left reach the Health left defeats the character for the rest of the scene."""
+    names = defeating_effects(character.effects, int(character.resources.get("health", 0)))
+    if names:
+        character.be_defeated_by_effects(names, scene_id, roll_id, "WCBH-36")
 
 
 def _target(turn: Turn, character_id: UUID, field: str) -> Sheeted:
@@ -436,6 +549,8 @@ class Fight(Part):
         _check_turn(page, character)
         conditions = _conditions_of(turn.scene, character)
         rules.check_not_held(character.name, conditions)
+        rules.check_free(character.name, character.effects, character.effect_rulings, "may_move")
+        self._in_order(turn, turn.character(character.id), moving=True)  # WCBH-22..24
         immobile = any(c.get("cannot_move") for c in conditions.values())
         try:
             page.state = replace(page.state, immobile=immobile).move()
@@ -443,6 +558,152 @@ class Fight(Part):
             raise rules.refused(exc) from None
         _save_page(turn.scene, character.id, page, "moves")
         return turn.save(result=PageShown(character.id))
+
+    @command
+    def rule_effect(self, ctx: CommandContext, scene_id: UUID, body: EffectRulingCreate) -> Outcome:
+        """WCBH-35, 37: the GM's ruling on what a special effect lets its character do (act, move,
+        defend actively), recorded as `Character.EffectRuled`; the source leaves an effect's
+        meaning to its power's description."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        character = turn.character(body.character_id).character
+        limits = {
+            "may_act": body.may_act,
+            "may_move": body.may_move,
+            "may_defend_actively": body.may_defend_actively,
+        }
+        character.rule_effect(body.effect, limits, body.reason, turn.scene.id)
+        return turn.save(result=PageShown(character.id))
+
+    # ---- WCBH-22..24: the order of action -----------------------------------------------------
+
+    def _facts(self, turn: Turn) -> TurnFacts:
+        order = self.app.order_of_action(turn.actor, turn.scene)
+        return turn_facts(turn.scene, order, lambda c: turn.character(c).character)
+
+    def _in_order(self, turn: Turn, who: Sheeted, *, moving: bool = False) -> bool:
+        """WCBH-22..24: a character of the scene's fight acts when its turn comes; its move, too,
+        until it has had its turn (ruling: a move is part of the turn, and may follow the action).
+        Refusals that say more come first (out of the fight, under an effect, a lost turn). A
+        scene without a fight roster (no combatants) keeps no order: the table keeps it (ruling).
+        The GM's recorded override lets the character act now."""
+        scene, character = turn.scene, who.character
+        if not scene.combatants:
+            return False
+        page = _page_of(scene, who.id)
+        facts = self._facts(turn)
+        together = not moving and self._knocked_out_together(scene, who, page, facts.order)
+        if not together:
+            rules.check_in_the_fight(character.name, character.status)
+        _check_turn(page, character)
+        if moving and (page.state.used or page.turn_over(character)):
+            return False  # its turn came already, or it has no action to take in it
+        rules.check_free(character.name, character.effects, character.effect_rulings, "may_act")
+        if page.gm_override is not None:
+            return together
+        done = facts.done - {who.key} if together else facts.done
+        check_turn_order(who.key, who.name, facts.order, done, facts.called)
+        return together
+
+    @staticmethod
+    def _knocked_out_together(
+        scene: Scene, who: Sheeted, page: CharacterPage, order: Order
+    ) -> bool:
+        """WCBH-23: defeated this page by a member of its own simultaneous group, before acting."""
+        at = who.character.defeated_at or {}
+        defeated_now = (
+            who.character.status == "defeated"
+            and str(at.get("scene_id")) == str(scene.id)
+            and at.get("page") == scene.page
+        )
+        attackers = [str(a) for a, target in scene.page_attacks if target == who.id]
+        return knocked_out_together(
+            who.key, order, attackers, defeated_now=defeated_now, acted=bool(page.state.used)
+        )
+
+    def _fighter_page(self, turn: Turn, character_id: UUID) -> tuple[Sheeted, CharacterPage]:
+        who = turn.acting(character_id)
+        if turn.scene.combatants and who.id not in turn.scene.combatants:
+            raise InvalidInput(
+                f"{who.name} is not in this scene's fight (POST .../combatants)",
+                field="character_id",
+                rule="WCBH-22",
+            )
+        return who, _page_of(turn.scene, who.id)
+
+    @command
+    def pass_turn(self, ctx: CommandContext, scene_id: UUID, body: TurnPassCreate) -> Outcome:
+        """WCBH-22: the character gives up what is left of its turn this page, so that the order
+        moves on (its move stays, ruling)."""
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        page.passed = True
+        _save_page(turn.scene, who.id, page, "passes (WCBH-22)")
+        return turn.save(result=PageShown(who.id))
+
+    @command
+    def delay(self, ctx: CommandContext, scene_id: UUID, body: DelayCreate) -> Outcome:
+        """WCBH-23: the character delays its action to a declared moment; it acts when the GM says
+        the moment came (with the others delayed to it, in normal order), or loses it with the
+        page. Ruling: before its first action of the page, once a page."""
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        rules.check_may_delay(who.name, page.state.used, page.delayed_to)
+        page.delayed_to = body.moment
+        _save_page(turn.scene, who.id, page, f"delays its action to: {body.moment} (WCBH-23)")
+        return turn.save(result=PageShown(who.id))
+
+    @command
+    def moment_came(self, ctx: CommandContext, scene_id: UUID, body: MomentCreate) -> Outcome:
+        """WCBH-23 (GM): the declared moment came: the characters who delayed to it act now, before
+        the rest of the order, in normal order among themselves."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        waiting = [
+            (c, page)
+            for c in turn.scene.combatants
+            if not (page := _page_of(turn.scene, c)).delay_came
+            and moment_matches(page.delayed_to, body.moment)
+        ]
+        rules.check_someone_delayed(body.moment, len(waiting))
+        for character_id, page in waiting:
+            page.delay_came = True
+            _save_page(turn.scene, character_id, page, f"its moment came: {body.moment} (WCBH-23)")
+        return turn.save(result=TurnShown(turn.scene.id))
+
+    @command
+    def override_order(
+        self, ctx: CommandContext, scene_id: UUID, body: OrderOverrideCreate
+    ) -> Outcome:
+        """WCBH-22..24 (GM): the GM lets the character act out of the order this page, recorded
+        with its reason (the page state's `gm_override`, in the scene's log)."""
+        self.app._gm(ctx)
+        turn = self.system.turn(ctx, scene_id)
+        who, page = self._fighter_page(turn, body.character_id)
+        page.gm_override = body.reason
+        change = f"the GM lets it act out of the order of action: {body.reason} (WCBH-22)"
+        _save_page(turn.scene, who.id, page, change)
+        return turn.save(result=PageShown(who.id))
+
+    def turn_view(self, actor: Actor, scene: Scene) -> dict[str, Any]:
+        """The page's order of action and where it stands: whose turn it is, who is done, who
+        waits for a delayed moment, whom the GM let act out of order."""
+        order = self.app.order_of_action(actor, scene)
+        facts = turn_facts(scene, order, lambda c: self.app.get(actor, Character, c))
+        pages = {str(c): _page_of(scene, c) for c in scene.combatants}
+        return {
+            "scene_id": scene.id,
+            "page": scene.page,
+            "order_of_action": order,
+            "now": list(facts.now),
+            "done": sorted(facts.done),
+            "delayed": {
+                c: p.delayed_to for c, p in pages.items() if p.delayed_to and not p.delay_came
+            },
+            "moment_came": [c for c, p in pages.items() if p.delay_came],
+            "overrides": {c: p.gm_override for c, p in pages.items() if p.gm_override},
+            "version": scene.version,
+        }
 
     def page_view(self, actor: Actor, scene: Scene, character: Character) -> dict[str, Any]:
         """The character's page in this scene, with the dice the page adds to its rolls."""
@@ -459,6 +720,7 @@ class Fight(Part):
             },
             "next_page_lost": nxt.lost_rule if nxt.state.lost_turn else None,
             "conditions": [{"name": n, **c} for n, c in _conditions_of(scene, character).items()],
+            "effects": _effects_shown(character),
             "version": scene.version,
         }
 
@@ -475,10 +737,15 @@ class Fight(Part):
         target = turn.character(body.target_id, "target_id")
         rules.check_other(target.id, attacker.id, "a character does not attack itself", "target_id")
         rules.check_standing(target.name, target.character.status, "target_id")
+        conditions = _conditions_of(turn.scene, attacker.character)
+        rules.check_armed(attacker.name, conditions, body.weapon)  # WCBH-40, 41
         with_others = body.club_id is not None or body.defender_id is not None
         rules.check_attack_options(body.maneuver, body.effect, with_others)
+        together = self._in_order(turn, attacker)  # WCBH-22..24
         if body.redirect:  # WCBH-46: the defender's own declaration, made before its defence roll
             turn.acting(target.id, "redirect")
+        if body.defence_resolve:  # WCBH-20b: the defender's Resolve is the defender's to spend
+            turn.acting(target.id, "defence_resolve")
         _named_by_their_side(turn, body.defences, target.id, *filter(None, [body.club_id]))
         request = self._attack_request(turn, body, attacker, target)
         pair = (attacker.id, target.id)
@@ -491,6 +758,7 @@ class Fight(Part):
             targets,
             f"attacks ({body.maneuver or 'attack'})",
             body.maneuver,
+            knocked_out_together=together,
         )
         if guard is not None:
             self._defends(turn.scene, guard, target)
@@ -498,6 +766,10 @@ class Fight(Part):
         # are a declaration too (ruling)
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})
         outcome, touched = self._roll(turn, ATTACK_CHECK, request, attacker, body.client_seed, dice)
+        if body.defence_resolve:
+            target.character.spend(
+                {"resolve": body.defence_resolve}, reason=f"defence on roll {touched[0].id}"
+            )
         self._attack_done(
             turn, body, outcome.result, touched[0].id, (attacker, target, club, guard)
         )
@@ -533,6 +805,10 @@ class Fight(Part):
             **_as_target(turn.scene, target.character),
             "maneuver": body.maneuver,
             "redirect": body.redirect,
+            "resolve": body.resolve,
+            "decisive_moment": body.decisive_moment,
+            "effort": body.effort,
+            "defence_resolve": body.defence_resolve,
         }
         request["situation"] = _situation(turn.scene, attacker.id, target.id)  # WCBH-30
         if body.maneuver == "charge" or body.club_id is not None:
@@ -548,7 +824,10 @@ class Fight(Part):
 
     @staticmethod
     def _defends(scene: Scene, guard: Sheeted, target: Sheeted) -> None:
-        """WCBH-44: defending an ally takes the defender's next turn."""
+        """WCBH-44: defending an ally takes the defender's next turn; not while an effect keeps
+        the defender from acting (WCBH-37)."""
+        who = guard.character
+        rules.check_free(who.name, who.effects, who.effect_rulings, "may_act")
         page = _page_of(scene, guard.id)
         page.defending = True
         _save_page(scene, guard.id, page, f"defends {target.name}")
@@ -609,7 +888,8 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
-        _act(scene, attacker.character, [target.id], "grapples")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        _act(scene, attacker.character, [target.id], "grapples", knocked_out_together=together)
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "grapple", request, attacker, body.client_seed, dice)
         _grappled(scene, attacker.character, target.character, body.aim, outcome.result["outcome"])
@@ -641,7 +921,9 @@ class Fight(Part):
             "target_id": target.key,
             "purpose": body.purpose,
         }
-        _act(scene, attacker.character, [target.id], f"{name.replace('_', ' ')}")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        what = name.replace("_", " ")
+        _act(scene, attacker.character, [target.id], what, knocked_out_together=together)
         dice = declared_by({"modifier": body.modifier})  # WCBH-30: the situation's dice
         outcome, touched = self._roll(turn, "maneuver", request, attacker, body.client_seed, dice)
         _maneuvered(scene, attacker.character, target.character, name, outcome.result)
@@ -705,7 +987,8 @@ class Fight(Part):
             "purpose": body.purpose,
             "power_use": limited_power(unwrap(attacker.sheet), body.trait),  # WCBH-2
         }
-        _act(scene, attacker.character, ids, "area attack")
+        together = self._in_order(turn, attacker)  # WCBH-22..24
+        _act(scene, attacker.character, ids, "area attack", knocked_out_together=together)
         dice = declared_by({"weapon": body.weapon, "modifier": body.modifier})  # WCBH-28/30
         outcome, touched = self._roll(
             turn, "area_attack", request, attacker, body.client_seed, dice
@@ -743,7 +1026,8 @@ class Fight(Part):
         # follows player_modifiers (refused, trusted, or waiting for the GM) before any dice.
         declared = _team_declared(body.attackers)
         self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
-        for who, _ in team:
+        for who, entry in team:
+            rules.check_armed(who.name, _conditions_of(turn.scene, who.character), entry.weapon)
             turn.scene.use_once("team_attack", who.id, "WCBH-47", exclusive=False)
             _act(turn.scene, who.character, [target.id], "team attack")
         rolls, others = self._team_rolls(turn, body, target, team, declared)
@@ -1023,6 +1307,8 @@ def _revise_hit(
     health = min(maximum, max(0, health + took_before - took_after))
     revived = bool(before["defeated"]) and health > 0
     target.revise_hit(health, health == 0, revived, follow.id, scene.id, scene.page)
+    if took_after > took_before:
+        effects_defeat(target, scene.id, follow.id)
     return True
 
 
@@ -1054,6 +1340,7 @@ def _knocked_back(
     if thrown.extra_damage and health > 0:
         health = max(0, health - thrown.extra_damage)
         target.take_hit(health, health == 0, roll_id, scene.id, scene.page)
+        effects_defeat(target, scene.id, roll_id)
     return {
         "target_id": str(target.id),
         "distance": thrown.distance,

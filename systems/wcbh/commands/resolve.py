@@ -32,6 +32,7 @@ from systems.wcbh.requests import (
     VillainousDeedCreate,
 )
 from systems.wcbh.rules import resolve as rules
+from systems.wcbh.rules.attack import AttackRequest
 from systems.wcbh.rules.checks import TraitRequest
 from systems.wcbh.rules.play import RESOLVE_SPENDS, DecisiveMoments
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
@@ -201,7 +202,7 @@ class Resolve(Part):
     def rolled(self, scene: Scene, request: BaseModel, character: Character, roll_id: UUID) -> bool:
         """WCBH-16: a Decisive Moment roll with an effort owes an Ability rank (once per scene:
         a continued moment owes no more, WCBH-14); True if the character changed."""
-        if not isinstance(request, TraitRequest) or not request.decisive_moment:
+        if not isinstance(request, TraitRequest | AttackRequest) or not request.decisive_moment:
             return False
         if request.effort is None or scene.id in character.loss_scenes:
             return False

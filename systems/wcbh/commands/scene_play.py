@@ -143,9 +143,17 @@ class ScenePlay(Part):
         _check_starter(turn, members)
         rules.check_open(turn.scene.closed)
         play_state.check_group(body.participants)
+        # Every participant rolls at this difficulty: a player who opens the check declares it,
+        # so it follows player_modifiers (refused, trusted, or waiting for the GM) like a
+        # roll's own, and each roll's record says who set it.
+        declared = declared_by({"difficulty": body.difficulty})
+        set_by = self.app._modifiers(turn.actor, turn.settings, turn.scene, None, declared)
         group_id = uuid4()
         ids = {"group_id": str(group_id), "participants": [str(c.id) for c in members]}
-        _change(turn, "GroupCheckOpened", ids, difficulty=body.difficulty, purpose=body.purpose)
+        details: dict[str, Any] = {"difficulty": body.difficulty, "purpose": body.purpose}
+        if set_by:
+            details["difficulty_set_by"] = set_by
+        _change(turn, "GroupCheckOpened", ids, **details)
         return turn.save(result=PlayStateChanged(group_id))
 
     @command
@@ -160,9 +168,11 @@ class ScenePlay(Part):
         asked = req.difficulty if "difficulty" in body.request else None
         rules.check_group_difficulty(asked, group)
         raw = _raw(req, difficulty=group["difficulty"])
-        # the group's difficulty is the GM's (WCBH-11): only the roller's modifier is its own
+        # the group's difficulty is whoever opened it (WCBH-11; `difficulty_set_by`, recorded on
+        # each roll): only the roller's modifier is its own
         own = req.model_copy(update={"difficulty": 0})
-        outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=own)
+        given = tuple(group.get("difficulty_set_by", ()))
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=own, given=given)
         ids = {"group_id": str(group_id), "character_id": roller.key, "roll_id": str(made[0].id)}
         _change(turn, "GroupCheckRolled", ids, successes=outcome.result["successes"])
         return turn.save(turn.scene, *made, result=PlayStateChanged(group_id, made[0]))
@@ -283,7 +293,12 @@ class ScenePlay(Part):
             "difficulty": recovery_difficulty(rested_whole_day=rested),
             "purpose": f"recovery {rest} (WCBH-34)",
         }
-        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False)
+        # A whole day of rest lowers the difficulty (WCBH-34): the roller's claim, so it follows
+        # player_modifiers like a declared modifier, and the record says who made it; the day itself
+        # must be one the GM recorded (day_to_use above).
+        claim = declared_by({"rested_whole_day": rested})
+        given = tuple(self.app._modifiers(turn.actor, turn.settings, turn.scene, character, claim))
+        outcome, made = _roll(turn, roller, raw, body.client_seed, [], action=False, given=given)
         if not used:
             turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
         if day is not None:
@@ -495,11 +510,13 @@ def _roll(
     *,
     action: bool = True,
     declared: TraitRequest | None = None,
+    given: tuple[dict[str, Any], ...] = (),
 ) -> tuple[CheckOutcome, list[Any]]:
     """One trait roll; a command's later rolls link to the chain its earlier ones did. Chases,
     recovery and shaking off are no actions of the page (`action` False, WCBH-25).
     `declared`: the roller's own request, whose modifier and difficulty follow
-    player_modifiers (what the rule adds, help or a contest win, is not the roller's)."""
+    player_modifiers (what the rule adds, help or a contest win, is not the roller's); `given`:
+    modifier entries of numbers decided before the roll (a group check's difficulty)."""
     chain = earlier[1] if len(earlier) > 1 else None
     own = None
     if declared is not None:
@@ -513,6 +530,7 @@ def _roll(
         action=action,
         declared=None if own is None else declared_by(own, "request"),
         sheet=roller.sheet,  # parsed by the turn already
+        given=given,
     )
 
 

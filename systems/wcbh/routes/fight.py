@@ -29,13 +29,18 @@ from systems.wcbh.requests import (
     AmbushCreate,
     AreaAttackCreate,
     DeclarationCreate,
+    DelayCreate,
+    EffectRulingCreate,
     FightAttackCreate,
     GrappleCreate,
     KnockbackCreate,
     ManeuverCreate,
+    MomentCreate,
     MoveCreate,
+    OrderOverrideCreate,
     RedirectCreate,
     TeamAttackCreate,
+    TurnPassCreate,
 )
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
@@ -72,6 +77,34 @@ class PageStatePublic(Written):
     )
     next_page_lost: str | None = Field(description="The rule that takes its next turn, if any")
     conditions: list[dict[str, Any]] = Field(description="Its fight conditions (WCBH-40, 41)")
+    passed: bool = Field(default=False, description="It gave up the rest of its turn (WCBH-22)")
+    delayed_to: str | None = Field(
+        default=None, description="The moment it delayed its action to (WCBH-23)"
+    )
+    delay_came: bool = Field(default=False, description="That moment came: it acts now")
+    gm_override: str | None = Field(
+        default=None, description="The GM let it act out of order this page, and why"
+    )
+    effects: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Its special effects (WCBH-35..38) and what each lets it do: may_act, "
+        "may_move, may_defend_actively (the GM's ruling, ruled_by_gm; else none of them)",
+    )
+
+
+class TurnPublic(Written):
+    """WCBH-22..24: the page's order of action and where it stands."""
+
+    scene_id: UUID
+    page: int
+    order_of_action: list[list[UUID]] | None = Field(
+        description="Groups in acting order; one group acts simultaneously (null: no fight)"
+    )
+    now: list[UUID] = Field(description="Whose turn it is (empty: everyone is done)")
+    done: list[UUID] = Field(description="Whose turn of the page is over or skipped")
+    delayed: dict[str, str] = Field(description="Who waits for which declared moment (WCBH-23)")
+    moment_came: list[UUID] = Field(description="Delayed characters whose moment came")
+    overrides: dict[str, str] = Field(description="Whom the GM let act out of order, and why")
 
 
 class TeamAttackPublic(Written):
@@ -97,6 +130,12 @@ def _page(outcome: Outcome, commands: Commands) -> PageStatePublic:
     assert isinstance(scene, Scene) and actor is not None
     character = commands.app.get(actor, Character, outcome.result_as(PageShown).character_id)
     return PageStatePublic.model_validate(_fight(commands.app).page_view(actor, scene, character))
+
+
+def _turn(outcome: Outcome, commands: Commands) -> TurnPublic:
+    scene, actor = outcome.aggregate, commands.actor
+    assert isinstance(scene, Scene) and actor is not None
+    return TurnPublic.model_validate(_fight(commands.app).turn_view(actor, scene))
 
 
 def _team(outcome: Outcome, commands: Commands) -> TeamAttackPublic:
@@ -154,6 +193,74 @@ routes.post(
     doc="""WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
     maneuver, WCBH-41; not with a lost turn).""",
 )
+
+routes.post(
+    "/v1/scenes/{scene_id}/effect-rulings",
+    Fight.rule_effect,
+    EffectRulingCreate,
+    operation_id="rule_effect",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-35, 37 (GM): what a special effect lets its character do — act, move, defend
+    actively. By default an effect forbids all three until it is shaken off or dropped.""",
+)
+
+
+# ---- WCBH-22..24: the order of action ----------------------------------------------------------
+
+
+routes.post(
+    "/v1/scenes/{scene_id}/passes",
+    Fight.pass_turn,
+    TurnPassCreate,
+    operation_id="pass_turn",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-22: the character gives up the rest of its turn this page; the order moves on.""",
+)
+routes.post(
+    "/v1/scenes/{scene_id}/delays",
+    Fight.delay,
+    DelayCreate,
+    operation_id="delay_action",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-23: the character delays its action to a declared moment (before acting, once a
+    page); lost if the moment does not come this page.""",
+)
+routes.post(
+    "/v1/scenes/{scene_id}/moments",
+    Fight.moment_came,
+    MomentCreate,
+    operation_id="moment_came",
+    model=TurnPublic,
+    present=_turn,
+    doc="""WCBH-23 (GM): the declared moment came; those who delayed to it act now, in normal
+    order among themselves.""",
+)
+routes.post(
+    "/v1/scenes/{scene_id}/order-overrides",
+    Fight.override_order,
+    OrderOverrideCreate,
+    operation_id="override_order",
+    model=PageStatePublic,
+    present=_page,
+    doc="""WCBH-22..24 (GM): let the character act out of the order of action this page; the
+    reason is recorded.""",
+)
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/scenes/{scene_id}/turn",
+    response_model=TurnPublic,
+    operation_id="get_turn",
+)
+def get_turn(scene_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep) -> JSONResponse:
+    """The page's order of action (WCBH-22..24): whose turn it is, who is done, who waits for a
+    delayed moment, whom the GM let act out of order."""
+    scene = app.get(actor, Scene, scene_id)
+    return respond(TurnPublic.model_validate(fight.turn_view(actor, scene)))
 
 
 @router.get(

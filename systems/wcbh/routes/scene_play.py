@@ -248,6 +248,7 @@ routes.post(
     GroupCheckCreate,
     operation_id="open_group_check",
     status_code=201,
+    responses=ASKS_GM,
     model=GroupCheckResponse,
     present=_group,
     doc="WCBH-11: open a group check (the GM, or a player with a character in it).",
@@ -393,6 +394,7 @@ routes.post(
     RecoveryCreate,
     operation_id="recover_health",
     status_code=201,
+    responses=ASKS_GM,
     model=RecoveryPublic,
     present=_recovery,
     doc="""WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per

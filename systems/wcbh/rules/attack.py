@@ -24,14 +24,25 @@ from domain.rulesets.base import (
     CheckOutcome,
     Name,
     Odds,
+    Once,
     RequestModel,
     Text,
     request_as,
     unwrap,
 )
 from systems.wcbh.odds import wcbh_pool
-from systems.wcbh.rules.checks import TraitRequest, base_dice, power_use_cost, trait_rank
-from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit, roll_attack
+from systems.wcbh.rules.checks import (
+    SIDES,
+    TraitRequest,
+    _explodes,
+    base_dice,
+    decisive_moment_limits,
+    face_successes,
+    power_use_cost,
+    resolve_dice,
+    trait_rank,
+)
+from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit
 from systems.wcbh.rules.effects import Effect, add_effect, effect_besides_damage
 from systems.wcbh.rules.maneuvers import (
     ALL_OUT_BONUS,
@@ -164,6 +175,29 @@ class AttackRequest(RequestModel):
         description="The target declared a redirect before its defence roll (WCBH-46): it "
         "defends actively only",
     )
+    # -- Resolve in the fight (WCBH-13, 20b): an attack is a roll like any other --
+    resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DICE,
+        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
+        "Decisive Moment (WCBH-20b, 13)",
+    )
+    decisive_moment: bool = Field(
+        default=False,
+        description="The attacker's declared Decisive Moment: its 6s explode (WCBH-13)",
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        default=None,
+        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
+    )
+    defence_resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DICE,
+        description="The target's Resolve spent on its defence roll: 1 defence die each "
+        "(WCBH-20b), paid by the target",
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> AttackRequest:
@@ -176,7 +210,16 @@ class AttackRequest(RequestModel):
             raise ValueError("a charger belongs to a charge")
         if self.effect is not None and (self.club is not None or self.guard is not None):
             raise ValueError("a special effect hits one target without a guard")
+        if self.defence_resolve and (self.club is not None or self.guard is not None):
+            raise ValueError(
+                "the target's Resolve dice go to its own defence roll, without a club or guard"
+            )
         return self
+
+    @property
+    def explodes(self) -> bool:
+        """WCBH-13 (a Decisive Moment) or WCBH-47 (a powered team attack): the attacker's 6s explode."""
+        return self.explode or self.decisive_moment
 
 
 def _options(defences: Sequence[DefenceOption]) -> list[Defence]:
@@ -296,10 +339,17 @@ class AttackCheck(Check):
             "purpose": "Lightning Bolt at Dr. Null",
         }
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
+    def once(self, request: BaseModel, side: str) -> list[Once]:
+        """WCBH-15, 16: an attack may be the attacker's Decisive Moment, as any roll."""
         req = request_as(request, AttackRequest)
-        # WCBH-47: a team attacker's exploding 6s; WCBH-2: a use of a limited Power
-        return {"resolve": 1 if req.explode else 0, **power_use_cost(req.power_use)}
+        return decisive_moment_limits(req.decisive_moment, req.effort, side, "effort")
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        """The attacker's Resolve: dice bought before the roll (WCBH-20b) and a team attacker's
+        exploding 6s (WCBH-47); a use of a limited Power (WCBH-2). The target's `defence_resolve`
+        is the target's to pay (the command spends it)."""
+        req = request_as(request, AttackRequest)
+        return {"resolve": req.resolve + (1 if req.explode else 0), **power_use_cost(req.power_use)}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
@@ -309,36 +359,27 @@ class AttackCheck(Check):
             return _roll_bash(req, roller)
         if req.guard is not None:
             return _roll_guarded(req, roller)
-        done = roll_attack(
-            roller,
-            req.attack_rank,
-            _options(req.defences),
-            req.target_health,
-            weapon=attack_bonus(req),
-            defence_modifier=req.defence_modifier,
-            lethal=req.lethal,
-            minion=req.minion,
-            halve_active=req.halve_active,
-            halve_passive=req.halve_passive,
-            explode=req.explode,
-        )
+        attack = roll_attacker(req, roller, req.explodes)
+        defence = _defence(req)
+        rolled = roll_defender(req, defence, roller)
+        done = hit(attack, rolled, req.target_health, minion=req.minion)
         result: dict[str, Any] = {
-            "attack_successes": done.attack.successes,
-            "defence": done.defence_used.name,
-            "defence_rank": done.defence_used.rank,
-            "defence_successes": done.defence.successes,
-            "net": done.hit.net,
+            "attack_successes": attack,
+            "defence": defence.name,
+            "defence_rank": defence.rank,
+            "defence_successes": rolled,
+            "net": done.net,
         }
         if req.target_id is not None:
             result["target_id"] = req.target_id
         if req.effect is not None and req.besides_damage:
-            result.update(_effect_and_damage(req, done.hit))
+            result.update(_effect_and_damage(req, done))
         elif req.effect is not None:
             # WCBH-35/36 as read before issue #15: the effect instead of damage.
             current = (
                 Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
             )
-            effect = add_effect(current, req.effect, done.hit.net, req.target_health)
+            effect = add_effect(current, req.effect, done.net, req.target_health)
             result.update(
                 damage=0,
                 health=req.target_health,
@@ -348,26 +389,26 @@ class AttackCheck(Check):
                 defeated=bool(effect and effect.whole_scene),
             )
         else:
-            result.update(
-                damage=done.hit.damage, health=done.hit.health, defeated=done.hit.defeated
-            )
-        if req.charger is not None and not done.defence_used.active:
+            result.update(damage=done.damage, health=done.health, defeated=done.defeated)
+        if req.charger is not None and not defence.active:
             # WCBH-44: against a passive defence the charger's own passive defence meets the
             # attack; what gets through, less the damage dealt, hits the charger.
             own = _party_defence(req.charger, req.lethal, active=False)
-            rolled = roll_pool(roller, own.rank, req.charger.defence_modifier, label="collision")
-            taken = charge_collision(done.attack.successes, rolled.successes, result["damage"])
+            rolled_own = roll_pool(
+                roller, own.rank, req.charger.defence_modifier, label="collision"
+            )
+            taken = charge_collision(attack, rolled_own.successes, result["damage"])
             left = max(0, req.charger.health - taken)
             result["collision"] = {
                 "defence": own.name,
                 "defence_rank": own.rank,
-                "defence_successes": rolled.successes,
+                "defence_successes": rolled_own.successes,
                 "damage": taken,
                 "health": left,
                 "defeated": left == 0,
             }
-        result["success"] = done.hit.net >= 1
-        return CheckOutcome(result, done.hit.net, done.hit.net >= 1)
+        result["success"] = done.net >= 1
+        return CheckOutcome(result, done.net, done.net >= 1)
 
     def odds(
         self,
@@ -379,12 +420,37 @@ class AttackCheck(Check):
         """Exact for a plain, charging, all-out or team attack. With a club or a guard: the
         attack against the defence the result names (the others' rolls are left out)."""
         req = request_as(request, AttackRequest)
-        attack_dice = base_dice(req.attack_rank, attack_bonus(req))
+        attack_dice = base_dice(req.attack_rank, attack_bonus(req)) + resolve_dice(
+            req.resolve, req.decisive_moment
+        )
         if req.club is None and req.guard is None:
-            defence_dice = base_dice(_defence(req).rank, req.defence_modifier)
+            defence_dice = base_dice(_defence(req).rank, req.defence_modifier) + req.defence_resolve
         else:
             defence_dice = base_dice(outcome.result.get("defence_rank", 0), req.defence_modifier)
-        return _net_odds(attack_dice, defence_dice, outcome.score, req.explode)
+        return _net_odds(attack_dice, defence_dice, outcome.score, req.explodes)
+
+
+def roll_attacker(req: AttackRequest, roller: Roller, explode: bool) -> int:
+    """The attacker's successes: the attack dice, then the Resolve dice bought before the roll
+    (WCBH-20b: 1 each, 3 in a Decisive Moment, WCBH-13); with `explode` 6s explode (a Decisive
+    Moment, WCBH-13; a powered team attack, WCBH-47, on a plain attack only, as it always was)."""
+    attack = roll_pool(roller, req.attack_rank, attack_bonus(req), explode=explode, label="attack")
+    bought = roller.roll(
+        SIDES,
+        resolve_dice(req.resolve, req.decisive_moment),
+        explodes=_explodes(explode),
+        label="resolve",
+    )
+    return attack.successes + sum(face_successes(f.face) for f in bought)
+
+
+def roll_defender(req: AttackRequest, defence: Defence, roller: Roller) -> int:
+    """The target's defence successes: its best defence, then the dice its own Resolve bought
+    (WCBH-20b: a defence roll is a roll too; 1 die each, the attacker's Decisive Moment is not
+    the defender's)."""
+    rolled = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
+    bought = roller.roll(SIDES, req.defence_resolve, label="defence_resolve")
+    return rolled.successes + sum(face_successes(f.face) for f in bought)
 
 
 def _effect_and_damage(req: AttackRequest, done: Hit) -> dict[str, Any]:
@@ -409,13 +475,13 @@ def _roll_bash(req: AttackRequest, roller: Roller) -> CheckOutcome:
     """WCBH-44: one attack at −2 dice; the club defends first, then the target; if the club
     avoids all damage with an active defence, the attack fails for both."""
     assert req.club is not None
-    attack = roll_pool(roller, req.attack_rank, attack_bonus(req), label="attack")
+    attack = roll_attacker(req, roller, req.decisive_moment)
     club_defence = _party_defence(req.club, req.lethal)
     club_rolled = roll_pool(roller, club_defence.rank, req.club.defence_modifier, label="club")
     target_defence = _defence(req)
     target_rolled = roll_pool(roller, target_defence.rank, req.defence_modifier, label="defence")
     club_hit, target_hit = bash(
-        attack.successes,
+        attack,
         (club_rolled.successes, club_defence.active, req.club.health),
         (target_rolled.successes, req.target_health),
         first_minion=req.club.minion,
@@ -423,7 +489,7 @@ def _roll_bash(req: AttackRequest, roller: Roller) -> CheckOutcome:
     )
     failed = club_defence.active and club_hit.damage == 0
     result = {
-        "attack_successes": attack.successes,
+        "attack_successes": attack,
         **_hit_json(target_defence, target_rolled, target_hit),
         "club": {
             "character_id": req.club.character_id,
@@ -441,19 +507,19 @@ def _roll_guarded(req: AttackRequest, roller: Roller) -> CheckOutcome:
     """WCBH-44: an ally rolls the defence for the target. Active: when it fails the target is hit
     but still rolls its own defence; passive: the ally takes the damage."""
     assert req.guard is not None
-    attack = roll_pool(roller, req.attack_rank, attack_bonus(req), label="attack")
+    attack = roll_attacker(req, roller, req.decisive_moment)
     guard_defence = _party_defence(req.guard, req.lethal, active=req.guard_active)
     guard_rolled = roll_pool(roller, guard_defence.rank, req.guard.defence_modifier, label="guard")
     target_defence, target_rolled = guard_defence, guard_rolled
     own = 0
-    if req.guard_active and guard_rolled.successes < attack.successes:
+    if req.guard_active and guard_rolled.successes < attack:
         target_defence = _defence(req)
         target_rolled = roll_pool(
             roller, target_defence.rank, req.defence_modifier, label="defence"
         )
         own = target_rolled.successes
     outcome = defend_other(
-        attack.successes,
+        attack,
         guard_rolled.successes,
         active=req.guard_active,
         ally_health=req.target_health,
@@ -462,9 +528,9 @@ def _roll_guarded(req: AttackRequest, roller: Roller) -> CheckOutcome:
     )
     target_hit = outcome.ally
     if req.minion and req.guard_active and target_hit.net >= 1:
-        target_hit = hit(attack.successes, target_rolled.successes, req.target_health, minion=True)
+        target_hit = hit(attack, target_rolled.successes, req.target_health, minion=True)
     result: dict[str, Any] = {
-        "attack_successes": attack.successes,
+        "attack_successes": attack,
         **_hit_json(target_defence, target_rolled, target_hit),
         "guard": {
             "character_id": req.guard.character_id,

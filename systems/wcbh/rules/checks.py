@@ -152,6 +152,32 @@ class TraitRequest(RequestModel):
     purpose: Text = Field("", description="What the roll is for.")
 
 
+def decisive_moment_limits(
+    decisive_moment: bool, effort: str | None, side: str, field: str
+) -> list[Once]:
+    """WCBH-15: a Decisive Moment once per character per story, and one hero's per scene (the
+    source says one *hero* per scene; the digest says one character). WCBH-16: a character's
+    Decisive Moment names its effort, physical or mental. Any roll may be one: a trait check or
+    an attack (WCBH-13: "any check")."""
+    if decisive_moment and effort is None:
+        raise InvalidInput(
+            "a Decisive Moment needs its effort, physical or mental: it decides the "
+            "Ability the character loses a rank of afterwards",
+            field=field,
+            rule="WCBH-16",
+        )
+    if not decisive_moment and effort is not None:
+        raise InvalidInput("effort is only for a Decisive Moment", field=field, rule="WCBH-16")
+    if not decisive_moment:
+        return []
+    limits = [Once("story", "decisive_moment", "WCBH-15")]
+    if side == "hero":
+        limits.append(Once("scene", "decisive_moment", "WCBH-15", exclusive=True, continues=True))
+    else:  # WCBH-14: the scene notes other sides' Decisive Moments too, so that they go on
+        limits.append(Once("scene", "decisive_moment_other_sides", "WCBH-14", continues=True))
+    return limits
+
+
 class TraitCheck(Check):
     name: ClassVar[str] = "trait"
     description: ClassVar[str] = (
@@ -167,31 +193,8 @@ class TraitCheck(Check):
         return {"trait": "Agility", "difficulty": 2, "purpose": "Leap across the rooftops"}
 
     def once(self, request: BaseModel, side: str) -> list[Once]:
-        """WCBH-15: a Decisive Moment once per character per story, and one hero's per scene (the
-        source says one *hero* per scene; the digest says one character).
-        WCBH-16: a character's Decisive Moment names its effort, physical or mental."""
         req = request_as(request, TraitRequest)
-        if req.decisive_moment and req.effort is None:
-            raise InvalidInput(
-                "a Decisive Moment needs its effort, physical or mental: it decides the "
-                "Ability the character loses a rank of afterwards",
-                field="request.effort",
-                rule="WCBH-16",
-            )
-        if not req.decisive_moment and req.effort is not None:
-            raise InvalidInput(
-                "effort is only for a Decisive Moment", field="request.effort", rule="WCBH-16"
-            )
-        if not req.decisive_moment:
-            return []
-        limits = [Once("story", "decisive_moment", "WCBH-15")]
-        if side == "hero":
-            limits.append(
-                Once("scene", "decisive_moment", "WCBH-15", exclusive=True, continues=True)
-            )
-        else:  # WCBH-14: the scene notes other sides' Decisive Moments too, so that they go on
-            limits.append(Once("scene", "decisive_moment_other_sides", "WCBH-14", continues=True))
-        return limits
+        return decisive_moment_limits(req.decisive_moment, req.effort, side, "request.effort")
 
     def cost(self, request: BaseModel) -> dict[str, int]:
         req = request_as(request, TraitRequest)

@@ -6,26 +6,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from domain.errors import InvalidInput
 from systems.wcbh.rules.pools import halve
 
 __all__ = [
     "BACK_IN_THE_FIGHT_HEALTH",
+    "EFFECT_LIMITS",
     "Effect",
     "add_effect",
     "check_defeat",
     "close_scene",
     "come_back",
+    "defeating_effects",
     "drop_effect",
     "effect_besides_damage",
+    "effect_forbidding",
     "effect_pages",
     "extend_effect",
     "shake_off",
+    "status_for_health",
     "tick_page",
 ]
 
 BACK_IN_THE_FIGHT_HEALTH = 3  # WCBH-39
+
+# WCBH-35, 37: what a character under a special effect may still do. The source leaves an effect's
+# meaning to its power's description and says only that at 0 pages the character "is free and may
+# act": ruling, an effect forbids all three until the GM rules otherwise for it (EffectRuled).
+EFFECT_LIMITS = ("may_act", "may_move", "may_defend_actively")
 
 
 @dataclass(frozen=True)
@@ -179,3 +189,49 @@ def drop_effect(
 def _check_once_per_scene(used_this_scene: bool) -> None:
     if used_this_scene:
         raise InvalidInput("back in the fight only once per Scene", field="resolve", rule="WCBH-39")
+
+
+def status_for_health(
+    status: str, health: int, effects: Mapping[str, Mapping[str, Any]]
+) -> str | None:
+    """WCBH-31, 36: the status a change of Health outside a fight's roll (the GM's heal or harm)
+    leaves: at 0 Health defeated; above 0 no longer defeated, unless an effect that defeated the
+    character (``whole_scene``) still holds it. None: the status stays. An unconscious character
+    (a last gasp, WCBH-19) stays so until its scene ends, whatever its Health."""
+    if status == "active" and health <= 0:
+        return "defeated"
+    held = any(e.get("whole_scene") for e in effects.values())
+    if status == "defeated" and health > 0 and not held:
+        return "active"
+    return None
+
+
+def defeating_effects(effects: Mapping[str, Mapping[str, Any]], health: int) -> list[str]:
+    """WCBH-36 when damage lowers Health: the page-counted effects whose remaining Pages now reach
+    the Health left (they defeat the character and last to the end of the Scene). Ruling: only
+    while Health is above 0 — at 0 the damage itself defeated it (WCBH-31) and the effect stays
+    counted in Pages, so that back in the fight (WCBH-39) is not taken away."""
+    if health <= 0:
+        return []
+    return [
+        name
+        for name, e in effects.items()
+        if not e.get("whole_scene")
+        and check_defeat(Effect(name, int(e.get("pages", 0))), health).whole_scene
+    ]
+
+
+def effect_forbidding(
+    effects: Mapping[str, Mapping[str, Any]],
+    rulings: Mapping[str, Mapping[str, Any]],
+    what: str,
+) -> str | None:
+    """WCBH-35, 37: the first effect on the character that forbids ``what`` (one of
+    EFFECT_LIMITS), by the GM's ruling for that effect or else the default (it forbids it); None
+    when the character is free to. An effect shaken off or dropped is no longer there."""
+    if what not in EFFECT_LIMITS:
+        raise ValueError(f"unknown limit {what!r}")
+    for name in effects:
+        if not rulings.get(name, {}).get(what, False):
+            return name
+    return None

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from domain.errors import Conflict, InvalidInput
 from domain.rulesets.base import unwrap
 from systems.wcbh.rules.attack import is_minion
+from systems.wcbh.rules.effects import effect_forbidding
 from systems.wcbh.rules.sheet import WcbhCharacter
 
 MAX_ACTIONS = 10
@@ -77,6 +78,72 @@ def check_in_the_fight(name: str, status: str) -> None:
             field="character_id",
             code="defeated",
             rule="WCBH-31",
+        )
+
+
+def check_free(
+    name: str,
+    effects: Mapping[str, Mapping[str, Any]],
+    rulings: Mapping[str, Mapping[str, Any]],
+    what: str,
+) -> None:
+    """WCBH-35, 37: a character under a special effect is not free: it neither acts nor moves
+    until the effect is shaken off or dropped (WCBH-37, 39), unless the GM ruled the effect lets
+    it (`effect_forbidding`)."""
+    effect = effect_forbidding(effects, rulings, what)
+    if effect is not None:
+        doing = {"may_act": "act", "may_move": "move"}.get(what, what)
+        raise Conflict(
+            f"{name} is under {effect!r} and cannot {doing} until it is free of it (shaken "
+            "off, WCBH-37; dropped, WCBH-39) or the GM rules the effect allows it",
+            field="character_id",
+            code="under_effect",
+            rule="WCBH-37",
+            details={"effect": effect, "limit": what},
+        )
+
+
+def check_armed(name: str, conditions: Mapping[str, Any], weapon: int) -> None:
+    """WCBH-40, 41: a character whose weapon was taken (a hold aimed at it, a maneuver of 3+)
+    attacks without its weapon's dice."""
+    if not weapon:
+        return
+    for condition_name, condition in conditions.items():
+        if condition_name == "disarmed" or condition.get("loses_weapon"):
+            raise Conflict(
+                f"{name} lost its weapon ({condition_name}) and has no weapon dice",
+                field="weapon",
+                code="weapon_lost",
+                rule=str(condition.get("rule", "WCBH-41")),
+            )
+
+
+def check_may_delay(name: str, used: int, delayed_to: str | None) -> None:
+    """WCBH-23: a character delays its action before taking it (ruling: once a page)."""
+    if used:
+        raise Conflict(
+            f"{name} already acted this page: there is no action left to delay",
+            field="character_id",
+            code="page_action_refused",
+            rule="WCBH-23",
+        )
+    if delayed_to is not None:
+        raise Conflict(
+            f"{name} already delays its action this page (to: {delayed_to})",
+            field="character_id",
+            code="already_delayed",
+            rule="WCBH-23",
+        )
+
+
+def check_someone_delayed(moment: str, waiting: int) -> None:
+    """WCBH-23: the moment the GM says came is one a character delayed its action to."""
+    if not waiting:
+        raise Conflict(
+            f"no one in the fight delays its action to {moment!r} this page",
+            field="moment",
+            code="no_such_moment",
+            rule="WCBH-23",
         )
 
 

@@ -26,6 +26,7 @@ from systems.wcbh.rules.checks import (
 from systems.wcbh.rules.combat import Defence, best_defence, hit
 
 ATTACKER_LABELS = ("attack", "resolve")
+DEFENDER_LABELS = ("defence", "defence_resolve")
 
 
 class ResolveDiceRequest(RequestModel):
@@ -70,7 +71,7 @@ def attack_outcome(req: AttackRequest, faces: list[Face]) -> CheckOutcome:
     """The attack read again from its kept dice: the attacker's (attack and Resolve dice) against
     the defence as rolled; damage, Health and defeat by WCBH-31, 33 from the Health before it."""
     attack = sum(face_successes(f.face) for f in faces if f.kept and f.label in ATTACKER_LABELS)
-    defence = sum(face_successes(f.face) for f in faces if f.kept and f.label == "defence")
+    defence = sum(face_successes(f.face) for f in faces if f.kept and f.label in DEFENDER_LABELS)
     used = best_defence(
         [Defence(d.name, d.rank, d.active) for d in req.defences],
         lethal=req.lethal,
@@ -98,7 +99,14 @@ def attack_outcome(req: AttackRequest, faces: list[Face]) -> CheckOutcome:
 def _apply_resolve_dice(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
     assert isinstance(roll.request, ResolveDiceRequest)
     if isinstance(roll.original, AttackRequest):
-        added = roller.roll(SIDES, roll.request.resolve, label="resolve")  # WCBH-20b: 1 die each
+        # WCBH-20b: 1 die each; WCBH-13: 3 each, exploding, in the attacker's Decisive Moment
+        moment = roll.original.decisive_moment
+        added = roller.roll(
+            SIDES,
+            resolve_dice(roll.request.resolve, moment),
+            explodes=_explodes(roll.original.explodes),
+            label="resolve",
+        )
         return attack_outcome(roll.original, roll.faces + added)
     assert isinstance(roll.original, TraitRequest)
     trait, rank = trait_rank(roll.original, roll.sheet)
@@ -112,9 +120,12 @@ def _odds_resolve_dice(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
     """Given the roll already seen: the chance the added dice bring success / this many."""
     assert isinstance(roll.request, ResolveDiceRequest)
     if isinstance(roll.original, AttackRequest):
-        attack = sum(face_successes(f.face) for f in roll.faces if f.kept and f.label == "attack")
+        attack = sum(
+            face_successes(f.face) for f in roll.faces if f.kept and f.label in ATTACKER_LABELS
+        )
         before = attack - int(outcome.result["defence_successes"])
-        added = wcbh_pool(roll.request.resolve, False)
+        moment = roll.original.decisive_moment
+        added = wcbh_pool(resolve_dice(roll.request.resolve, moment), roll.original.explodes)
         return Odds(added.at_least(1 - before), added.at_least(outcome.score - before))
     assert isinstance(roll.original, TraitRequest)
     before = sum(face_successes(f.face) for f in roll.faces if f.kept)
@@ -128,9 +139,18 @@ def _odds_resolve_dice(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
 
 def _apply_resolve_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
     if isinstance(roll.original, AttackRequest):
-        # WCBH-20c: every die of the attacker's; the defender's dice are the defender's.
-        mine = [f for f in roll.faces if f.kept and f.label in ATTACKER_LABELS]
-        return attack_outcome(roll.original, roll.faces + roller.reroll(mine))
+        # WCBH-20c: every die of the attacker's; the defender's dice are the defender's. As on a
+        # trait check, explosion dice go with the die that set them off (WCBH-13, 47).
+        mine = [
+            f
+            for f in roll.faces
+            if f.kept and f.label in ATTACKER_LABELS and f.exploded_from is None
+        ]
+        for face in roll.faces:
+            if face.label in ATTACKER_LABELS and face.exploded_from is not None:
+                face.kept = False
+        new = roller.reroll(mine, explodes=_explodes(roll.original.explodes))
+        return attack_outcome(roll.original, roll.faces + new)
     assert isinstance(roll.original, TraitRequest)
     trait, rank = trait_rank(roll.original, roll.sheet)
     # Explosion dice belong to the die that set them off: they go with it, and the new die
@@ -145,8 +165,11 @@ def _apply_resolve_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
 
 def _odds_resolve_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
     if isinstance(roll.original, AttackRequest):
-        # The original roll's attack dice, all rerolled (the faces are the original's).
-        pool = wcbh_pool(sum(1 for f in roll.faces if f.label == "attack"), False)
+        # The original roll's attacker dice, all rerolled (the faces are the original's).
+        rerolled = sum(
+            1 for f in roll.faces if f.label in ATTACKER_LABELS and f.exploded_from is None
+        )
+        pool = wcbh_pool(rerolled, roll.original.explodes)
         defence = int(outcome.result["defence_successes"])
         return Odds(pool.at_least(defence + 1), pool.at_least(defence + outcome.score))
     assert isinstance(roll.original, TraitRequest)

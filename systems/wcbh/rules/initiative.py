@@ -3,19 +3,23 @@ as groups of characters acting simultaneously."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from domain.errors import InvalidInput
+from domain.errors import Conflict, InvalidInput
 
 __all__ = [
     "TIE_ORDER",
     "Combatant",
     "Order",
+    "check_turn_order",
     "delayed_order",
     "effective_edge",
+    "knocked_out_together",
     "lost_delays",
+    "moment_matches",
+    "now_acting",
     "order_of_action",
 ]
 
@@ -133,3 +137,70 @@ def _groups(acting: list[Combatant], variant: Variant) -> Order:
     for c in sorted(acting, key=key):
         groups.setdefault(key(c), []).append(c.id)
     return tuple(tuple(ids) for ids in groups.values())
+
+
+# ---- enforcing the order (issue #15: it was computed but never enforced) -------------------------
+
+
+def now_acting(
+    order: Order, done: Collection[str], called: Collection[str] = ()
+) -> tuple[str, ...]:
+    """WCBH-22, 23: the characters whose turn it is: those whose delayed moment came and who have
+    not acted yet go first, in the normal order among themselves (WCBH-23); else the first group of
+    the order with someone not done (one group acts simultaneously). ``done``: whose turn of the
+    Page is over or skipped (acted, passed, lost its turn, out of the fight, waiting for a delayed
+    moment). Empty: everyone is done."""
+    waiting = {c for c in called if c not in done}
+    for group in order:
+        now = tuple(c for c in group if (c in waiting if waiting else c not in done))
+        if now:
+            return now
+    return ()
+
+
+def check_turn_order(
+    character: str,
+    name: str,
+    order: Order,
+    done: Collection[str],
+    called: Collection[str] = (),
+) -> None:
+    """WCBH-22..24: a character of the fight acts only when its turn comes (``now_acting``); the
+    GM's recorded override is the caller's to honour before asking. A character the GM did not put
+    into the fight is refused too: the order cannot place it."""
+    if not any(character in group for group in order):
+        raise Conflict(
+            f"{name} is not in this scene's fight: the GM adds it (POST .../combatants) so that "
+            "the order of action places it",
+            field="character_id",
+            code="not_in_the_fight",
+            rule="WCBH-22",
+        )
+    now = now_acting(order, done, called)
+    if character not in now:
+        raise Conflict(
+            f"it is not {name}'s turn: the order of action (Edge) has others act first",
+            field="character_id",
+            code="not_your_turn",
+            rule="WCBH-23" if called else "WCBH-22",
+            details={"now": list(now)},
+        )
+
+
+def moment_matches(declared: str | None, came: str) -> bool:
+    """WCBH-23: a delayed action's declared moment, named again when it comes (case and outer
+    spaces aside)."""
+    return declared is not None and declared.strip().casefold() == came.strip().casefold()
+
+
+def knocked_out_together(
+    character: str, order: Order, attackers_of_it: Iterable[str], *, defeated_now: bool, acted: bool
+) -> bool:
+    """WCBH-23: equal Edge on one side acts simultaneously, "and both may knock each other out": a
+    character that a member of its own group defeated this Page, before it took its action, still
+    takes it. ``attackers_of_it``: who attacked it this Page; ``defeated_now``: defeated by damage
+    on this Page."""
+    if not defeated_now or acted:
+        return False
+    group = next((g for g in order if character in g), ())
+    return any(a in group and a != character for a in attackers_of_it)

@@ -225,6 +225,10 @@ def _group_check_opened(state: State, page: int, d: Mapping[str, Any]) -> None:
         "rolls": {},
         "handovers": [],
     }
+    if d.get("difficulty_set_by"):  # who gave a difficulty other than 0 (none in older logs)
+        state["group_checks"][str(d["group_id"])]["difficulty_set_by"] = list(
+            d["difficulty_set_by"]
+        )
 
 
 def _group_check_rolled(state: State, page: int, d: Mapping[str, Any]) -> None:

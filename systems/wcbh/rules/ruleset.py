@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -21,6 +22,8 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.rules.attack import FIGHT_CHECKS, AttackCheck, attack_request
 from systems.wcbh.rules.checks import CHECKS
+from systems.wcbh.rules.effects import status_for_health
+from systems.wcbh.rules.examples import OTHER_SIDES
 from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
 from systems.wcbh.rules.ground import GROUND
@@ -114,6 +117,9 @@ class WcbhRuleset(Ruleset):
             "never",
         ),
     )
+    # WCBH-3/23: the minion side has the minion form alone (check_sheet); a minion's sheet that
+    # forgets its `kind` is told so, not judged as a full character.
+    side_forms: ClassVar[Mapping[str, tuple[str, str]]] = {"minion": ("minion", "WCBH-3")}
     field_rules: ClassVar[Mapping[str, str]] = {
         "abilities": "WCBH-6",
         "talents": "WCBH-3",
@@ -190,6 +196,21 @@ class WcbhRuleset(Ruleset):
         """WCBH-28..33, 35: see systems/wcbh/rules/attack.py."""
         return attack_request(attacker, target, **options)
 
+    def status_after(
+        self,
+        status: str,
+        resources: Mapping[str, int],
+        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> tuple[str, str] | None:
+        """WCBH-31, 36: the GM's heal or harm of Health decides the status again
+        (`effects.status_for_health`): at 0 defeated; above 0 back, unless an effect that defeated
+        the character still holds it."""
+        health = resources.get("health")
+        if health is None:
+            return None
+        status_now = status_for_health(status, health, effects or {})
+        return None if status_now is None else (status_now, "WCBH-31")
+
     def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
         """WCBH-21: the GM's Adversity starts every game Issue at the number of players (the one
         source of that number; play.Adversity starts from it). Ruling: what was left of the last
@@ -213,6 +234,9 @@ class WcbhRuleset(Ruleset):
             # WCBH-2: a Power's uses per game Issue, back to full when a new one starts
             **{name: resource(uses, uses, "issue") for name, uses in limited.items()},
         }
+
+    def example_sheets(self) -> dict[str, dict[str, Any]]:
+        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

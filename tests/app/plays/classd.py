@@ -11,6 +11,8 @@ from systems.classd.commands import ClassD
 from systems.classd.requests import (
     ClassDActionCreate,
     ClassDAttackCreate,
+    ClassDFightEnd,
+    ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
     ClassDStopCreate,
@@ -157,11 +159,21 @@ def move(p: Play, pick: Pick) -> None:
             "client_seed": pick.client_seed(),
         }
     )
-    p.run(p.actor(hero, pick), "classd_move", p.scene, body)
+    # CD-18: the difficulty is the GM's; a player who names one asks the GM first under
+    # gm_approval (its roll is then the approval's), so the GM moves the hero half the time
+    actor = p.table.gm if pick.flag() else p.actor(hero, pick)
+    p.run(actor, "classd_move", p.scene, body)
 
 
 def rest(p: Play, pick: Pick) -> None:
-    """CD-22: a rest on the mission, one roll in the current scene."""
+    """CD-22: a rest on the mission, one roll in the current scene; the GM ends a fight under
+    way there first (no rest mid-fight), now and then a grant beside it (CD-8)."""
+    scene = p.table.app.system(ClassD).fight.classd_combat(p.table.gm, p.scene)
+    if "round" in scene.states and not scene.states["round"].get("over"):
+        if pick.flag():
+            grant = ClassDGrantCreate(character_id=pick.one(p.fighters), reason="the GM says so")
+            p.gm("classd_grant_action", p.scene, grant)
+        p.gm("classd_end_fight", p.scene, ClassDFightEnd(reason="the villains fall back"))
     resting = [h for h in p.heroes if pick.flag()] or p.heroes
     body = RestCreate(character_ids=resting, scene_id=p.scene, client_seed=pick.client_seed())
     p.gm("rest_on_mission", p.mission, body)

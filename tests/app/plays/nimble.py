@@ -151,7 +151,7 @@ def help_roll(p: Play, pick: Pick) -> None:
     if not helpers:
         return
     helper = pick.one(helpers)
-    actor = p.actor(helper, pick)
+    actor = p.actor(attacker, pick)  # NB-19: the helped hero's player picks the die
     body = NimbleHelpCreate(
         helper_id=helper,
         roll_id=UUID(pending["roll_id"]),

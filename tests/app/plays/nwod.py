@@ -27,8 +27,13 @@ THUG = {
     "speed": 4,
     "weapons": [
         {"name": "Club", "damage_class": "common"},
-        {"name": "Pistol", "damage_class": "common", "magazine": 12},
-        {"name": "Assault rifle", "damage_class": "professional", "magazine": 30},
+        {"name": "Pistol", "damage_class": "common", "magazine": 12, "spare_magazines": 5},
+        {
+            "name": "Assault rifle",
+            "damage_class": "professional",
+            "magazine": 30,
+            "spare_magazines": 50,
+        },
     ],
 }
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from domain.dice.roller import Face
+from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
 from domain.rulesets.base import CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted
@@ -90,3 +91,80 @@ def test_resolve_on_an_attack_of_several_parties_is_refused_wcbh_20b(
     reason = DICE.allowed(request, first_roll(2, 1, 3, 4, 5)[0])
     assert reason is not None and named in reason
     assert REROLL.allowed(REQUEST, first_roll(2, 1, 3, 4, 5)[0]) is None
+
+
+# ---- Resolve and the Decisive Moment before the roll (issue #15: attacks refused both) ----------
+
+
+def attack_with(faces: tuple[int, ...], **fields: object) -> tuple[CheckOutcome, list[Face]]:
+    request = ATTACK.parse({**REQUEST.model_dump(mode="json"), **fields})
+    roller = scripted(*faces)
+    outcome = ATTACK.roll(request, None, RULES.parse_settings(None), roller)
+    return outcome, roller.faces
+
+
+def test_an_attacks_decisive_moment_explodes_the_attackers_sixes_only_wcbh_13() -> None:
+    faces = (6, 1, 1, 1, 6, 1)  # attack 6, 1, 1 and the 6's extra die; defence 6 does not explode
+    outcome, rolled = attack_with(decisive_moment=True, effort="physical", faces=faces)
+    assert [(f.label, f.face, f.exploded_from) for f in rolled] == [
+        ("attack", 6, None),
+        ("attack", 1, None),
+        ("attack", 1, None),
+        ("attack", 1, 0),
+        ("defence", 6, None),
+        ("defence", 1, None),
+    ]
+    assert (outcome.result["attack_successes"], outcome.result["defence_successes"]) == (2, 2)
+
+
+def test_resolve_before_an_attack_buys_a_die_each_three_in_a_decisive_moment_wcbh_20b_13() -> None:
+    plain, rolled = attack_with(resolve=2, faces=(1, 1, 1, 4, 4, 1, 1))
+    assert [f.label for f in rolled].count("resolve") == 2
+    assert plain.result["attack_successes"] == 2
+    assert ATTACK.cost(ATTACK.parse({**REQUEST.model_dump(mode="json"), "resolve": 2})) == {
+        "resolve": 2
+    }
+    moment, rolled = attack_with(
+        resolve=1, decisive_moment=True, effort="mental", faces=(1, 1, 1, 2, 2, 2, 1, 1)
+    )
+    assert [f.label for f in rolled].count("resolve") == 3
+    assert moment.result["attack_successes"] == 3
+
+
+def test_the_targets_resolve_buys_defence_dice_that_count_against_the_hit_wcbh_20b() -> None:
+    # attack 2 (4, 4, 1) against Agility 2 (1, 1) + 2 Resolve dice (2, 6): 3 successes, no hit
+    outcome, rolled = attack_with(defence_resolve=2, faces=(4, 4, 1, 1, 1, 2, 6))
+    assert [f.label for f in rolled][-2:] == ["defence_resolve", "defence_resolve"]
+    assert (outcome.result["defence_successes"], outcome.result["damage"]) == (3, 0)
+    # paid by the target, not by the attacker (the command spends it)
+    request = ATTACK.parse({**REQUEST.model_dump(mode="json"), "defence_resolve": 2})
+    assert ATTACK.cost(request) == {"resolve": 0}
+
+
+def test_resolve_dice_after_a_decisive_moment_attack_are_three_each_and_explode_wcbh_13() -> None:
+    request = ATTACK.parse(
+        {**REQUEST.model_dump(mode="json"), "decisive_moment": True, "effort": "physical"}
+    )
+    roller = scripted(1, 1, 1, 1, 1)  # attack 0, defence 0
+    ATTACK.roll(request, None, RULES.parse_settings(None), roller)
+    faces = [dataclasses.replace(f) for f in roller.faces]
+    more = scripted(6, 1, 1, 2)  # 3 dice; the 6 explodes into the fourth
+    asked = FollowUpRoll(
+        request, faces, DICE.parse({"resolve": 1}), None, RULES.parse_settings(None)
+    )
+    outcome = DICE.apply(asked, more)
+    assert [f.label for f in more.faces] == ["resolve"] * 4
+    assert outcome.result["attack_successes"] == 3  # 6 → 2, the exploded 2 → 1
+
+
+def test_a_decisive_moment_attack_names_its_effort_and_is_limited_wcbh_15_16() -> None:
+    moment = ATTACK.parse({**REQUEST.model_dump(mode="json"), "decisive_moment": True})
+    with pytest.raises(InvalidInput) as refused:
+        ATTACK.once(moment, "hero")
+    assert (refused.value.field, refused.value.rule) == ("effort", "WCBH-16")
+    named = ATTACK.parse({**moment.model_dump(mode="json"), "effort": "physical"})
+    assert [(o.scope, o.key) for o in ATTACK.once(named, "hero")] == [
+        ("story", "decisive_moment"),
+        ("scene", "decisive_moment"),
+    ]
+    assert ATTACK.once(REQUEST, "hero") == []

@@ -87,13 +87,25 @@ def test_actions_without_a_roll_by_side_cd_9_cd_15(side: str, action: str, rule:
         assert refusal(InvalidInput, refusals.check_action_kind, side, action).rule == rule
 
 
-def test_an_action_names_a_feature_of_the_character() -> None:
-    sling = Feature.model_validate({"name": "Sling", "attack": "ranged", "damage": 1})
-    refusals.check_has_feature("Nova", [sling], "Sling")
-    refusals.check_has_feature("Nova", [sling], None)
-    assert refusal(InvalidInput, refusals.check_has_feature, "N", [sling], "Rope").field == (
-        "feature"
+def test_an_item_used_is_in_the_gear_and_a_power_used_among_the_powers_cd_9() -> None:
+    sheet = ClassdSheet.model_validate(
+        {
+            "might": 1,
+            "speed": 1,
+            "spirit": 1,
+            "health": 5,
+            "will": 1,
+            "gear": [{"name": "Sling", "attack": "ranged", "damage": 1}],
+            "powers": [{"name": "Blink"}],
+        }
     )
+    refusals.check_has_feature("Nova", sheet, "item", "Sling")
+    refusals.check_has_feature("Nova", sheet, "power", "Blink")
+    refusals.check_has_feature("Nova", sheet, "item", None)
+    refusals.check_has_feature("Vile", sheet, "special", "Blink")
+    for action, feature in (("item", "Rope"), ("item", "Blink"), ("power", "Sling")):
+        error = refusal(InvalidInput, refusals.check_has_feature, "N", sheet, action, feature)
+        assert (error.field, error.rule) == ("feature", "CD-9")
 
 
 def test_a_retreat_names_its_pursuers_and_the_hero_never_covers_itself_cd_14() -> None:

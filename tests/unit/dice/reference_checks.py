@@ -194,7 +194,9 @@ def wcbh_attack_reread(original: Json, faces: list[Json]) -> Outcome:
     """An attack read again after Resolve: the attacker's kept dice against the defence as rolled."""
     kept = [f for f in faces if f["kept"]]
     attack = sum(d6_successes(f["face"]) for f in kept if f["label"] in ("attack", "resolve"))
-    defence = sum(d6_successes(f["face"]) for f in kept if f["label"] == "defence")
+    defence = sum(
+        d6_successes(f["face"]) for f in kept if f["label"] in ("defence", "defence_resolve")
+    )
     used = target_defence(original)
     done = hit(attack, defence, original["target_health"], original["minion"])
     result = {
@@ -214,8 +216,10 @@ def wcbh_attack_reread(original: Json, faces: list[Json]) -> Outcome:
 def wcbh_resolve_dice(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
-    if "attack_rank" in original:  # an attack: one die per Resolve, never exploding
-        return wcbh_attack_reread(original, faces + dice.pool(6, req["resolve"], "resolve"))
+    if "attack_rank" in original:  # an attack: the attacker's dice, as its Decisive Moment says
+        count = resolve_count(req["resolve"], original.get("decisive_moment", False))
+        boom = six_explodes if attack_explodes(original) else None
+        return wcbh_attack_reread(original, faces + dice.pool(6, count, "resolve", boom))
     trait, rank = wcbh_rank(original, sheet)
     decisive = original["decisive_moment"]
     added = dice.pool(
@@ -227,9 +231,14 @@ def wcbh_resolve_dice(
 def wcbh_resolve_reroll(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
-    if "attack_rank" in original:  # an attack: the attacker's dice only
-        mine = [f for f in faces if f["kept"] and f["label"] in ("attack", "resolve")]
-        return wcbh_attack_reread(original, faces + dice.reroll(mine, None))
+    if "attack_rank" in original:  # an attack: the attacker's dice only, chains go with their die
+        ours = ("attack", "resolve")
+        mine = [f for f in faces if f["kept"] and f["label"] in ours and f["exploded_from"] is None]
+        for f in faces:
+            if f["label"] in ours and f["exploded_from"] is not None:
+                f["kept"] = False
+        boom = six_explodes if attack_explodes(original) else None
+        return wcbh_attack_reread(original, faces + dice.reroll(mine, boom))
     trait, rank = wcbh_rank(original, sheet)
     again = [f for f in faces if f["kept"] and f["exploded_from"] is None]
     for f in faces:
@@ -291,14 +300,28 @@ def party_defence(party: Json, lethal: bool, active: bool | None = None) -> Json
     return best_defence(options, lethal, party["halve_active"], party["halve_passive"])
 
 
+def attack_explodes(req: Json) -> bool:
+    return bool(req["explode"] or req.get("decisive_moment", False))
+
+
+def wcbh_attacker(req: Json, dice: Dice, explode: bool) -> int:
+    """The attack dice, then the Resolve dice bought before the roll (3 each in a Decisive Moment)."""
+    attack = wcbh_pool(dice, req["attack_rank"], attack_bonus(req), "attack", explode)
+    count = resolve_count(req.get("resolve", 0), req.get("decisive_moment", False))
+    bought = dice.pool(6, count, "resolve", six_explodes if explode else None)
+    return attack + sum(d6_successes(f["face"]) for f in bought)
+
+
 def wcbh_attack(req: Json, sheet: Json | None, settings: Json, dice: Dice) -> Outcome:
     if req["club"] is not None:
         return wcbh_bash(req, dice)
     if req["guard"] is not None:
         return wcbh_guarded(req, dice)
-    attack = wcbh_pool(dice, req["attack_rank"], attack_bonus(req), "attack", req["explode"])
+    attack = wcbh_attacker(req, dice, attack_explodes(req))
     defence = target_defence(req)
     rolled = wcbh_pool(dice, defence["rank"], req["defence_modifier"], "defence")
+    bought = dice.pool(6, req.get("defence_resolve", 0), "defence_resolve")
+    rolled += sum(d6_successes(f["face"]) for f in bought)
     done = hit(attack, rolled, req["target_health"], req["minion"])
     result: Json = {
         "attack_successes": attack,
@@ -355,7 +378,7 @@ def wcbh_attack(req: Json, sheet: Json | None, settings: Json, dice: Dice) -> Ou
 
 def wcbh_bash(req: Json, dice: Dice) -> Outcome:
     club = req["club"]
-    attack = wcbh_pool(dice, req["attack_rank"], attack_bonus(req), "attack")
+    attack = wcbh_attacker(req, dice, req.get("decisive_moment", False))
     club_defence = party_defence(club, req["lethal"])
     club_rolled = wcbh_pool(dice, club_defence["rank"], club["defence_modifier"], "club")
     defence = target_defence(req)
@@ -383,7 +406,7 @@ def wcbh_bash(req: Json, dice: Dice) -> Outcome:
 
 def wcbh_guarded(req: Json, dice: Dice) -> Outcome:
     guard, active, health = req["guard"], req["guard_active"], req["target_health"]
-    attack = wcbh_pool(dice, req["attack_rank"], attack_bonus(req), "attack")
+    attack = wcbh_attacker(req, dice, req.get("decisive_moment", False))
     guard_defence = party_defence(guard, req["lethal"], active=active)
     guard_rolled = wcbh_pool(dice, guard_defence["rank"], guard["defence_modifier"], "guard")
     defence, rolled = guard_defence, guard_rolled

@@ -172,6 +172,16 @@ def test_attacks_count_for_hasty_and_reset_at_the_own_turn_end_nb_10() -> None:
     assert NOVA not in state["attacks"]
 
 
+def test_hasty_attacks_are_a_hero_rule_monster_groups_attack_without_steps_nb_10() -> None:
+    state = acted(acted(started(), NOVA, hasty=True), NOVA, hasty=True)
+    assert enc.hasty_steps(state, NOVA) == 2  # the hero's 3rd attack: 2 steps
+    assert enc.hasty_steps(state, NOVA, reaction=True) == 0  # an opportunity attack (ruling)
+    for _ in range(3):
+        state = acted(state, GOBLINS, cost=0, hasty=True)
+    assert state["attacks"][GOBLINS] == 3  # counted (for the members that attacked) ...
+    assert enc.hasty_steps(state, GOBLINS) == 0  # ... but never hasty
+
+
 # ---- NB-14: Assess once per skill; weakness and anticipated danger ---------------------------
 
 
@@ -250,3 +260,72 @@ def test_difficult_terrain_costs_double_nb_13() -> None:
 def test_apply_refuses_an_unknown_change() -> None:
     with pytest.raises(ValueError):
         enc.apply(None, "teleported", {})
+
+
+# ---- monster groups: one attack per member left (ruling under NB-3/NB-4) ---------------------
+
+
+def test_a_group_has_as_many_members_as_its_pooled_hp_hold_nb_4() -> None:
+    from systems.nimble.rules.sheet import members_left
+
+    assert [members_left(3, hp) for hp in (12, 10, 9, 4, 3, 1, 0)] == [4, 4, 3, 2, 1, 1, 0]
+
+
+def test_a_group_attacks_once_per_member_left_plus_the_gm_s_grant_nb_4() -> None:
+    state = acted(started(), GOBLINS, cost=0, hasty=True)
+    enc.check_members(state, GOBLINS, "Goblins", 2)
+    enc.check_members(state, NOVA, "Nova", None)  # heroes and single monsters: not counted
+    with pytest.raises(Conflict) as raised:
+        enc.check_members(state, GOBLINS, "Goblins", 1)
+    assert (raised.value.code, raised.value.rule) == ("no_members_left", "NB-4")
+    granted = enc.apply(state, "granted", {"character_id": GOBLINS, "actions": 1, "reason": "x"})
+    enc.check_members(granted, GOBLINS, "Goblins", 1)
+    assert end_turn(granted, GOBLINS)["extra_attacks"] == {}
+
+
+# ---- NB-6 with NB-25: an activity lasts while its Concentration does --------------------------
+
+
+def test_an_activity_lapses_with_its_concentration_nb_6_nb_25() -> None:
+    activity = {"name": "Ritual", "cost": 5, "paid": 3}
+    state = acted(started(), NOVA, cost=3, activity=activity)
+    assert not enc.activity_lapsed(state, NOVA, {"effect": "Ritual", "saves_due": 1})
+    assert enc.activity_lapsed(state, NOVA, None)  # 0 HP, a failed save, dropped
+    assert not enc.activity_lapsed(state, ROOK, None)  # no activity
+    ended = enc.apply(state, "activity_ended", {"character_id": NOVA, "activity": "Ritual"})
+    assert ended["activities"] == {}
+
+
+def test_a_due_concentration_save_comes_before_acting_nb_25() -> None:
+    enc.check_no_save_due("Nova", {"effect": "Ritual", "saves_due": 0})
+    with pytest.raises(Conflict) as raised:
+        enc.check_no_save_due("Nova", {"effect": "Ritual", "saves_due": 1})
+    assert (raised.value.code, raised.value.rule) == ("concentration_save_due", "NB-25")
+
+
+def test_a_hit_on_a_hero_waits_for_reactions_unless_told_otherwise_nb_15() -> None:
+    state = started()
+    assert enc.holds(state, NOVA, None, reacting=False)  # the default: react after the roll
+    assert not enc.holds(state, NOVA, None, reacting=True)  # declared with the attack
+    assert not enc.holds(state, NOVA, False, reacting=False)
+    assert not enc.holds(state, GOBLINS, None, reacting=False)  # monsters never react
+    assert enc.holds(state, GOBLINS, True, reacting=False)  # held for Help (NB-19)
+
+
+def test_defend_against_a_crit_is_refused_nb_16() -> None:
+    enc.check_defend_helps(False)
+    with pytest.raises(Conflict) as raised:
+        enc.check_defend_helps(True)
+    assert (raised.value.code, raised.value.rule, raised.value.field) == (
+        "critical_ignores_armor",
+        "NB-16",
+        "defend",
+    )
+
+
+def test_the_timeline_credits_help_to_the_helper_and_the_reroll_to_the_ally_nb_19() -> None:
+    helped = {"roll_id": "aaaaaaaa-1", "reroll_id": "bbbbbbbb-2", "total": 9, "success": True}
+    fields = {"character_id": ROOK, "action": "help", "cost": 1, "details": {"help": helped}}
+    text = enc.describe("acted", fields, "Rook")
+    assert text.startswith("Rook Helps (1 action(s))") and "the ally rerolls" in text
+    assert "aaaaaaaa" in text and "bbbbbbbb" in text

@@ -146,3 +146,17 @@ def test_the_view_shows_what_a_safe_rest_refreshes() -> None:
     assert view["safe_rest"]["hp"] == 20 and view["safe_rest"]["wounds"] == 2
     names = [c["name"] for c in health.condition_list("dying", {"hidden": {}}, {"effect": "B"})]
     assert names == ["dying", "hidden", "concentrating"]
+
+
+def test_movement_while_held_nb_24() -> None:
+    from domain.errors import Conflict
+
+    same = {"grappled": {"by_id": "x", "size": "same"}}
+    assert health.move_speed("Rat", same, 6) == 3  # either moves with the other, half speed
+    assert health.move_speed("Nova", {"grappling": {"target_id": "x", "size": "same"}}, 7) == 3
+    assert health.move_speed("Nova", {"grappling": {"size": "smaller"}}, 6) == 6  # drags it
+    assert health.move_speed("Ogre", {"ridden": {"by_id": "x"}}, 6) == 6  # carries its rider
+    for held in ({"grappled": {"size": "smaller"}}, {"restrained": {}}, {"mounted": {}}):
+        with pytest.raises(Conflict) as raised:
+            health.move_speed("Rat", held, 6)
+        assert (raised.value.code, raised.value.rule) == ("cannot_move", "NB-24")

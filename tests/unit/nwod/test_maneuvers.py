@@ -11,7 +11,7 @@ import pytest
 from domain.errors import Conflict, DomainError, InvalidInput
 from domain.rulesets import get_ruleset
 from systems.nwod_micro.requests import ActionCreate, AttackCreate
-from systems.nwod_micro.rules import combat, maneuvers
+from systems.nwod_micro.rules import combat, gear, maneuvers
 from systems.nwod_micro.rules.maneuvers import Standing
 from systems.nwod_micro.rules.sheet import NwodSheet
 
@@ -44,6 +44,11 @@ def in_cover(who: str, kind: str, durability: int = 0) -> tuple[str, dict[str, A
 
 def attack(**fields: Any) -> AttackCreate:
     return AttackCreate(attacker_id=uuid4(), target_ids=[uuid4()], **fields)
+
+
+def aim(gun: Any = None, **fields: Any) -> maneuvers.Aimed:
+    """An attack as sent, with its kind decided from the maneuver and ``gun`` (NW-6)."""
+    return maneuvers.aimed(attack(**fields), gun)
 
 
 def refusal(error: type[DomainError], call: Any, *args: Any) -> DomainError:
@@ -147,17 +152,17 @@ def test_targets_once_each_as_many_as_the_maneuver_reaches_never_oneself_nw_15()
 def test_an_attacks_options_fit_its_maneuver_nw_15_nw_17(
     fields: dict[str, Any], field: str
 ) -> None:
-    error = refusal(InvalidInput, maneuvers.check_attack, fight(), HERO, "Vega", attack(**fields))
+    error = refusal(InvalidInput, maneuvers.check_attack, fight(), HERO, "Vega", aim(**fields))
     assert error.field == field
 
 
 def test_no_melee_from_full_cover_and_only_in_ones_own_turn_nw_13_nw_14() -> None:
     covered = fight(in_cover(HERO, "full", 3))
-    melee = attack(kind="melee")
+    melee = aim(kind="melee")
     assert refusal(Conflict, maneuvers.check_attack, covered, HERO, "Vega", melee).code == (
         "in_full_cover"
     )
-    maneuvers.check_attack(fight(), HERO, "Vega", attack(maneuver="precise", hit_location="arm"))
+    maneuvers.check_attack(fight(), HERO, "Vega", aim(maneuver="precise", hit_location="arm"))
     assert refusal(Conflict, maneuvers.check_attack, fight(), FOE, "Gunman", melee).code == (
         "not_your_turn"
     )
@@ -165,24 +170,27 @@ def test_no_melee_from_full_cover_and_only_in_ones_own_turn_nw_13_nw_14() -> Non
 
 def test_firing_names_the_weapon_and_spends_its_rounds_nw_11_nw_16() -> None:
     rifle, knife = maneuvers.weapon_of(sheet(), "Vega", "Assault rifle"), sheet().weapons[1]
-    fired = maneuvers.firing(fight(), HERO, rifle, attack(maneuver="short_burst"), 4)
-    assert fired == maneuvers.Firing("Assault rifle", 2, 26)
-    assert maneuvers.firing(fight(), HERO, knife, attack(kind="melee"), None).rounds_left is None
-    assert maneuvers.firing(fight(), HERO, None, attack(kind="melee"), None) == maneuvers.Firing()
-    unarmed = refusal(InvalidInput, maneuvers.firing, fight(), HERO, None, attack(), None)
+    full = gear.ammunition(None, rifle, None)
+    fired = maneuvers.firing(rifle, aim(rifle, maneuver="short_burst"), 4, full)
+    assert (fired.weapon, fired.bonus, fired.rounds_left) == ("Assault rifle", 2, 26)
+    assert fired.gear == full | {"loaded": 26}
+    assert maneuvers.firing(knife, aim(knife), None, None).rounds_left is None
+    assert maneuvers.firing(None, aim(), None, None) == maneuvers.Firing()
+    unarmed = refusal(InvalidInput, maneuvers.firing, None, aim(kind="ranged"), None, None)
     assert (unarmed.field, unarmed.rule) == ("weapon", "NW-11")
-    no_magazine = refusal(
-        InvalidInput, maneuvers.firing, fight(), HERO, knife, attack(maneuver="short_burst"), 3
-    )
+    burst = aim(knife, maneuver="short_burst")
+    no_magazine = refusal(InvalidInput, maneuvers.firing, knife, burst, 3, None)
     assert no_magazine.field == "weapon"
-    assert (
-        refusal(InvalidInput, maneuvers.firing, fight(), HERO, knife, attack(kind="melee"), 2).field
-        == "rounds"
-    )
-    assert (
-        refusal(InvalidInput, maneuvers.firing, fight(), HERO, None, attack(kind="melee"), 2).field
-        == "rounds"
-    )
+    assert refusal(InvalidInput, maneuvers.firing, knife, aim(knife), 2, None).field == "rounds"
+    assert refusal(InvalidInput, maneuvers.firing, None, aim(), 2, None).field == "rounds"
+
+
+def test_an_attack_without_a_kind_takes_the_maneuvers_then_the_weapons_nw_6_nw_15() -> None:
+    rifle, knife = maneuvers.weapon_of(sheet(), "Vega", "Assault rifle"), sheet().weapons[1]
+    assert aim(rifle).kind == "ranged" and aim(knife).kind == "melee" and aim().kind == "melee"
+    assert aim(knife, maneuver="short_burst").kind == "ranged"
+    assert aim(rifle, maneuver="reckless").kind == "melee"
+    assert aim(rifle, kind="melee").kind == "melee"  # a rifle butt: as sent
 
 
 def test_the_attackers_dice_aim_dodging_blind_fire_and_range_nw_13_nw_15_nw_17() -> None:
@@ -190,14 +198,14 @@ def test_the_attackers_dice_aim_dodging_blind_fire_and_range_nw_13_nw_15_nw_17()
         in_cover(HERO, "full", 2),
         ("acted", {"character_id": HERO, "maneuver": "aim", "cost": 1}),
     )
-    dice = maneuvers.attack_dice(state, HERO, attack(maneuver="long_burst", range="long"))
+    dice = maneuvers.attack_dice(state, HERO, aim(maneuver="long_burst", range="long"))
     assert [(d["source"], d["dice"]) for d in dice] == [
         ("long burst", 2),
         ("aim (1 action(s))", 1),
         ("blind fire from full cover", -5),
         ("long range", -4),
     ]
-    assert maneuvers.attack_dice(fight(), HERO, attack(kind="melee", range="close")) == []
+    assert maneuvers.attack_dice(fight(), HERO, aim(kind="melee", range="close")) == []
 
 
 def test_a_shot_at_a_target_in_partial_cover_that_defends_nw_6_nw_13_nw_15() -> None:

@@ -73,6 +73,14 @@ def test_a_villain_without_a_rank_is_refused_cd_17(side: str) -> None:
     assert (error.field, error.rule) == ("sheet.rank", "CD-17")
 
 
+def test_a_minion_without_a_rank_is_told_the_one_rank_it_takes_cd_17() -> None:
+    error = refusal(character(), side="minion")
+    assert "'minion'" in error.message
+    assert "henchman" not in error.message and "boss" not in error.message
+    villain = refusal(character(), side="villain")
+    assert "minion, henchman or boss" in villain.message
+
+
 @pytest.mark.parametrize("rank", ["henchman", "boss"])
 def test_the_minion_side_needs_the_minion_rank_cd_17(rank: str) -> None:
     assert refusal(character(rank=rank), side="minion").field == "sheet.rank"

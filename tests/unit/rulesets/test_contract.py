@@ -19,6 +19,7 @@ DESCRIBE_KEYS = {
     "sheet_schema",
     "settings_schema",
     "example_sheet",
+    "example_sheets",
     "example_settings",
     "derived_stats",
     "resources",
@@ -168,3 +169,19 @@ def test_a_parsed_sheet_stored_as_json_parses_back_to_the_same_sheet(ruleset: Ru
     sheet, settings = parsed_example(ruleset)
     stored = json.loads(json.dumps(sheet.model_dump(mode="json")))
     assert ruleset.parse_sheet(stored, settings, side="hero") == sheet
+
+
+@ALL
+def test_every_sides_example_sheet_validates_for_that_side(ruleset: Ruleset) -> None:
+    sheets = ruleset.example_sheets()
+    assert sheets["hero"] == ruleset.example_sheet()
+    settings = ruleset.parse_settings(None)
+    for side, sheet in sheets.items():
+        ruleset.parse_sheet(sheet, settings, side=side)
+
+
+def test_class_d_has_an_example_sheet_for_the_villain_and_the_minion_sides_cd_17() -> None:
+    sheets = get_ruleset("classd").describe()["example_sheets"]
+    assert {"hero", "villain", "minion"} <= set(sheets)
+    assert sheets["minion"]["rank"] == "minion" and sheets["villain"]["rank"] is not None
+    assert all("attack" in f and "damage" in f for f in sheets["villain"]["gear"])

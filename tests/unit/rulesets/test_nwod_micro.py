@@ -74,8 +74,37 @@ def test_a_shield_heavier_than_medium_is_refused_nw_12() -> None:
 def test_weapon_class_sets_the_damage_bonus_nw_11(damage_class: str, bonus: int) -> None:
     weapon = {"name": "Gun", "damage_class": damage_class, "magazine": 15}
     assert derived(character(weapons=[weapon]))["weapons"] == [
-        {"name": "Gun", "damage_class": damage_class, "damage_bonus": bonus, "magazine": 15}
+        {
+            "name": "Gun",
+            "damage_class": damage_class,
+            "damage_bonus": bonus,
+            "magazine": 15,
+            "spare_magazines": 0,
+            "kind": "ranged",
+        }
     ]
+
+
+def test_spare_magazines_need_a_magazine_and_weapons_their_own_names_nw_16() -> None:
+    knife = {"name": "Knife", "damage_class": "common", "spare_magazines": 1}
+    error = refusal(character(weapons=[knife]))
+    assert (error.field, error.rule) == ("sheet.weapons.0.spare_magazines", "NW-16")
+    twins = [
+        {"name": "Pistol", "damage_class": "common"},
+        {"name": "pistol", "damage_class": "common"},
+    ]
+    error = refusal(character(weapons=twins))
+    assert (error.field, error.rule) == ("sheet.weapons.1.name", "NW-16")
+
+
+def test_a_weapon_attacks_as_its_sheet_says_else_ranged_with_a_magazine_nw_6() -> None:
+    weapons = [
+        {"name": "Rifle", "damage_class": "professional", "magazine": 30},
+        {"name": "Club", "damage_class": "common"},
+        {"name": "Grenade", "damage_class": "professional", "kind": "ranged"},
+    ]
+    kinds = [w["kind"] for w in derived(character(weapons=weapons))["weapons"]]
+    assert kinds == ["ranged", "melee", "ranged"]
 
 
 def test_a_professional_rifle_with_one_success_deals_three_nw_e3() -> None:

@@ -233,6 +233,21 @@ def test_the_minion_side_needs_the_minion_form_wcbh_3() -> None:
     assert (error.field, error.rule) == ("sheet.kind", "WCBH-3")
 
 
+def test_a_minion_sheet_that_names_no_form_is_told_to_give_kind_minion_wcbh_3() -> None:
+    error = refusal({"threat": 3}, side="minion")
+    assert (error.field, error.rule) == ("sheet.kind", "WCBH-3")
+    assert '"kind": "minion"' in error.message
+    assert [e["field"] for e in error.details["errors"]] == ["sheet.kind"]
+
+
+def test_a_minion_sheet_without_kind_lists_the_minion_forms_problems_not_a_characters_wcbh_3() -> (
+    None
+):
+    error = refusal({"threat": 3, "rank": "minion"}, side="minion")
+    fields = [e["field"] for e in error.details["errors"]]
+    assert fields == ["sheet.kind", "sheet.rank"]  # no "sheet.abilities: Field required"
+
+
 @pytest.mark.parametrize("side", ["hero", "villain", "opponent", "other"])
 def test_the_minion_form_is_only_for_the_minion_side_wcbh_3(side: str) -> None:
     assert refusal({"kind": "minion", "threat": 3}, side=side).field == "sheet.kind"

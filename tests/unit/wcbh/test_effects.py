@@ -131,3 +131,37 @@ def test_resolve_drops_a_special_effect_once_per_scene_wcbh_39() -> None:
     assert caught.value.rule == "WCBH-39"
     with pytest.raises(InvalidInput):
         drop_effect(effects, "poison", used_this_scene=False)
+
+
+# ---- status follows Health (issue #15: a healed hero stayed defeated) --------------------------
+
+
+def test_health_back_above_zero_ends_a_defeat_by_damage_wcbh_31() -> None:
+    from systems.wcbh.rules.effects import status_for_health
+
+    assert status_for_health("defeated", 2, {}) == "active"
+    assert status_for_health("active", 0, {}) == "defeated"
+    assert status_for_health("active", 3, {}) is None
+    assert status_for_health("defeated", 0, {}) is None
+
+
+def test_an_effect_that_defeated_the_character_keeps_it_down_whatever_its_health_wcbh_36() -> None:
+    from systems.wcbh.rules.effects import status_for_health
+
+    held = {"Stunned": {"pages": 4, "whole_scene": True}}
+    assert status_for_health("defeated", 5, held) is None
+    assert status_for_health("defeated", 5, {"Slowed": {"pages": 1, "whole_scene": False}}) == (
+        "active"
+    )
+    assert status_for_health("unconscious", 5, {}) is None  # a last gasp's lasts (WCBH-19)
+
+
+def test_damage_that_brings_health_down_to_an_effects_pages_defeats_by_it_wcbh_36() -> None:
+    from systems.wcbh.rules.effects import defeating_effects
+
+    effects = {"Stunned": {"pages": 3, "whole_scene": False}, "Slowed": {"pages": 1}}
+    assert defeating_effects(effects, 4) == []
+    assert defeating_effects(effects, 3) == ["Stunned"]
+    assert defeating_effects(effects, 1) == ["Stunned", "Slowed"]
+    assert defeating_effects({"Held": {"pages": 9, "whole_scene": True}}, 1) == []  # already
+    assert defeating_effects(effects, 0) == []  # the damage defeated it (WCBH-31, ruling)

@@ -220,3 +220,34 @@ def test_the_page_dice_are_the_servers_and_resolve_comes_before_a_knockback_wcbh
     with pytest.raises(Conflict) as late:
         rules.check_resolve_first(True)
     assert (late.value.code, late.value.rule) == ("follow_up_refused", "WCBH-20b")
+
+
+# ---- effects have consequences (issue #15: a paralysed villain still attacked and moved) --------
+
+
+def test_an_effect_forbids_acting_moving_and_dodging_until_ruled_otherwise_wcbh_35_37() -> None:
+    from systems.wcbh.rules.effects import effect_forbidding
+
+    paralysed = {"Paralysed": {"pages": 2, "whole_scene": False}}
+    for what in ("may_act", "may_move", "may_defend_actively"):
+        assert effect_forbidding(paralysed, {}, what) == "Paralysed"
+        assert effect_forbidding({}, {}, what) is None  # free once it is gone (WCBH-37)
+    slowed = {"Paralysed": {"may_act": True, "may_move": False, "may_defend_actively": True}}
+    assert effect_forbidding(paralysed, slowed, "may_act") is None
+    assert effect_forbidding(paralysed, slowed, "may_move") == "Paralysed"
+    with pytest.raises(Conflict) as exc:
+        rules.check_free("Dr. Null", paralysed, {}, "may_act")
+    assert exc.value.code == "under_effect" and _refusal(exc) == ("character_id", "WCBH-37")
+    assert exc.value.details == {"effect": "Paralysed", "limit": "may_act"}
+    rules.check_free("Dr. Null", paralysed, slowed, "may_act")
+
+
+def test_a_weapon_taken_gives_no_weapon_dice_wcbh_40_41() -> None:
+    rules.check_armed("Nova", {"taunt": {"loses_weapon": False}}, 3)
+    rules.check_armed("Nova", {"disarmed": {"rule": "WCBH-40"}}, 0)  # unarmed: nothing to lose
+    with pytest.raises(Conflict) as exc:
+        rules.check_armed("Nova", {"disarmed": {"rule": "WCBH-40"}}, 2)
+    assert _refusal(exc) == ("weapon", "WCBH-40")
+    with pytest.raises(Conflict) as exc:
+        rules.check_armed("Nova", {"stunning_blow": {"loses_weapon": True, "rule": "WCBH-41"}}, 1)
+    assert _refusal(exc) == ("weapon", "WCBH-41")

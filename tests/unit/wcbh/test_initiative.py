@@ -122,3 +122,37 @@ def test_delaying_someone_not_in_the_fight_is_refused_wcbh_23() -> None:
     assert caught.value.field == "delayed"
     with pytest.raises(InvalidInput):
         delayed_order(fight, {"ghost": "door opens"}, "door opens")
+
+
+# ---- enforcing the order (issue #15: computed but never enforced) -------------------------------
+
+
+def test_the_turn_is_the_first_group_with_someone_not_done_wcbh_22_23() -> None:
+    from systems.wcbh.rules.initiative import now_acting
+
+    order = (("quick",), ("nova", "bolt"), ("null",), ("goon1", "goon2"))
+    assert now_acting(order, set()) == ("quick",)
+    assert now_acting(order, {"quick"}) == ("nova", "bolt")  # simultaneous
+    assert now_acting(order, {"quick", "nova"}) == ("bolt",)
+    assert now_acting(order, {"quick", "nova", "bolt", "null"}) == ("goon1", "goon2")
+    assert now_acting(order, {"quick", "nova", "bolt", "null", "goon1", "goon2"}) == ()
+    # a delayed character whose moment came acts before the rest, in normal order (WCBH-23)
+    assert now_acting(order, {"quick", "nova"}, called=("null",)) == ("null",)
+
+
+def test_acting_out_of_turn_is_a_409_naming_the_rule_and_who_acts_now_wcbh_22() -> None:
+    from domain.errors import Conflict
+    from systems.wcbh.rules.initiative import check_turn_order
+
+    order = (("quick",), ("nova",))
+    check_turn_order("quick", "Quick", order, set())
+    with pytest.raises(Conflict) as refused:
+        check_turn_order("nova", "Nova", order, set())
+    assert (refused.value.code, refused.value.rule) == ("not_your_turn", "WCBH-22")
+    assert refused.value.details == {"now": ["quick"]}
+    with pytest.raises(Conflict) as refused:
+        check_turn_order("stranger", "Stranger", order, set())
+    assert (refused.value.code, refused.value.field) == ("not_in_the_fight", "character_id")
+    with pytest.raises(Conflict) as refused:  # while a delayed moment plays out
+        check_turn_order("quick", "Quick", order, set(), called=("nova",))
+    assert refused.value.rule == "WCBH-23"

@@ -1,0 +1,39 @@
+"""Lists: every list of the API pages the way the campaign's log does (GET /v1/campaigns/{id}/events).
+
+Items come in the order they were created, and `after` is a log position: a page holds the items
+created after it, at most `limit`; `next_after` is the position to pass as `after` for the next page,
+null once a page came back short. A position stays valid whatever happens later (items are
+appended, never reordered), and `min_position` waits for the views, as on every read from them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Query
+from pydantic import BaseModel, Field
+
+from api.deps import position_query
+from projections.store import Listed
+
+MAX_LIMIT = 1000
+
+After = Annotated[
+    int,
+    position_query(
+        "Only items created after this log position: 0 for the first page, then the last "
+        "page's `next_after`"
+    ),
+]
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many items")]
+
+
+class Page(BaseModel):
+    next_after: int | None = Field(
+        description="Pass as `after` for the next page; null at the end (as on /events)"
+    )
+
+
+def next_after(rows: list[Listed], limit: int) -> int | None:
+    """A full page may have a next one (perhaps empty); a short page is the last."""
+    return rows[-1].created if len(rows) == limit else None
