@@ -194,6 +194,14 @@ VECTORS = [
         wanted=_exploded,
     ),
     Vector(
+        "wcbh/attack (special effect besides damage)", "wcbh", "attack",
+        {
+            "attack_rank": 8, "defences": DEFENCES, "target_health": 4, "effect": "Stun",
+            "effect_pages_before": 1, "besides_damage": True,
+        },
+        wanted=lambda r: r["result"]["damage"] > 0 and not r["result"]["defeated_by_damage"],
+    ),
+    Vector(
         "wcbh/attack (Decisive Moment, Resolve on both sides)", "wcbh", "attack",
         {
             "attack_rank": 5, "defences": DEFENCES, "target_health": 6, "resolve": 1,

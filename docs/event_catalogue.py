@@ -472,6 +472,8 @@ def play_scene_play(
             gm,
             {"resource": "health", "change": -3, "reason": "the crash"},
         )
+        rest = {"character_ids": [hurt], "whole_day": True, "reason": "a day in bed"}
+        s.call("POST", f"{base}/rest-days", gm, rest)  # WCBH-34: the GM records the day
         answer = s.call(
             "POST", f"{base}/recoveries", gm, {"character_id": hurt, "rested_whole_day": True}
         )
@@ -488,7 +490,8 @@ def play_scene_play(
     }
     for n in range(20):  # an effect, shaken off in part or whole (WCBH-37)
         dazed = make(f"Dazed {n}", "villain", body=sturdy)
-        if not stun(scene, dazed, n)["effect_pages"]:
+        dazing = stun(scene, dazed, n)  # its damage too (WCBH-35): it may defeat for the scene
+        if not dazing["effect_pages"] or dazing["whole_scene"]:
             continue
         shake = {"character_id": dazed, "effect": "Stunned", "request": {"trait": "Will"}}
         shaken = s.call("POST", f"{base}/shake-offs", gm, shake)
@@ -496,9 +499,10 @@ def play_scene_play(
             break
     for n in range(20):  # Health lowered to an effect's pages left: defeated by it (WCBH-36)
         worn = make(f"Worn {n}", "villain", body=sturdy)
-        pages = stun(scene, worn, 300 + n)["effect_pages"]
-        if pages:
-            harm = {"resource": "health", "change": pages - 10, "reason": "the fall"}
+        hit = stun(scene, worn, 300 + n)  # its damage too (WCBH-35)
+        pages = hit["effect_pages"]
+        if pages and not hit["whole_scene"]:
+            harm = {"resource": "health", "change": pages - hit["health"], "reason": "the fall"}
             s.call("POST", f"/v1/characters/{worn}/resources", gm, harm)
             break
     ruling = {"character_id": worn, "effect": "Stunned", "may_defend_actively": True}
@@ -510,13 +514,15 @@ def play_scene_play(
         body = {"attacker_id": striker, "target_id": down, "trait": "Lightning Bolt"}
         if s.call("POST", f"{base}/attacks", gm, body)["result"]["defeated"]:
             break
-    weak = {**frail, "abilities": {**frail["abilities"], "Stamina": 1}}  # Health 1
+    # Health 5 and one die of defence: net 3 or 4 leaves 1 or 2 Health, at most the effect's 2
+    # pages, so the effect (not its damage, WCBH-35) defeats (WCBH-36)
+    weak = {**frail, "abilities": {**frail["abilities"], "Stamina": 1, "Strength": 8}}
     for n in range(20):  # a hero defeated by an effect drops it from the next page (WCBH-39)
         held = make(f"Held {n}", token=player, body=weak)
         if stun(scene, held, 100 + n)["whole_scene"]:
             break
-    for n in range(20):  # a minion defeated by an effect, extended to the next scene (WCBH-38)
-        goon = make(f"Goon {n}", "minion", body={"kind": "minion", "threat": 1})
+    for n in range(20):  # a villain defeated by an effect, extended to the next scene (WCBH-38)
+        goon = make(f"Goon {n}", "villain", body=weak)
         if stun(scene, goon, 200 + n)["whole_scene"]:
             break
     s.call(
@@ -569,8 +575,9 @@ def play_fight(s: Session, campaign_id: str, gm: str, player: str, sheet: dict[s
         thug = s.call(
             "POST", characters, gm, {"name": f"Thug {n + 1}", "side": "villain", "sheet": wall}
         )
+        # the thug's side (the GM) says it has no active defence here (WCBH-28)
         body = {"attacker_id": hero, "target_id": thug["id"], "defences": []}
-        if s.call("POST", f"/v1/scenes/{scene}/grapples", player, body)["result"]["net"] >= 1:
+        if s.call("POST", f"/v1/scenes/{scene}/grapples", gm, body)["result"]["net"] >= 1:
             break
     s.call("POST", f"/v1/scenes/{scene}/close", gm)
     s.call("POST", f"/v1/issues/{issue}/end", gm)

@@ -342,6 +342,9 @@ class Chronicle(RollCommands):
         follows the new levels where the ruleset says so (Class D's healing, CD-11)."""
         actor = self._gm(ctx)
         character = self._target(ctx, actor, Character, character_id)
+        get_ruleset(self.campaign_of(actor).ruleset).check_resource_change(
+            body.resource, body.change
+        )
         character.adjust(body.resource, body.change, body.reason)
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
@@ -424,13 +427,12 @@ class Chronicle(RollCommands):
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         characters = [self.get(actor, Character, c) for c in campaign.character_ids]
-        heroes = sum(1 for c in characters if c.side == "hero")
         issue = Issue.start(
             story.campaign_id,
             story.id,
             body.title,
             number=len(story.issue_ids) + 1,
-            pools=rules.issue_pools(heroes, settings),
+            pools=rules.issue_pools(_players(campaign, characters), settings),
         )
         story.begin_issue(issue.id)
         for character in characters:
@@ -512,6 +514,13 @@ class Chronicle(RollCommands):
             character = loaded.character(self, actor, character_id)
             if character.effects:
                 character.end_scene_effects(scene.id)
+
+
+def _players(campaign: Campaign, characters: list[Character]) -> int:
+    """The players at the table: the player members who own a hero-side character (WCBH-21's
+    "number of players"; a hero the GM plays, or a second hero of one player, adds none)."""
+    players = {m.id for m in campaign.members.values() if m.role == "player"}
+    return len({c.owner_member_id for c in characters if c.side == "hero"} & players)
 
 
 class _NoSystem(GameSystem):

@@ -202,7 +202,9 @@ class Ruleset(ABC):
 
     @abstractmethod
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
-        """Spendable pools; keys are the names in ``resource_specs``, for every form of sheet."""
+        """Spendable pools; keys are the names in ``resource_specs``, for every form of sheet,
+        then any pools a sheet itself defines (WCBH: a Power's uses per game Issue, `uses:<Power>`;
+        a pool refreshing at "issue" goes back to its start when a game Issue starts)."""
 
     @abstractmethod
     def example_sheet(self) -> dict[str, Any]:
@@ -249,9 +251,14 @@ class Ruleset(ABC):
         """Refuse a rest in a scene whose system states (`Scene.states`) say it cannot be had
         there now (Class D: not while a fight is under way, CD-22); nothing by default."""
 
-    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
-        """The GM's pools when a game Issue starts (none unless the ruleset has some)."""
+    def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
+        """The GM's pools when a game Issue starts, for the number of players whose heroes play
+        (none unless the ruleset has some)."""
         return {}
+
+    def check_resource_change(self, resource: str, change: int) -> None:
+        """Refuse (InvalidInput) a GM's change of a character's resource the rules do not allow,
+        e.g. an award larger than the rules give; anything goes unless the ruleset says."""
 
     def describe(self) -> dict[str, Any]:
         """Everything a front end needs to render and fill in sheets of this system (JSON-able)."""

@@ -109,6 +109,16 @@ class RecoveryCreate(Strict):
     client_seed: str | None = ClientSeed
 
 
+class RestDaysCreate(Strict):
+    character_ids: list[UUID] = Field(min_length=1, max_length=30)
+    whole_day: bool = Field(
+        default=False,
+        description="They did nothing but rest for the whole day: their next recovery check is "
+        "at difficulty 1 (WCBH-34)",
+    )
+    reason: str = Field(min_length=1, max_length=200, description="Where and how the day passed")
+
+
 class ShakeOffCreate(PlayRollCreate):
     effect: str = Field(min_length=1, max_length=80, description="The effect to shake off")
 
@@ -213,7 +223,9 @@ class AbilityRestoreCreate(Strict):
 class Recorded(Strict):
     """A body that roll requests recorded before issue #14 hold in the command's old argument
     names, field by field: the GM's approval revives them into the body (tests/app/
-    test_wcbh_old_roll_requests.py)."""
+    test_wcbh_old_roll_requests.py). Their `active_defences` were the attacker's choice for the
+    target, which WCBH-28 leaves to the target's side (issue #15): revived, the target defends with
+    everything its sheet has, the best counting."""
 
     @model_validator(mode="before")
     @classmethod
@@ -221,7 +233,7 @@ class Recorded(Strict):
         if not isinstance(data, dict) or "active_defences" not in data or "defences" in data:
             return data
         old = dict(data)
-        old["defences"] = old.pop("active_defences")
+        del old["active_defences"]
         if isinstance(old.get("targets"), list):  # an area attack's (target_id, skip_turn) pairs
             old["targets"] = [
                 {"target_id": t[0], "skip_turn": t[1]} if isinstance(t, list) else t
@@ -232,9 +244,11 @@ class Recorded(Strict):
 
 Trait = Field(min_length=1, max_length=80)
 Defences = Field(
-    default_factory=lambda: ["Agility"],
+    default=None,
     max_length=10,
-    description="Active defences the targets may use (Stamina is always there, WCBH-28/29)",
+    description="The targets' side only (whoever sends it must act for every target): the active "
+    "defences they may use here. Omitted: every defence on their sheets, the best one counting "
+    "(WCBH-28); passive ones (Stamina, armour Powers) always count",
 )
 # The fight's bodies describe no client seed (their OpenAPI is as it was).
 FightClientSeed = Field(default=None, min_length=1, max_length=128)
@@ -247,17 +261,20 @@ class AttackCreate(Recorded):
     trait: str = Field(min_length=1, max_length=80, description="The attacking trait (WCBH-28)")
     weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice")
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
-    defences: list[str] = Field(
-        default_factory=lambda: ["Agility"],
+    defences: list[str] | None = Field(
+        default=None,
         max_length=10,
-        description="Active defences the target may use (its Stamina is always there, WCBH-28/29)",
+        description="The target's side only (whoever sends it must act for the target, and for "
+        "the club or the defender): the active defences it may use here. Omitted: every defence "
+        "on its sheet, the best one counting (WCBH-28); passive ones (Stamina, armour Powers) "
+        "always count",
     )
     lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
     effect: str | None = Field(
         default=None,
         min_length=1,
         max_length=80,
-        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+        description="A special effect power: the hit gives the effect besides its damage (WCBH-35)",
     )
     purpose: str | None = Field(default=None, max_length=200)
     client_seed: str | None = Field(default=None, min_length=1, max_length=128)
@@ -373,7 +390,7 @@ class GrappleCreate(Recorded):
         default="hold", description="Hold the target, or take its weapon or object (WCBH-40)"
     )
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
 
@@ -431,7 +448,7 @@ class AreaAttackCreate(Recorded):
     targets: list[AreaTargetIn] = Field(min_length=1, max_length=30)
     weapon: int = Field(default=0, ge=0, le=20)
     modifier: int = Field(default=0, ge=-20, le=20)
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     lethal: bool = True
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
@@ -448,7 +465,7 @@ class TeamAttackerIn(Strict):
 class TeamAttackCreate(Recorded):
     target_id: UUID
     attackers: list[TeamAttackerIn] = Field(min_length=2, max_length=10)
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     lethal: bool = True
     purpose: str | None = Purpose
     client_seed: str | None = FightClientSeed
@@ -471,5 +488,45 @@ class RedirectCreate(Strict):
         description="Redirect at this character (the defender loses its next turn, the new "
         "target defends); null: at something behind the defender (WCBH-46)",
     )
-    defences: list[str] = Defences
+    defences: list[str] | None = Defences
     client_seed: str | None = FightClientSeed
+
+
+# ---- the fight's ground (commands/ground.py): WCBH-26, 30 -------------------------------------------
+
+
+class RangeSet(Strict):
+    first_id: UUID
+    second_id: UUID
+    range: Literal["close", "far", "extreme", "beyond"] = Field(
+        description="The range class between the two (WCBH-26): close (melee to a page's run), "
+        "far (most Powers and weapons), extreme (in sight), beyond"
+    )
+    reason: str = Field(min_length=1, max_length=200, description="What the GM sees on the ground")
+
+
+class RangeMoveCreate(Strict):
+    character_id: UUID = Field(description="Who moves (its one move of the page, WCBH-25)")
+    other_id: UUID = Field(description="The character it moves towards or away from")
+    to: Literal["close", "far", "extreme", "beyond"] = Field(
+        description="The range class next to the present one (WCBH-26: one class at a time)"
+    )
+    power: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        description="A movement Power: of rank 6+ it changes the class in one page, else two",
+    )
+
+
+class SituationSet(Strict):
+    character_id: UUID
+    cover: int = Field(
+        default=0, ge=0, le=3, description="Cover or poor visibility: -1..-3 dice to attacks on it"
+    )
+    size: Literal["tenth", "half", "same", "double", "tenfold"] = Field(
+        default="same",
+        description="Its size against an ordinary person's: attacks on a bigger target get +1 "
+        "(double) or +3 (tenfold), on a smaller one -1 or -3 (WCBH-30)",
+    )
+    reason: str = Field(min_length=1, max_length=200)

@@ -88,10 +88,17 @@ def test_a_stamina_check_at_difficulty_2_restores_a_health_per_net_success_wcbh_
     assert (answer["health_before"], answer["health"], answer["max_health"]) == (1, health, 6)
     assert character(table, nova)["resources"]["health"]["current"] == health
     before = table.position()
-    again = recovery(table, scene, nova, table.player)  # once per character per scene (ruling)
-    assert refused(table, again, 409, "once_per_scene")["rule"] == "WCBH-34"
+    # once after the fight (ruling), then again for each day of rest the GM records (issue #15)
+    again = recovery(table, scene, nova, table.player)
+    assert refused(table, again, 409, "no_rest_day")["rule"] == "WCBH-34"
     refused(table, recovery(table, scene, nova, table.other_player), 403)
     assert table.position() == before
+    day = {"character_ids": [nova], "reason": "a night at the lab"}
+    table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
+    next_day = recovery(table, scene, nova, table.player)
+    assert next_day.status_code == 201, next_day.text
+    assert next_day.json()["roll"]["request"]["difficulty"] == 2
+    refused(table, recovery(table, scene, nova, table.player), 409, "no_rest_day")
 
 
 def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_wcbh_34(
@@ -100,6 +107,12 @@ def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_
     nova = make(table, "Nova", table.player)
     hurt(table, nova, 1)
     scene = table.scene()
+    # difficulty 1 needs the GM's record of a whole day of nothing but rest (issue #15)
+    claimed = recovery(table, scene, nova, table.player, rested=True)
+    assert refused(table, claimed, 409, "no_rest_day")["field"] == "rested_whole_day"
+    day = {"character_ids": [nova], "whole_day": True, "reason": "in bed all day"}
+    refused(table, send(table, f"/v1/scenes/{scene}/rest-days", day, table.player), 403)
+    table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
     asked = recovery(table, scene, nova, table.player, rested=True)
     # the player's claim lowers the difficulty: it waits for the GM (player_modifiers)
     assert asked.status_code == 202, asked.text
@@ -115,7 +128,9 @@ def test_a_whole_day_of_rest_lowers_the_difficulty_to_1_and_health_stops_at_max_
     assert character(table, nova)["resources"]["health"]["current"] == min(
         6, 5 + max(0, counted(roll) - 1)
     )
-    gm = recovery(table, table.scene(), nova, table.gm, rested=True).json()  # the GM's own word
+    other = table.scene()
+    table.post(f"/v1/scenes/{other}/rest-days", day, status=200)
+    gm = recovery(table, other, nova, table.gm, rested=True).json()  # the GM's own word
     assert [(m["field"], m["role"]) for m in gm["roll"]["modifiers"]] == [
         ("rested_whole_day", "gm")
     ]
@@ -157,7 +172,7 @@ def test_shaking_off_takes_half_the_net_successes_off_the_pages_wcbh_37(table: T
 def test_an_effect_that_defeated_its_target_is_not_shaken_off_wcbh_37(table: Table) -> None:
     scene = table.scene()
     goon = stunned_goon(table, scene)
-    body = {"character_id": goon, "effect": "Stunned", "request": {"trait": "threat"}}
+    body = {"character_id": goon, "effect": "Stunned", "request": {"trait": "Will"}}
     before = table.position()
     error = refused(table, send(table, f"/v1/scenes/{scene}/shake-offs", body), 409)
     assert error["rule"] == "WCBH-36"
@@ -290,14 +305,13 @@ def test_coming_back_a_page_late_or_without_resolve_is_refused_wcbh_39(table: Ta
 
 def test_one_resolve_drops_an_effect_from_the_next_page_wcbh_39(table: Table) -> None:
     scene = table.scene()
-    frail = sheet(table, Agility=1, Strength=1, Stamina=1, Will=1)  # Health 1
-    for n in range(20):  # any effect at all defeats a Health-1 hero until the scene ends
-        hero = make(table, f"Nova {n}", table.player, body_sheet=frail)
-        if stun(table, scene, striker(table, n), hero)["whole_scene"]:
+    hero = stunned_goon(table, scene, table.player, side="hero")  # Resolve 4
+    for n in range(20):  # a minion under the effect (one net success defeats it by damage too)
+        goon = make(table, f"Goon {n}", side="minion", body_sheet={"kind": "minion", "threat": 1})
+        if stun(table, scene, striker(table, 100 + n), goon)["effect_pages"]:
             break
     else:
-        raise AssertionError("no attack of 8 dice landed on a 1-dice defence in 20 tries")
-    goon = stunned_goon(table, scene)
+        raise AssertionError("no attack of 8 dice landed on a threat-1 minion in 20 tries")
     before = table.position()
     minion = send(
         table,

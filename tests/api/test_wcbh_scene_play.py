@@ -95,13 +95,24 @@ def stunned_villain(table: Table, scene: str) -> tuple[str, int]:
     raise AssertionError("no attack of 8 dice stunned a villain in 20 tries")
 
 
-def stunned_goon(table: Table, scene: str) -> str:
-    """A minion (Health 1) defeated by Stunned until the scene ends (WCBH-36; bounded)."""
+def frail(table: Table) -> dict[str, Any]:
+    """Health ceil((1 + 8) / 2) = 5 (WCBH-32), one die of defence (Agility 1, half of Stamina 1),
+    Resolve 2 x (10 - 8) = 4 (WCBH-17)."""
+    return sheet(table, Agility=1, Strength=8, Stamina=1, Will=1)
+
+
+def stunned_goon(table: Table, scene: str, token: str | None = None, side: str = "villain") -> str:
+    """A frail character defeated by Stunned until the scene ends, not by the damage it took
+    besides (WCBH-35, 36: net 3 or 4 leaves 2 or 1 of its 5 Health, at most the effect's 2
+    pages; about 1 in 3 attacks; bounded). A minion cannot be: one net success defeats it by
+    damage (WCBH-33)."""
     for n in range(20):
-        goon = make(table, f"Goon {n}", side="minion", body_sheet={"kind": "minion", "threat": 1})
-        if stun(table, scene, striker(table, n), goon)["whole_scene"]:
+        goon = make(table, f"Goon {n}", token, side=side, body_sheet=frail(table))
+        result = stun(table, scene, striker(table, n), goon)
+        if result["whole_scene"]:
+            assert result["damage"] == result["net"] and not result["defeated_by_damage"]
             return goon
-    raise AssertionError("no attack of 8 dice landed on a threat-1 minion in 20 tries")
+    raise AssertionError("no attack of 8 dice left a frail target under its effect in 20 tries")
 
 
 # ---- WCBH-10: help -------------------------------------------------------------------------------

@@ -123,9 +123,9 @@ def check_attack(roll: dict[str, Any], health_before: int) -> int:
         defence,
     )
     damage = max(0, attack - defence)
-    if roll["request"].get("effect") is None:
-        assert roll["result"]["damage"] == damage
-        assert roll["result"]["health"] == max(0, health_before - damage)
+    # an effect attack deals its damage too (WCBH-35: "помимо урона", besides damage)
+    assert roll["result"]["damage"] == damage
+    assert roll["result"]["health"] == max(0, health_before - damage)
     return damage
 
 
@@ -180,11 +180,13 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     s.refused(f"/v1/scenes/{scene}/attacks", early, 409, "WCBH-22", table.other_player)
 
     # ---- pages of combat ------------------------------------------------------------------------
-    # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): a page per 2 net successes; at least his
-    # Health (2) in pages defeats him for the whole scene. Rex hits thugs until one takes 6+ damage
+    # Nova's Paralysis bolt at Dr. Null (WCBH-35, 36): its damage, and besides it a page of the
+    # effect per 2 net successes; at least the Health the damage left in pages defeats him for the
+    # whole scene, damage to 0 defeats him by damage. Rex hits thugs until one takes 6+ damage
     # and is knocked back (WCBH-45). Each tries once a page (WCBH-25) until it happens.
     null_defeated = knocked = False
     paralysis_pages = 0
+    null_health = 2
     thugs = 0
     for page in range(MAX_PAGES):
         if null_defeated:  # Nova (Edge 9) has no one to paralyse: she passes, so Rex's turn
@@ -204,16 +206,20 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
             passive = page == 0 and nets[s.null] >= 3
             expected = ("Stamina", 1) if passive else ("Agility", 1)
             assert (bolt["result"]["defence"], bolt["result"]["defence_rank"]) == expected
-            net = check_attack(bolt, 2)
+            null_health = max(0, null_health - check_attack(bolt, null_health))
+            net = bolt["result"]["net"]
             pages = math.ceil(net / 2) if net > 0 else 0  # WCBH-35
             total = paralysis_pages + pages  # durations add up to what is left (WCBH-35)
             if pages:
                 assert bolt["result"]["effect_pages"] == total
                 paralysis_pages = total
-            null_defeated = paralysis_pages >= 2  # WCBH-36: Health 2
+            by_damage = null_health == 0  # WCBH-31 (then WCBH-36 is not what defeated him)
+            by_effect = not by_damage and paralysis_pages >= null_health  # WCBH-36
+            null_defeated = by_damage or by_effect
             assert bolt["result"]["defeated"] == null_defeated
+            assert bolt["result"].get("whole_scene", False) == by_effect
             assert s.character(s.null)["status"] == ("defeated" if null_defeated else "active")
-            assert s.health(s.null) == 2  # an effect does no damage
+            assert s.health(s.null) == null_health
         if not knocked:
             thugs += 1
             thug = s.thug(thugs)
@@ -251,7 +257,8 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         s.next_page(scene)
         paralysis_pages = max(0, paralysis_pages - 1)  # a page passes (WCBH-35)
     assert null_defeated and knocked, "the dice of eight pages never came through"
-    assert s.character(s.null)["conditions"][0]["whole_scene"]
+    if by_effect:  # to the end of the scene; after a defeat by damage its pages may run out
+        assert s.character(s.null)["conditions"][0]["whole_scene"]
 
     # The next page: the thug thrown back loses its turn (WCBH-45); the team attack (WCBH-47).
     s.next_page(scene)
@@ -354,11 +361,9 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     # ---- the scene ends: effects end with it (WCBH-36) ---------------------------------------------
     s.post(f"/v1/scenes/{scene}/close", None, status=200)
     null = s.character(s.null)
-    assert (
-        null["conditions"] == []
-        and null["status"] == "active"
-        and null["resources"]["health"]["current"] == 2
-    )
+    # defeated by the effect he is back; by damage he stays down at 0 Health (WCBH-31, 36)
+    assert null["conditions"] == [] and null["resources"]["health"]["current"] == null_health
+    assert null["status"] == ("active" if by_effect else "defeated")
 
     # ---- scene 2: no second Decisive Moment in the story; the villainous deed (WCBH-15, 21) ------
     rooftop = s.post(f"/v1/issues/{issue['id']}/scenes", {"title": "The rooftop"})["id"]
@@ -431,4 +436,101 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     assert "Rex: resolve 2 restored (new game issue)" in texts
 
     # The whole story's export verifies offline (issue #13, "done when"): it never cries wolf.
+    assert verified_export(table).rolls > 1
+
+
+# A journey of work issue #15 (part B), on both backends as the story above: armour and who names the
+# defences (WCBH-28, 29), a Resolve award and the players' Adversity (WCBH-18, 21), an effect attack's
+# damage (WCBH-35), a Power's uses per game Issue (WCBH-2), the GM's ground (WCBH-26, 30) and days
+# of rest (WCBH-34).
+@pytest.mark.store
+def test_a_scripted_fight_on_the_gms_ground_with_armour_and_limited_powers_wcbh(
+    table: Table,
+) -> None:
+    s = Story(table)
+    blaze_sheet = copy.deepcopy(table.example_sheet)
+    blaze_sheet["powers"]["Missile Barrage"] = {"rank": 6, "can_attack": True, "uses_per_issue": 1}
+    blaze = s.make("Blaze", "hero", blaze_sheet, table.player)  # Bo's second hero
+    civic = s.make("Captain Civic", "hero", table.example_sheet)  # the GM's hero: no player
+    armoured = sheet(table, Agility=2, Strength=8, Stamina=8, Will=3)
+    armoured["powers"]["Iron Skin"] = {"rank": 9, "defence": "passive"}
+    tank = s.make("Tank", "villain", armoured)
+
+    # WCBH-21: two players (Bo, Cy) -> Adversity 2, whatever heroes they or the GM play
+    issue = s.post(f"/v1/stories/{s.story}/issues", {"title": "Issue #1"})
+    assert issue["pools"] == {"adversity": 2}
+    scene = s.post(f"/v1/issues/{issue['id']}/scenes", {"title": "The foundry"})["id"]
+
+    # WCBH-18: a Resolve award is 1
+    award = {"resource": "resolve", "change": 2, "reason": "social play, twice"}
+    s.refused(f"/v1/characters/{s.nova}/resources", award, 422, "WCBH-18")
+    start = s.resolve(s.nova)
+    s.post(f"/v1/characters/{s.nova}/resources", {**award, "change": 1}, status=200)
+    assert s.resolve(s.nova) == start + 1
+
+    # WCBH-28: the attacker names no defences of the target's; armour defends passively at full
+    # rank (Iron Skin 9 over Agility 2 and half of Stamina 8), and WCBH-30: the GM's cover
+    body = {"attacker_id": s.nova, "target_id": tank, "trait": "Lightning Bolt"}
+    named = table.client.post(
+        f"/v1/scenes/{scene}/attacks",
+        json={**body, "defences": ["Agility"]},
+        headers=bearer(table.player),
+    )
+    assert named.status_code == 403 and named.json()["error"]["field"] == "defences"
+    cover = {"character_id": tank, "cover": 2, "reason": "behind the furnace"}
+    s.post(f"/v1/scenes/{scene}/situations", cover, status=200)
+    bolt = s.post(f"/v1/scenes/{scene}/attacks", body, table.player)
+    assert {(d["name"], d["active"]) for d in bolt["request"]["defences"]} == {
+        ("Stamina", False),
+        ("Iron Skin", False),
+        ("Agility", True),
+    }
+    assert (bolt["result"]["defence"], bolt["result"]["defence_rank"]) == ("Iron Skin", 9)
+    assert bolt["request"]["situation"] == -2 and len(faces(bolt, "attack")) == 8 - 2
+    tank_health = max(0, 8 - check_attack(bolt, 8))
+    assert s.health(tank) == tank_health
+
+    # WCBH-26: at Far range Rex cannot grab the Tank; moving in on foot takes two pages
+    ranges = {"first_id": s.rex, "second_id": tank, "range": "far", "reason": "across the hall"}
+    s.post(f"/v1/scenes/{scene}/ranges", ranges, status=200)
+    grab = {"attacker_id": s.rex, "target_id": tank}
+    s.refused(f"/v1/scenes/{scene}/grapples", grab, 409, "WCBH-26", table.other_player)
+    closer = {"character_id": s.rex, "other_id": tank, "to": "close"}
+    s.post(f"/v1/scenes/{scene}/range-moves", closer, table.other_player, status=200)
+
+    ground = table.get(f"/v1/scenes/{scene}/ground?min_position={s.position}")
+    key = "|".join(sorted((s.rex, tank)))
+    assert ground["ranges"][key]["moving"] == {"by": s.rex, "to": "close", "since_page": 1}
+    s.next_page(scene)
+    s.post(f"/v1/scenes/{scene}/range-moves", closer, table.other_player, status=200)
+    ground = table.get(f"/v1/scenes/{scene}/ground?min_position={s.position}")
+    assert ground["ranges"][key] == {"range": "close", "moving": None}
+
+    # WCBH-35: Dr. Null's stun bolt on Captain Civic takes Health too ("помимо урона")
+    stun = {"attacker_id": s.null, "target_id": civic, "trait": "Lightning Bolt", "effect": "Stun"}
+    hit = s.post(f"/v1/scenes/{scene}/attacks", stun)
+    assert s.health(civic) == max(0, 6 - check_attack(hit, 6))
+    assert hit["result"]["effect_pages"] == (
+        math.ceil(hit["result"]["net"] / 2) if hit["result"]["net"] > 0 else 0
+    )
+
+    # WCBH-2: Missile Barrage once per game Issue; a new game Issue brings it back
+    barrage = {"check": "trait", "character_id": blaze, "request": {"trait": "Missile Barrage"}}
+    rolled = s.post(f"/v1/scenes/{scene}/rolls", barrage, table.player)
+    assert rolled["request"]["power_use"] == "uses:Missile Barrage"
+    s.refused(f"/v1/scenes/{scene}/rolls", barrage, 409, "WCBH-2", table.player)
+
+    # WCBH-34: a recovery after the fight, another only after a day of rest the GM records
+    recovery = {"character_id": blaze}
+    s.post(f"/v1/scenes/{scene}/recoveries", recovery, table.player)
+    s.refused(f"/v1/scenes/{scene}/recoveries", recovery, 409, "WCBH-34", table.player)
+    day = {"character_ids": [blaze], "reason": "a night's sleep"}
+    s.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
+    s.post(f"/v1/scenes/{scene}/recoveries", recovery, table.player)
+
+    s.post(f"/v1/scenes/{scene}/close", None, status=200)
+    s.post(f"/v1/issues/{issue['id']}/end", None, status=200)
+    s.post(f"/v1/stories/{s.story}/issues", {"title": "Issue #2"})
+    uses = s.character(blaze)["resources"]["uses:Missile Barrage"]
+    assert (uses["current"], uses["max"], uses["refresh"]) == (1, 1, "issue")
     assert verified_export(table).rolls > 1

@@ -70,8 +70,9 @@ def test_an_attack_asked_before_its_body_was_whole_is_approved_with_the_gms_modi
     assert (record["check"], record["character_id"]) == ("attack", str(nova))
     assert record["request"]["modifier"] == 1 and record["request"]["lethal"] is False
     assert record["request"]["target_id"] == str(null)
-    # the old name of the defences, not the default (Agility)
-    assert {d["name"] for d in record["request"]["defences"]} == {"Strength", "Stamina"}
+    # the attacker's old choice of the target's defences (Strength) is dropped (issue #15, WCBH-28):
+    # the target defends with what its sheet has, Agility and Stamina
+    assert {d["name"] for d in record["request"]["defences"]} == {"Agility", "Stamina"}
     assert record["client_seed"] == "asked before"
 
 

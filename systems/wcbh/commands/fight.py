@@ -43,6 +43,7 @@ from systems.wcbh.requests import (
     TurnPassCreate,
 )
 from systems.wcbh.rules import fight as rules
+from systems.wcbh.rules import ground
 from systems.wcbh.rules.attack import defence_options, is_minion, rank_of
 from systems.wcbh.rules.combat import Defence, PageState
 from systems.wcbh.rules.effects import EFFECT_LIMITS, defeating_effects, effect_forbidding
@@ -55,6 +56,7 @@ from systems.wcbh.rules.initiative import (
     now_acting,
 )
 from systems.wcbh.rules.maneuvers import Knockback, Redirect, knockback, redirect, team_attack
+from systems.wcbh.rules.sheet import limited_power
 
 if TYPE_CHECKING:
     from systems.wcbh.commands import Wcbh
@@ -199,6 +201,21 @@ def turn_facts(
     return TurnFacts(groups, frozenset(done), tuple(called))
 
 
+def ground_of(scene: Scene) -> dict[str, Any]:
+    """The ranges and situations of the scene (systems/wcbh/rules/ground.py, commands/ground.py)."""
+    return scene.state(WCBH, "ground")
+
+
+def _situation(scene: Scene, attacker: UUID, target: UUID) -> int:
+    """WCBH-30: the dice the GM's cover and sizes give an attack on the target."""
+    return ground.situation_dice(ground_of(scene)["situations"], str(attacker), str(target))
+
+
+def _reaches(scene: Scene, attacker: UUID, target: UUID, what: str) -> None:
+    """WCBH-26: a grab, a charge or a bash needs the foe within Close (where the GM set a range)."""
+    ground.check_contact(ground_of(scene)["ranges"], str(attacker), str(target), what)
+
+
 def _fight_state(scene: Scene) -> dict[str, Any]:
     """The fight's state on the scene (systems/wcbh/rules/fight_state.py)."""
     return scene.state(WCBH, AREA)
@@ -331,7 +348,7 @@ def _as_target(scene: Scene, character: Character) -> dict[str, Any]:
 def _defences(
     scene: Scene,
     target: Sheeted,
-    active: Sequence[str],
+    active: Sequence[str] | None,
     *,
     field: str = "defences",
     redirect_declared: bool = False,
@@ -348,7 +365,15 @@ def _defences(
     )
 
 
-def _party(scene: Scene, who: Sheeted, defences: Sequence[str]) -> dict[str, Any]:
+def _named_by_their_side(turn: Turn, defences: Sequence[str] | None, *targets: UUID) -> None:
+    """WCBH-28: which active defences a target uses is its side's to say (its player or the GM),
+    never the attacker's; unnamed, the rules count every defence its sheet has (the best wins)."""
+    if defences is not None:
+        for target in targets:
+            turn.acting(target, "defences")
+
+
+def _party(scene: Scene, who: Sheeted, defences: Sequence[str] | None) -> dict[str, Any]:
     """A club or a defending ally in an attack's request (WCBH-44)."""
     return {
         "character_id": who.key,
@@ -717,6 +742,7 @@ class Fight(Part):
             turn.acting(target.id, "redirect")
         if body.defence_resolve:  # WCBH-20b: the defender's Resolve is the defender's to spend
             turn.acting(target.id, "defence_resolve")
+        _named_by_their_side(turn, body.defences, target.id, *filter(None, [body.club_id]))
         request = self._attack_request(turn, body, attacker, target)
         pair = (attacker.id, target.id)
         club = _club(turn, body, pair, request)
@@ -757,7 +783,7 @@ class Fight(Part):
             target_health=target.level("health"),
             weapon=body.weapon,
             modifier=body.modifier,
-            active_defences=tuple(body.defences),
+            active_defences=body.defences,
             lethal=body.lethal,
             purpose=body.purpose,
             effect=effect,
@@ -780,6 +806,14 @@ class Fight(Part):
             "effort": body.effort,
             "defence_resolve": body.defence_resolve,
         }
+        request["situation"] = _situation(turn.scene, attacker.id, target.id)  # WCBH-30
+        if body.maneuver == "charge" or body.club_id is not None:
+            _reaches(turn.scene, attacker.id, target.id, "a charge or a bash")  # WCBH-26
+        if body.club_id is not None:
+            _reaches(turn.scene, attacker.id, body.club_id, "grabbing a foe as a club")
+        if effect is not None:
+            request["besides_damage"] = True  # WCBH-35 (the source: "помимо урона")
+        request["power_use"] = limited_power(unwrap(attacker.sheet), body.trait)  # WCBH-2
         if body.maneuver == "charge":
             request["charger"] = _charger(turn.scene, attacker)
         return request
@@ -806,13 +840,13 @@ class Fight(Part):
         """What the attack's outcome does: an effect or a hit, on everyone it reached."""
         attacker, target, club, guard = who
         scene = turn.scene
-        if body.effect is not None:
-            if result["effect_pages"]:
-                target.character.apply_effect(
-                    body.effect, result["effect_pages"], result["whole_scene"], scene.id
-                )
-        else:
-            _hit(target.character, result, roll_id, scene)
+        # WCBH-35: the effect comes besides the damage; a defeat by the damage is the hit's, one
+        # by the effect's length (WCBH-36) the effect's
+        _hit(target.character, {**result, "defeated": result["health"] == 0}, roll_id, scene)
+        if body.effect is not None and result["effect_pages"]:
+            target.character.apply_effect(
+                body.effect, result["effect_pages"], result["whole_scene"], scene.id
+            )
         if club is not None:
             _hit(club.character, result["club"], roll_id, scene)
         if guard is not None and "damage" in result["guard"]:
@@ -836,6 +870,8 @@ class Fight(Part):
         )
         rules.check_standing(target.name, target.character.status, "target_id")
         rules.check_aim(body.aim)
+        _reaches(scene, attacker.id, target.id, "a grapple")  # WCBH-26
+        _named_by_their_side(turn, body.defences, target.id)
         active = [o for o in _defences(scene, target, body.defences) if o["active"]]
         request = {
             "trait": body.trait,
@@ -936,6 +972,7 @@ class Fight(Part):
         attacker = turn.acting(body.attacker_id, "attacker_id")
         ids = [t.target_id for t in body.targets]
         rules.check_area_targets(attacker.id, ids)
+        _named_by_their_side(turn, body.defences, *ids)
         entries = [_area_target(turn, one, body.defences) for one in body.targets]
         request = {
             "attack_rank": _rank(attacker, body.trait, "trait", "WCBH-28"),
@@ -944,6 +981,7 @@ class Fight(Part):
             "lethal": body.lethal,
             "targets": entries,
             "purpose": body.purpose,
+            "power_use": limited_power(unwrap(attacker.sheet), body.trait),  # WCBH-2
         }
         together = self._in_order(turn, attacker)  # WCBH-22..24
         _act(scene, attacker.character, ids, "area attack", knocked_out_together=together)
@@ -970,6 +1008,7 @@ class Fight(Part):
         team = [(turn.acting(a.attacker_id, "attackers"), a) for a in body.attackers]
         ids = [who.id for who, _ in team]
         rules.check_not_in_team(target.id, ids)
+        _named_by_their_side(turn, body.defences, target.id)
         try:
             team_attack(
                 target.key,
@@ -1095,6 +1134,7 @@ class Fight(Part):
             new_target.id, defender.id, "redirect the attack at someone else", "at_id"
         )
         rules.check_standing(new_target.name, new_target.character.status, "at_id")
+        _named_by_their_side(turn, body.defences, new_target.id)
         details["loses_turn_on_page"] = _lose_next_turn(
             scene, defender.id, "WCBH-46", "redirected an attack at someone"
         )
@@ -1147,7 +1187,7 @@ def _guard(
     return guard
 
 
-def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str]) -> dict[str, Any]:
+def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str] | None) -> dict[str, Any]:
     """WCBH-43: one target of an area attack; skipping its next turn is its own choice (whoever
     sets it acts for the target)."""
     if one.skip_turn:
@@ -1198,11 +1238,13 @@ def _team_request(
         **_as_target(scene, target.character),
         "team": True,
         "explode": entry.explode,
+        "power_use": limited_power(unwrap(who.sheet), entry.trait),  # WCBH-2
+        "situation": _situation(scene, who.id, target.id),  # WCBH-30
     }
 
 
 def _redirected_request(
-    scene: Scene, roll: Roll, new_target: Sheeted, defences: Sequence[str]
+    scene: Scene, roll: Roll, new_target: Sheeted, defences: Sequence[str] | None
 ) -> dict[str, Any]:
     """WCBH-46: the attack's successes against the new target's own defence."""
     return {

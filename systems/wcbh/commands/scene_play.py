@@ -39,6 +39,7 @@ from systems.wcbh.rules.combat import recover, recovery_difficulty
 from systems.wcbh.rules.effects import Effect, come_back, extend_effect, shake_off
 from systems.wcbh.rules.play import HELP_DIFFICULTY, best_help, help_bonus
 from systems.wcbh.rules.pools import halve
+from systems.wcbh.rules.rest import DAY_USED, day_to_use
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ TRAIT = "trait"
 BACK_IN_THE_FIGHT = "back_in_the_fight"  # the scene's once-per-scene key (WCBH-39)
 RECOVERY = "recovery"  # the scene's once-per-scene key (WCBH-34 ruling)
 PLAY = "play"  # the system's state on the scene: group checks, contests, chases
+REST = "rest"  # the system's state on the scene: the days of rest the GM records (WCBH-34)
 
 
 # ---- what the commands tell their presenters ----------------------------------------------------
@@ -278,12 +280,15 @@ class ScenePlay(Part):
     @command
     def recover_health(self, ctx: CommandContext, scene_id: UUID, body: RecoveryCreate) -> Outcome:
         """WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health
-        per net success, never above the maximum; once per character per scene (ruling)."""
+        per net success, never above the maximum: once per character per scene after the fight
+        (ruling), again for each day of rest the GM recorded (rest.day_to_use); difficulty 1 spends
+        a recorded whole day of nothing but rest."""
         turn = self.system.turn(ctx, scene_id)
         roller = turn.acting(body.character_id)
         character, rested = roller.character, body.rested_whole_day
         used = character.id in turn.scene.uses.get(RECOVERY, [])
-        rules.check_once_in_scene(used, character.name, RECOVERY)
+        days = turn.scene.state(turn.rules.id, REST)["days"].get(str(character.id), [])
+        day = day_to_use(days, whole=rested, recovered_here=used, name=character.name)
         rest = "after a whole day of rest" if rested else "after the fight"
         raw = {
             "trait": "Stamina",
@@ -291,7 +296,8 @@ class ScenePlay(Part):
             "purpose": f"recovery {rest} (WCBH-34)",
         }
         # A whole day of rest lowers the difficulty (WCBH-34): the roller's claim, so it follows
-        # player_modifiers like a declared modifier, and the record says who made it.
+        # player_modifiers like a declared modifier, and the record says who made it; the day itself
+        # must be one the GM recorded (day_to_use above).
         claim = declared_by({"rested_whole_day": rested})
         earlier = tuple(
             self.app.modifiers_of(turn.actor, turn.settings, turn.scene, character, claim)
@@ -299,7 +305,11 @@ class ScenePlay(Part):
         outcome, made = _roll(
             turn, roller, raw, body.client_seed, [], action=False, earlier_modifiers=earlier
         )
-        turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
+        if not used:
+            turn.scene.use_once(RECOVERY, character.id, "WCBH-34", exclusive=False)
+        if day is not None:
+            details = {"character_id": str(character.id), "index": day}
+            turn.scene.change_state(turn.rules.id, REST, DAY_USED, details)
         before = character.resources.get("health", 0)
         maximum = _max_health(turn, roller)
         health = recover(before, maximum, outcome.result["successes"], rested_whole_day=rested)

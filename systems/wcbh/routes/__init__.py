@@ -1,5 +1,5 @@
 """The HTTP operations of this system, in the order they appear in the API."""
 
-from systems.wcbh.routes import fight, resolve, scene_play
+from systems.wcbh.routes import fight, ground, resolve, scene_play
 
-ROUTERS = [resolve.router, scene_play.router, fight.router]
+ROUTERS = [resolve.router, scene_play.router, fight.router, ground.router]

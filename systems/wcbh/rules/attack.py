@@ -38,11 +38,12 @@ from systems.wcbh.rules.checks import (
     base_dice,
     decisive_moment_limits,
     face_successes,
+    power_use_cost,
     resolve_dice,
     trait_rank,
 )
 from systems.wcbh.rules.combat import Defence, Hit, best_defence, hit
-from systems.wcbh.rules.effects import Effect, add_effect
+from systems.wcbh.rules.effects import Effect, add_effect, effect_besides_damage
 from systems.wcbh.rules.maneuvers import (
     ALL_OUT_BONUS,
     BASH_PENALTY,
@@ -57,7 +58,7 @@ from systems.wcbh.rules.maneuvers import (
 )
 from systems.wcbh.rules.play import GROUP_KEEP, group_check
 from systems.wcbh.rules.pools import PoolRoll, roll_pool
-from systems.wcbh.rules.sheet import WcbhMinion
+from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
 MAX_DICE = 100
 PageDice = Field(
@@ -74,6 +75,13 @@ DefenceDice = Field(
     le=MAX_DICE,
     description="Server-filled: dice added to this defence roll: +2 under all-out defence "
     "(WCBH-44), a maneuver's -1..-3 (WCBH-41)",
+)
+
+
+PowerUse = Field(
+    default=None,
+    description="Server-filled: the resource of the rolling Power's uses per game Issue that this "
+    "roll spends one of (`uses:<Power>`, WCBH-2)",
 )
 
 
@@ -110,12 +118,27 @@ class AttackRequest(RequestModel):
     )
     effect: Name | None = Field(
         default=None,
-        description="A special effect power: the hit gives the effect instead of damage (WCBH-35)",
+        description="A special effect power: the hit gives the effect, besides the damage when "
+        "`besides_damage` (WCBH-35)",
+    )
+    besides_damage: bool = Field(
+        default=False,
+        description="WCBH-35: the effect comes besides the damage (the source: 'помимо урона'), "
+        "as every attack since issue #15 asks; false in attack rolls recorded before, which gave "
+        "the effect instead of damage and still recompute so",
     )
     effect_pages_before: int = Field(
         default=0, ge=0, le=1000, description="Pages of the same effect the target still has"
     )
     purpose: Text | None = None
+    power_use: Name | None = PowerUse
+    situation: int = Field(
+        default=0,
+        ge=-MAX_DICE,
+        le=MAX_DICE,
+        description="Server-filled: the target's cover or poor visibility and the sizes the GM "
+        "set on the scene's ground (WCBH-30)",
+    )
     # -- the fight (WCBH-25, 41, 44..47); all default to a plain attack --
     target_id: str | None = Field(default=None, description="The target (for the log)")
     page_modifier: int = PageDice
@@ -269,9 +292,10 @@ def _hit_json(defence: Defence, rolled: PoolRoll, done: Hit) -> dict[str, Any]:
 
 
 def attack_bonus(req: AttackRequest) -> int:
-    """Dice on top of the rank: weapon, situation, the Page (WCBH-25, 41), a charge or all-out
+    """Dice on top of the rank: weapon, situation (WCBH-30: the declared `modifier` and the GM's
+    ground, `situation`), the Page (WCBH-25, 41), a charge or all-out
     attack (+2, WCBH-44), bashing (−2, WCBH-44), a team attack (+2, WCBH-47)."""
-    bonus = req.weapon + req.modifier + req.page_modifier
+    bonus = req.weapon + req.modifier + req.page_modifier + req.situation
     if req.maneuver == "charge":
         bonus += CHARGE_BONUS
     elif req.maneuver == "all_out":
@@ -322,10 +346,10 @@ class AttackCheck(Check):
 
     def cost(self, request: BaseModel) -> dict[str, int]:
         """The attacker's Resolve: dice bought before the roll (WCBH-20b) and a team attacker's
-        exploding 6s (WCBH-47). The target's `defence_resolve` is the target's to pay (the
-        command spends it)."""
+        exploding 6s (WCBH-47); a use of a limited Power (WCBH-2). The target's `defence_resolve`
+        is the target's to pay (the command spends it)."""
         req = request_as(request, AttackRequest)
-        return {"resolve": req.resolve + (1 if req.explode else 0)}
+        return {"resolve": req.resolve + (1 if req.explode else 0), **power_use_cost(req.power_use)}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
@@ -348,8 +372,10 @@ class AttackCheck(Check):
         }
         if req.target_id is not None:
             result["target_id"] = req.target_id
-        if req.effect is not None:
-            # WCBH-35/36: durations add up; at least the remaining Health defeats for the scene.
+        if req.effect is not None and req.besides_damage:
+            result.update(_effect_and_damage(req, done))
+        elif req.effect is not None:
+            # WCBH-35/36 as read before issue #15: the effect instead of damage.
             current = (
                 Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
             )
@@ -425,6 +451,24 @@ def roll_defender(req: AttackRequest, defence: Defence, roller: Roller) -> int:
     rolled = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
     bought = roller.roll(SIDES, req.defence_resolve, label="defence_resolve")
     return rolled.successes + sum(face_successes(f.face) for f in bought)
+
+
+def _effect_and_damage(req: AttackRequest, done: Hit) -> dict[str, Any]:
+    """WCBH-35, 36: the damage of the hit and the effect of the same net successes; the effect
+    defeats if its Pages reach the Health the damage left (effects.effect_besides_damage)."""
+    assert req.effect is not None
+    current = Effect(req.effect, req.effect_pages_before) if req.effect_pages_before else None
+    effect = effect_besides_damage(current, req.effect, done.net, done.health)
+    whole_scene = bool(effect and effect.whole_scene)
+    return {
+        "damage": done.damage,
+        "health": done.health,
+        "effect": req.effect,
+        "effect_pages": effect.pages if effect else 0,
+        "whole_scene": whole_scene,
+        "defeated_by_damage": done.defeated,
+        "defeated": done.defeated or whole_scene,
+    }
 
 
 def _roll_bash(req: AttackRequest, roller: Roller) -> CheckOutcome:
@@ -526,6 +570,7 @@ class GrappleRequest(RequestModel):
         default="hold", description="Hold the target, or take its weapon or object"
     )
     target_id: str | None = None
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -545,6 +590,9 @@ class GrappleCheck(Check):
     rules = ("WCBH-40", "WCBH-25")
     Request = GrappleRequest
     verb = "POST /v1/scenes/{id}/grapples"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, GrappleRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {"rank": 4, "defences": [{"name": "Agility", "rank": 5, "active": True}]}
@@ -601,6 +649,7 @@ class ManeuverRequest(RequestModel):
     against_rank: int = Field(ge=0, le=100)
     defence_modifier: int = DefenceDice
     target_id: str | None = None
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -614,6 +663,9 @@ class ManeuverCheck(Check):
     rules = ("WCBH-41", "WCBH-25")
     Request = ManeuverRequest
     verb = "POST /v1/scenes/{id}/maneuvers"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, ManeuverRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {
@@ -805,6 +857,7 @@ class AreaAttackRequest(RequestModel):
     page_modifier: int = PageDice
     lethal: bool = True
     targets: list[AreaTargetRequest] = Field(min_length=1, max_length=30)
+    power_use: Name | None = PowerUse
     purpose: Text | None = None
 
 
@@ -817,6 +870,9 @@ class AreaAttackCheck(Check):
     rules = ("WCBH-43", "WCBH-25", "WCBH-28", "WCBH-31")
     Request = AreaAttackRequest
     verb = "POST /v1/scenes/{id}/area-attacks"
+
+    def cost(self, request: BaseModel) -> dict[str, int]:
+        return power_use_cost(request_as(request, AreaAttackRequest).power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {
@@ -972,18 +1028,34 @@ def is_minion(sheet: BaseModel) -> bool:
     return isinstance(unwrap(sheet), WcbhMinion)
 
 
+ACTIVE_BY_DEFAULT = ("Agility",)
+"""WCBH-28: the Ability every character dodges with (the source's example of an active defence)."""
+
+
 def defence_options(
-    target: BaseModel, active_defences: Sequence[str], field: str = "defences"
+    target: BaseModel, chosen: Sequence[str] | None = None, field: str = "defences"
 ) -> list[dict[str, Any]]:
-    """WCBH-28: the target's passive Stamina and the active defences it has among
-    ``active_defences``; a minion defends with its threat rank (WCBH-3)."""
+    """WCBH-28: every defence the target has, for the rules to pick the best of: its passive ones
+    (Stamina, halved against lethal attacks by WCBH-29, and armour-type Powers) always, and its
+    active ones: Agility and its actively defending Powers, or, where the target's side names
+    them (``chosen``), those traits. A minion defends with its threat rank (WCBH-3)."""
     form = unwrap(target)
     if isinstance(form, WcbhMinion):
         return [{"name": "threat", "rank": form.threat, "active": False}]
-    options = [
-        {"name": "Stamina", "rank": rank_of(target, "Stamina", field, "WCBH-28"), "active": False}
-    ]
-    for name in active_defences:
+    assert isinstance(form, WcbhCharacter)
+    passive = _passive_defences(form)
+    if chosen is None:
+        active = [*ACTIVE_BY_DEFAULT, *_powers_defending(form, "active")]
+    else:
+        active = list(dict.fromkeys(chosen))
+    options = [{"name": name, "rank": rank, "active": False} for name, rank in passive.items()]
+    for name in active:
+        if name.casefold() in {p.casefold() for p in passive}:
+            raise InvalidInput(
+                f"{name!r} defends passively: the passive defences always count",
+                field=field,
+                rule="WCBH-28",
+            )
         try:
             rank = trait_rank(TraitRequest.model_validate({"trait": name}), target)[1]
         except InvalidInput:
@@ -994,6 +1066,19 @@ def defence_options(
     return options
 
 
+def _passive_defences(form: WcbhCharacter) -> dict[str, int]:
+    """WCBH-28, 29: Stamina and every armour-type (passive) Power, by name."""
+    return {"Stamina": form.abilities.Stamina, **_powers_defending(form, "passive")}
+
+
+def _powers_defending(form: WcbhCharacter, kind: str) -> dict[str, int]:
+    return {
+        name: power.rank
+        for name, power in form.powers.items()
+        if power.defends == kind and power.rank is not None
+    }
+
+
 def attack_request(
     attacker: BaseModel,
     target: BaseModel,
@@ -1002,15 +1087,15 @@ def attack_request(
     target_health: int,
     weapon: int = 0,
     modifier: int = 0,
-    active_defences: tuple[str, ...] = ("Agility",),
+    active_defences: Sequence[str] | None = None,
     lethal: bool = True,
     purpose: str | None = None,
     effect: str | None = None,
     effect_pages_before: int = 0,
 ) -> dict[str, Any]:
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
-    passive Stamina and the active defences it has among `active_defences`; a minion defends with
-    its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
+    defences (``defence_options``: `active_defences` are the ones its side names, None: all it has);
+    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
     _, rank = trait_rank(TraitRequest.model_validate({"trait": trait}), attacker)
     return {
         "attack_rank": rank,

@@ -58,6 +58,11 @@ OUTCOMES = {
 }
 
 
+def power_use_cost(power_use: str | None) -> dict[str, int]:
+    """WCBH-2: a roll of a Power with uses per game Issue spends one of them."""
+    return {power_use: 1} if power_use else {}
+
+
 def face_successes(face: int) -> int:
     """WCBH-7: each 2 or 4 is one success, each 6 two; 1, 3 and 5 none."""
     return 2 if face == 6 else 1 if face in (2, 4) else 0
@@ -121,6 +126,12 @@ class TraitRequest(RequestModel):
         description="Server-filled for a character's roll in a scene: -2 dice per extra action "
         "declared this page (WCBH-25) and a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
         "value the server computes.",
+    )
+    power_use: Name | None = Field(
+        None,
+        description="Server-filled: the resource of a Power with uses per game Issue that this "
+        "roll spends one of (`uses:<Power>`, WCBH-2). Omit it, or send the value the server "
+        "computes.",
     )
     resolve: int = Field(
         0,
@@ -186,7 +197,8 @@ class TraitCheck(Check):
         return decisive_moment_limits(req.decisive_moment, req.effort, side, "request.effort")
 
     def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"resolve": request_as(request, TraitRequest).resolve}
+        req = request_as(request, TraitRequest)
+        return {"resolve": req.resolve, **power_use_cost(req.power_use)}
 
     def roll(
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller

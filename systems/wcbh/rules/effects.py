@@ -21,6 +21,7 @@ __all__ = [
     "come_back",
     "defeating_effects",
     "drop_effect",
+    "effect_besides_damage",
     "effect_forbidding",
     "effect_pages",
     "extend_effect",
@@ -66,10 +67,13 @@ def check_defeat(effect: Effect, health: int) -> Effect:
     return effect
 
 
-def add_effect(current: Effect | None, name: str, net: int, health: int) -> Effect | None:
+def add_effect(
+    current: Effect | None, name: str, net: int, health: int, *, defeat_check: bool = True
+) -> Effect | None:
     """WCBH-35: an attack with the effect adds ``effect_pages(net)`` to what is left (several
-    attacks add up), then WCBH-36 is checked against the remaining ``health``. None when neither
-    the old effect nor the new attack leaves anything."""
+    attacks add up), then WCBH-36 is checked against the remaining ``health`` (unless
+    ``defeat_check`` is off). None when neither the old effect nor the new attack leaves
+    anything."""
     if current is not None and current.name != name:
         raise InvalidInput(
             f"adding {name!r} to {current.name!r}: durations add up per effect",
@@ -79,8 +83,18 @@ def add_effect(current: Effect | None, name: str, net: int, health: int) -> Effe
     pages = (current.pages if current else 0) + effect_pages(net)
     if current is None and pages == 0:
         return None
-    base = current or Effect(name, 0)
-    return check_defeat(replace(base, pages=pages), health)
+    grown = replace(current or Effect(name, 0), pages=pages)
+    return check_defeat(grown, health) if defeat_check else grown
+
+
+def effect_besides_damage(
+    current: Effect | None, name: str, net: int, health_left: int
+) -> Effect | None:
+    """WCBH-35: an effect attack works "помимо урона" (besides damage): the same net successes deal
+    damage and give the effect. WCBH-36 is checked against the Health the damage left. Ruling: a
+    hit whose damage already defeats (0 Health) is a defeat by damage (WCBH-39 may bring it back);
+    the effect then runs its Pages without being made scene-long by that defeat."""
+    return add_effect(current, name, net, health_left, defeat_check=health_left > 0)
 
 
 def shake_off(effect: Effect, net: int) -> Effect | None:

@@ -353,7 +353,7 @@ def last_gasp(resolve: int, page: int) -> LastGasp:
 class Adversity:
     """The GM's Adversity for one game Issue, the separate pools of especially hard Scenes (scene
     id -> amount), and whether the Issue's villainous deed was done. Its starting ``pool`` is
-    ``WcbhRuleset.issue_pools`` (WCBH-21: one per hero), the one source of that number."""
+    ``WcbhRuleset.issue_pools`` (WCBH-21: one per player), the one source of that number."""
 
     pool: int
     scenes: tuple[tuple[str, int], ...] = ()

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.errors import Conflict, InvalidInput
 from systems.wcbh.rules.play import ABILITY_LOSS
-from systems.wcbh.rules.sheet import WcbhCharacter
+from systems.wcbh.rules.sheet import POWER_USES, WcbhCharacter
 
 
 def text(value: str, field: str) -> str:
@@ -17,6 +17,49 @@ def text(value: str, field: str) -> str:
     if not found:
         raise InvalidInput(f"{field} must not be empty", field=field)
     return found
+
+
+RESOLVE_AWARD = 1
+"""WCBH-18: each reason (a defeat, a Flaw that mattered, social play, a conviction followed at a
+cost) earns 1 Resolve."""
+
+
+def check_resolve_award(resource: str, change: int) -> None:
+    """WCBH-18: the GM awards Resolve 1 at a time, each award with its reason; taking some away
+    (a correction) is any amount, never below 0 (the aggregate checks that)."""
+    if resource == "resolve" and change > RESOLVE_AWARD:
+        raise InvalidInput(
+            f"a Resolve award is {RESOLVE_AWARD} (WCBH-18: each reason earns 1), not {change}; "
+            "award once per reason",
+            field="change",
+            rule="WCBH-18",
+            details={"most": RESOLVE_AWARD},
+        )
+
+
+def check_power_use(sent: object, used: str | None) -> None:
+    """WCBH-2: which limited Power a roll uses is the server's to say, from the sheet."""
+    if sent != used:
+        raise InvalidInput(
+            f"power_use is filled by the server: {used} for this roll",
+            field="request.power_use",
+            rule="WCBH-2",
+            details={"expected": used},
+        )
+
+
+def check_uses_left(name: str, power_use: str | None, left: int) -> None:
+    """WCBH-2: a Power with uses per game Issue is rolled while one is left (a new game Issue
+    brings them back)."""
+    if power_use is not None and left < 1:
+        power = power_use.removeprefix(POWER_USES)
+        raise Conflict(
+            f"{name} has no use of {power} left in this game Issue",
+            field="trait",
+            code="no_uses_left",
+            rule="WCBH-2",
+            details={"resource": power_use, "have": left},
+        )
 
 
 def check_has_resolve(side: str, field: str, rule: str) -> None:

@@ -26,9 +26,12 @@ from systems.wcbh.rules.effects import status_for_health
 from systems.wcbh.rules.examples import OTHER_SIDES
 from systems.wcbh.rules.fight_state import FIGHT
 from systems.wcbh.rules.follow_ups import FOLLOW_UPS
+from systems.wcbh.rules.ground import GROUND
 from systems.wcbh.rules.initiative import Combatant, order_of_action
 from systems.wcbh.rules.play import SCENE_LIMITED_SIDES
 from systems.wcbh.rules.play_state import PLAY
+from systems.wcbh.rules.resolve import check_resolve_award
+from systems.wcbh.rules.rest import REST
 from systems.wcbh.rules.sheet import (
     MINION_HEALTH,
     WcbhCharacter,
@@ -37,6 +40,7 @@ from systems.wcbh.rules.sheet import (
     WcbhSheet,
     edge,
     health,
+    power_uses,
     starting_resolve,
 )
 
@@ -131,7 +135,12 @@ class WcbhRuleset(Ruleset):
     follow_ups: ClassVar[dict[str, FollowUp]] = FOLLOW_UPS
     # Scene.state("wcbh", ...): the fight's pages (WCBH-25, 45, 46) and scene play's group checks,
     # contests and chases (WCBH-11, 12, 27)
-    scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT, "play": PLAY}
+    scene_states: ClassVar[Mapping[str, SceneState]] = {
+        "fight": FIGHT,
+        "play": PLAY,
+        "ground": GROUND,  # ranges, cover and sizes (WCBH-26, 30)
+        "rest": REST,  # the days of rest the GM records (WCBH-34)
+    }
 
     def check_sheet(self, sheet: BaseModel, settings: BaseModel, side: str) -> Iterator[Problem]:
         sheet = form_of(sheet, WcbhCharacter, WcbhMinion)
@@ -202,20 +211,28 @@ class WcbhRuleset(Ruleset):
         status_now = status_for_health(status, health, effects or {})
         return None if status_now is None else (status_now, "WCBH-31")
 
-    def issue_pools(self, heroes: int, settings: BaseModel) -> dict[str, int]:
-        """WCBH-21: the GM's Adversity starts every game Issue at the number of heroes (the one
+    def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
+        """WCBH-21: the GM's Adversity starts every game Issue at the number of players (the one
         source of that number; play.Adversity starts from it). Ruling: what was left of the last
         game Issue does not carry over."""
-        return {"adversity": heroes}
+        return {"adversity": players}
+
+    def check_resource_change(self, resource: str, change: int) -> None:
+        """WCBH-18: a Resolve award is 1 (see rules/resolve.py `check_resolve_award`)."""
+        check_resolve_award(resource, change)
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
         derived = self.derived_stats(sheet, settings)
-        minion = isinstance(form_of(sheet, WcbhCharacter, WcbhMinion), WcbhMinion)
+        form = form_of(sheet, WcbhCharacter, WcbhMinion)
+        minion = isinstance(form, WcbhMinion)
+        limited = power_uses(form) if isinstance(form, WcbhCharacter) else {}
         return {
             "resolve": resource(0, 0, "never")
             if minion
             else resource(None, derived["starting_resolve"], "issue"),
             "health": resource(derived["health"], derived["health"], "never"),
+            # WCBH-2: a Power's uses per game Issue, back to full when a new one starts
+            **{name: resource(uses, uses, "issue") for name, uses in limited.items()},
         }
 
     def example_sheets(self) -> dict[str, dict[str, Any]]:

@@ -71,14 +71,37 @@ class Power(SheetModel):
     can_affect_others: bool = Field(
         False, description="Usable on other characters or objects (WCBH-17)."
     )
+    defence: Literal["active", "passive"] | None = Field(
+        None,
+        description="How it defends (WCBH-28): 'active' (dodging, deflecting: halved by an area "
+        "attack, usable for a redirect) or 'passive' (armour, a force field: it meets the attack "
+        "without dodging, like Stamina but never halved as Stamina is against lethal attacks). "
+        "Null: a Power with can_defend defends actively; any other does not defend.",
+    )
+    uses_per_issue: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="Uses per game Issue, for a Power the GM limits so (WCBH-2: some Powers' uses "
+        "refresh at the start of every new Issue); each roll of it spends one (the character's "
+        "`uses:<Power>` resource). Null: unlimited.",
+    )
     description: Text = Field("", description="What the power does, its effects and range.")
 
     @property
     def counts_for_resolve(self) -> bool:
         # WCBH-17: powers that cannot attack, defend or affect others do not lower Starting Resolve.
         return self.rank is not None and (
-            self.can_attack or self.can_defend or self.can_affect_others
+            self.can_attack or self.defends is not None or self.can_affect_others
         )
+
+    @property
+    def defends(self) -> Literal["active", "passive"] | None:
+        """WCBH-28: the kind of defence it gives, if any (``can_defend`` alone: active, as the
+        service read every named defence before armour was a kind of its own)."""
+        if self.rank is None:
+            return None
+        return self.defence or ("active" if self.can_defend else None)
 
 
 class WcbhCharacter(SheetModel):
@@ -156,6 +179,30 @@ def starting_resolve(character: WcbhCharacter, trait_limit: int) -> int:
     Never below 0: a sheet checked under a higher limit may meet a campaign whose limit was lowered.
     """
     return 2 * max(0, trait_limit - highest_resolve_rank(character))
+
+
+POWER_USES = "uses:"
+"""WCBH-2: the prefix of a character's resource counting a Power's uses left this game Issue."""
+
+
+def power_uses(character: WcbhCharacter) -> dict[str, int]:
+    """WCBH-2: the resource name and uses per game Issue of every Power that has them."""
+    return {
+        POWER_USES + name: power.uses_per_issue
+        for name, power in character.powers.items()
+        if power.uses_per_issue is not None
+    }
+
+
+def limited_power(sheet: object, trait: str | None) -> str | None:
+    """WCBH-2: the resource a roll of ``trait`` spends one of, if it is a Power with uses per game
+    Issue (names ignore case, as the trait lookup does)."""
+    if not isinstance(sheet, WcbhCharacter) or trait is None:
+        return None
+    for name, power in sheet.powers.items():
+        if name.casefold() == trait.casefold() and power.uses_per_issue is not None:
+            return POWER_USES + name
+    return None
 
 
 MINION_HEALTH = 1

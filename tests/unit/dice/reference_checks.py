@@ -285,7 +285,7 @@ def hit_json(defence: Json, successes: int, done: Json) -> Json:
 
 
 def attack_bonus(req: Json) -> int:
-    bonus = req["weapon"] + req["modifier"] + req["page_modifier"]
+    bonus = req["weapon"] + req["modifier"] + req["page_modifier"] + req.get("situation", 0)
     bonus += 2 if req["maneuver"] in ("charge", "all_out") else 0
     bonus += -2 if req["club"] is not None else 0
     return bonus + (2 if req["team"] else 0)
@@ -332,7 +332,20 @@ def wcbh_attack(req: Json, sheet: Json | None, settings: Json, dice: Dice) -> Ou
     }
     if req["target_id"] is not None:
         result["target_id"] = req["target_id"]
-    if req["effect"] is not None:
+    if req["effect"] is not None and req.get("besides_damage"):
+        pages = req["effect_pages_before"] + (half_up(done["net"]) if done["net"] > 0 else 0)
+        left = done["health"]
+        whole = pages > 0 and left > 0 and pages >= left
+        result.update(
+            damage=done["damage"],
+            health=left,
+            effect=req["effect"],
+            effect_pages=pages,
+            whole_scene=whole,
+            defeated_by_damage=left == 0,
+            defeated=left == 0 or whole,
+        )
+    elif req["effect"] is not None:
         pages = req["effect_pages_before"] + (half_up(done["net"]) if done["net"] > 0 else 0)
         whole = pages > 0 and pages >= req["target_health"]
         result.update(
