@@ -384,17 +384,19 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
     assert seen[s.nova]["issue"] == {"resolve": 3, "starting_resolve": 4}
     # A paralysed thug is not free (WCBH-35, 37; issue #15): no attack, no move, until the GM rules
     # what the power allows (recorded).
+    # The bolt deals its damage besides the effect (WCBH-35), so a strong one can defeat the thug
+    # outright or through the effect (WCBH-36): a new thug for each try until one stands paralysed.
     for n in range(MAX_PAGES):
-        thug = s.thug(100 + n)  # Health 10: 8 dice never bring 10 pages, so no defeat (WCBH-36)
+        thug = s.thug(100 + n)  # Health 10
         bolt = {"attacker_id": s.nova, "target_id": thug, "trait": "Lightning Bolt"}
         bolt = s.post(
             f"/v1/scenes/{rooftop}/attacks", {**bolt, "effect": "Paralysed"}, table.player
         )
-        if bolt["result"]["effect_pages"]:
+        if bolt["result"]["effect_pages"] and s.character(thug)["status"] == "active":
             break
         s.next_page(rooftop)
     assert bolt["result"]["effect_pages"], "eight bolts and no paralysis"
-    assert s.character(thug)["status"] == "active"
+    assert s.character(thug)["status"] == "active", "eight bolts and no thug left standing"
     swing = {"attacker_id": thug, "target_id": s.nova, "trait": "Strength"}
     s.refused(f"/v1/scenes/{rooftop}/attacks", swing, 409, "WCBH-37")
     s.refused(f"/v1/scenes/{rooftop}/moves", {"character_id": thug}, 409, "WCBH-37")
