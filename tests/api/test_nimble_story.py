@@ -101,8 +101,17 @@ class Story:
     def attack(
         self, attacker: str, target: str, attack: str, token: str | None = None, **more: Any
     ) -> Any:
+        self.roll_saves_due(attacker)
         body = {"attacker_id": attacker, "target_id": target, "attack": attack} | more
         return self.enc("attacks", body, token)
+
+    def roll_saves_due(self, who: str) -> None:
+        """A crit on a concentrating creature calls for its save before it acts again (NB-25); the
+        dice decide whether an attack crit, so the GM rolls any save due first."""
+        concentration = self.view(who)["concentration"]
+        while concentration is not None and concentration["saves_due"] > 0:
+            self.health(who, "concentration/save", {"scene_id": self.scene}, status=201)
+            concentration = self.view(who)["concentration"]
 
     def end_turn(self, who: str, token: str | None = None) -> Any:
         return self.enc("turns/end", {"character_id": who}, token, 200)
