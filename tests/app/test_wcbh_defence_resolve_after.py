@@ -77,7 +77,7 @@ def test_both_sides_follow_ups_combine_in_order_and_the_audit_recomputes_them_wc
     assert second["result"]["attack_successes"] == first["result"]["attack_successes"]
     assert third["result"]["attack_successes"] == first["result"]["attack_successes"]
     # the defence reroll replaced every defence die, the three bought after the roll too
-    original = t.app.repository.get(roll).record
+    original: dict[str, Any] = t.app.repository.get(roll).record
     defence_dice = [f for f in original["faces"] if f["label"] == "defence"]
     assert len(third["faces"]) == len(defence_dice) + 3
     assert {f["reroll_of"] for f in third["faces"]} == set(
