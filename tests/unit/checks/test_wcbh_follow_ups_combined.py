@@ -73,7 +73,7 @@ def test_a_later_follow_up_reads_the_dice_the_earlier_ones_left_wcbh_20b_20c() -
     assert (outcome.result["net"], outcome.result["damage"]) == (-1, 0)
     assert REROLL.odds is not None
     odds = REROLL.odds(asked, outcome)
-    assert 0 < odds.success < 1
+    assert odds.success is not None and 0 < odds.success < 1
 
 
 def test_an_attackers_reroll_after_a_reroll_rerolls_the_replacements_wcbh_20c() -> None:
