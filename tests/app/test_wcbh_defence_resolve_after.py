@@ -13,6 +13,7 @@ from domain.errors import Forbidden, InvalidInput
 from domain.requests import FollowUpCreate, RollCreate
 from systems.wcbh.requests import FightAttackCreate
 from tests.app.table import Table
+from tests.unit.dice import reference_checks
 
 
 def resolve_of(t: Table, character: UUID) -> int:
@@ -87,8 +88,17 @@ def test_both_sides_follow_ups_combine_in_order_and_the_audit_recomputes_them_wc
     assert health_of(t, bolt) == third["result"]["health"]
     assert verify_export(t.export()).problems == []  # odds checked before the reveal
     t.gm_runs("close_scene", scene)
-    report = verify_export(t.export())
+    entries = t.export()
+    report = verify_export(entries)
     assert report.problems == [] and report.recomputed == 4
+    # the reference verifier, written from docs/fair-dice-checks.md alone, agrees
+    payloads = [e.get("payload") or {} for e in entries]
+    seed = bytes.fromhex(next(p["revealed_seed"] for p in payloads if p.get("revealed_seed")))
+    records = {r["roll_id"]: r for r in (p["record"] for p in payloads if "record" in p)}
+    for made in (first, second, third):
+        earlier = [records[i] for i in made["after"]]
+        again = reference_checks.recompute(made, seed, original, earlier)
+        assert (again["faces"], again["result"]) == (made["faces"], made["result"])
 
 
 def test_a_trait_check_has_no_defence_to_spend_on_wcbh_20b() -> None:
