@@ -396,7 +396,7 @@ class RollCommands(Service):
                     "the defence's Resolve is the target's: only who acts for the target spends "
                     "it (the GM, or the player who owns it)",
                     field="request.side",
-                    rule=",".join(follow.rules) or None,
+                    rule=follow.rules[0] if follow.rules else None,
                 )
             record_sheet = original.record.get("sheet")
             side = str(original.record.get("side") or "hero")
