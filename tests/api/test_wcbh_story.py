@@ -494,7 +494,9 @@ def test_a_scripted_fight_on_the_gms_ground_with_armour_and_limited_powers_wcbh(
     # Nova a die, then the GM buys the Tank's defence one (Bo may not: the Tank is not his), and
     # the Tank's Health follows the hit decided from both sides' dice
     follow_ups = f"/v1/rolls/{bolt['id']}/follow-ups"
-    more = s.post(follow_ups, {"follow_up": "resolve_dice", "request": {"resolve": 1}}, table.player)
+    more = s.post(
+        follow_ups, {"follow_up": "resolve_dice", "request": {"resolve": 1}}, table.player
+    )
     defence = {"follow_up": "resolve_dice", "request": {"resolve": 1, "side": "defence"}}
     denied = table.client.post(follow_ups, json=defence, headers=bearer(table.player))
     assert denied.status_code == 403 and denied.json()["error"]["field"] == "request.side"
