@@ -19,7 +19,13 @@ from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome, FollowUpRoll, parse_request
+from domain.rulesets.base import (
+    CheckOutcome,
+    EarlierFollowUp,
+    FollowUpRoll,
+    faces_after,
+    parse_request,
+)
 
 SEED = bytes(range(32))  # seed A of docs/fair-dice.md
 MAX_NONCE = 5000
@@ -54,10 +60,17 @@ def real_roll(
 
 
 def real_follow_up(
-    original: Json, name: str, request: Mapping[str, Any], seed: bytes, client_seed: str, nonce: int
+    original: Json,
+    name: str,
+    request: Mapping[str, Any],
+    seed: bytes,
+    client_seed: str,
+    nonce: int,
+    earlier: list[Json] | None = None,
 ) -> Json:
     """A follow-up of `original` as the service makes it (`allowed`, then `apply` on fresh copies
-    of the original's faces), in record form; the sheet and settings are the original's."""
+    of the original's faces), in record form; the sheet and settings are the original's.
+    `earlier`: the follow-up records it comes after (a chained follow-up, its `after`)."""
     rules = RULESETS[original["ruleset"]]
     settings = rules.parse_settings(original["settings"])
     sheet = None
@@ -74,12 +87,25 @@ def real_follow_up(
     parsed = parse_request(follow.Request, request, "request")
     roller = Roller(FairSource(seed, client_seed, nonce))
     faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
+    if earlier is not None:
+        made = [
+            EarlierFollowUp(
+                rules.follow_ups[e["follow_up"]],
+                rules.follow_ups[e["follow_up"]].Request.model_validate(e["request"]),
+                [Face(**f) for f in e["faces"]], sheet, settings,
+            )
+            for e in earlier
+        ]  # fmt: skip
+        faces = faces_after(original_request, faces, made)
     outcome = follow.apply(FollowUpRoll(original_request, faces, parsed, sheet, settings), roller)
-    return _record(
+    record = _record(
         original["ruleset"], original["check"], name, parsed.model_dump(mode="json"),
         original["sheet"], original["side"], original["settings"], client_seed, nonce, roller,
         outcome,
     )  # fmt: skip
+    if earlier is not None:
+        record["after"] = [e["roll_id"] for e in earlier]
+    return record
 
 
 def _record(
@@ -145,6 +171,7 @@ class Vector:
     follow_up: str | None = None
     follow_up_request: Json = field(default_factory=dict)
     wanted: Predicate = _always  # of the original record (of the follow-up's, for a follow-up)
+    earlier: tuple[tuple[str, Json], ...] = ()  # follow-ups made before it, chained (their name, request)
 
 
 DEFENCES = [
@@ -270,6 +297,14 @@ VECTORS = [
         "wcbh/resolve_reroll (attack)", "wcbh", "attack", ALL_OUT, _hero("wcbh"),
         follow_up="resolve_reroll", wanted=lambda r: r["result"]["net"] <= 0,
     ),
+    # Both sides after one attack, chained: the attacker's dice, then the defence's dice and its
+    # reroll, each reading the dice the earlier ones left (WCBH-20b, 20c; issue #15).
+    Vector(
+        "wcbh/resolve_reroll (defence, chained)", "wcbh", "attack", ALL_OUT, _hero("wcbh"),
+        follow_up="resolve_reroll", follow_up_request={"side": "defence"},
+        earlier=(("resolve_dice", {"resolve": 2}),
+                 ("resolve_dice", {"resolve": 2, "side": "defence"})),
+    ),
     # -- Class D Heroes --
     Vector(
         "classd/stat", "classd", "stat",
@@ -391,11 +426,28 @@ def build(vector: Vector) -> Json:
             continue
         if not vector.wanted(original):
             continue
+        if vector.earlier:
+            return _chained(vector, original, client, nonce)
         record = real_follow_up(
             original, vector.follow_up, vector.follow_up_request, SEED, client, nonce + 1
         )
         return {"name": vector.name, **record, "original": original}
     raise AssertionError(f"no nonce below {MAX_NONCE} gives {vector.name}")
+
+
+def _chained(vector: Vector, original: Json, client: str, nonce: int) -> Json:
+    """A chained follow-up: its earlier follow-ups on the next nonces (roll ids "earlier-<n>"),
+    then itself, each after those before it."""
+    assert vector.follow_up is not None
+    earlier: list[Json] = []
+    for n, (name, request) in enumerate(vector.earlier):
+        made = real_follow_up(original, name, request, SEED, client, nonce + 1 + n, list(earlier))
+        earlier.append({"roll_id": f"earlier-{n}", **made})
+    record = real_follow_up(
+        original, vector.follow_up, vector.follow_up_request, SEED, client,
+        nonce + 1 + len(earlier), earlier,
+    )  # fmt: skip
+    return {"name": vector.name, **record, "original": original, "earlier": earlier}
 
 
 def vectors() -> Json:

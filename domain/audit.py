@@ -10,14 +10,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from domain.dice import FairSource, Roller, commitment
 from domain.dice.roller import Face
 from domain.rulesets import ruleset_version
-from domain.rulesets.base import CheckOutcome, FollowUpRoll
+from domain.rulesets.base import CheckOutcome, EarlierFollowUp, FollowUpRoll, faces_after
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -219,9 +219,11 @@ def recompute(
     seed_hex: str,
     original: Mapping[str, Any] | None = None,
     shown: Shown | None = None,
+    earlier: Sequence[Mapping[str, Any]] = (),
 ) -> list[Problem]:
     """Re-roll from the revealed seed with the record's rules version; compare everything the roll
-    shows: faces, result, score, success, costs and (given `shown`) odds."""
+    shows: faces, result, score, success, costs and (given `shown`) odds. `earlier`: the records
+    a chained follow-up's `after` names, in that order."""
     roll_id = str(record.get("roll_id"))
     sequence = record.get("sequence")
 
@@ -235,7 +237,7 @@ def recompute(
     if commitment(seed) != record.get("commitment"):
         return [problem("seed_mismatch", "the revealed seed does not match its commitment")]
     try:
-        replayed = _replay(record, seed, original, _rules_version(record))
+        replayed = _replay(record, seed, original, _rules_version(record), earlier)
     except _Unknown as exc:
         return [problem(UNKNOWN_RULES, str(exc))]
     except UnknownFormat as exc:
@@ -290,6 +292,7 @@ def _replay(
     seed: bytes | None,
     original: Mapping[str, Any] | None,
     version: str,
+    earlier: Sequence[Mapping[str, Any]] = (),
 ) -> _Replayed:
     """The roll recomputed from its seed; with `seed` None (not revealed yet), what follows from
     the record's own faces and outcome: its costs and odds, which need no seed."""
@@ -316,6 +319,8 @@ def _replay(
         follow_up = rules.follow_ups[str(record["follow_up"])]
         first = check.parse(original["request"])
         faces = [Face(**f) for f in copy.deepcopy(original["faces"])]
+        if record.get("after") is not None:
+            faces = faces_after(first, faces, _earlier(rules, record, earlier, version))
         request = follow_up.Request.model_validate(record["request"])
         asked = FollowUpRoll(first, faces, request, sheet, settings)
         outcome = declared if roller is None else follow_up.apply(asked, roller)
@@ -333,8 +338,31 @@ def _replay(
     )
 
 
+def _earlier(
+    rules: Any, record: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]], version: str
+) -> list[EarlierFollowUp]:
+    """The earlier follow-ups a chained follow-up names in `after`, each read with its own record's
+    request, faces, sheet and settings (docs/fair-dice-checks.md, section 2)."""
+    after = [str(i) for i in record["after"]]
+    if [str(e.get("roll_id")) for e in earlier] != after:
+        raise LookupError(f"the follow-ups it comes after, {after}, are not all in the log")
+    made = []
+    for each in earlier:
+        if each.get("follow_up_of") != record.get("follow_up_of"):
+            raise LookupError(f"roll {each.get('roll_id')} does not follow up the same roll")
+        own_rules, settings, sheet = _rules_of(each, version)
+        follow = own_rules.follow_ups[str(each["follow_up"])]
+        request = follow.Request.model_validate(each["request"])
+        faces = [Face(**f) for f in copy.deepcopy(each["faces"])]
+        made.append(EarlierFollowUp(follow, request, faces, sheet, settings))
+    return made
+
+
 def check_unrevealed(
-    record: Mapping[str, Any], original: Mapping[str, Any] | None, shown: Shown | None
+    record: Mapping[str, Any],
+    original: Mapping[str, Any] | None,
+    shown: Shown | None,
+    earlier: Sequence[Mapping[str, Any]] = (),
 ) -> list[Problem]:
     """What can be checked of a roll before its seed is revealed: its costs and odds follow from
     its request, sheet and recorded outcome, and what the roll shows must say what its record says
@@ -343,7 +371,7 @@ def check_unrevealed(
     if _format(record) != RECORD_FORMAT:
         return []  # format 1 hashed no score: it can only be recomputed from the seed
     try:
-        replayed = _replay(record, None, original, _rules_version(record))
+        replayed = _replay(record, None, original, _rules_version(record), earlier)
     except _Unknown as exc:
         return [Problem(UNKNOWN_RULES, f"roll {roll_id}: {exc}", record.get("sequence"), roll_id)]
     except UnknownFormat as exc:
@@ -760,15 +788,23 @@ def verify_export(
             continue  # its commitment was never published: reported by _check_epochs
         first = by_id.get(str(recorded.record.get("follow_up_of")))
         original = first.record if first is not None else None
+        named = [by_id.get(str(i)) for i in recorded.record.get("after") or ()]
+        earlier = [e.record for e in named if e is not None]
         if epoch.seed is None:
             unrevealed = recorded.problem(
                 "unverified", f"its seed ({epoch.name()}) is not revealed yet: faces not recomputed"
             )
             (report.problems if require_revealed else report.unverified).append(unrevealed)
-            _file(report, check_unrevealed(recorded.record, original, recorded.shown), recorded)
+            _file(
+                report,
+                check_unrevealed(recorded.record, original, recorded.shown, earlier),
+                recorded,
+            )
             continue
         if not _file(
-            report, recompute(recorded.record, epoch.seed, original, recorded.shown), recorded
+            report,
+            recompute(recorded.record, epoch.seed, original, recorded.shown, earlier),
+            recorded,
         ):
             report.recomputed += 1
     return report

@@ -44,8 +44,10 @@ from domain.rulesets.base import (
     PLAYER_MODIFIERS,
     Check,
     CheckOutcome,
+    EarlierFollowUp,
     FollowUpRoll,
     Once,
+    faces_after,
     gm_set,
     modifier_entry,
     parse_request,
@@ -379,17 +381,34 @@ class RollCommands(Service):
             # the sheet the original was rolled with: its faces are read against it
             record_sheet = original.record.get("sheet") or character.sheet
             sheet = rules.parse_sheet(record_sheet, settings, side=character.side)
-        else:
+        check = rules.checks[original.record["check"]]
+        original_request = check.parse(original.record["request"])
+        parsed = parse_request(follow.Request, request, "request")
+        payer = follow.payer(original_request, parsed) if follow.payer else None
+        if payer is not None:
+            # the other side pays (a WCBH target's Resolve on its defence): the caller must act
+            # for it; the faces are still read against the sheet the original was rolled with
+            character = self.named(actor, Character, UUID(payer), "request.side")
+            if not actor.is_gm and (
+                actor.role != "player" or character.owner_member_id != actor.member_id
+            ):
+                raise Forbidden(
+                    "the defence's Resolve is the target's: only who acts for the target spends "
+                    "it (the GM, or the player who owns it)",
+                    field="request.side",
+                    rule=follow.rules[0] if follow.rules else None,
+                )
+            record_sheet = original.record.get("sheet")
+            side = str(original.record.get("side") or "hero")
+            sheet = rules.parse_sheet(record_sheet, settings, side=side) if record_sheet else None
+        elif not for_ally or not character_id:
             character, sheet = self._roller_character(
                 actor, rules, settings, UUID(character_id) if character_id else None
             )
             record_sheet = character.sheet if character else None
-        check = rules.checks[original.record["check"]]
-        original_request = check.parse(original.record["request"])
         reason = follow.allowed(original_request, _latest_outcome(original, name))
         if reason is not None:
             raise Conflict(reason, code="follow_up_refused", rule=",".join(follow.rules) or None)
-        parsed = parse_request(follow.Request, request, "request")
         costs = {k: v for k, v in follow.cost(parsed).items() if v}
         touched: list[Any] = [scene]
         if costs:
@@ -405,6 +424,13 @@ class RollCommands(Service):
         nonce, epoch = scene.take_nonce(new_id)
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
         faces = [Face(**f) for f in original.record["faces"]]
+        after: list[str] | None = None
+        if follow.chained:
+            earlier = [self.get(actor, Roll, UUID(f["roll_id"])) for f in original.follow_ups]
+            after = [str(e.id) for e in earlier]
+            faces = faces_after(
+                original_request, faces, [_earlier(rules, e.record) for e in earlier]
+            )
         asked = FollowUpRoll(original_request, faces, parsed, sheet, settings)
         outcome = follow.apply(asked, roller)
         success = at_least = above = None
@@ -434,6 +460,8 @@ class RollCommands(Service):
             "success": outcome.success,
             "client_seed_by": seed_by,
         }
+        if after is not None:
+            record["after"] = after
         original.note_follow_up(new_id, name, outcome)
         touched.append(original)
         return outcome, self._linked_roll(
@@ -709,6 +737,22 @@ def _latest_outcome(original: Roll, name: str) -> CheckOutcome:
     if made:
         return CheckOutcome(made[-1]["result"], made[-1]["score"], made[-1]["success"])
     return CheckOutcome(original.record["result"], original.score, original.success)
+
+
+def _earlier(rules: Ruleset, record: Mapping[str, Any]) -> EarlierFollowUp:
+    """An earlier follow-up of a roll, from its record (domain/rulesets/base.py `faces_after`)."""
+    follow = rules.follow_ups[str(record["follow_up"])]
+    settings = rules.parse_settings(record["settings"])
+    sheet = None
+    if record.get("sheet") is not None:
+        sheet = rules.parse_sheet(record["sheet"], settings, side=str(record.get("side") or "hero"))
+    return EarlierFollowUp(
+        follow,
+        follow.Request.model_validate(record["request"]),
+        [Face(**f) for f in record["faces"]],
+        sheet,
+        settings,
+    )
 
 
 def _next(outcome: CheckOutcome) -> CheckOutcome:

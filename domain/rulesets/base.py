@@ -643,6 +643,12 @@ class FollowUp:
     direct: bool = True  # offered by POST /v1/rolls/{id}/follow-ups; else only through `via`
     via: str = ""
     example: Mapping[str, Any] | None = None  # a request for the docs and the contract tests
+    # Chained follow-ups read the dice as the roll's earlier follow-ups left them (their records
+    # name those in `after`); unchained ones read the original's dice only (WCBH-20b, 20c).
+    chained: bool = False
+    # The character who pays and for whom the caller must act, when not the roller (a WCBH
+    # target's Resolve on its defence): its id from (original request, follow-up request).
+    payer: Callable[[BaseModel, BaseModel], str | None] | None = None
 
     def parse(self, raw: Mapping[str, Any]) -> BaseModel:
         """The request model; ``InvalidInput(field="follow_up.<path>")`` on errors."""
@@ -650,6 +656,61 @@ class FollowUp:
 
     def describe(self) -> dict[str, Any]:
         return {**_described(self), "via": None if self.direct else self.via}
+
+
+class _RecordedSource:
+    """The faces a follow-up record shows, drawn again in order: replaying an earlier follow-up
+    needs no seed (its own record is recomputed from its seed on its own)."""
+
+    def __init__(self, faces: Iterable[Face]) -> None:
+        self._faces = [f.face for f in faces]
+
+    def die(self, sides: int) -> int:
+        if not self._faces:
+            raise InvalidInput("an earlier follow-up's record has too few faces", field="after")
+        return self._faces.pop(0)
+
+
+@dataclass(frozen=True)
+class EarlierFollowUp:
+    """A follow-up already made on a roll, as its record has it."""
+
+    follow_up: FollowUp
+    request: BaseModel
+    faces: list[Face]
+    sheet: BaseModel | None
+    settings: BaseModel
+
+
+def faces_after(
+    original: BaseModel, faces: list[Face], earlier: Iterable[EarlierFollowUp]
+) -> list[Face]:
+    """The roll's dice as its earlier follow-ups left them, in order: each one marks the dice it
+    replaced not kept and adds its own, renumbered after those before (``index`` and
+    ``exploded_from`` shifted by the dice before them; ``reroll_of`` already names those)."""
+    state = list(faces)
+    for made in earlier:
+        roller = Roller(_RecordedSource(made.faces))  # type: ignore[arg-type]
+        made.follow_up.apply(
+            FollowUpRoll(original, state, made.request, made.sheet, made.settings), roller
+        )
+        state = state + _shifted(roller.faces, len(state))
+    return state
+
+
+def _shifted(faces: list[Face], by: int) -> list[Face]:
+    return [
+        Face(
+            f.index + by,
+            f.sides,
+            f.face,
+            kept=f.kept,
+            exploded_from=None if f.exploded_from is None else f.exploded_from + by,
+            reroll_of=f.reroll_of,
+            label=f.label,
+        )
+        for f in faces
+    ]
 
 
 def _described(roll: Check | FollowUp) -> dict[str, Any]:
@@ -671,6 +732,7 @@ __all__ = [
     "CampaignSettings",
     "Check",
     "CheckOutcome",
+    "EarlierFollowUp",
     "FollowUp",
     "Name",
     "Odds",
@@ -682,6 +744,7 @@ __all__ = [
     "StatSpec",
     "Text",
     "declared",
+    "faces_after",
     "form_of",
     "gm_set",
     "kind_of",

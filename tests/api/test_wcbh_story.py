@@ -492,6 +492,24 @@ def test_a_scripted_fight_on_the_gms_ground_with_armour_and_limited_powers_wcbh(
     tank_health = max(0, 8 - check_attack(bolt, 8))
     assert s.health(tank) == tank_health
 
+    # WCBH-20b (issue #15): after seeing the roll both sides spend Resolve on it, in order: Bo buys
+    # Nova a die, then the GM buys the Tank's defence one (Bo may not: the Tank is not his), and
+    # the Tank's Health follows the hit decided from both sides' dice
+    follow_ups = f"/v1/rolls/{bolt['id']}/follow-ups"
+    more = s.post(
+        follow_ups, {"follow_up": "resolve_dice", "request": {"resolve": 1}}, table.player
+    )
+    defence = {"follow_up": "resolve_dice", "request": {"resolve": 1, "side": "defence"}}
+    denied = table.client.post(follow_ups, json=defence, headers=bearer(table.player))
+    assert denied.status_code == 403 and denied.json()["error"]["field"] == "request.side"
+    tank_resolve = s.resolve(tank)
+    guarded = s.post(follow_ups, defence)
+    assert s.resolve(tank) == tank_resolve - 1
+    assert guarded["result"]["attack_successes"] == more["result"]["attack_successes"]
+    bought = successes(faces(guarded, "defence_resolve"))
+    assert guarded["result"]["defence_successes"] == bolt["result"]["defence_successes"] + bought
+    assert s.health(tank) == guarded["result"]["health"]
+
     # WCBH-26: at Far range Rex cannot grab the Tank; moving in on foot takes two pages
     ranges = {"first_id": s.rex, "second_id": tank, "range": "far", "reason": "across the hall"}
     s.post(f"/v1/scenes/{scene}/ranges", ranges, status=200)

@@ -1,15 +1,19 @@
 """We Can Be Heroes follow-ups: Resolve spent after seeing a roll (WCBH-20b dice, WCBH-20c reroll),
 on a trait check or on an attack (WCBH-13..15, 20: "any roll").
 
-On an attack the attacker's Resolve works on the attacker's dice: the defence dice stay as rolled,
-and the hit (damage, Health, defeat: WCBH-31, 33) is decided again from the new attack successes.
+On an attack each side's Resolve works on its own dice (`side`: the attacker's, or the target's on
+its defence), and the hit (damage, Health, defeat: WCBH-31, 33) is decided again from both. Follow-ups
+of one roll combine in order: each reads the dice as the earlier ones left them (`chained`).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Face, Roller
+from domain.errors import InvalidInput
 from domain.rulesets.base import CheckOutcome, FollowUp, FollowUpRoll, Odds, RequestModel
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.attack import AttackRequest
@@ -29,16 +33,49 @@ ATTACKER_LABELS = ("attack", "resolve")
 DEFENDER_LABELS = ("defence", "defence_resolve")
 
 
+Side = Literal["attack", "defence"]
+SIDE_DESCRIPTION = (
+    "Whose dice: `attack` (the roller's; on an attack, the attacker's) or `defence` (an attack's "
+    "target spends on its defence; the caller must act for the target)."
+)
+
+
 class ResolveDiceRequest(RequestModel):
     """Resolve spent after seeing the roll for more dice (WCBH-20b)."""
 
     resolve: int = Field(
         ge=1, le=MAX_POOL, description="Resolve spent: 1 die each, 3 in a Decisive Moment."
     )
+    side: Side = Field("attack", description=SIDE_DESCRIPTION)
 
 
 class ResolveRerollRequest(RequestModel):
     """1 Resolve rerolls every die of the roll, Resolve dice included (WCBH-20c)."""
+
+    side: Side = Field("attack", description=SIDE_DESCRIPTION)
+
+
+def _payer(original: BaseModel, request: BaseModel) -> str | None:
+    """The target pays for Resolve on its defence; None: the roller pays."""
+    if getattr(request, "side", "attack") != "defence":
+        return None
+    if not isinstance(original, AttackRequest):
+        raise InvalidInput(
+            "only an attack has a defence to spend Resolve on",
+            field="request.side",
+            rule="WCBH-20b",
+        )
+    if original.target_id is None:
+        raise InvalidInput(
+            "this attack roll names no target to spend Resolve on its defence",
+            field="request.side",
+            rule="WCBH-20b",
+        )
+    return str(original.target_id)
+
+
+def _defends(roll: FollowUpRoll) -> bool:
+    return getattr(roll.request, "side", "attack") == "defence"
 
 
 def _allowed(original: BaseModel, outcome: CheckOutcome) -> str | None:
@@ -98,6 +135,11 @@ def attack_outcome(req: AttackRequest, faces: list[Face]) -> CheckOutcome:
 
 def _apply_resolve_dice(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
     assert isinstance(roll.request, ResolveDiceRequest)
+    if isinstance(roll.original, AttackRequest) and _defends(roll):
+        # WCBH-20b: 1 die each on the target's defence; the attacker's Decisive Moment is not the
+        # target's (WCBH-13), so they never explode
+        added = roller.roll(SIDES, roll.request.resolve, label="defence_resolve")
+        return attack_outcome(roll.original, roll.faces + added)
     if isinstance(roll.original, AttackRequest):
         # WCBH-20b: 1 die each; WCBH-13: 3 each, exploding, in the attacker's Decisive Moment
         moment = roll.original.decisive_moment
@@ -119,6 +161,14 @@ def _apply_resolve_dice(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
 def _odds_resolve_dice(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
     """Given the roll already seen: the chance the added dice bring success / this many."""
     assert isinstance(roll.request, ResolveDiceRequest)
+    if isinstance(roll.original, AttackRequest) and _defends(roll):
+        # the hit stands while the defence's successes stay below the attack's
+        attack = int(outcome.result["attack_successes"])
+        defence = _successes(roll.faces, DEFENDER_LABELS)
+        added = wcbh_pool(roll.request.resolve, False)
+        return Odds(
+            added.at_most(attack - defence - 1), added.at_most(attack - defence - outcome.score)
+        )
     if isinstance(roll.original, AttackRequest):
         attack = sum(
             face_successes(f.face) for f in roll.faces if f.kept and f.label in ATTACKER_LABELS
@@ -137,7 +187,27 @@ def _odds_resolve_dice(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
     )
 
 
+def _successes(faces: list[Face], labels: tuple[str, ...]) -> int:
+    return sum(face_successes(f.face) for f in faces if f.kept and f.label in labels)
+
+
+def _rerolled_now(faces: list[Face], labels: tuple[str, ...]) -> int:
+    """The dice of ``labels`` a reroll replaces: those no earlier die replaced (explosion dice go
+    with their die). Read from the dice before the reroll, its own marks aside: an unrevealed
+    roll's odds are checked without replaying it."""
+    replaced = {f.reroll_of for f in faces if f.reroll_of is not None}
+    return sum(
+        1
+        for f in faces
+        if f.label in labels and f.exploded_from is None and f.index not in replaced
+    )
+
+
 def _apply_resolve_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
+    if isinstance(roll.original, AttackRequest) and _defends(roll):
+        # WCBH-20c: every die of the target's defence, its Resolve dice too; they never explode
+        mine = [f for f in roll.faces if f.kept and f.label in DEFENDER_LABELS]
+        return attack_outcome(roll.original, roll.faces + roller.reroll(mine))
     if isinstance(roll.original, AttackRequest):
         # WCBH-20c: every die of the attacker's; the defender's dice are the defender's. As on a
         # trait check, explosion dice go with the die that set them off (WCBH-13, 47).
@@ -164,11 +234,12 @@ def _apply_resolve_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
 
 
 def _odds_resolve_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
+    if isinstance(roll.original, AttackRequest) and _defends(roll):
+        pool = wcbh_pool(_rerolled_now(roll.faces, DEFENDER_LABELS), False)
+        attack = int(outcome.result["attack_successes"])
+        return Odds(pool.at_most(attack - 1), pool.at_most(attack - outcome.score))
     if isinstance(roll.original, AttackRequest):
-        # The original roll's attacker dice, all rerolled (the faces are the original's).
-        rerolled = sum(
-            1 for f in roll.faces if f.label in ATTACKER_LABELS and f.exploded_from is None
-        )
+        rerolled = _rerolled_now(roll.faces, ATTACKER_LABELS)
         pool = wcbh_pool(rerolled, roll.original.explodes)
         defence = int(outcome.result["defence_successes"])
         return Odds(pool.at_least(defence + 1), pool.at_least(defence + outcome.score))
@@ -189,6 +260,8 @@ RESOLVE_DICE = FollowUp(
     apply=_apply_resolve_dice,
     allowed=_allowed,
     odds=_odds_resolve_dice,
+    chained=True,
+    payer=_payer,
 )
 
 RESOLVE_REROLL = FollowUp(
@@ -203,6 +276,8 @@ RESOLVE_REROLL = FollowUp(
     apply=_apply_resolve_reroll,
     allowed=_allowed,
     odds=_odds_resolve_reroll,
+    chained=True,
+    payer=_payer,
 )
 
 FOLLOW_UPS: dict[str, FollowUp] = {f.name: f for f in (RESOLVE_DICE, RESOLVE_REROLL)}

@@ -118,6 +118,30 @@ def resolve_reroll(p: Play, pick: Pick) -> None:
     p.run(owner, "follow_up", UUID(original["roll_id"]), body)
 
 
+def defence_resolve(p: Play, pick: Pick) -> None:
+    """The target's side spends Resolve on its defence after the attack (WCBH-20b, 20c), chained
+    after whatever follow-ups the attack already has."""
+    attacks = [
+        r
+        for r in p.originals("attack")
+        if r["scene_id"] == str(p.scene)
+        and r["request"].get("target_id") is not None
+        and not any(r["request"].get(k) is not None for k in NO_RESOLVE_AFTER)
+        and not r["request"].get("team")
+        and not r["request"].get("redirect")
+    ]
+    if not attacks:
+        return
+    original = pick.one(attacks)
+    target = p.owners.get(UUID(original["request"]["target_id"]), p.table.gm)
+    name = pick.one(("resolve_dice", "resolve_reroll"))
+    request: dict[str, Any] = {"side": "defence"}
+    if name == "resolve_dice":
+        request["resolve"] = 1 + pick.number(2)
+    body = FollowUpCreate(follow_up=name, request=request, client_seed=pick.client_seed())
+    p.run(target, "follow_up", UUID(original["roll_id"]), body)
+
+
 def assisted_roll(p: Play, pick: Pick) -> None:
     """WCBH-10: a hero rolls with the help of the others."""
     hero = pick.one(p.heroes)
@@ -354,6 +378,7 @@ ACTIONS: dict[str, Action] = {
     "trait": trait_roll,
     "resolve_dice": resolve_dice,
     "resolve_reroll": resolve_reroll,
+    "defence_resolve": defence_resolve,
     "assisted_roll": assisted_roll,
     "group_check": group_check,
     "contest": contest,

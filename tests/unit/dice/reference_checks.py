@@ -216,6 +216,8 @@ def wcbh_attack_reread(original: Json, faces: list[Json]) -> Outcome:
 def wcbh_resolve_dice(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
+    if "attack_rank" in original and req.get("side") == "defence":  # the target's, never exploding
+        return wcbh_attack_reread(original, faces + dice.pool(6, req["resolve"], "defence_resolve"))
     if "attack_rank" in original:  # an attack: the attacker's dice, as its Decisive Moment says
         count = resolve_count(req["resolve"], original.get("decisive_moment", False))
         boom = six_explodes if attack_explodes(original) else None
@@ -231,6 +233,9 @@ def wcbh_resolve_dice(
 def wcbh_resolve_reroll(
     original: Json, faces: list[Json], req: Json, sheet: Json | None, settings: Json, dice: Dice
 ) -> Outcome:
+    if "attack_rank" in original and req.get("side") == "defence":  # every kept defence die
+        theirs = [f for f in faces if f["kept"] and f["label"] in ("defence", "defence_resolve")]
+        return wcbh_attack_reread(original, faces + dice.reroll(theirs))
     if "attack_rank" in original:  # an attack: the attacker's dice only, chains go with their die
         ours = ("attack", "resolve")
         mine = [f for f in faces if f["kept"] and f["label"] in ours and f["exploded_from"] is None]
@@ -1200,9 +1205,12 @@ FOLLOW_UPS = {
 }
 
 
-def recompute(record: Json, seed: bytes, original: Json | None = None) -> Json:
+def recompute(
+    record: Json, seed: bytes, original: Json | None = None, earlier: list[Json] | None = None
+) -> Json:
     """The faces, result, score and success of a roll record (`original`: the record a
-    follow-up follows up), from the revealed seed."""
+    follow-up follows up; `earlier`: the records its `after` names, in order), from the
+    revealed seed."""
     dice = Dice(seed, record["client_seed"], record["nonce"])
     settings = record["settings"] or {}
     if record["follow_up"] is None:
@@ -1212,7 +1220,26 @@ def recompute(record: Json, seed: bytes, original: Json | None = None) -> Json:
         assert original is not None, "a follow-up is recomputed with the roll it follows up"
         follow_up = FOLLOW_UPS[(record["ruleset"], record["follow_up"])]
         faces = copy.deepcopy(original["faces"])
+        if record.get("after") is not None:
+            faces = state_after(original, faces, earlier or [], seed)
         result, score, success = follow_up(
             original["request"], faces, record["request"], record["sheet"], settings, dice
         )
     return {"faces": dice.faces, "result": result, "score": score, "success": success}
+
+
+def state_after(original: Json, faces: list[Json], earlier: list[Json], seed: bytes) -> list[Json]:
+    """The dice as the earlier follow-ups left them (docs/fair-dice-checks.md, section 2): each
+    applied in turn to the state, its own dice appended with index and exploded_from shifted."""
+    for record in earlier:
+        dice = Dice(seed, record["client_seed"], record["nonce"])
+        follow_up = FOLLOW_UPS[(record["ruleset"], record["follow_up"])]
+        follow_up(original["request"], faces, record["request"], record["sheet"],
+                  record["settings"] or {}, dice)  # fmt: skip
+        shift = len(faces)
+        for f in dice.faces:
+            moved = dict(f, index=f["index"] + shift)
+            if f["exploded_from"] is not None:
+                moved["exploded_from"] = f["exploded_from"] + shift
+            faces = faces + [moved]
+    return faces
