@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.errors import Conflict, DomainError, InvalidInput
+from domain.errors import DomainError, InvalidInput
 from systems.nimble.commands import Nimble
 from systems.nimble.commands.encounter import state_of
 from systems.nimble.requests import (
@@ -336,7 +336,10 @@ def test_a_forced_crit_ignores_a_monster_s_armor_nb_16_nb_9() -> None:
 def test_a_spell_s_mana_is_the_sheet_s_tier_spent_and_too_little_is_refused_nb_12() -> None:
     f = Fight(monster=ARMORED, hero=CASTER)  # mana 4; Ice lance tier 2, upcast 2; Ward tier 1
     t = f.t
-    mana = lambda: t.app.repository.get(f.nova).resources["mana"]  # noqa: E731
+
+    def mana() -> int:
+        return int(t.app.repository.get(f.nova).resources["mana"])
+
     lance = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Ice lance"}
     before = f.state()
     wrongs = (  # a cheaper tier than the sheet's; more extra mana than its upcast
@@ -364,7 +367,7 @@ def test_a_spell_s_mana_is_the_sheet_s_tier_spent_and_too_little_is_refused_nb_1
     )
     assert isinstance(error, InvalidInput) and error.field == "mana" and mana() == 2
     cast = NimbleActionCreate.model_validate(ward | {"spell": "Ward"})
-    out = t.run(t.player, "nimble_act", f.scene, cast).result.outcome
+    out = t.run(t.player, "nimble_act", f.scene, cast).result.outcome  # type: ignore[attr-defined]
     assert mana() == 1 and (out["spell"], out["spell_tier"], out["mana"]) == ("Ward", 1, 1)
 
 
