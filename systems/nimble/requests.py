@@ -70,7 +70,26 @@ class NimbleActionCreate(Strict):
         default=None,
         description="NB-5: 1/turn, 1/round (resets at the end of one's own turn), 1/encounter.",
     )
-    mana: int = Field(0, ge=0, le=99, description="NB-12: mana the spell costs (its tier).")
+    spell: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=80,
+        description="NB-12: the sheet's spell cast (its `spells`, or an attack with a `tier`); "
+        "its tier in mana is spent.",
+    )
+    mana: int = Field(
+        0,
+        ge=0,
+        le=99,
+        description="NB-12: optional check of what `spell` costs: if given, it must be the "
+        "sheet's tier plus `extra_mana` (422 otherwise, or without `spell`).",
+    )
+    extra_mana: int = Field(
+        0,
+        ge=0,
+        le=9,
+        description="NB-12: extra mana for a stronger effect, up to the spell's `upcast`.",
+    )
     save_ability: bool = Field(
         False,
         description="NB-10: an ability targets resist with a save (hasty uses give them "
@@ -99,7 +118,19 @@ class NimbleAttackCreate(Strict):
     attack: str = Field(min_length=1, max_length=80, description="The sheet's attack (NB-9).")
     advantage: int = Steps
     disadvantage: int = Steps
-    spell_tier: int = Field(0, ge=0, le=9, description="NB-12: a spell's tier, paid in mana.")
+    spell_tier: int | None = Field(
+        default=None,
+        ge=0,
+        le=9,
+        description="NB-12: optional check: the attack's tier comes from the sheet (and is paid "
+        "in mana); a different tier here is refused (422).",
+    )
+    extra_mana: int = Field(
+        0,
+        ge=0,
+        le=9,
+        description="NB-12: extra mana for a stronger effect, up to the attack spell's `upcast`.",
+    )
     opportunity: bool = Field(
         False, description="NB-18: a hero's opportunity attack (a reaction, disadvantage)."
     )

@@ -32,6 +32,8 @@ NOVA = {
     "speed": 6,
     "initiative_bonus": 20,  # 1d20 + 20 >= 20: always 3 actions (NB-1)
     "attacks": [{"name": "Needle", "dice": "1d2"}, {"name": "Greataxe", "dice": "1d12+2"}],
+    "mana": 3,
+    "spells": [{"name": "Ward", "tier": 1, "upcast": 1}],  # NB-12: the tier is the sheet's
 }
 ROOK = NOVA | {"max_hp": 40, "initiative_bonus": 0}
 GOBLINS = {
@@ -304,6 +306,13 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
     cover = {"scene_id": s.scene, "level": "full"}
     refused = s.health(s.rook, "cover", cover, status=409)["error"]  # on Nova's turn
     assert (refused["code"], refused["rule"]) == ("not_your_turn", "NB-15")
+    # NB-12: a spell's mana is the sheet's tier; the player only chooses extra mana (upcast 1)
+    ward = {"character_id": s.nova, "action": "Ward"}
+    error = s.enc("actions", ward | {"mana": 1}, t.player, 422)["error"]  # no spell named
+    assert (error["field"], error["rule"]) == ("mana", "NB-12")
+    cast = s.enc("actions", ward | {"spell": "Ward", "extra_mana": 1}, t.player)["outcome"]
+    assert (cast["spell_tier"], cast["extra_mana"], cast["mana"]) == (1, 1, 2)
+    assert t.get(f"/v1/characters/{s.nova}")["resources"]["mana"]["current"] == 1
     s.end_turn(s.nova, t.player)
     s.health(s.rook, "cover", cover)
     hid = s.health(s.rook, "hide", {"scene_id": s.scene}, status=201)

@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.errors import Conflict
+from domain.errors import DomainError, InvalidInput
 from systems.nimble.commands import Nimble
 from systems.nimble.commands.encounter import state_of
 from systems.nimble.requests import (
@@ -29,6 +29,7 @@ from systems.nimble.requests import (
     NimbleStartCreate,
     NimbleTurnEnd,
 )
+from systems.nimble.rules.examples import CASTER
 from tests.app.table import Table
 
 RATS = {"kind": "monster", "count": 4, "hp": 3, "attacks": [{"name": "Bite", "dice": "1d4"}]}
@@ -72,8 +73,8 @@ class Fight:
         return self.t.gm_runs("nimble_attack", self.scene, body).result.outcome  # type: ignore[attr-defined,no-any-return]
 
 
-def refused(code: str, rule: str, run: Any, *args: Any) -> Conflict:
-    with pytest.raises(Conflict) as raised:
+def refused(code: str, rule: str, run: Any, *args: Any) -> DomainError:
+    with pytest.raises(DomainError) as raised:
         run(*args)
     assert (raised.value.code, raised.value.rule) == (code, rule)
     return raised.value
@@ -332,20 +333,42 @@ def test_a_forced_crit_ignores_a_monster_s_armor_nb_16_nb_9() -> None:
     assert out["hit"]["hp"] == 99 - out["damage"]
 
 
-def test_a_spell_s_mana_is_spent_and_too_little_is_refused_nb_12() -> None:
-    f = Fight(monster=ARMORED, hero=NEEDLE)
+def test_a_spell_s_mana_is_the_sheet_s_tier_spent_and_too_little_is_refused_nb_12() -> None:
+    f = Fight(monster=ARMORED, hero=CASTER)  # mana 4; Ice lance tier 2, upcast 2; Ward tier 1
     t = f.t
-    spell = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Needle", "spell_tier": 2}
-    t.run(t.player, "nimble_attack", f.scene, NimbleAttackCreate.model_validate(spell))
-    assert t.app.repository.get(f.nova).resources["mana"] == 3  # tier 2: 2 mana
+
+    def mana() -> int:
+        return int(t.app.repository.get(f.nova).resources["mana"])
+
+    lance = {"attacker_id": f.nova, "target_id": f.foe, "attack": "Ice lance"}
     before = f.state()
-    too_much = NimbleAttackCreate.model_validate(spell | {"spell_tier": 4})
-    error = refused("not_enough_mana", "NB-12", t.run, t.player, "nimble_attack", f.scene, too_much)
-    assert error.field == "spell_tier" and error.details == {"have": 3, "needed": 4}
-    assert f.state() == before and t.app.repository.get(f.nova).resources["mana"] == 3
-    ward = NimbleActionCreate.model_validate({"character_id": f.nova, "action": "Ward", "mana": 1})
-    t.run(t.player, "nimble_act", f.scene, ward)
-    assert t.app.repository.get(f.nova).resources["mana"] == 2
+    wrongs = (  # a cheaper tier than the sheet's; more extra mana than its upcast
+        ({"spell_tier": 0}, "spell_tier", "spell_tier_not_the_sheet_s"),
+        ({"extra_mana": 3}, "extra_mana", "upcast_beyond_the_sheet"),
+    )
+    for wrong, field, code in wrongs:
+        body = NimbleAttackCreate.model_validate(lance | wrong)
+        error = refused(code, "NB-12", t.run, t.player, "nimble_attack", f.scene, body)
+        assert isinstance(error, InvalidInput) and error.field == field  # 422
+    assert f.state() == before and mana() == 4  # nothing written
+    t.run(t.player, "nimble_attack", f.scene, NimbleAttackCreate.model_validate(lance))
+    assert mana() == 2  # the sheet's tier 2, no tier in the request
+    upcast = NimbleAttackCreate.model_validate(lance | {"extra_mana": 1})  # 3 mana, 2 left
+    error = refused("not_enough_mana", "NB-12", t.run, t.player, "nimble_attack", f.scene, upcast)
+    assert error.field == "extra_mana" and error.details == {"have": 2, "needed": 3}
+    assert mana() == 2
+    bolt = NimbleAttackCreate.model_validate(lance | {"attack": "Fire bolt"})  # a cantrip
+    t.run(t.player, "nimble_attack", f.scene, bolt)
+    assert mana() == 2
+    ward = {"character_id": f.nova, "action": "Ward"}
+    no_spell = NimbleActionCreate.model_validate(ward | {"mana": 1})  # the player's number
+    error = refused(
+        "mana_without_a_spell", "NB-12", t.run, t.player, "nimble_act", f.scene, no_spell
+    )
+    assert isinstance(error, InvalidInput) and error.field == "mana" and mana() == 2
+    cast = NimbleActionCreate.model_validate(ward | {"spell": "Ward"})
+    out = t.run(t.player, "nimble_act", f.scene, cast).result.outcome  # type: ignore[attr-defined]
+    assert mana() == 1 and (out["spell"], out["spell_tier"], out["mana"]) == ("Ward", 1, 1)
 
 
 def test_party_surprise_advantage_or_three_actions_and_monsters_first_nb_2() -> None:

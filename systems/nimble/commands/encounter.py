@@ -34,6 +34,7 @@ from systems.nimble.requests import (
 from systems.nimble.rules import encounter as enc
 from systems.nimble.rules.health import move_speed
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, members_left
+from systems.nimble.rules.spells import Cast, attack_cast, spell_cast
 
 NIMBLE = "nimble"
 AREA = "encounter"  # the system's area of the scene's state (Ruleset.scene_states)
@@ -68,6 +69,7 @@ class Strike:
     hasty: int  # NB-10: the attacks made before it this turn
     armor: int  # NB-16: the Armor the roll takes off
     hold: bool  # NB-15: a hit waits for the reactions declared on seeing it
+    cast: Cast  # NB-12: the sheet's tier and the extra mana chosen (a weapon: no tier)
 
     @property
     def hit_target(self) -> Character:
@@ -506,13 +508,17 @@ class Encounter(Area):
         if begins:  # NB-6: spread over turns "while keeping Concentration"
             hp = int(character.resources.get("hp", 0))
             enc.check_may_spread(name, character.concentration, hp)
-        enc.check_mana(name, int(character.resources.get("mana", 0)), body.mana, "mana")
+        cast = spell_cast(sheet, body.spell, body.mana, body.extra_mana)  # NB-12: the sheet's
+        cost_of = cast.mana if cast is not None else 0
+        enc.check_mana(name, int(character.resources.get("mana", 0)), cost_of, "spell")
         if body.save_ability:  # NB-10: each hasty use gives the targets one more step of advantage
             details["target_advantage"] = enc.hasty_steps(state, who)
             details["hasty"] = True
-        if body.mana:
-            character.spend({"mana": body.mana}, reason=f"{body.action} (NB-12)")
-            details["mana"] = body.mana
+        if cast is not None:
+            details["spell"] = cast.name
+            details.update(cast.details())
+            if cast.mana:
+                character.spend({"mana": cast.mana}, reason=f"{body.action}: {cast.name} (NB-12)")
         if begins:
             character.start_concentration(str(details["activity"]["name"]), scene.id)
         elif "activity" in details and who in state["activities"]:  # done, or dropped (NB-8)
@@ -599,8 +605,10 @@ class Encounter(Area):
         interposer = self._nbe_reactions(turn, attacker, target, body.defend, body.interpose_by)
         hit_target = interposer or target
         defender_sheet = self._creature(turn, hit_target.id, "target_id")[1]
+        cast = self._cast(turn, attacker, body)
         have_mana = int(attacker.resources.get("mana", 0))
-        enc.check_mana(attacker.name, have_mana, body.spell_tier, "spell_tier")
+        field = "extra_mana" if body.extra_mana else "attack"
+        enc.check_mana(attacker.name, have_mana, cast.mana, field)
         edge = self.system.health.attack_edge(attacker, hit_target)
         enc.check_targetable(hit_target.name, bool(edge.get("can_target", True)))
         shift, weakness, anticipating = enc.primary_shift(state, str(hit_target.id))
@@ -621,7 +629,19 @@ class Encounter(Area):
             hasty=enc.hasty_steps(state, str(attacker.id), reaction=body.opportunity),
             armor=armor,
             hold=enc.holds(state, str(target.id), body.hold, reacting(body)),
+            cast=cast,
         )
+
+    def _cast(self, turn: Turn, attacker: Character, body: NimbleAttackCreate) -> Cast:
+        """NB-12: the attack's tier from the attacker's sheet; the request may only confirm it
+        and choose extra mana up to the sheet's `upcast`. An attack the sheet lacks is the
+        roll's refusal (``request.attack``)."""
+        sheet = self._creature(turn, attacker.id, "attacker_id")[1]
+        folded = body.attack.casefold()
+        attack = next((a for a in sheet.attacks if a.name.casefold() == folded), None)
+        if attack is None:
+            return Cast(body.attack, None, 0)
+        return attack_cast(attack, body.spell_tier, body.extra_mana)
 
     def _attack_ready(
         self, turn: Turn, body: NimbleAttackCreate
@@ -705,8 +725,8 @@ class Encounter(Area):
         body, attacker = strike.body, strike.attacker
         weakness_used = _weakness_used(strike.weakness, result)
         self.system.health.attacked(attacker, turn.scene.id)
-        if body.spell_tier:
-            attacker.spend({"mana": body.spell_tier}, reason=f"roll {roll.id} (NB-12)")
+        if strike.cast.mana:
+            attacker.spend({"mana": strike.cast.mana}, reason=f"roll {roll.id} (NB-12)")
         self._nbe_act(
             turn.scene,
             str(attacker.id),
@@ -718,6 +738,7 @@ class Encounter(Area):
             roll_id=str(roll.id),
             target_id=str(strike.hit_target.id),
             weakness_used=weakness_used,
+            **strike.cast.details(),
         )
         return _attack_summary(strike, result, dying, weakness_used)
 

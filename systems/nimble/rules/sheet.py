@@ -5,7 +5,8 @@ from __future__ import annotations
 from math import ceil
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Discriminator, Field, RootModel, Tag
+from pydantic import AfterValidator, Discriminator, Field, RootModel, Tag, model_validator
+from pydantic_core import PydanticCustomError
 
 from domain.rulesets.base import MAX_ITEMS, CampaignSettings, Name, SheetModel, Text, kind_of
 from systems.nimble.rules.attack_dice import parse_attack_dice
@@ -30,6 +31,25 @@ DiceExpression = Annotated[
     ),
 ]
 StatValue = Annotated[int, Field(ge=-5, le=20)]
+MAX_TIER = 9
+SpellTier = Annotated[
+    int | None,
+    Field(
+        ge=0,
+        le=MAX_TIER,
+        description="NB-12: a spell's tier, the mana casting it costs (0: a cantrip, free); null "
+        "(the default, and every sheet written before tiers): not a spell, no mana.",
+    ),
+]
+Upcast = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_TIER,
+        description="NB-12: the most extra mana the spell takes for a stronger effect (0, the "
+        "default: it does not scale); the caster chooses how much, up to this and its mana.",
+    ),
+]
 
 
 class NimbleSettings(CampaignSettings):
@@ -66,7 +86,20 @@ class Attack(SheetModel):
         "maximum (NB-9). False for fixed damage and d44/d66/d88 spells (NB-14).",
     )
     area: bool = Field(False, description="An area attack: cannot miss or crit (NB-11).")
+    tier: SpellTier = None
+    upcast: Upcast = 0
     description: Text = Field("", description="Range, targets, effects.")
+
+
+class Spell(SheetModel):
+    """A spell cast with an action rather than an attack roll, e.g. a ward or a heal (NB-12)."""
+
+    name: Name = Field(description="Short name, e.g. 'Ward'.")
+    tier: int = Field(
+        ge=0, le=MAX_TIER, description="NB-12: its tier, the mana it costs (0: a cantrip)."
+    )
+    upcast: Upcast = 0
+    description: Text = Field("", description="Range, targets, effects, what extra mana adds.")
 
 
 class NimbleHero(SheetModel):
@@ -90,6 +123,12 @@ class NimbleHero(SheetModel):
     )
     mana: int = Field(0, ge=0, le=999, description="Maximum mana; a spell costs its tier (NB-12).")
     attacks: list[Attack] = Field(default_factory=list, max_length=MAX_ITEMS)
+    spells: list[Spell] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="NB-12: spells cast without an attack roll (attack spells are `attacks` with a "
+        "`tier`).",
+    )
 
 
 class NimbleMonster(SheetModel):
@@ -102,6 +141,20 @@ class NimbleMonster(SheetModel):
     speed: int = Field(6, ge=0, le=100, description="Squares per move (NB-13).")
     attacks: list[Attack] = Field(default_factory=list, max_length=MAX_ITEMS)
     description: Text = Field("", description="Tactics, abilities, weaknesses.")
+
+    @model_validator(mode="after")
+    def _no_mana(self) -> NimbleMonster:
+        # Ruling (NB-12): mana is a hero's pool; a monster has none to pay a tier with, so a tier
+        # on its sheet would promise a cost the service never charges.
+        for i, attack in enumerate(self.attacks):
+            if attack.tier is not None or attack.upcast:
+                raise PydanticCustomError(
+                    "monster_spell_tier",
+                    "attacks.{index}: a monster has no mana, so its attacks carry no tier or "
+                    "upcast (NB-12)",
+                    {"index": i},
+                )
+        return self
 
 
 class NimbleSheet(
