@@ -212,7 +212,12 @@ def test_a_scripted_nimble_encounter_nb_1_to_nb_25(client: TestClient) -> None:
         if claw["critical"]:  # NB-16: Defend against a crit seen is refused, not wasted
             resolve = f"attacks/{state['roll']['id']}/resolve"
             s.enc(resolve, {"defend": True}, t.player, 409)
-            s.enc(resolve, {}, t.player, 200)  # it lands on Nova; the goblins claw again
+            landed = s.enc(resolve, {}, t.player, 200)  # it lands on Nova; the goblins claw again
+            # The GM heals it back (NB-20), so that the dice cannot take Nova's 3 actions before
+            # the script means to (NB-21).
+            healed = {"amount": landed["outcome"]["damage"], "reason": "the story's dice"}
+            if healed["amount"]:
+                s.health(s.nova, "heal", healed)
             continue
         if not claw["miss"]:
             break
