@@ -4,8 +4,6 @@ trusted, or a roll request the GM approves, changes or declines)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.classd_support import SHEET, villain_sheet
 from tests.api.nwod_support import Firefight
-from tests.api.support import Table, bearer
+from tests.api.support import Table, bearer, verify_cli
 from tests.api.test_nimble_encounter import Enc
 from tests.api.test_wcbh_fight import attack_body, make, stage
 
@@ -195,13 +193,7 @@ def test_gm_approval_rolls_nothing_until_the_gm_approves_with_a_change(
     r.t.post(f"/v1/scenes/{r.scene}/close", status=200)
     export = r.t.client.get(f"/v1/campaigns/{r.t.campaign_id}/export", headers=bearer(r.t.observer))
     (tmp_path / "campaign.jsonl").write_bytes(export.content)
-    verified = subprocess.run(
-        [sys.executable, "-m", "api.cli", "verify", str(tmp_path / "campaign.jsonl")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    verified = verify_cli(tmp_path / "campaign.jsonl")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "1 roll records, 1 recomputed" in verified.stdout
 
