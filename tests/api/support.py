@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import functools
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from fastapi.testclient import TestClient
 
-from api.cli import main
 from api.main import create_app
 from domain import receipts
 from domain.audit import Report, parse_export
@@ -138,19 +133,3 @@ def verified_export(table: Table, scene_id: str | None = None) -> Report:
     assert report.intact, [p.describe() for p in report.problems][:10]
     assert report.recomputed == report.rolls
     return report
-
-
-@dataclass(frozen=True)
-class Verified:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def verify_cli(path: Path) -> Verified:
-    """`chronicle verify PATH`, through its entry point in this process (the README walk-through
-    runs the installed command on a real export; a new interpreter per call cost a second)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(["verify", str(path)])
-    return Verified(code, out.getvalue(), err.getvalue())

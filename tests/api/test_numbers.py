@@ -12,9 +12,10 @@ from fastapi.testclient import TestClient
 
 from tests.api.classd_support import SHEET, villain_sheet
 from tests.api.nwod_support import Firefight
-from tests.api.support import Table, bearer, verify_cli
+from tests.api.support import Table, bearer
 from tests.api.test_nimble_encounter import Enc
 from tests.api.test_wcbh_fight import attack_body, make, stage
+from tests.cli import chronicle
 
 
 class Rolls:
@@ -193,7 +194,7 @@ def test_gm_approval_rolls_nothing_until_the_gm_approves_with_a_change(
     r.t.post(f"/v1/scenes/{r.scene}/close", status=200)
     export = r.t.client.get(f"/v1/campaigns/{r.t.campaign_id}/export", headers=bearer(r.t.observer))
     (tmp_path / "campaign.jsonl").write_bytes(export.content)
-    verified = verify_cli(tmp_path / "campaign.jsonl")
+    verified = chronicle("verify", tmp_path / "campaign.jsonl")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "1 roll records, 1 recomputed" in verified.stdout
 

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.settings import Settings
 from tests import tamper
-from tests.api.support import Table, bearer, ok, verify_cli
+from tests.api.support import Table, bearer, ok
+from tests.cli import chronicle
 
 
 class Dice:
@@ -176,7 +177,7 @@ def test_an_export_verifies_offline_and_a_tampered_export_fails_naming_the_recor
     rolls = [dice.roll() for _ in range(3)]
     dice.close()
     path = _export(dice, tmp_path / "campaign.jsonl")
-    good = verify_cli(path)
+    good = chronicle("verify", path)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "3 roll records, 3 recomputed" in good.stdout
     lines = path.read_text().splitlines()
@@ -192,14 +193,14 @@ def test_an_export_verifies_offline_and_a_tampered_export_fails_naming_the_recor
             )
         edited.append(json.dumps(entry))
     (tmp_path / "edited.jsonl").write_text("\n".join(edited) + "\n")
-    bad = verify_cli(tmp_path / "edited.jsonl")
+    bad = chronicle("verify", tmp_path / "edited.jsonl")
     assert bad.returncode == 1
     assert "TAMPERED: sequence 1" in bad.stdout
     dropped = [
         line for line in lines if rolls[2]["id"] not in line or '"Roll.Recorded"' not in line
     ]
     (tmp_path / "dropped.jsonl").write_text("\n".join(dropped) + "\n")
-    missing = verify_cli(tmp_path / "dropped.jsonl")
+    missing = chronicle("verify", tmp_path / "dropped.jsonl")
     assert missing.returncode == 1 and "MISSING: sequence 2" in missing.stdout
 
 
@@ -216,7 +217,7 @@ def _tampered(settings: Settings, change: Any, tmp_path: Path) -> tuple[dict[str
         report = ok(client.get(f"/v1/rolls/{rolls[0]['id']}/verification", headers=bearer(gm)))
         export = client.get(f"/v1/campaigns/{dice.table.campaign_id}/export", headers=bearer(gm))
     (tmp_path / "export.jsonl").write_bytes(export.content)
-    offline = verify_cli(tmp_path / "export.jsonl")
+    offline = chronicle("verify", tmp_path / "export.jsonl")
     assert offline.returncode == 1, offline.stdout
     return report, offline.stdout
 

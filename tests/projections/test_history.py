@@ -4,8 +4,6 @@ story, and `chronicle replay` in the terminal."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from tests.cli import chronicle
 from tests.projections.support import Played, caught_up, event_store_positions, play
 
 STEP_LINE = re.compile(r"^ +#(\d+) +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  (.*)$")
@@ -111,13 +110,9 @@ def test_chronicle_replay_prints_the_scene_from_the_views(tmp_path: Path) -> Non
         caught_up(client, played.last)
         replay = played.table.get(f"/v1/scenes/{played.scene}/replay")["steps"]
     expected = [(s["position"], s["text"]) for s in replay]
-    printed = subprocess.run(
-        [sys.executable, "-m", "api.cli", "replay", played.scene, "--data-dir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout.splitlines()
+    ran = chronicle("replay", played.scene, "--data-dir", tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    printed = ran.stdout.splitlines()
     assert printed[0] == "Scene “The vault” (closed, page 3)"
     lines = [STEP_LINE.match(line) for line in printed[1:]]
     assert [(int(m[1]), m[2]) for m in lines if m] == expected and all(lines)
