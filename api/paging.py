@@ -8,7 +8,8 @@ appended, never reordered), and `min_position` waits for the views, as on every 
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Query
 from pydantic import BaseModel, Field
@@ -37,3 +38,21 @@ class Page(BaseModel):
 def next_after(rows: list[Listed], limit: int) -> int | None:
     """A full page may have a next one (perhaps empty); a short page is the last."""
     return rows[-1].created if len(rows) == limit else None
+
+
+P = TypeVar("P", bound=Page)
+
+
+def where_of(**filters: str | None) -> dict[str, list[str | None]]:
+    """The filters a caller gave (None: not given), as `ViewStore.listed` takes them."""
+    return {name: [value] for name, value in filters.items() if value is not None}
+
+
+def page_of(
+    page: type[P], item: Callable[[dict[str, Any]], Any], rows: list[Listed], limit: int
+) -> P:
+    """One page of a list: each row's document as its item, and the cursor to the next page."""
+    # each page names its own `items` type; the base knows only the cursor
+    return page.model_validate(
+        {"items": [item(r.doc) for r in rows], "next_after": next_after(rows, limit)}
+    )

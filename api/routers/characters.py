@@ -19,7 +19,7 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import After, Limit, Page, page_of, where_of
 from api.presenters import character_shown
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
@@ -75,16 +75,11 @@ def list_characters(
     """The campaign's characters in the order they were created, from the views (the same
     document `as_of` reads: a whole list costs one query, not one replay per character)."""
     campaign = app.get(actor, Campaign, campaign_id)
-    where: dict[str, list[str | None]] = {}
-    if side is not None:
-        where["side"] = [side]
+    where = where_of(side=side)
     if owner is not None:
         where["owner_member_id"] = _owned_by(campaign, owner)
     rows = views.store.listed("character", str(campaign.id), after=after, limit=limit, where=where)
-    return CharacterPage(
-        items=[CharacterPublic.model_validate(r.doc) for r in rows],
-        next_after=next_after(rows, limit),
-    )
+    return page_of(CharacterPage, CharacterPublic.model_validate, rows, limit)
 
 
 def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:

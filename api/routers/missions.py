@@ -4,7 +4,7 @@ its rests, and its end."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from api.command_routes import CommandRoutes
 from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import After, Limit, Page, page_of, where_of
 from api.schemas import ReceiptPublic, Written, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
@@ -206,15 +206,13 @@ def list_missions(
 ) -> MissionPage:
     """The campaign's missions in the order they began, from the views."""
     campaign = app.get(actor, Campaign, campaign_id)
-    where = {} if status is None else {"status": [status]}
+    where = where_of(status=status)
     rows = views.store.listed("mission", str(campaign.id), after=after, limit=limit, where=where)
-    return MissionPage(
-        items=[
-            MissionSummary.model_validate({**r.doc, "counters": list(r.doc["counters"].values())})
-            for r in rows
-        ],
-        next_after=next_after(rows, limit),
-    )
+    return page_of(MissionPage, _mission_summary, rows, limit)
+
+
+def _mission_summary(doc: dict[str, Any]) -> MissionSummary:
+    return MissionSummary.model_validate({**doc, "counters": list(doc["counters"].values())})
 
 
 routes.post(

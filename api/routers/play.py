@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from api.command_routes import CommandRoutes, application
 from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import After, Limit, Page, page_of, where_of
 from api.presenters import issue_shown, scene_shown
 from api.schemas import (
     IssuePublic,
@@ -84,11 +84,9 @@ def list_stories(
 ) -> StoryPage:
     """The campaign's stories in the order they started."""
     campaign = app.get(actor, Campaign, campaign_id)
-    where = {} if status is None else {"status": [status]}
+    where = where_of(status=status)
     rows = views.store.listed("story", str(campaign.id), after=after, limit=limit, where=where)
-    return StoryPage(
-        items=[StoryPublic.model_validate(r.doc) for r in rows], next_after=next_after(rows, limit)
-    )
+    return page_of(StoryPage, StoryPublic.model_validate, rows, limit)
 
 
 @router.get("/v1/stories/{story_id}/issues", response_model=IssuePage, operation_id="list_issues")
@@ -103,15 +101,11 @@ def list_issues(
 ) -> IssuePage:
     """The story's game Issues in order (#1, #2…)."""
     story = app.get(actor, Story, story_id)
-    where: dict[str, list[str | None]] = {"story_id": [str(story.id)]}
-    if status is not None:
-        where["status"] = [status]
+    where = where_of(story_id=str(story.id), status=status)
     rows = views.store.listed(
         "issue", str(story.campaign_id), after=after, limit=limit, where=where
     )
-    return IssuePage(
-        items=[IssuePublic.model_validate(r.doc) for r in rows], next_after=next_after(rows, limit)
-    )
+    return page_of(IssuePage, IssuePublic.model_validate, rows, limit)
 
 
 @router.get("/v1/issues/{issue_id}/scenes", response_model=ScenePage, operation_id="list_scenes")
@@ -126,16 +120,11 @@ def list_scenes(
 ) -> ScenePage:
     """The game Issue's scenes in the order they opened."""
     issue = app.get(actor, Issue, issue_id)
-    where: dict[str, list[str | None]] = {"issue_id": [str(issue.id)]}
-    if status is not None:
-        where["status"] = [status]
+    where = where_of(issue_id=str(issue.id), status=status)
     rows = views.store.listed(
         "scene", str(issue.campaign_id), after=after, limit=limit, where=where
     )
-    return ScenePage(
-        items=[SceneSummary.model_validate(r.doc) for r in rows],
-        next_after=next_after(rows, limit),
-    )
+    return page_of(ScenePage, SceneSummary.model_validate, rows, limit)
 
 
 def _story(outcome: Outcome, _: Commands) -> StoryPublic:
