@@ -65,6 +65,21 @@ ASKS_GM: dict[int | str, dict[str, Any]] = {
     }
 }
 
+# The 304 of every read that answers an ETag (api/conditional.py answers it, for all of them).
+# tests/unit/test_not_modified_304.py finds the reads through `respond` and checks each declares it.
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {
+        "description": "If-None-Match names the current ETag (weakly compared) or is `*`: "
+        "nothing changed since that read; no body",
+        "headers": {
+            "ETag": {
+                "description": 'The current version, e.g. "3", the same tag the caller holds',
+                "schema": {"type": "string"},
+            }
+        },
+    }
+}
+
 # Dependencies that do no I/O are `async def`: FastAPI runs sync ones in its thread pool, and each hop
 # costs more than the dependency itself.
 

@@ -11,6 +11,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
 from api import errors
+from api.conditional import NotModified
 from api.routers import (
     campaigns,
     characters,
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
+    # Innermost, so that the CORS headers reach a 304 too (a browser app reads its ETag).
+    app.add_middleware(NotModified)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     probe = (
         postgres_probe(settings.database_url, settings.postgres_connect_timeout)

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from api.command_routes import CommandRoutes, application
-from api.deps import WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
@@ -74,6 +74,7 @@ routes.post(
     path="/{campaign_id}",
     response_model=CampaignPublic,
     operation_id="get_campaign",
+    responses=NOT_MODIFIED,
 )
 def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(campaign_public(app.get(actor, Campaign, campaign_id)))

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api.command_routes import CommandRoutes, application
 from api.deps import (
+    NOT_MODIFIED,
     WAIT,
     ActorDep,
     AppDep,
@@ -96,6 +97,7 @@ def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:
     path="/v1/characters/{character_id}",
     response_model=CharacterPublic,
     operation_id="get_character",
+    responses=NOT_MODIFIED,
 )
 def get_character(
     character_id: UUID,

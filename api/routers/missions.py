@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes
-from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Page, page_of, where_of
 from api.schemas import ReceiptPublic, Written, receipt_public
@@ -163,6 +163,7 @@ routes.post(
     path="/v1/missions/{mission_id}",
     response_model=MissionPublic,
     operation_id="get_mission",
+    responses=NOT_MODIFIED,
 )
 def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The mission: its counters with their zones and history, its rests and its outcome."""

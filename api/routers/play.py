@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
-from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Page, page_of, where_of
 from api.presenters import issue_shown, scene_shown
@@ -148,6 +148,7 @@ routes.post(
     path="/v1/stories/{story_id}",
     response_model=StoryPublic,
     operation_id="get_story",
+    responses=NOT_MODIFIED,
 )
 def get_story(story_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(story_public(app.get(actor, Story, story_id)))
@@ -178,6 +179,7 @@ routes.post(
     path="/v1/issues/{issue_id}",
     response_model=IssuePublic,
     operation_id="get_issue",
+    responses=NOT_MODIFIED,
 )
 def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(issue_public(app.get(actor, Issue, issue_id)))
@@ -217,6 +219,7 @@ routes.post(
     path="/v1/scenes/{scene_id}",
     response_model=ScenePublic,
     operation_id="get_scene",
+    responses=NOT_MODIFIED,
 )
 def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Page, next_after
 from api.presenters import roll_shown, scene_shown
@@ -75,6 +75,7 @@ def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequ
     path="/v1/roll-requests/{request_id}",
     response_model=RollRequestPublic,
     operation_id="get_roll_request",
+    responses=NOT_MODIFIED,
 )
 def get_roll_request(request_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(roll_request_public(app.get(actor, RollRequest, request_id)))
@@ -106,6 +107,7 @@ routes.post(
     path="/v1/rolls/{roll_id}",
     response_model=RollPublic,
     operation_id="get_roll",
+    responses=NOT_MODIFIED,
 )
 def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     roll = app.get(actor, Roll, roll_id)

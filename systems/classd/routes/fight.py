@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -113,6 +113,7 @@ def present(outcome: Outcome, _: Commands) -> ClassDCombatPublic:
     path="/v1/scenes/{scene_id}/classd",
     response_model=ClassDCombatPublic,
     operation_id="classd_combat",
+    responses=NOT_MODIFIED,
 )
 def get_combat(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The round of a Class D fight: whose turn, actions, reactions, engaged pairs, edges,

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, WAIT, ActorDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -117,6 +117,7 @@ routes = CommandRoutes(router, encounter, BASE, NimbleEncounterPublic, present)
     path=f"{BASE}/encounter",
     response_model=NimbleEncounterPublic,
     operation_id="nimble_encounter",
+    responses=NOT_MODIFIED,
 )
 def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """The encounter: order, whose turn, actions, uses, reactions and what refreshes when."""

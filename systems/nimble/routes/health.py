@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, WAIT, ActorDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
 from domain.aggregates import Campaign, Character, Roll
@@ -93,6 +93,7 @@ routes = CommandRoutes(
     path="/v1/characters/{character_id}/nimble",
     response_model=NimbleHealthView,
     operation_id="nimble_health",
+    responses=NOT_MODIFIED,
 )
 def get_health(character_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """NB-20..26: HP, temporary HP, Wounds, Dying or dead, conditions, Concentration, and what

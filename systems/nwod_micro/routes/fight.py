@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
@@ -110,7 +110,13 @@ BASE = "/v1/scenes/{scene_id}/nwod"
 routes = CommandRoutes(router, fight, BASE, NwodFightPublic, present)
 
 
-@router.get(BASE, dependencies=WAIT, response_model=NwodFightPublic, operation_id="nwod_fight")
+@router.get(
+    BASE,
+    dependencies=WAIT,
+    response_model=NwodFightPublic,
+    operation_id="nwod_fight",
+    responses=NOT_MODIFIED,
+)
 def get_fight(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The firefight: turn, Initiative order and who acts now, actions used, aim, reckless
     Defense, Defend, dodging, cover, magazines, suppressive fire (NW-7..NW-17)."""

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_shown
 from api.schemas import RollPublic, Written, roll_public
@@ -255,6 +255,7 @@ routes.post(
     path="/v1/scenes/{scene_id}/turn",
     response_model=TurnPublic,
     operation_id="get_turn",
+    responses=NOT_MODIFIED,
 )
 def get_turn(scene_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The page's order of action (WCBH-22..24): whose turn it is, who is done, who waits for a
@@ -268,6 +269,7 @@ def get_turn(scene_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep) -> J
     path="/v1/scenes/{scene_id}/page-states/{character_id}",
     response_model=PageStatePublic,
     operation_id="get_page_state",
+    responses=NOT_MODIFIED,
 )
 def get_page_state(
     scene_id: UUID, character_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep

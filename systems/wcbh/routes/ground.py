@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import Written
 from domain.aggregates import Scene
@@ -112,6 +112,7 @@ routes.post(
     path="/v1/scenes/{scene_id}/ground",
     response_model=GroundPublic,
     operation_id="get_ground",
+    responses=NOT_MODIFIED,
 )
 def get_ground(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The scene's ground: the ranges between characters and their cover and sizes (WCBH-26,

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes, Present
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
@@ -260,6 +260,7 @@ routes.post(
     path="/v1/scenes/{scene_id}/group-checks/{group_id}",
     response_model=GroupCheckResponse,
     operation_id="get_group_check",
+    responses=NOT_MODIFIED,
 )
 def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
@@ -315,6 +316,7 @@ routes.post(
     path="/v1/scenes/{scene_id}/contests/{contest_id}",
     response_model=ContestResponse,
     operation_id="get_contest",
+    responses=NOT_MODIFIED,
 )
 def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
@@ -360,6 +362,7 @@ routes.post(
     path="/v1/scenes/{scene_id}/chases/{chase_id}",
     response_model=ChaseResponse,
     operation_id="get_chase",
+    responses=NOT_MODIFIED,
 )
 def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
