@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
 from api import roll_text
@@ -118,7 +118,8 @@ def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     dependencies=WAIT,
     path="/v1/rolls/{roll_id}/text",
     operation_id="get_roll_text",
-    response_class=PlainTextResponse,
+    # not PlainTextResponse: its media type would document the JSON errors as text/plain as well
+    response_class=Response,
     responses={
         200: {
             "content": {"text/plain": {"schema": {"type": "string"}}},
