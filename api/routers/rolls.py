@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
+from api import roll_text
 from api.command_routes import CommandRoutes, application
 from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
@@ -30,6 +31,7 @@ from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
+from domain.rulesets import get_ruleset
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
@@ -112,6 +114,51 @@ routes.post(
 def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     roll = app.get(actor, Roll, roll_id)
     return respond(roll_public(roll, app.repository.get(roll.scene_id)))
+
+
+@router.get(
+    dependencies=WAIT,
+    path="/v1/rolls/{roll_id}/text",
+    operation_id="get_roll_text",
+    # not PlainTextResponse: its media type would document the JSON errors as text/plain as well
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "The roll's line: who rolled what, the faces with their marks, the "
+            "result, the odds and the proof link (docs/front-ends.md)",
+        }
+    },
+)
+def get_roll_text(
+    roll_id: UUID,
+    request: Request,
+    app: AppDep,
+    actor: ActorDep,
+    format: Annotated[
+        roll_text.Format, Query(description="The markup of the line: plain, markdown or bbcode")
+    ] = "plain",
+) -> PlainTextResponse:
+    """The line a forum plugin or a chat bot posts for a roll (the members' read of the roll)."""
+    roll = app.get(actor, Roll, roll_id)
+    record = roll.record
+    campaign: Campaign = app.repository.get(roll.campaign_id)
+    if record.get("character_id") is not None:
+        character: Character = app.repository.get(UUID(record["character_id"]))
+        who = character.name
+    else:
+        who = campaign.member(UUID(record["rolled_by"])).name
+    proof = f"{request.base_url}v1/rolls/{roll.id}/verification"
+    text = roll_text.roll_text(record, roll.odds, who, _reads(campaign, record), proof)
+    return PlainTextResponse(roll_text.RENDERERS[format](text))
+
+
+def _reads(campaign: Campaign, record: dict[str, Any]) -> str:
+    """What was rolled, as the campaign's ruleset reads its check (a follow-up: by its name)."""
+    if record.get("follow_up"):
+        return f"{record['follow_up'].replace('_', ' ')} (a follow-up of {record['check']})"
+    check = get_ruleset(campaign.ruleset).checks.get(record["check"])
+    return check.reads(record["request"]) if check is not None else record["check"]
 
 
 class RollPage(Page):

@@ -501,6 +501,14 @@ class Check(ABC):
     ) -> Odds:
         """Exact odds for ``request``; ``at_least`` reads only ``outcome.score``."""
 
+    def reads(self, request: Mapping[str, Any]) -> str:
+        """How a recorded request of this check reads in a chat line (api/roll_text.py): its name
+        and the request's values that say something (defaults such as 0, null and "" say nothing)."""
+        told = ", ".join(
+            f"{k} {v}" for k, v in request.items() if v not in (None, 0, "", False, [], {})
+        )
+        return f"{self.name}: {told}" if told else self.name
+
     def describe(self) -> dict[str, Any]:
         return {
             **_described(self),

@@ -56,6 +56,15 @@ def _proposal(t: Table, decision: str) -> str:
     return f"/v1/characters/{hero}/sheet-changes/{change_id}/{decision}"
 
 
+def _a_roll(t: Table) -> str:
+    body = {
+        "check": "trait",
+        "character_id": t.character(t.player),
+        "request": {"trait": "Agility"},
+    }
+    return str(t.post(f"/v1/scenes/{t.scene()}/rolls", body, t.player)["id"])
+
+
 def reads(ok: int = 200) -> dict[str, int]:
     return {"none": 401, "foreign": 404, "observer": ok, "other_player": ok, "owner": ok, "gm": ok}
 
@@ -103,6 +112,7 @@ CASES: dict[str, Case] = {
         "GET", lambda t: f"/v1/campaigns/{t.campaign_id}/missions", no_body, reads()
     ),
     "list rolls": Case("GET", lambda t: f"/v1/campaigns/{t.campaign_id}/rolls", no_body, reads()),
+    "roll text": Case("GET", lambda t: f"/v1/rolls/{_a_roll(t)}/text", no_body, reads()),
     "list game issues": Case("GET", lambda t: f"/v1/stories/{t.story()}/issues", no_body, reads()),
     "list scenes": Case("GET", lambda t: f"/v1/issues/{t.issue()}/scenes", no_body, reads()),
     "add member": Case(

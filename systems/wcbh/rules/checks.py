@@ -3,6 +3,7 @@ Resolve follow-ups (WCBH-20b, WCBH-20c) are in follow_ups.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -191,6 +192,13 @@ class TraitCheck(Check):
 
     def example(self) -> dict[str, Any]:
         return {"trait": "Agility", "difficulty": 2, "purpose": "Leap across the rooftops"}
+
+    def reads(self, request: Mapping[str, Any]) -> str:
+        # the trait is what a table calls the roll ("an Agility check"); the purpose, if given, why
+        trait, purpose = request.get("trait"), request.get("purpose")
+        if not trait:  # a GM's raw pool names no trait
+            return super().reads(request)
+        return f"{trait} check" + (f" ({purpose})" if purpose else "")
 
     def once(self, request: BaseModel, side: str) -> list[Once]:
         req = request_as(request, TraitRequest)
