@@ -9,12 +9,15 @@ appended, never reordered), and `min_position` waits for the views, as on every 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, TypeVar
+from uuid import UUID
 
 from fastapi import Query
 from pydantic import BaseModel, Field
 
 from api.deps import position_query
+from projections.runner import ViewReader
 from projections.store import Listed
 
 MAX_LIMIT = 1000
@@ -40,19 +43,35 @@ def next_after(rows: list[Listed], limit: int) -> int | None:
     return rows[-1].created if len(rows) == limit else None
 
 
-P = TypeVar("P", bound=Page)
-
-
 def where_of(**filters: str | None) -> dict[str, list[str | None]]:
     """The filters a caller gave (None: not given), as `ViewStore.listed` takes them."""
     return {name: [value] for name, value in filters.items() if value is not None}
 
 
+P = TypeVar("P", bound=Page)
+
+
+@dataclass(frozen=True)
+class Listing(Generic[P]):
+    """What a list shows: the view documents of one kind, each as `item`, in a `page` model."""
+
+    kind: str
+    page: type[P]
+    item: Callable[[dict[str, Any]], Any]
+
+
 def page_of(
-    page: type[P], item: Callable[[dict[str, Any]], Any], rows: list[Listed], limit: int
+    views: ViewReader,
+    listing: Listing[P],
+    campaign_id: UUID,
+    after: int,
+    limit: int,
+    where: dict[str, list[str | None]],
 ) -> P:
-    """One page of a list: each row's document as its item, and the cursor to the next page."""
+    """One page of a list from the views: each row's document as its item, and the cursor to the
+    next page."""
+    rows = views.store.listed(listing.kind, str(campaign_id), after=after, limit=limit, where=where)
     # each page names its own `items` type; the base knows only the cursor
-    return page.model_validate(
-        {"items": [item(r.doc) for r in rows], "next_after": next_after(rows, limit)}
+    return listing.page.model_validate(
+        {"items": [listing.item(r.doc) for r in rows], "next_after": next_after(rows, limit)}
     )

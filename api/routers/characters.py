@@ -20,7 +20,7 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, page_of, where_of
+from api.paging import After, Limit, Listing, Page, page_of, where_of
 from api.presenters import character_shown
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
@@ -55,6 +55,9 @@ class CharacterPage(Page):
     items: list[CharacterPublic]
 
 
+CHARACTERS = Listing("character", CharacterPage, CharacterPublic.model_validate)
+
+
 @router.get(
     "/v1/campaigns/{campaign_id}/characters",
     response_model=CharacterPage,
@@ -79,8 +82,7 @@ def list_characters(
     where = where_of(side=side)
     if owner is not None:
         where["owner_member_id"] = _owned_by(campaign, owner)
-    rows = views.store.listed("character", str(campaign.id), after=after, limit=limit, where=where)
-    return page_of(CharacterPage, CharacterPublic.model_validate, rows, limit)
+    return page_of(views, CHARACTERS, campaign.id, after, limit, where)
 
 
 def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:

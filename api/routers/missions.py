@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from api.command_routes import CommandRoutes
 from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, page_of, where_of
+from api.paging import After, Limit, Listing, Page, page_of, where_of
 from api.schemas import ReceiptPublic, Written, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
@@ -208,12 +208,14 @@ def list_missions(
     """The campaign's missions in the order they began, from the views."""
     campaign = app.get(actor, Campaign, campaign_id)
     where = where_of(status=status)
-    rows = views.store.listed("mission", str(campaign.id), after=after, limit=limit, where=where)
-    return page_of(MissionPage, _mission_summary, rows, limit)
+    return page_of(views, MISSIONS, campaign.id, after, limit, where)
 
 
 def _mission_summary(doc: dict[str, Any]) -> MissionSummary:
     return MissionSummary.model_validate({**doc, "counters": list(doc["counters"].values())})
+
+
+MISSIONS = Listing("mission", MissionPage, _mission_summary)
 
 
 routes.post(

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from api.command_routes import CommandRoutes, application
 from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, page_of, where_of
+from api.paging import After, Limit, Listing, Page, page_of, where_of
 from api.presenters import issue_shown, scene_shown
 from api.schemas import (
     IssuePublic,
@@ -43,8 +43,14 @@ class StoryPage(Page):
     items: list[StoryPublic]
 
 
+STORIES = Listing("story", StoryPage, StoryPublic.model_validate)
+
+
 class IssuePage(Page):
     items: list[IssuePublic]
+
+
+ISSUES = Listing("issue", IssuePage, IssuePublic.model_validate)
 
 
 class SceneSummary(BaseModel):
@@ -62,6 +68,9 @@ class SceneSummary(BaseModel):
 
 class ScenePage(Page):
     items: list[SceneSummary]
+
+
+SCENES = Listing("scene", ScenePage, SceneSummary.model_validate)
 
 
 def _status(*values: str) -> object:
@@ -85,8 +94,7 @@ def list_stories(
     """The campaign's stories in the order they started."""
     campaign = app.get(actor, Campaign, campaign_id)
     where = where_of(status=status)
-    rows = views.store.listed("story", str(campaign.id), after=after, limit=limit, where=where)
-    return page_of(StoryPage, StoryPublic.model_validate, rows, limit)
+    return page_of(views, STORIES, campaign.id, after, limit, where)
 
 
 @router.get("/v1/stories/{story_id}/issues", response_model=IssuePage, operation_id="list_issues")
@@ -102,10 +110,7 @@ def list_issues(
     """The story's game Issues in order (#1, #2…)."""
     story = app.get(actor, Story, story_id)
     where = where_of(story_id=str(story.id), status=status)
-    rows = views.store.listed(
-        "issue", str(story.campaign_id), after=after, limit=limit, where=where
-    )
-    return page_of(IssuePage, IssuePublic.model_validate, rows, limit)
+    return page_of(views, ISSUES, story.campaign_id, after, limit, where)
 
 
 @router.get("/v1/issues/{issue_id}/scenes", response_model=ScenePage, operation_id="list_scenes")
@@ -121,10 +126,7 @@ def list_scenes(
     """The game Issue's scenes in the order they opened."""
     issue = app.get(actor, Issue, issue_id)
     where = where_of(issue_id=str(issue.id), status=status)
-    rows = views.store.listed(
-        "scene", str(issue.campaign_id), after=after, limit=limit, where=where
-    )
-    return page_of(ScenePage, SceneSummary.model_validate, rows, limit)
+    return page_of(views, SCENES, issue.campaign_id, after, limit, where)
 
 
 def _story(outcome: Outcome, _: Commands) -> StoryPublic:
