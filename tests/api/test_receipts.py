@@ -19,6 +19,7 @@ from domain.audit import GENESIS_HASH, record_hash, verify_export
 from tests.api.nwod_support import Firefight, thug
 from tests.api.support import Table, bearer, ok
 from tests.api.test_rolls import Dice
+from tests.cli import chronicle
 
 ATTACKER = receipts.SigningKey.from_seed(b"\x07" * 32)
 
@@ -59,11 +60,9 @@ def _write(path: Path, items: list[dict[str, Any]]) -> Path:
     return path
 
 
-def _verify(capsys: pytest.CaptureFixture[str], *argv: Any) -> tuple[int, str]:
-    capsys.readouterr()
-    code = main(["verify", *map(str, argv)])
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
+def _verify(*argv: Any) -> tuple[int, str]:
+    ran = chronicle("verify", *argv)
+    return ran.returncode, ran.stdout + ran.stderr
 
 
 # ---- through the API ---------------------------------------------------------------------------
@@ -218,7 +217,7 @@ def test_replicas_on_one_store_sign_with_the_same_key(settings: Settings) -> Non
 
 @pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_a_rotated_key_signs_new_receipts_and_old_receipts_still_verify(
-    dice: Dice, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    dice: Dice, settings: Settings, tmp_path: Path
 ) -> None:
     table = dice.table
     old = dice.roll()["receipt"]
@@ -234,7 +233,7 @@ def test_a_rotated_key_signs_new_receipts_and_old_receipts_still_verify(
     kept = _write(tmp_path / "receipts.jsonl", [old, new])
     keys = tmp_path / "keys.json"
     keys.write_text(json.dumps(published))
-    code, out = _verify(capsys, tmp_path / "export.jsonl", "--receipts", kept, "--keys", keys)
+    code, out = _verify(tmp_path / "export.jsonl", "--receipts", kept, "--keys", keys)
     assert code == 0, out
     assert f"trusted keys from {keys}: {old['key_id']}, {new['key_id']}" in out
     assert "2 receipts checked" in out
@@ -319,10 +318,9 @@ def played(dice: Dice, tmp_path: Path) -> dict[str, Any]:
 
 @pytest.mark.store  # PostgreSQL's log has gaps and its own keyring rows
 def test_an_honest_export_verifies_with_its_receipts_head_and_published_keys(
-    played: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    played: dict[str, Any],
 ) -> None:
     code, out = _verify(
-        capsys,
         played["export"],
         "--receipts",
         played["receipts"],
@@ -336,35 +334,35 @@ def test_an_honest_export_verifies_with_its_receipts_head_and_published_keys(
 
 
 def test_without_keys_verify_says_it_trusted_the_keys_the_export_names(
-    played: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    played: dict[str, Any],
 ) -> None:
-    code, out = _verify(capsys, played["export"])
+    code, out = _verify(played["export"])
     key_id = played["rolls"][0]["receipt"]["key_id"]
     assert code == 0, out
     assert f"trusted keys named by the export itself: {key_id} (not checked" in out
 
 
 def test_a_consistent_rewrite_passes_the_chain_check_but_not_receipts_head_or_keys(
-    played: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    played: dict[str, Any], tmp_path: Path
 ) -> None:
     dropped = played["rolls"][1]["id"]
     forged = _rewrite_without(played["lines"], dropped)
     assert verify_export(forged[:-1]).problems == []  # the unsigned chain cannot tell
     path = _write(tmp_path / "forged.jsonl", forged)
-    code, out = _verify(capsys, path)
+    code, out = _verify(path)
     assert code == 0 and ATTACKER.key_id in out  # only the export's own (forged) keys trusted
-    code, out = _verify(capsys, path, "--receipts", played["receipts"])
+    code, out = _verify(path, "--receipts", played["receipts"])
     assert code == 1
     assert "RECEIPT_MISMATCH: sequence 1: sequence 1 of the export's chain is roll" in out
     assert "RECEIPT_MISSING: sequence 3" in out
-    code, out = _verify(capsys, path, "--expect-head", played["head"])
+    code, out = _verify(path, "--expect-head", played["head"])
     assert code == 1 and "HEAD_MISMATCH: sequence 3: the expected head covers 4 rolls" in out
-    code, out = _verify(capsys, path, "--keys", played["keys"])
+    code, out = _verify(path, "--keys", played["keys"])
     assert code == 1 and f"signed with key {ATTACKER.key_id}, which is not a trusted key" in out
 
 
 def test_a_truncated_export_fails_wherever_it_was_cut(
-    played: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    played: dict[str, Any], tmp_path: Path
 ) -> None:
     raw = played["export"].read_bytes()
     line_ends = [i + 1 for i, byte in enumerate(raw) if byte == ord("\n")]
@@ -372,7 +370,7 @@ def test_a_truncated_export_fails_wherever_it_was_cut(
     for name, at in cuts.items():
         path = tmp_path / f"cut-{name}.jsonl"
         path.write_bytes(raw[:at])
-        code, out = _verify(capsys, path)
+        code, out = _verify(path)
         assert code == 1, name
         # a cut at a line's end loses the trailer; a cut inside a line leaves a broken last line
         expected = (
@@ -384,7 +382,7 @@ def test_a_truncated_export_fails_wherever_it_was_cut(
 
 
 def test_a_line_added_after_the_trailer_or_a_re_serialised_export(
-    played: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    played: dict[str, Any], tmp_path: Path
 ) -> None:
     lines = played["lines"]
     pretty = tmp_path / "pretty.jsonl"  # other spacing and key order: the digest holds
@@ -393,10 +391,10 @@ def test_a_line_added_after_the_trailer_or_a_re_serialised_export(
             json.dumps(dict(reversed(list(e.items()))), ensure_ascii=True) + "\n" for e in lines
         )
     )
-    code, out = _verify(capsys, pretty, "--keys", played["keys"])
+    code, out = _verify(pretty, "--keys", played["keys"])
     assert code == 0, out
     appended = _write(tmp_path / "appended.jsonl", [*lines, {**lines[0], "position": 10**6}])
-    code, out = _verify(capsys, appended, "--keys", played["keys"])
+    code, out = _verify(appended, "--keys", played["keys"])
     assert code == 1 and "UNSIGNED" in out and "MISPLACED_TRAILER: line" in out
 
 
@@ -439,21 +437,19 @@ DEEP = "[" * 100_000 + "]" * 100_000
     ],
 )
 def test_a_bad_input_file_exits_2_naming_it(
-    flag: str, content: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    flag: str, content: str, message: str, tmp_path: Path
 ) -> None:
     export = _write(tmp_path / "export.jsonl", [{"type": "Campaign.Created"}])
     given = tmp_path / "given"
     given.write_text(content, encoding="latin-1" if flag == "--keys" else "utf-8")
-    code, out = _verify(capsys, export, flag, given)
+    code, out = _verify(export, flag, given)
     assert code == 2, out
     assert message in out
 
 
-def test_a_missing_file_exits_2_naming_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, out = _verify(capsys, tmp_path / "nowhere.jsonl")
+def test_a_missing_file_exits_2_naming_it(tmp_path: Path) -> None:
+    code, out = _verify(tmp_path / "nowhere.jsonl")
     assert code == 2 and "nowhere.jsonl" in out
     export = _write(tmp_path / "export.jsonl", [{"type": "Campaign.Created"}])
-    code, out = _verify(capsys, export, "--receipts", tmp_path / "kept.jsonl")
+    code, out = _verify(export, "--receipts", tmp_path / "kept.jsonl")
     assert code == 2 and "kept.jsonl" in out
