@@ -20,6 +20,7 @@ from api.settings import Settings
 from domain.audit import GENESIS_HASH, HASHED_FIELDS, record_hash, verify_export
 from tests import tamper
 from tests.api.support import Table, bearer
+from tests.cli import chronicle
 
 Entries = list[dict[str, Any]]
 
@@ -88,13 +89,11 @@ def play(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Play]:
         yield Play(client)
 
 
-def verify(
-    entries: Entries, tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str
-) -> tuple[int, str]:
+def verify(entries: Entries, tmp_path: Path, *flags: str) -> tuple[int, str]:
     path = tmp_path / "export.jsonl"
     path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
-    code = main(["verify", str(path), "--allow-unsigned", *flags])
-    return code, capsys.readouterr().out
+    ran = chronicle("verify", path, "--allow-unsigned", *flags)
+    return ran.returncode, ran.stdout
 
 
 def recorded(entries: Entries, roll_id: str) -> tuple[int, dict[str, Any]]:
@@ -139,14 +138,14 @@ def problem_lines(out: str, kind: str) -> list[str]:
 
 
 def test_an_honest_export_with_help_follow_ups_and_rotation_verifies_wcbh_10(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    play: Play, tmp_path: Path
 ) -> None:
     linked = [e["payload"]["roll_id"] for e in play.entries if e["type"] == "RollChain.Linked"]
     # the helped roll is saved before its helper's roll, and linked after it
     assert recorded(play.entries, play.helped)[0] < recorded(play.entries, play.helper)[0]
     assert linked.index(play.helped) > linked.index(play.helper)
 
-    code, out = verify(play.entries, tmp_path, capsys)
+    code, out = verify(play.entries, tmp_path)
 
     assert code == 0, out
     assert "8 roll records, 7 recomputed from revealed seeds, 1 unverified" in out
@@ -155,19 +154,17 @@ def test_an_honest_export_with_help_follow_ups_and_rotation_verifies_wcbh_10(
     assert f"line {recorded(play.entries, play.last)[0]}:" in unverified
 
 
-def test_require_revealed_fails_on_a_roll_whose_seed_is_secret(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, out = verify(play.entries, tmp_path, capsys, "--require-revealed")
+def test_require_revealed_fails_on_a_roll_whose_seed_is_secret(play: Play, tmp_path: Path) -> None:
+    code, out = verify(play.entries, tmp_path, "--require-revealed")
 
     assert code == 1
     assert problem_lines(out, "UNVERIFIED") and out.rstrip().endswith("FAILED")
 
 
 def test_server_made_and_reused_client_seeds_are_warnings_not_failures(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    play: Play, tmp_path: Path
 ) -> None:
-    code, out = verify(play.entries, tmp_path, capsys)
+    code, out = verify(play.entries, tmp_path)
 
     warnings = problem_lines(out, "WARNING")
     assert code == 0
@@ -178,10 +175,8 @@ def test_server_made_and_reused_client_seeds_are_warnings_not_failures(
     assert f"line {recorded(play.entries, play.follow_up)[0]}:" in reused
 
 
-def test_the_signed_trailer_line_is_skipped(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, out = verify([*play.entries, play.trailer], tmp_path, capsys)
+def test_the_signed_trailer_line_is_skipped(play: Play, tmp_path: Path) -> None:
+    code, out = verify([*play.entries, play.trailer], tmp_path)
 
     assert code == 0, out
     assert "UNSIGNED" not in out
@@ -200,25 +195,23 @@ def as_format_1(entries: Entries) -> Entries:
     return old
 
 
-def test_records_in_format_1_still_verify(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_records_in_format_1_still_verify(play: Play, tmp_path: Path) -> None:
     old = as_format_1(play.entries)
     assert "format" not in recorded(old, play.paid)[1]["payload"]["record"]
 
-    code, out = verify(old, tmp_path, capsys)
+    code, out = verify(old, tmp_path)
 
     assert code == 0, out
     assert "7 recomputed" in out
 
 
 def test_a_format_1_record_is_replayed_under_rules_version_1_whatever_an_unhashed_field_says(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    play: Play, tmp_path: Path
 ) -> None:
     old = as_format_1(play.entries)
     recorded(old, play.paid)[1]["payload"]["record"]["rules_version"] = "99"  # outside its hash
 
-    code, out = verify(old, tmp_path, capsys)
+    code, out = verify(old, tmp_path)
 
     assert code == 0, out
     assert "7 recomputed" in out
@@ -235,11 +228,11 @@ def _under_unknown_rules(play: Play, roll: str) -> tuple[Entries, int]:
 
 
 def test_a_rules_version_the_verifier_does_not_know_is_reported_as_such_not_tampered_or_fine(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    play: Play, tmp_path: Path
 ) -> None:
     entries, line = _under_unknown_rules(play, play.in_b)
 
-    code, out = verify(entries, tmp_path, capsys)
+    code, out = verify(entries, tmp_path)
 
     assert code == 3, out  # neither 0 (fine) nor 1 (tampered)
     [problem] = problem_lines(out, "UNKNOWN_RULES_VERSION")
@@ -251,13 +244,13 @@ def test_a_rules_version_the_verifier_does_not_know_is_reported_as_such_not_tamp
 
 
 def test_a_roll_under_unknown_rules_of_a_tampered_export_still_fails(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    play: Play, tmp_path: Path
 ) -> None:
     entries, _ = _under_unknown_rules(play, play.in_b)
     _, other = recorded(entries, play.rotated)
     other["payload"]["score"] += 1
 
-    code, out = verify(entries, tmp_path, capsys)
+    code, out = verify(entries, tmp_path)
 
     assert code == 1, out
     assert problem_lines(out, "SCORE_MISMATCH") and problem_lines(out, "UNKNOWN_RULES_VERSION")
@@ -504,13 +497,13 @@ EDITS: dict[str, tuple[Edit, str]] = {
 
 @pytest.mark.parametrize("name", list(EDITS))
 def test_an_edited_export_fails_naming_the_line_and_the_problem(
-    play: Play, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+    play: Play, tmp_path: Path, name: str
 ) -> None:
     edit, kind = EDITS[name]
     entries = copy.deepcopy(play.entries)
     line = edit(play, entries)
 
-    code, out = verify(entries, tmp_path, capsys)
+    code, out = verify(entries, tmp_path)
 
     assert code == 1, out
     named = [p for p in problem_lines(out, kind) if f"line {line}:" in p]
@@ -670,9 +663,7 @@ def test_the_campaign_verification_is_the_export_s_report(
     assert other["chain"]["intact"] is True
 
 
-def test_an_ended_game_issue_shows_its_scene_s_cut_off_reveal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_ended_game_issue_shows_its_scene_s_cut_off_reveal(tmp_path: Path) -> None:
     """Ending a game Issue closes its open scenes in the same save, after the Issue.Ended: cutting
     the export's tail at the Scene.Closed leaves the Issue.Ended to show it."""
     with TestClient(create_app(Settings(data_dir=tmp_path))) as client:
@@ -685,12 +676,12 @@ def test_an_ended_game_issue_shows_its_scene_s_cut_off_reveal(
         table.post(f"/v1/issues/{issue}/end", status=200)
         export = client.get(f"/v1/campaigns/{table.campaign_id}/export", headers=bearer(table.gm))
     entries = [json.loads(line) for line in export.text.splitlines()]
-    assert verify(entries, tmp_path, capsys)[0] == 0
+    assert verify(entries, tmp_path)[0] == 0
     closed = line_of(entries, "Scene.Closed", scene)
     ended = line_of(entries, "Issue.Ended", issue)
     assert ended < closed
 
-    code, out = verify(entries[: closed - 1], tmp_path, capsys)
+    code, out = verify(entries[: closed - 1], tmp_path)
 
     assert code == 1
     assert [p for p in problem_lines(out, "MISSING") if f"line {ended}:" in p and scene in p]
