@@ -30,6 +30,7 @@ LAYERS = {
     "api": "http",
     "projections": "store",
     "e2e": "e2e",
+    "browser": "browser",
 }
 # What runs on PostgreSQL as well as SQLite: whatever depends on the store (the `store` layer and
 # tests marked `store`) and the end-to-end journeys. Everything else goes through the same code above

@@ -1,0 +1,101 @@
+"""Fixtures for the browser tests: a real `chronicle serve`, Debian's Chromium driven headless by
+Playwright, and a screenshot of every page of a test that failed.
+
+Playwright cannot download its own browsers here, so it is pointed at the system's Chromium
+(`executable_path`). Where Chromium is missing the tests fail, saying how to install it: a browser
+test that quietly does not run would look like one that passed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from api.settings import Settings
+from tests.server import Server, running_server
+
+# Where the screenshots of failed tests go (ignored by git); CI keeps the folder as an artifact.
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def chromium_path() -> str:
+    """The Chromium to drive: $CHRONICLE_CHROMIUM, else the first of Debian's names on PATH."""
+    named = os.environ.get("CHRONICLE_CHROMIUM")
+    if named:
+        return named
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.fail(
+        "the browser tests need Chromium: install Debian's package (apt-get install chromium) "
+        "or set CHRONICLE_CHROMIUM to a Chromium binary",
+        pytrace=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real server on an SQLite file of its own, shared by the tests of one module."""
+    settings = Settings(data_dir=tmp_path_factory.mktemp("browser-server"))
+    with running_server(settings) as running:
+        yield running
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def contexts(browser: Browser, request: pytest.FixtureRequest) -> Iterator[list[BrowserContext]]:
+    """The test's browser contexts (one per member); each page open in them is photographed if the
+    test fails, into test-artifacts/screenshots/."""
+    opened: list[BrowserContext] = []
+    yield opened
+    if request.node.stash.get(FAILED, False):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        stem = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
+        for c, context in enumerate(opened):
+            for p, page in enumerate(context.pages):
+                shot = SCREENSHOTS / f"{stem}-{c}-{p}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                print(f"screenshot: {shot}")
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser, contexts: list[BrowserContext]):  # type: ignore[no-untyped-def]
+    """`new_page(**context_options)`: a page in a fresh browser context (a member of its own)."""
+
+    def open_page(**options: object) -> Page:
+        context = browser.new_context(**options)  # type: ignore[arg-type]
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    return open_page
