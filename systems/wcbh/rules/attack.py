@@ -106,7 +106,36 @@ class Party(RequestModel):
     halve_passive: bool = Field(default=False, description="Its own all-out attack")
 
 
-class AttackRequest(RequestModel):
+class AttackResolve(BaseModel):
+    """WCBH-13, 16, 20b: Resolve in the fight; an attack is a roll like any other. The attack's
+    check request and the fight's attack body (systems/wcbh/requests.py) both take these fields
+    from here, so that what the body lets a caller ask is what the check accepts."""
+
+    resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DICE,
+        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
+        "Decisive Moment (WCBH-20b, 13)",
+    )
+    decisive_moment: bool = Field(
+        default=False,
+        description="The attacker declares its Decisive Moment: its 6s explode (WCBH-13, 15)",
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        default=None,
+        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
+    )
+    defence_resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_DICE,
+        description="The target's Resolve spent on its defence roll: 1 defence die each "
+        "(WCBH-20b); the target pays, so the caller must act for the target",
+    )
+
+
+class AttackRequest(RequestModel, AttackResolve):
     attack_rank: int = Field(ge=0, le=100, description="Rank of the attacking trait (WCBH-28)")
     weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice (WCBH-28)")
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
@@ -174,29 +203,6 @@ class AttackRequest(RequestModel):
         default=False,
         description="The target declared a redirect before its defence roll (WCBH-46): it "
         "defends actively only",
-    )
-    # -- Resolve in the fight (WCBH-13, 20b): an attack is a roll like any other --
-    resolve: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_DICE,
-        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
-        "Decisive Moment (WCBH-20b, 13)",
-    )
-    decisive_moment: bool = Field(
-        default=False,
-        description="The attacker's declared Decisive Moment: its 6s explode (WCBH-13)",
-    )
-    effort: Literal["physical", "mental"] | None = Field(
-        default=None,
-        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
-    )
-    defence_resolve: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_DICE,
-        description="The target's Resolve spent on its defence roll: 1 defence die each "
-        "(WCBH-20b), paid by the target",
     )
 
     @model_validator(mode="after")
