@@ -73,18 +73,21 @@ class ChaseResponse(Written):
     roll: RollPublic | None = Field(default=None, description="The roll this command made")
 
 
-class RecoveryPublic(Written):
+class CharacterRolled(Written):
+    """A character's own roll and what it changed on the character."""
+
     character_id: UUID
     roll: RollPublic
+
+
+class RecoveryPublic(CharacterRolled):
     health_before: int
     health: int
     max_health: int
     status: str
 
 
-class ShakeOffPublic(Written):
-    character_id: UUID
-    roll: RollPublic
+class ShakeOffPublic(CharacterRolled):
     effect: str
     pages_before: int
     pages_left: int

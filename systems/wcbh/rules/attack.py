@@ -32,6 +32,7 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.checks import (
+    MAX_POOL,
     SIDES,
     TraitRequest,
     _explodes,
@@ -60,19 +61,18 @@ from systems.wcbh.rules.play import GROUP_KEEP, group_check
 from systems.wcbh.rules.pools import PoolRoll, roll_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
-MAX_DICE = 100
 PageDice = Field(
     default=0,
-    ge=-MAX_DICE,
-    le=MAX_DICE,
+    ge=-MAX_POOL,
+    le=MAX_POOL,
     description="Server-filled: dice the Page and conditions add to the roller's roll: -2 per "
     "extra action declared (WCBH-25), a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
     "value the server computes.",
 )
 DefenceDice = Field(
     default=0,
-    ge=-MAX_DICE,
-    le=MAX_DICE,
+    ge=-MAX_POOL,
+    le=MAX_POOL,
     description="Server-filled: dice added to this defence roll: +2 under all-out defence "
     "(WCBH-44), a maneuver's -1..-3 (WCBH-41)",
 )
@@ -114,7 +114,7 @@ class AttackResolve(BaseModel):
     resolve: int = Field(
         default=0,
         ge=0,
-        le=MAX_DICE,
+        le=MAX_POOL,
         description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
         "Decisive Moment (WCBH-20b, 13)",
     )
@@ -129,7 +129,7 @@ class AttackResolve(BaseModel):
     defence_resolve: int = Field(
         default=0,
         ge=0,
-        le=MAX_DICE,
+        le=MAX_POOL,
         description="The target's Resolve spent on its defence roll: 1 defence die each "
         "(WCBH-20b); the target pays, so the caller must act for the target",
     )
@@ -163,8 +163,8 @@ class AttackRequest(RequestModel, AttackResolve):
     power_use: Name | None = PowerUse
     situation: int = Field(
         default=0,
-        ge=-MAX_DICE,
-        le=MAX_DICE,
+        ge=-MAX_POOL,
+        le=MAX_POOL,
         description="Server-filled: the target's cover or poor visibility and the sizes the GM "
         "set on the scene's ground (WCBH-30)",
     )
@@ -1090,28 +1090,18 @@ def attack_request(
     target: BaseModel,
     *,
     trait: str,
-    target_health: int,
-    weapon: int = 0,
-    modifier: int = 0,
     active_defences: Sequence[str] | None = None,
-    lethal: bool = True,
-    purpose: str | None = None,
-    effect: str | None = None,
-    effect_pages_before: int = 0,
+    **asked: Any,
 ) -> dict[str, Any]:
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
     defences (``defence_options``: `active_defences` are the ones its side names, None: all it has);
-    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
+    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33). What else
+    the attack asks (`target_health`, `weapon`, `modifier`, `lethal`, `effect`...) are the
+    request's own fields, as they are."""
     _, rank = trait_rank(TraitRequest.model_validate({"trait": trait}), attacker)
     return {
         "attack_rank": rank,
-        "weapon": weapon,
-        "modifier": modifier,
         "defences": defence_options(target, active_defences),
-        "target_health": target_health,
-        "lethal": lethal,
         "minion": is_minion(target),
-        "purpose": purpose,
-        "effect": effect,
-        "effect_pages_before": effect_pages_before,
+        **asked,
     }

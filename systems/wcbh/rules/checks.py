@@ -64,6 +64,18 @@ def power_use_cost(power_use: str | None) -> dict[str, int]:
     return {power_use: 1} if power_use else {}
 
 
+def check_server_filled(field: str, sent: object, expected: object, rule: str, whose: str) -> None:
+    """A field of a roll's request that the server fills from the sheet or the page (WCBH-2
+    `power_use`, WCBH-25 `page_modifier`): a client may leave it out or send the same value."""
+    if sent != expected:
+        raise InvalidInput(
+            f"{field} is filled by the server: {expected} for {whose}",
+            field=f"request.{field}",
+            rule=rule,
+            details={"expected": expected},
+        )
+
+
 def face_successes(face: int) -> int:
     """WCBH-7: each 2 or 4 is one success, each 6 two; 1, 3 and 5 none."""
     return 2 if face == 6 else 1 if face in (2, 4) else 0
