@@ -30,10 +30,6 @@ from systems.wcbh.routes.table import Op, declare, read
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
 
 
-def _fight(app: AppDep) -> Fight:
-    return app.system(Wcbh).fight
-
-
 # ---- responses ---------------------------------------------------------------------------------
 
 
@@ -110,13 +106,15 @@ def _page(outcome: Outcome, commands: Commands) -> PageStatePublic:
     scene, actor = outcome.aggregate, commands.actor
     assert isinstance(scene, Scene) and actor is not None
     character = commands.app.get(actor, Character, outcome.result_as(PageShown).character_id)
-    return PageStatePublic.model_validate(_fight(commands.app).page_view(actor, scene, character))
+    return PageStatePublic.model_validate(
+        commands.app.system(Wcbh).fight.page_view(actor, scene, character)
+    )
 
 
 def _turn(outcome: Outcome, commands: Commands) -> TurnPublic:
     scene, actor = outcome.aggregate, commands.actor
     assert isinstance(scene, Scene) and actor is not None
-    return TurnPublic.model_validate(_fight(commands.app).turn_view(actor, scene))
+    return TurnPublic.model_validate(commands.app.system(Wcbh).fight.turn_view(actor, scene))
 
 
 def _team(outcome: Outcome, commands: Commands) -> TeamAttackPublic:
@@ -146,7 +144,7 @@ def _follow_up(outcome: Outcome, commands: Commands) -> AttackFollowUpPublic:
     )
 
 
-routes = CommandRoutes(router, _fight, "/v1/scenes/{scene_id}", RollPublic, roll_shown)
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).fight, "/v1/scenes/{scene_id}")
 
 # ---- WCBH-25: the page; WCBH-22..24: the order of action ------------------------------------------
 
@@ -209,7 +207,7 @@ def get_turn(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The page's order of action (WCBH-22..24): whose turn it is, who is done, who waits for a
     delayed moment, whom the GM let act out of order."""
     scene = app.get(actor, Scene, scene_id)
-    return respond(TurnPublic.model_validate(_fight(app).turn_view(actor, scene)))
+    return respond(TurnPublic.model_validate(app.system(Wcbh).fight.turn_view(actor, scene)))
 
 
 @read(router, "/v1/scenes/{scene_id}/page-states/{character_id}", PageStatePublic)
@@ -220,7 +218,9 @@ def get_page_state(
     page adds to its rolls and its conditions (WCBH-25, 40, 41, 44)."""
     scene = app.get(actor, Scene, scene_id)
     character = app.get(actor, Character, character_id)
-    return respond(PageStatePublic.model_validate(_fight(app).page_view(actor, scene, character)))
+    return respond(
+        PageStatePublic.model_validate(app.system(Wcbh).fight.page_view(actor, scene, character))
+    )
 
 
 # ---- attacks -------------------------------------------------------------------------------------
@@ -252,6 +252,8 @@ declare(
         """WCBH-43: one attack roll, every target defends separately (active defences at half rank
     unless the target skips its next turn); one roll record, one save.""",
     ),
+    model=RollPublic,
+    present=roll_shown,
     created=True,
     asks_gm=True,
 )
@@ -263,6 +265,8 @@ declare(
         """WCBH-42: the ambushers (a group, WCBH-11) against each target's Perception; surprised
     targets cannot act on this page. One roll record with every pool.""",
     ),
+    model=RollPublic,
+    present=roll_shown,
     created=True,
 )
 declare(
@@ -282,7 +286,7 @@ declare(
 
 # ---- WCBH-45, 46: after the roll -------------------------------------------------------------
 
-after_rolls = CommandRoutes(router, _fight, "/v1/rolls/{roll_id}", AttackFollowUpPublic, _follow_up)
+after_rolls = CommandRoutes(router, routes.holder, "/v1/rolls/{roll_id}")
 declare(
     after_rolls,
     Op(
@@ -298,4 +302,6 @@ declare(
         """WCBH-46: the target that declared a redirect and beat the attack by 3+ spends 1 Resolve
     to send it behind it, or at someone else (a second roll: the new target defends).""",
     ),
+    model=AttackFollowUpPublic,
+    present=_follow_up,
 )

@@ -61,9 +61,7 @@ def _rest_days(outcome: Outcome, commands: Commands) -> RestDaysPublic:
     return RestDaysPublic(scene_id=scene.id, days=days, version=scene.version)
 
 
-routes = CommandRoutes(
-    router, lambda app: app.system(Wcbh).ground, "/v1/scenes/{scene_id}", GroundPublic, _present
-)
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).ground, "/v1/scenes/{scene_id}")
 
 declare(
     routes,
@@ -79,6 +77,8 @@ declare(
         """WCBH-30 (GM): a character's cover or poor visibility (0..3 dice off attacks on it) and
     its size (attacks on a bigger target +1 or +3, on a smaller -1 or -3).""",
     ),
+    model=GroundPublic,
+    present=_present,
 )
 declare(
     routes,

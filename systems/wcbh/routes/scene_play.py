@@ -4,6 +4,7 @@ chases, recovery and effects (WCBH-10..12, 14, 27, 34, 37..39). See systems/wcbh
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 from uuid import UUID
 
@@ -174,14 +175,7 @@ def _assisted(outcome: Outcome, _: Commands) -> AssistedRollPublic:
     return AssistedRollPublic(
         roll=roll_public(roll, scene),
         helpers=[
-            HelpRollPublic(
-                character_id=h.character_id,
-                roll_id=h.roll_id,
-                successes=h.successes,
-                net=h.net,
-                bonus=h.bonus,
-                receipt=receipt_public(h.roll_id, outcome.saved),
-            )
+            HelpRollPublic(**asdict(h), receipt=receipt_public(h.roll_id, outcome.saved))
             for h in assisted.helpers
         ],
         bonus=assisted.bonus,

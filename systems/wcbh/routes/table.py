@@ -34,13 +34,13 @@ class Op:
 def declare(
     routes: CommandRoutes[Any],
     *ops: Op,
-    model: type[BaseModel] | None = None,
-    present: Present | None = None,
+    model: type[BaseModel],
+    present: Present,
     created: bool = False,
     asks_gm: bool = False,
 ) -> None:
-    """Register `ops`, which answer alike: with `model` through `present` (else the table's),
-    201 when each `created` something, and the 202 of a roll request when each `asks_gm`."""
+    """Register `ops`, which answer alike: with `model` through `present`, 201 when each
+    `created` something, and the 202 of a roll request when each `asks_gm`."""
     for op in ops:
         routes.post(
             op.path,

@@ -34,6 +34,8 @@ from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.checks import (
     MAX_POOL,
     SIDES,
+    PageDice,
+    PowerUse,
     TraitRequest,
     _explodes,
     base_dice,
@@ -61,27 +63,12 @@ from systems.wcbh.rules.play import GROUP_KEEP, group_check
 from systems.wcbh.rules.pools import PoolRoll, roll_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
-PageDice = Field(
-    default=0,
-    ge=-MAX_POOL,
-    le=MAX_POOL,
-    description="Server-filled: dice the Page and conditions add to the roller's roll: -2 per "
-    "extra action declared (WCBH-25), a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
-    "value the server computes.",
-)
 DefenceDice = Field(
     default=0,
     ge=-MAX_POOL,
     le=MAX_POOL,
     description="Server-filled: dice added to this defence roll: +2 under all-out defence "
     "(WCBH-44), a maneuver's -1..-3 (WCBH-41)",
-)
-
-
-PowerUse = Field(
-    default=None,
-    description="Server-filled: the resource of the rolling Power's uses per game Issue that this "
-    "roll spends one of (`uses:<Power>`, WCBH-2)",
 )
 
 

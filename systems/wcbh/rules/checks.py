@@ -101,6 +101,22 @@ def resolve_dice(resolve: int, decisive_moment: bool) -> int:
     return resolve * (DICE_PER_RESOLVE_DECISIVE if decisive_moment else DICE_PER_RESOLVE)
 
 
+# Server-filled fields every check of a character's roll in a scene takes (`check_server_filled`)
+PageDice = Field(
+    default=0,
+    ge=-MAX_POOL,
+    le=MAX_POOL,
+    description="Server-filled for a character's roll in a scene: the dice its page and its "
+    "conditions add: -2 per extra action declared this page (WCBH-25), a maneuver's -1..-3 "
+    "(WCBH-41). Omit it, or send the value the server computes.",
+)
+PowerUse = Field(
+    default=None,
+    description="Server-filled: the resource of a Power with uses per game Issue that this roll "
+    "spends one of (`uses:<Power>`, WCBH-2). Omit it, or send the value the server computes.",
+)
+
+
 class TraitRequest(RequestModel):
     """A trait check: the trait's rank in d6 (plus modifiers) against a difficulty."""
 
@@ -132,20 +148,8 @@ class TraitRequest(RequestModel):
         description="Dice added or taken away: weapon dice (WCBH-28), help (WCBH-10), contest "
         "wins (WCBH-12), situation (WCBH-30)...",
     )
-    page_modifier: int = Field(
-        0,
-        ge=-MAX_POOL,
-        le=MAX_POOL,
-        description="Server-filled for a character's roll in a scene: -2 dice per extra action "
-        "declared this page (WCBH-25) and a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
-        "value the server computes.",
-    )
-    power_use: Name | None = Field(
-        None,
-        description="Server-filled: the resource of a Power with uses per game Issue that this "
-        "roll spends one of (`uses:<Power>`, WCBH-2). Omit it, or send the value the server "
-        "computes.",
-    )
+    page_modifier: int = PageDice
+    power_use: Name | None = PowerUse
     resolve: int = Field(
         0,
         ge=0,
