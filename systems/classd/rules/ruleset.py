@@ -17,7 +17,7 @@ from domain.rulesets.base import (
     SceneState,
     StatSpec,
     form_of,
-    resource,
+    full_pools,
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
 from systems.classd.rules.combat import ROUND, fight_under_way
@@ -115,12 +115,8 @@ class ClassdRuleset(Ruleset):
         }
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
-        sheet = form_of(sheet, ClassdSheet)
         self._settings(settings)
-        return {
-            "health": resource(sheet.health, sheet.health, "rest"),
-            "will": resource(sheet.will, sheet.will, "rest"),
-        }
+        return full_pools(form_of(sheet, ClassdSheet), self.resource_specs)
 
     def status_after(
         self,
