@@ -777,3 +777,9 @@ def full_pools(sheet: BaseModel, specs: Iterable[StatSpec]) -> dict[str, dict[st
 
 
 __all__ += ["full_pools"]
+
+OPPOSING_SIDES = ("villain", "opponent", "minion")
+"""The sides that fight the heroes, whatever a system calls them (Class D's villains, Nimble's
+monsters)."""
+
+__all__ += ["OPPOSING_SIDES"]

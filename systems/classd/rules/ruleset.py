@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from domain.errors import Conflict
 from domain.rulesets.base import (
+    OPPOSING_SIDES,
     Check,
     FollowUp,
     Problem,
@@ -31,8 +32,6 @@ from systems.classd.rules.sheet import (
     difficulty_to_affect,
     reactions,
 )
-
-VILLAIN_SIDES = ("villain", "opponent", "minion")
 
 
 class ClassdRuleset(Ruleset):
@@ -95,7 +94,7 @@ class ClassdRuleset(Ruleset):
         # CD-1/CD-17: villains, and only villains, have a rank; every villain has one of the three.
         if side == "hero" and sheet.rank is not None:
             yield Problem("rank", "a hero has no villain rank", "CD-1")
-        if side in VILLAIN_SIDES and sheet.rank is None:
+        if side in OPPOSING_SIDES and sheet.rank is None:
             ranks = (
                 "rank 'minion'" if side == "minion" else "a villain rank: minion, henchman or boss"
             )
