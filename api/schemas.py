@@ -10,16 +10,34 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
+import systems
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
 from domain.aggregates.campaign import Member
 from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from projections.translation import iso
-from systems.nimble.commands.health import nimble_conditions, nimble_view
-from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
+
+# What each system adds to the character and scene responses: its `schemas` part may define
+# `CharacterFields` and `SceneFields` (models whose fields the shared responses take on) and
+# `character_fields`, `character_conditions` and `scene_fields` (what fills them), so that the
+# presenters here know no system by name (docs/architecture.md, "The registry").
+SYSTEM_SCHEMAS = systems.parts("schemas")
+
+
+def contributed(name: str) -> list[Any]:
+    """What the systems' `schemas` parts define under `name`, in the order they are installed."""
+    return [getattr(part, name) for part in SYSTEM_SCHEMAS if hasattr(part, name)]
+
+
+def systems_fill(name: str, *shown: Aggregate) -> dict[str, Any]:
+    """The fields every system's `name` presenter fills for the aggregates `shown`."""
+    fields: dict[str, Any] = {}
+    for fill in contributed(name):
+        fields |= fill(*shown)
+    return fields
 
 
 class ReceiptPublic(BaseModel):
@@ -137,7 +155,7 @@ def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
 # ---- characters --------------------------------------------------------------------------------
 
 
-class CharacterPublic(Written):
+class CharacterPublic(Written, *contributed("CharacterFields")):  # type: ignore[misc]
     id: UUID
     campaign_id: UUID
     name: str
@@ -152,33 +170,10 @@ class CharacterPublic(Written):
     conditions: list[dict[str, Any]] = Field(
         default_factory=list, description="Conditions and effects with their remaining duration"
     )
-    # Resolve area (systems/wcbh/docs/resolve.md)
-    last_gasp: dict[str, Any] | None = Field(
-        default=None,
-        description="WCBH-19: the running last gasp (scene_id, page, unconscious); null if none",
-    )
-    luck_requests: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="WCBH-20e: luck asked of the GM, by request id (scene_id, detail, status)",
-    )
-    owed_ability_losses: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="WCBH-16: Ability losses owed, by Decisive Moment roll id (effort, options)",
-    )
-    lowered_abilities: list[dict[str, Any]] = Field(
-        default_factory=list,
-        description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
-    )
     sheet_changes: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="Sheet changes players proposed (setting player_sheet_changes = gm_approval), "
         "by id: sheet, reason, proposed_by, status (pending, approved, declined, replaced), note",
-    )
-    # Nimble health (systems/nimble/docs/health.md)
-    nimble: dict[str, Any] | None = Field(
-        default=None,
-        description="Nimble only (NB-20..26): hp, temp_hp, wounds, status (dying/dead), "
-        "max_actions, conditions, concentration and what a Safe Rest refreshes",
     )
 
 
@@ -201,10 +196,11 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
         status=character.status,
         conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
         + [{"name": name, **c} for name, c in character.fight_conditions.items()]  # WCBH-40/41
-        + nimble_conditions(character, campaign),  # Nimble health (NB-21..26)
+        + [
+            c for listed in contributed("character_conditions") for c in listed(character, campaign)
+        ],
         sheet_changes=character.sheet_changes,
-        **resolve_fields(character),  # Resolve area (WCBH-16, 19, 20e)
-        nimble=nimble_view(character, campaign),  # Nimble health (NB-20..26)
+        **systems_fill("character_fields", character, campaign),
         version=character.version,
     )
 
@@ -283,7 +279,7 @@ class SeedEpochPublic(BaseModel):
     rolls: int = Field(description="Rolls made with this seed; the next roll's nonce")
 
 
-class ScenePublic(Written):
+class ScenePublic(Written, *contributed("SceneFields")):  # type: ignore[misc]
     id: UUID
     campaign_id: UUID
     story_id: UUID
@@ -313,12 +309,6 @@ class ScenePublic(Written):
         default_factory=list,
         description="Powers imitated for this scene: character_id, trait, power, rank (WCBH-20f)",
     )
-    # Scene play (systems/wcbh/docs/scene-play.md)
-    play: ScenePlayPublic = Field(
-        default_factory=ScenePlayPublic,
-        description="Group checks with their totals (WCBH-11), contests (WCBH-12) and chases "
-        "(WCBH-27) of the scene, with their state and history",
-    )
 
 
 def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePublic:
@@ -345,7 +335,7 @@ def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePu
         order_of_action=order,
         pools=dict(scene.pools),
         imitations=[dict(i) for i in scene.imitations],
-        play=scene_play_public(scene),
+        **systems_fill("scene_fields", scene),
         version=scene.version,
     )
 
