@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 from api.command_routes import CommandRoutes, application
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
+from api.read_routes import ReadRoutes
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
 from domain.application import Chronicle, Outcome, TokenMinted
@@ -69,15 +67,13 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/{campaign_id}",
-    response_model=CampaignPublic,
+ReadRoutes(router).one(
+    "/{campaign_id}",
+    Campaign,
+    campaign_public,
+    model=CampaignPublic,
     operation_id="get_campaign",
-    responses=NOT_MODIFIED,
 )
-def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(campaign_public(app.get(actor, Campaign, campaign_id)))
 
 
 routes.post(

@@ -20,8 +20,9 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
+from api.paging import Listing, Page, where_of
 from api.presenters import character_shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
@@ -58,18 +59,11 @@ class CharacterPage(Page):
 CHARACTERS = Listing("character", CharacterPage, CharacterPublic.model_validate)
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/characters",
-    response_model=CharacterPage,
-    operation_id="list_characters",
+@ReadRoutes(router).page(
+    "/v1/campaigns/{campaign_id}/characters", model=CharacterPage, operation_id="list_characters"
 )
 def list_characters(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     side: Annotated[Side | None, Query(description="Only characters of this side")] = None,
     owner: Annotated[
         UUID | None,
@@ -78,11 +72,11 @@ def list_characters(
 ) -> CharacterPage:
     """The campaign's characters in the order they were created, from the views (the same
     document `as_of` reads: a whole list costs one query, not one replay per character)."""
-    campaign = app.get(actor, Campaign, campaign_id)
+    campaign = query.get(Campaign)
     where = where_of(side=side)
     if owner is not None:
         where["owner_member_id"] = _owned_by(campaign, owner)
-    return page_of(views, CHARACTERS, campaign.id, after, limit, where)
+    return query.page(CHARACTERS, campaign.id, where)
 
 
 def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:

@@ -9,13 +9,13 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
+from api.paging import Listing, Page, where_of
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import ReceiptPublic, Written, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
@@ -158,16 +158,15 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/missions/{mission_id}",
-    response_model=MissionPublic,
+reads = ReadRoutes(router)
+reads.one(
+    "/v1/missions/{mission_id}",
+    Mission,
+    mission_public,
+    model=MissionPublic,
     operation_id="get_mission",
-    responses=NOT_MODIFIED,
+    doc="The mission: its counters with their zones and history, its rests and its outcome.",
 )
-def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    """The mission: its counters with their zones and history, its rests and its outcome."""
-    return respond(mission_public(app.get(actor, Mission, mission_id)))
 
 
 class MissionSummary(Written):
@@ -188,27 +187,17 @@ class MissionPage(Page):
     items: list[MissionSummary]
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/missions",
-    response_model=MissionPage,
-    operation_id="list_missions",
-)
+@reads.page("/v1/campaigns/{campaign_id}/missions", model=MissionPage, operation_id="list_missions")
 def list_missions(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[
         Literal["active", "ended"] | None,
         Query(description="Only those whose status is this (active, ended)"),
     ] = None,
 ) -> MissionPage:
     """The campaign's missions in the order they began, from the views."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    where = where_of(status=status)
-    return page_of(views, MISSIONS, campaign.id, after, limit, where)
+    campaign = query.get(Campaign)
+    return query.page(MISSIONS, campaign.id, where_of(status=status))
 
 
 def _mission_summary(doc: dict[str, Any]) -> MissionSummary:

@@ -10,10 +10,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
+from api.paging import Listing, Page, where_of
 from api.presenters import issue_shown, scene_shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     IssuePublic,
     ScenePublic,
@@ -77,56 +78,39 @@ def _status(*values: str) -> object:
     return Query(description=f"Only those whose status is this ({', '.join(values)})")
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/stories", response_model=StoryPage, operation_id="list_stories"
-)
+reads = ReadRoutes(router)
+
+
+@reads.page("/v1/campaigns/{campaign_id}/stories", model=StoryPage, operation_id="list_stories")
 def list_stories(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[
         Literal["running", "completed"] | None, _status("running", "completed")
     ] = None,
 ) -> StoryPage:
     """The campaign's stories in the order they started."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    where = where_of(status=status)
-    return page_of(views, STORIES, campaign.id, after, limit, where)
+    campaign = query.get(Campaign)
+    return query.page(STORIES, campaign.id, where_of(status=status))
 
 
-@router.get("/v1/stories/{story_id}/issues", response_model=IssuePage, operation_id="list_issues")
+@reads.page("/v1/stories/{story_id}/issues", model=IssuePage, operation_id="list_issues")
 def list_issues(
-    story_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[Literal["running", "ended"] | None, _status("running", "ended")] = None,
 ) -> IssuePage:
     """The story's game Issues in order (#1, #2…)."""
-    story = app.get(actor, Story, story_id)
-    where = where_of(story_id=str(story.id), status=status)
-    return page_of(views, ISSUES, story.campaign_id, after, limit, where)
+    story = query.get(Story)
+    return query.page(ISSUES, story.campaign_id, where_of(story_id=str(story.id), status=status))
 
 
-@router.get("/v1/issues/{issue_id}/scenes", response_model=ScenePage, operation_id="list_scenes")
+@reads.page("/v1/issues/{issue_id}/scenes", model=ScenePage, operation_id="list_scenes")
 def list_scenes(
-    issue_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[Literal["open", "closed"] | None, _status("open", "closed")] = None,
 ) -> ScenePage:
     """The game Issue's scenes in the order they opened."""
-    issue = app.get(actor, Issue, issue_id)
-    where = where_of(issue_id=str(issue.id), status=status)
-    return page_of(views, SCENES, issue.campaign_id, after, limit, where)
+    issue = query.get(Issue)
+    return query.page(SCENES, issue.campaign_id, where_of(issue_id=str(issue.id), status=status))
 
 
 def _story(outcome: Outcome, _: Commands) -> StoryPublic:
@@ -145,15 +129,9 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/stories/{story_id}",
-    response_model=StoryPublic,
-    operation_id="get_story",
-    responses=NOT_MODIFIED,
+reads.one(
+    "/v1/stories/{story_id}", Story, story_public, model=StoryPublic, operation_id="get_story"
 )
-def get_story(story_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(story_public(app.get(actor, Story, story_id)))
 
 
 routes.post(
@@ -176,15 +154,7 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/issues/{issue_id}",
-    response_model=IssuePublic,
-    operation_id="get_issue",
-    responses=NOT_MODIFIED,
-)
-def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(issue_public(app.get(actor, Issue, issue_id)))
+reads.one("/v1/issues/{issue_id}", Issue, issue_public, model=IssuePublic, operation_id="get_issue")
 
 
 routes.post(

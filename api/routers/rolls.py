@@ -10,10 +10,11 @@ from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
 from api import roll_text
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     CampaignVerification,
     LuckReport,
@@ -72,15 +73,14 @@ def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequ
     )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/roll-requests/{request_id}",
-    response_model=RollRequestPublic,
+reads = ReadRoutes(router)
+reads.one(
+    "/v1/roll-requests/{request_id}",
+    RollRequest,
+    roll_request_public,
+    model=RollRequestPublic,
     operation_id="get_roll_request",
-    responses=NOT_MODIFIED,
 )
-def get_roll_request(request_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(roll_request_public(app.get(actor, RollRequest, request_id)))
 
 
 routes.post(
@@ -165,14 +165,9 @@ class RollPage(Page):
     items: list[RollPublic]
 
 
-@router.get("/v1/campaigns/{campaign_id}/rolls", response_model=RollPage, operation_id="list_rolls")
+@reads.page("/v1/campaigns/{campaign_id}/rolls", model=RollPage, operation_id="list_rolls")
 def list_rolls(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     scene_id: Annotated[UUID | None, Query(description="Only the rolls of this scene")] = None,
     character_id: Annotated[
         UUID | None, Query(description="Only the rolls made for this character")
@@ -180,7 +175,8 @@ def list_rolls(
 ) -> RollPage:
     """The campaign's rolls in chain order (follow-ups included), each with its proof, receipt
     and time; from the views, the seeds from their scenes' views."""
-    campaign = app.get(actor, Campaign, campaign_id)
+    app, actor, views = query.app, query.actor, query.views
+    campaign = query.get(Campaign)
     where = {}
     if scene_id is not None:
         where["scene_id"] = [str(app.named(actor, Scene, scene_id, "scene_id").id)]
@@ -188,7 +184,7 @@ def list_rolls(
     if character_id is not None:
         character = str(app.named(actor, Character, character_id, "character_id").id)
     rows = views.store.listed(
-        "roll", str(campaign.id), after=after, limit=limit, where=where, ref=character
+        "roll", str(campaign.id), after=query.after, limit=query.limit, where=where, ref=character
     )
     seeds: dict[str, str | None] = {}
     for scene in {r.doc["scene_id"] for r in rows}:
@@ -197,7 +193,7 @@ def list_rolls(
     items = [
         roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at) for r in rows
     ]
-    return RollPage(items=items, next_after=next_after(rows, limit))
+    return RollPage(items=items, next_after=next_after(rows, query.limit))
 
 
 routes.post(
