@@ -67,17 +67,21 @@ class ReadRoutes:
         self,
         path: str,
         kind: type[A],
-        present: Callable[[A], BaseModel],
+        present: Callable[..., BaseModel],
         *,
         model: type[BaseModel],
         operation_id: str,
         doc: str | None = None,
+        reads_more: bool = False,
     ) -> None:
-        """GET the aggregate the path's id names, presented, with its ETag (304 when unchanged)."""
+        """GET the aggregate the path's id names, presented, with its ETag (304 when unchanged).
+        `reads_more`: the presenter reads more than the aggregate, so it is called with the
+        application and the caller too (`present(aggregate, app, actor)`)."""
         id_name = _path_id(path)
 
         def endpoint(app: Chronicle, actor: Actor, **ids: UUID) -> JSONResponse:
-            return respond(present(app.get(actor, kind, ids[id_name])))
+            aggregate = app.get(actor, kind, ids[id_name])
+            return respond(present(aggregate, app, actor) if reads_more else present(aggregate))
 
         parameters = [_plain(id_name, UUID), _plain("app", AppDep), _plain("actor", ActorDep)]
         endpoint.__name__ = endpoint.__qualname__ = operation_id

@@ -10,6 +10,7 @@ from api.errors import ERROR_RESPONSES
 from api.read_routes import ReadRoutes
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
+from domain.aggregates.campaign import Member
 from domain.application import Chronicle, Outcome, TokenMinted
 from domain.requests import CampaignCreate, MemberCreate, TokenRotate
 
@@ -22,28 +23,31 @@ def _created(outcome: Outcome, _: Commands) -> CampaignCreated:
     return CampaignCreated(**public.model_dump(), gm_member_id=gm.member_id, gm_token=gm.token)
 
 
-def _member(outcome: Outcome, _: Commands) -> MemberCreated:
+def _minted(outcome: Outcome) -> tuple[Campaign, Member, str]:
+    """The campaign, the member whose token the command minted, and the token (shown once)."""
     campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
     minted = outcome.result_as(TokenMinted)
-    member = campaign.members[minted.member_id]
+    return campaign, campaign.members[minted.member_id], minted.token
+
+
+def _member(outcome: Outcome, _: Commands) -> MemberCreated:
+    campaign, member, token = _minted(outcome)
     return MemberCreated(
         id=member.id,
         campaign_id=campaign.id,
         name=member.name,
         role=member.role,  # type: ignore[arg-type]
-        token=minted.token,
+        token=token,
         version=campaign.version,
     )
 
 
 def _token(outcome: Outcome, _: Commands) -> TokenIssued:
-    campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-    minted = outcome.result_as(TokenMinted)
-    member = campaign.members[minted.member_id]
+    campaign, member, token = _minted(outcome)
     return TokenIssued(
         member_id=member.id,
         campaign_id=campaign.id,
-        token=minted.token,
+        token=token,
         token_expires_at=member.token_expires_at,
         version=campaign.version,
     )

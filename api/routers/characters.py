@@ -162,23 +162,22 @@ routes.post(
 )
 
 
-routes.post(
-    "/v1/characters/{character_id}/sheet-changes/{change_id}/approve",
-    Chronicle.decide_sheet_change,
-    SheetChangeDecision,
-    operation_id="approve_sheet_change",
-    name="approve_sheet_change",
-    fixed=(True,),  # approve
-    optional=True,  # no body: no note
-    doc="The GM approves a player's pending sheet change: the sheet changes now (resources kept).",
-)
-routes.post(
-    "/v1/characters/{character_id}/sheet-changes/{change_id}/decline",
-    Chronicle.decide_sheet_change,
-    SheetChangeDecision,
-    operation_id="decline_sheet_change",
-    name="decline_sheet_change",
-    fixed=(False,),  # decline
-    optional=True,
-    doc="The GM declines a player's pending sheet change, with a note.",
-)
+# One verb behind two paths: the decision is the path's last word (the body, a note, is optional).
+SHEET_DECISIONS = {
+    "approve": (
+        True,
+        "The GM approves a player's pending sheet change: the sheet changes now (resources kept).",
+    ),
+    "decline": (False, "The GM declines a player's pending sheet change, with a note."),
+}
+for decision, (approved, decision_doc) in SHEET_DECISIONS.items():
+    routes.post(
+        f"/v1/characters/{{character_id}}/sheet-changes/{{change_id}}/{decision}",
+        Chronicle.decide_sheet_change,
+        SheetChangeDecision,
+        operation_id=f"{decision}_sheet_change",
+        name=f"{decision}_sheet_change",
+        fixed=(approved,),
+        optional=True,
+        doc=decision_doc,
+    )

@@ -99,7 +99,9 @@ class RestPublic(BaseModel):
     participants: list[RestParticipant]
 
 
-class MissionPublic(Written):
+class MissionSummary(Written):
+    """A mission in a list: its counters with their zones, without its rests' details."""
+
     id: UUID
     campaign_id: UUID
     title: str
@@ -107,6 +109,12 @@ class MissionPublic(Written):
     story_id: UUID | None
     status: Literal["active", "ended"]
     outcome: MissionOutcome | None
+    counters: list[CounterPublic]
+    rest_count: int
+
+
+class MissionPublic(MissionSummary):
+    # The whole mission: the summary's fields, its counters and rests described in full.
     counters: list[CounterPublic] = Field(description="alarm, rival_progress, then the GM's own")
     rest_count: int = Field(description="CD-22: rests taken so far")
     rests: list[RestPublic]
@@ -167,20 +175,6 @@ reads.one(
     operation_id="get_mission",
     doc="The mission: its counters with their zones and history, its rests and its outcome.",
 )
-
-
-class MissionSummary(Written):
-    """A mission in a list: its counters with their zones, without its rests' details."""
-
-    id: UUID
-    campaign_id: UUID
-    title: str
-    scene_id: UUID | None
-    story_id: UUID | None
-    status: Literal["active", "ended"]
-    outcome: MissionOutcome | None
-    counters: list[CounterPublic]
-    rest_count: int
 
 
 class MissionPage(Page):

@@ -6,11 +6,10 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.presenters import issue_shown, scene_shown
@@ -24,7 +23,7 @@ from api.schemas import (
     story_public,
 )
 from domain.aggregates import Campaign, Issue, Scene, Story
-from domain.application import Chronicle, Outcome
+from domain.application import Actor, Chronicle, Outcome
 from domain.requests import (
     ActFirst,
     CombatantsJoin,
@@ -186,16 +185,18 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}",
-    response_model=ScenePublic,
+def _scene(scene: Scene, app: Chronicle, actor: Actor) -> ScenePublic:
+    return scene_public(scene, app.order_of_action(actor, scene))
+
+
+reads.one(
+    "/v1/scenes/{scene_id}",
+    Scene,
+    _scene,
+    model=ScenePublic,
     operation_id="get_scene",
-    responses=NOT_MODIFIED,
+    reads_more=True,
 )
-def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    return respond(scene_public(scene, app.order_of_action(actor, scene)))
 
 
 routes.post(

@@ -6,11 +6,11 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
@@ -28,7 +28,7 @@ from api.schemas import (
     roll_request_public,
 )
 from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
-from domain.application import Chronicle, Outcome
+from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
@@ -104,16 +104,13 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}",
-    response_model=RollPublic,
-    operation_id="get_roll",
-    responses=NOT_MODIFIED,
+def _roll(roll: Roll, app: Chronicle, _: Actor) -> RollPublic:
+    return roll_public(roll, app.repository.get(roll.scene_id))
+
+
+reads.one(
+    "/v1/rolls/{roll_id}", Roll, _roll, model=RollPublic, operation_id="get_roll", reads_more=True
 )
-def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    roll = app.get(actor, Roll, roll_id)
-    return respond(roll_public(roll, app.repository.get(roll.scene_id)))
 
 
 @router.get(
