@@ -26,6 +26,7 @@ from projections.runner import ViewReader
 
 A = TypeVar("A", bound=Aggregate)
 F = TypeVar("F", bound=Callable[..., Page])
+C = TypeVar("C", bound=Callable[..., Any])
 _PLAIN = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
@@ -62,6 +63,15 @@ class ReadRoutes:
     """The read routes of one router."""
 
     router: APIRouter
+
+    def get(
+        self, path: str, *, operation_id: str, model: Any = None, **options: Any
+    ) -> Callable[[C], C]:
+        """A read written as a plain function: every read authenticates first and honours
+        `min_position` (api.deps.WAIT); `options` go to FastAPI as they are."""
+        if model is not None:
+            options["response_model"] = model
+        return self.router.get(path, dependencies=WAIT, operation_id=operation_id, **options)
 
     def one(
         self,

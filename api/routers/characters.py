@@ -12,7 +12,6 @@ from fastapi.responses import JSONResponse
 from api.command_routes import CommandRoutes, application
 from api.deps import (
     NOT_MODIFIED,
-    WAIT,
     ActorDep,
     AppDep,
     ViewsDep,
@@ -40,6 +39,7 @@ router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application, model=CharacterPublic, present=character_shown)
+reads = ReadRoutes(router)
 
 
 routes.post(
@@ -59,7 +59,7 @@ class CharacterPage(Page):
 CHARACTERS = Listing("character", CharacterPage, CharacterPublic.model_validate)
 
 
-@ReadRoutes(router).page(
+@reads.page(
     "/v1/campaigns/{campaign_id}/characters", model=CharacterPage, operation_id="list_characters"
 )
 def list_characters(
@@ -88,10 +88,9 @@ def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:
     return [str(member_id), None] if member.role == "gm" else [str(member_id)]
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/characters/{character_id}",
-    response_model=CharacterPublic,
+@reads.get(
+    "/v1/characters/{character_id}",
+    model=CharacterPublic,
     operation_id="get_character",
     responses=NOT_MODIFIED,
 )

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from api.deps import WAIT, ActorDep, AppDep
+from api.deps import ActorDep, AppDep
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.read_routes import PageQuery, ReadRoutes
@@ -14,21 +14,20 @@ from api.schemas import MemberPublic, MePublic, me_public, member_public
 from domain.aggregates import Campaign
 
 router = APIRouter(tags=["campaigns"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class MemberPage(Page):
     items: list[MemberPublic]
 
 
-@router.get("/v1/me", dependencies=WAIT, response_model=MePublic, operation_id="get_me")
+@reads.get("/v1/me", model=MePublic, operation_id="get_me")
 def me(app: AppDep, actor: ActorDep) -> MePublic:
     """The token's member (id, name, role) and its campaign (id, name, ruleset)."""
     return me_public(app.get(actor, Campaign, actor.campaign_id), actor.member_id)
 
 
-@ReadRoutes(router).page(
-    "/v1/campaigns/{campaign_id}/members", model=MemberPage, operation_id="list_members"
-)
+@reads.page("/v1/campaigns/{campaign_id}/members", model=MemberPage, operation_id="list_members")
 def list_members(
     query: PageQuery,
     role: Annotated[

@@ -10,7 +10,7 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, WAIT, ActorDep, AppDep, Commands
+from api.deps import ASKS_GM, ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
@@ -38,6 +38,7 @@ router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application)
+reads = ReadRoutes(router)
 routes.post(
     "/v1/scenes/{scene_id}/rolls",
     Chronicle.roll,
@@ -60,10 +61,9 @@ def _request(outcome: Outcome, _: Commands) -> RollRequestPublic:
     return roll_request_public(request, outcome.saved)
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/roll-requests",
-    response_model=RollRequestList,
+@reads.get(
+    "/v1/scenes/{scene_id}/roll-requests",
+    model=RollRequestList,
     operation_id="list_roll_requests",
 )
 def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequestList:
@@ -73,7 +73,6 @@ def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequ
     )
 
 
-reads = ReadRoutes(router)
 reads.one(
     "/v1/roll-requests/{request_id}",
     RollRequest,
@@ -113,9 +112,8 @@ reads.one(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}/text",
+@reads.get(
+    "/v1/rolls/{roll_id}/text",
     operation_id="get_roll_text",
     # not PlainTextResponse: its media type would document the JSON errors as text/plain as well
     response_class=Response,
@@ -205,10 +203,9 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}/verification",
-    response_model=Verification,
+@reads.get(
+    "/v1/rolls/{roll_id}/verification",
+    model=Verification,
     operation_id="verify_roll",
 )
 def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
@@ -216,10 +213,9 @@ def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
     return Verification.model_validate(app.verify_roll(actor, roll_id))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/verification",
-    response_model=CampaignVerification,
+@reads.get(
+    "/v1/campaigns/{campaign_id}/verification",
+    model=CampaignVerification,
     operation_id="verify_campaign",
 )
 def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> CampaignVerification:
@@ -237,9 +233,8 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/export",
+@reads.get(
+    "/v1/campaigns/{campaign_id}/export",
     operation_id="export_campaign",
     response_class=StreamingResponse,
     responses={200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"}},
@@ -268,10 +263,9 @@ def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckR
     return LuckReport.model_validate(report(values))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/characters/{character_id}/luck",
-    response_model=LuckReport,
+@reads.get(
+    "/v1/characters/{character_id}/luck",
+    model=LuckReport,
     operation_id="character_luck",
 )
 def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
@@ -280,10 +274,9 @@ def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckRepo
     return _luck(app, character.campaign_id, character.id)
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/luck",
-    response_model=LuckReport,
+@reads.get(
+    "/v1/campaigns/{campaign_id}/luck",
+    model=LuckReport,
     operation_id="campaign_luck",
 )
 def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
