@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -38,6 +38,16 @@ def systems_fill(name: str, *shown: Aggregate) -> dict[str, Any]:
     for fill in contributed(name):
         fields |= fill(*shown)
     return fields
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_off(model: type[M], source: object, **shown: Any) -> M:
+    """`model` with each field read off `source`'s attribute of the same name (those it has), but
+    for the fields `shown` here: a presenter names only what differs from its aggregate."""
+    read = {name: getattr(source, name) for name in model.model_fields if hasattr(source, name)}
+    return model.model_validate(read | shown)
 
 
 class ReceiptPublic(BaseModel):
@@ -121,24 +131,12 @@ class MePublic(BaseModel):
 
 
 def member_public(member: Member) -> MemberPublic:
-    return MemberPublic(
-        id=member.id,
-        name=member.name,
-        role=member.role,  # type: ignore[arg-type]
-        token_revoked=member.token_hash is None,
-        token_expires_at=member.token_expires_at,
-    )
+    return read_off(MemberPublic, member, token_revoked=member.token_hash is None)
 
 
 def campaign_public(campaign: Campaign) -> CampaignPublic:
-    return CampaignPublic(
-        id=campaign.id,
-        name=campaign.name,
-        ruleset=campaign.ruleset,  # type: ignore[arg-type]
-        settings=campaign.settings,
-        members=[member_public(m) for m in campaign.members.values()],
-        version=campaign.version,
-    )
+    members = [member_public(m) for m in campaign.members.values()]
+    return read_off(CampaignPublic, campaign, members=members)
 
 
 def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
@@ -181,27 +179,20 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
     rules = get_ruleset(campaign.ruleset)
     settings = rules.parse_settings(campaign.settings)
     sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-    return CharacterPublic(
-        id=character.id,
-        campaign_id=character.campaign_id,
-        name=character.name,
-        side=character.side,  # type: ignore[arg-type]
-        owner_member_id=character.owner_member_id,
-        sheet=character.sheet,
+    return read_off(
+        CharacterPublic,
+        character,
         derived=rules.derived_stats(sheet, settings),
         resources={
             name: {**spec, "current": character.resources.get(name, spec["start"])}
             for name, spec in rules.resources(sheet, settings).items()
         },
-        status=character.status,
         conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
         + [{"name": name, **c} for name, c in character.fight_conditions.items()]  # WCBH-40/41
         + [
             c for listed in contributed("character_conditions") for c in listed(character, campaign)
         ],
-        sheet_changes=character.sheet_changes,
         **systems_fill("character_fields", character, campaign),
-        version=character.version,
     )
 
 
@@ -221,16 +212,7 @@ class StoryPublic(Written):
 
 
 def story_public(story: Story) -> StoryPublic:
-    return StoryPublic(
-        id=story.id,
-        campaign_id=story.campaign_id,
-        title=story.title,
-        status=story.status,  # type: ignore[arg-type]
-        running_issue_id=story.running_issue_id,
-        issue_ids=list(story.issue_ids),
-        once_per_story_uses={k: list(v) for k, v in story.uses.items()},
-        version=story.version,
-    )
+    return read_off(StoryPublic, story, once_per_story_uses=story.uses)
 
 
 class IssuePublic(Written):
@@ -255,19 +237,7 @@ class IssuePublic(Written):
 
 
 def issue_public(issue: Issue) -> IssuePublic:
-    return IssuePublic(
-        id=issue.id,
-        campaign_id=issue.campaign_id,
-        story_id=issue.story_id,
-        title=issue.title,
-        number=issue.number,
-        status=issue.status,  # type: ignore[arg-type]
-        scene_ids=list(issue.scene_ids),
-        open_scene_ids=list(issue.open_scene_ids),
-        pools=dict(issue.pools),
-        villainous_deed=issue.villainous_deed,
-        version=issue.version,
-    )
+    return read_off(IssuePublic, issue)
 
 
 class SeedEpochPublic(BaseModel):
@@ -312,31 +282,13 @@ class ScenePublic(Written, *contributed("SceneFields")):  # type: ignore[misc]
 
 
 def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePublic:
-    return ScenePublic(
-        id=scene.id,
-        campaign_id=scene.campaign_id,
-        story_id=scene.story_id,
-        issue_id=scene.issue_id,
-        title=scene.title,
-        status=scene.status,  # type: ignore[arg-type]
-        page=scene.page,
-        seeds=[
-            SeedEpochPublic(
-                number=e.number,
-                commitment=e.commitment,
-                revealed_seed=e.revealed_seed,
-                rolls=e.rolls,
-            )
-            for e in scene.epochs
-        ],
-        once_per_scene_uses={k: list(v) for k, v in scene.uses.items()},
-        combatants=list(scene.combatants),
-        acting_first=list(scene.acting_first),
+    return read_off(
+        ScenePublic,
+        scene,
+        seeds=[read_off(SeedEpochPublic, e) for e in scene.epochs],
+        once_per_scene_uses=scene.uses,
         order_of_action=order,
-        pools=dict(scene.pools),
-        imitations=[dict(i) for i in scene.imitations],
         **systems_fill("scene_fields", scene),
-        version=scene.version,
     )
 
     # ---- rolls -------------------------------------------------------------------------------------
@@ -438,24 +390,7 @@ class RollRequestPublic(Written):
 def roll_request_public(request: RollRequest, made: Iterable[Aggregate] = ()) -> RollRequestPublic:
     """`made`: what the approving command saves, where its roll is found before the save."""
     receipt = None if request.result_id is None else receipt_public(request.result_id, made)
-    return RollRequestPublic(
-        id=request.id,
-        campaign_id=request.campaign_id,
-        scene_id=request.scene_id,
-        character_id=request.character_id,
-        requested_by=request.requested_by,
-        command=request.verb,
-        arguments=request.arguments,
-        modifiers=request.modifiers,
-        modifier_fields=request.modifier_fields,
-        status=request.status,  # type: ignore[arg-type]
-        decided_by=request.decided_by,
-        approved_modifiers=request.approved_modifiers,
-        result_id=request.result_id,
-        receipt=receipt,
-        note=request.note,
-        version=request.version,
-    )
+    return read_off(RollRequestPublic, request, command=request.verb, receipt=receipt)
 
 
 class RollRequestList(BaseModel):

@@ -16,7 +16,7 @@ from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.read_routes import PageQuery, ReadRoutes
-from api.schemas import ReceiptPublic, Written, receipt_public
+from api.schemas import ReceiptPublic, Written, read_off, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
 from domain.missions import Missions
@@ -122,23 +122,16 @@ class MissionPublic(MissionSummary):
 
 def mission_public(mission: Mission, made: Iterable[Aggregate] = ()) -> MissionPublic:
     """The mission; `made`: what the command saves, where its rest's new roll is found."""
-    return MissionPublic(
-        id=mission.id,
-        campaign_id=mission.campaign_id,
-        title=mission.title,
-        scene_id=mission.scene_id,
-        story_id=mission.story_id,
-        status=mission.status,  # type: ignore[arg-type]
-        outcome=mission.outcome,  # type: ignore[arg-type]
-        counters=[CounterPublic.model_validate(c) for c in mission.counters.values()],
-        rest_count=mission.rest_count,
+    return read_off(
+        MissionPublic,
+        mission,
+        counters=list(mission.counters.values()),
         rests=[
             RestPublic.model_validate(
                 {**r, "receipt": receipt_public(r["roll_id"], made) if r.get("roll_id") else None}
             )
             for r in mission.rests
         ],
-        version=mission.version,
     )
 
 
