@@ -249,13 +249,18 @@ class SeedEpochPublic(BaseModel):
     rolls: int = Field(description="Rolls made with this seed; the next roll's nonce")
 
 
-class ScenePublic(Written, *contributed("SceneFields")):  # type: ignore[misc]
+class SceneHead(BaseModel):
+    """Which scene it is and where it stands: what a list shows and the whole scene begins with."""
+
     id: UUID
     campaign_id: UUID
     story_id: UUID
     issue_id: UUID
     title: str
     status: Literal["open", "closed"]
+
+
+class ScenePublic(SceneHead, Written, *contributed("SceneFields")):  # type: ignore[misc]
     page: int = Field(description="The current page (round), from 1.")
     seeds: list[SeedEpochPublic] = Field(
         description="The dice seeds of the scene (docs/fair-dice.md)"

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
-from uuid import UUID
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
 from api.deps import Commands
@@ -16,6 +14,7 @@ from api.presenters import issue_shown, scene_shown
 from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     IssuePublic,
+    SceneHead,
     ScenePublic,
     StoryPublic,
     issue_public,
@@ -53,15 +52,9 @@ class IssuePage(Page):
 ISSUES = Listing("issue", IssuePage, IssuePublic.model_validate)
 
 
-class SceneSummary(BaseModel):
+class SceneSummary(SceneHead):
     """A scene in a list: what a front end shows before it opens it (GET /v1/scenes/{id})."""
 
-    id: UUID
-    campaign_id: UUID
-    story_id: UUID
-    issue_id: UUID
-    title: str
-    status: Literal["open", "closed"]
     page: int
     version: int
 
