@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from api.command_routes import CommandRoutes, application
 from api.deps import Commands
 from api.errors import ERROR_RESPONSES
+from api.presenters import shown
 from api.read_routes import ReadRoutes
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
@@ -53,11 +54,7 @@ def _token(outcome: Outcome, _: Commands) -> TokenIssued:
     )
 
 
-def _campaign(outcome: Outcome, _: Commands) -> CampaignPublic:
-    return campaign_public(outcome.aggregate)  # type: ignore[arg-type]
-
-
-routes = CommandRoutes(router, application, model=CampaignPublic, present=_campaign)
+routes = CommandRoutes(router, application, model=CampaignPublic, present=shown(campaign_public))
 routes.post(
     "",
     Chronicle.create_campaign,

@@ -7,10 +7,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from api.command_routes import CommandRoutes, application
-from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
-from api.presenters import issue_shown, scene_shown
+from api.presenters import issue_shown, scene_shown, shown
 from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     IssuePublic,
@@ -22,7 +21,7 @@ from api.schemas import (
     story_public,
 )
 from domain.aggregates import Campaign, Issue, Scene, Story
-from domain.application import Actor, Chronicle, Outcome
+from domain.application import Actor, Chronicle
 from domain.requests import (
     ActFirst,
     CombatantsJoin,
@@ -105,10 +104,6 @@ def list_scenes(
     return query.page(SCENES, issue.campaign_id, where_of(issue_id=str(issue.id), status=status))
 
 
-def _story(outcome: Outcome, _: Commands) -> StoryPublic:
-    return story_public(outcome.aggregate)  # type: ignore[arg-type]
-
-
 routes = CommandRoutes(router, application)
 routes.post(
     "/v1/campaigns/{campaign_id}/stories",
@@ -117,7 +112,7 @@ routes.post(
     operation_id="start_story",
     status_code=201,
     model=StoryPublic,
-    present=_story,
+    present=shown(story_public),
 )
 
 
@@ -131,7 +126,7 @@ routes.post(
     Chronicle.complete_story,
     operation_id="complete_story",
     model=StoryPublic,
-    present=_story,
+    present=shown(story_public),
     doc="Complete the story; its game Issue must have ended.",
 )
 routes.post(
