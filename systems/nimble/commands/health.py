@@ -761,13 +761,3 @@ class HealthArea(Area):
             character.nimble_lift_conditions(ended, scene.id, "the scene closed")
             if character.concentration and character.concentration.get("scene_id") == here:
                 character.end_concentration("the scene closed", scene.id)
-
-
-def nimble_conditions(character: Character, campaign: Campaign) -> list[dict[str, Any]]:
-    """Dying/dead, grapples, Restrained, hidden, cover and Concentration as entries of the
-    character's `conditions` list (each with its `rule`, NB-21..26)."""
-    if campaign.ruleset != NIMBLE:
-        return []
-    return health.condition_list(
-        character.status, character.nimble_conditions, character.concentration
-    )
