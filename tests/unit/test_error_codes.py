@@ -46,6 +46,8 @@ def test_the_scan_finds_a_code_in_each_way_a_code_is_given() -> None:
     assert "api/errors.py" in codes["method_not_allowed"]  # a *_CODES mapping
     assert "api/errors.py" in codes["http_error"]  # a *_CODES lookup's default
     assert "systems/wcbh/commands/fight.py" in codes["knockback_refused"]  # refused(exc, "code")
-    assert "systems/wcbh/rules/fight.py" in codes["page_action_refused"]  # a code parameter's default
+    assert (
+        "systems/wcbh/rules/fight.py" in codes["page_action_refused"]
+    )  # a code parameter's default
     assert "domain/errors.py" in codes["version_conflict"]  # a class's code
     assert "domain/aggregates/_checks.py" in prefixes["not_enough_"]  # "prefix_" + name

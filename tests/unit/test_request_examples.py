@@ -21,7 +21,7 @@ DOC = openapi_document()
 def _bodies() -> dict[str, Any]:
     """Each operation's body annotation (the request model, or it or None) by operationId."""
     return {
-        route.operation_id: route.body_field.field_info.annotation
+        str(route.operation_id): route.body_field.field_info.annotation
         for route in create_app().router.routes
         if isinstance(route, APIRoute) and route.body_field is not None
     }
