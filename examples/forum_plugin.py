@@ -7,7 +7,8 @@ and posts the roll's BBCode line in the thread (docs/front-ends.md, "A forum plu
 The command names a character, a check and the check's request as words: `trait Agility` fills
 the check's first field (its required ones first), `difficulty 2` a named one (the ruleset's `request_schema`
 says which fields there are and their types). Every roll of the scene not yet in the thread is
-posted, oldest first: a roll made elsewhere (the web table, a chat bot) reaches the forum too.
+posted, oldest first (`--posted FILE` keeps the ids of those posted): a roll made elsewhere (the
+web table, a chat bot) reaches the forum too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from chronicle_http import ApiError, Chronicle
@@ -59,17 +61,20 @@ def roll_command(api: Chronicle, campaign: dict[str, Any], post: str) -> str | N
 
 
 def unposted(api: Chronicle, campaign_id: str, scene_id: str, posted: set[str]) -> list[str]:
-    """The BBCode of every roll of the scene the thread does not show yet, in chain order."""
+    """The id of every roll of the scene the thread does not show yet, in chain order."""
     rolls = api.pages(f"/v1/campaigns/{campaign_id}/rolls", scene_id=scene_id)
-    fresh = [roll["id"] for roll in rolls if roll["id"] not in posted]
-    return [api.call("GET", f"/v1/rolls/{roll_id}/text?format=bbcode") for roll_id in fresh]
+    return [roll["id"] for roll in rolls if roll["id"] not in posted]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--api", required=True, help="Chronicle's base URL")
     parser.add_argument("--token", required=True, help="the GM's bearer token")
-    parser.add_argument("--posted", default="", help="ids of rolls already in the thread, a,b,c")
+    parser.add_argument(
+        "--posted",
+        type=Path,
+        help="a file of the ids of rolls already in the thread (kept up to date)",
+    )
     parser.add_argument("post", help="the GM's post, with a [roll]...[/roll] command")
     args = parser.parse_args(argv)
     api = Chronicle(args.api, args.token)
@@ -77,13 +82,25 @@ def main(argv: list[str] | None = None) -> int:
         campaign = api.call("GET", "/v1/me")["campaign"]
         roll_command(api, campaign, args.post)
         scene = api.open_scene(campaign["id"])
-        posted = set(filter(None, args.posted.split(",")))
-        for line in unposted(api, campaign["id"], scene["id"], posted):
+        posted = _read_posted(args.posted)
+        for roll_id in unposted(api, campaign["id"], scene["id"], posted):
+            line = api.call("GET", f"/v1/rolls/{roll_id}/text?format=bbcode")
             print(f"[quote=Chronicle]{line}[/quote]")
+            _mark_posted(args.posted, roll_id)
     except (ApiError, LookupError, ValueError, StopIteration) as refused:
         print(f"[i]Chronicle could not roll that: {refused}[/i]", file=sys.stderr)
         return 1
     return 0
+
+
+def _read_posted(path: Path | None) -> set[str]:
+    return set(path.read_text().split()) if path is not None and path.exists() else set()
+
+
+def _mark_posted(path: Path | None, roll_id: str) -> None:
+    if path is not None:
+        with path.open("a") as ids:
+            ids.write(roll_id + "\n")
 
 
 if __name__ == "__main__":

@@ -54,14 +54,31 @@ def run(script: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess
     )
 
 
-def test_the_forum_plugin_posts_the_bbcode_of_the_gms_roll(table: dict[str, Any]) -> None:
+def test_the_forum_plugin_posts_the_bbcode_of_the_gms_roll(
+    table: dict[str, Any], tmp_path: Path
+) -> None:
+    posted = tmp_path / "posted.txt"
+    plugin = [
+        "forum_plugin.py",
+        "--api",
+        table["url"],
+        "--token",
+        table["gm"],
+        "--posted",
+        str(posted),
+    ]
     post = f"Kate jumps! [roll]{HERO}: trait Agility difficulty 2[/roll]"
-    done = run("forum_plugin.py", "--api", table["url"], "--token", table["gm"], post)
+    done = run(*plugin, post)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 1, done.stdout
     assert lines[0].startswith(f"[quote=Chronicle][b]{HERO}[/b]"), lines[0]
     assert "Agility" in lines[0] and "[url=" in lines[0] and lines[0].endswith("[/quote]")
+    # the next post: only the new roll reaches the thread, the first one is posted already
+    again = run(*plugin, f"[roll]{HERO}: trait Stealth[/roll]")
+    assert again.returncode == 0, again.stderr
+    assert len(again.stdout.splitlines()) == 1 and "Stealth" in again.stdout, again.stdout
+    assert len(posted.read_text().split()) == 2
 
 
 def test_the_forum_plugin_answers_a_refusal_with_its_reason(table: dict[str, Any]) -> None:
@@ -73,12 +90,16 @@ def test_the_forum_plugin_answers_a_refusal_with_its_reason(table: dict[str, Any
 
 
 def test_the_chat_bot_answers_a_roll_command_with_the_plain_line(table: dict[str, Any]) -> None:
-    chat = "hello all\n/roll trait Agility\n/roll trait NoSuchTrait\n/rolls\n/dance\n"
+    chat = (
+        "hello all\n/roll trait Agility\n/roll trait NoSuchTrait\n/rolls\n/dance\n"
+        "/roll trait Agility difficulty 2\n"  # a player's modifier waits for the GM
+    )
     args = ["--api", table["url"], "--token", table["player"], "--character", HERO]
     done = run("chat_bot.py", *args, stdin=chat)
     assert done.returncode == 0, done.stderr
-    roll, refused, last, help_text = done.stdout.strip().split("\n")
+    roll, refused, last, help_text, waiting = done.stdout.strip().split("\n")
     assert roll.startswith(HERO) and "Agility" in roll, roll
     assert refused.startswith("Chronicle refused: "), refused
     assert last == roll  # the scene's rolls: the one roll made
     assert help_text.startswith("commands: /roll")
+    assert waiting == "Your roll waits for the GM's approval."

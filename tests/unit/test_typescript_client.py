@@ -3,7 +3,8 @@ clients/typescript/package-lock.json) has every operation of it, by its operatio
 
 The test installs the generator as a client's author would (`npm ci`, in a copy of the folder:
 the repository stays clean) and generates the types of the app's document; openapi-typescript
-writes one `operations` entry per operationId, which the client's `paths` refer to."""
+writes one `operations` entry per operationId, which the client's `paths` refer to, and the
+TypeScript compiler (pinned beside it, the generator's peer) checks that the types compile."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def test_a_generated_typescript_client_has_every_operation_of_the_document(tmp_p
     doc = document()
     (work / "openapi.json").write_text(json.dumps(doc))
     _npm("exec", "--", "openapi-typescript", "openapi.json", "--output", "chronicle.d.ts", cwd=work)
+    # the types compile (TypeScript, strict): a schema the generator mistranslated would not
+    _npm("exec", "--", "tsc", "--noEmit", "--strict", "chronicle.d.ts", cwd=work)
     source = (work / "chronicle.d.ts").read_text()
     wanted = {operation["operationId"] for operation in operations(doc).values()}
     missing = sorted(wanted - generated_operations(source))
