@@ -13,17 +13,25 @@ from typing import Any
 import httpx
 import pytest
 
-from api.settings import Settings
-from tests.server import running_server
+from tests.conftest import store_settings
+from tests.server import Server, running_server
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HERO = "Quicksilver Kate"
 
 
+@pytest.fixture(scope="module")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # the examples speak HTTP only: one server for the module, a campaign of its own per test
+    data_dir = tmp_path_factory.mktemp("examples")
+    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
+        yield value
+
+
 @pytest.fixture
-def table(settings: Settings) -> Iterator[dict[str, Any]]:
+def table(server: Server) -> Iterator[dict[str, Any]]:
     """A served WCBH campaign with a player's hero in an open scene: its url and tokens."""
-    with running_server(settings) as server, httpx.Client(base_url=server.url) as http:
+    with httpx.Client(base_url=server.url) as http:
 
         def post(path: str, body: dict[str, Any], token: str | None = None) -> Any:
             headers = {"Authorization": f"Bearer {token}"} if token else {}
