@@ -12,8 +12,9 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_named, with_roll
 from api.read_routes import ReadRoutes
-from api.schemas import RollPublic, Written, roll_public
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.application import Outcome
 from systems.classd.commands import ClassD
@@ -82,19 +83,15 @@ def combat_public(
         fleeing=combat.fleeing(state),
         grants=state.get("grants", {}),
         fight_over=state.get("over", False),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
-def present(outcome: Outcome, _: Commands) -> ClassDCombatPublic:
+def present(outcome: Outcome, commands: Commands) -> ClassDCombatPublic:
     """A combat command's answer: the round after it, its roll (saved with it) and its outcome."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(ClassDResult)
-    roll = next((a for a in outcome.saved if a.id == result.roll_id), None)
-    assert roll is None or isinstance(roll, Roll)
+    result, roll = roll_named(outcome, commands, ClassDResult)
     return combat_public(scene, roll, dict(result.outcome))
 
 

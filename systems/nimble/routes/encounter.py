@@ -12,8 +12,9 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_named, with_roll
 from api.read_routes import ReadRoutes
-from api.schemas import RollPublic, Written, roll_public
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
 from systems.nimble.commands.encounter import Encounter, EncounterResult, state_of
@@ -82,9 +83,7 @@ def encounter_public(
         helped=state["helped"],
         pending=state.get("pending"),
         refreshes=enc.refreshes(state, max_actions),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
@@ -92,8 +91,7 @@ def present(outcome: Outcome, commands: Commands) -> NimbleEncounterPublic:
     """The encounter after a command, with its roll (if any) and what came of it."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(EncounterResult)
-    roll = commands.app.repository.get(result.roll_id) if result.roll_id else None
+    result, roll = roll_named(outcome, commands, EncounterResult)
     max_actions = encounter(commands.app).nimble_max_actions_now(scene)
     return encounter_public(scene, roll, result.outcome, max_actions)
 

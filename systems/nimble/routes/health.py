@@ -13,9 +13,10 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_named
 from api.read_routes import ReadRoutes
 from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
-from domain.aggregates import Campaign, Character, Roll
+from domain.aggregates import Character
 from domain.commands import Outcome
 from domain.requests import Strict
 from systems.nimble.commands.health import HealthArea, HealthResult, nimble_view
@@ -58,15 +59,10 @@ def present(outcome: Outcome, commands: Commands) -> NimbleHealthPublic:
     character = outcome.aggregate
     assert isinstance(character, Character)
     repository = commands.app.repository
-    campaign: Campaign = repository.get(character.campaign_id)
-    result = outcome.result_as(HealthResult)
-    roll_view = None
-    if result.roll_id is not None:
-        roll: Roll = repository.get(result.roll_id)
-        roll_view = roll_public(roll, repository.get(roll.scene_id))
+    result, roll = roll_named(outcome, commands, HealthResult)
     return NimbleHealthPublic(
-        character=character_public(character, campaign),
-        roll=roll_view,
+        character=character_public(character, repository.get(character.campaign_id)),
+        roll=None if roll is None else roll_public(roll, repository.get(roll.scene_id)),
         outcome=result.outcome,
         version=character.version,
     )

@@ -12,8 +12,9 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.presenters import roll_named, with_roll
 from api.read_routes import ReadRoutes
-from api.schemas import RollPublic, Written, roll_public
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
 from systems.nwod_micro.commands import Nwod
@@ -72,19 +73,16 @@ def fight_public(
         suppressed=state["suppressed"],
         overrides=state.get("overrides", {}),
         out=state.get("out", {}),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
-def present(outcome: Outcome, _: Commands) -> NwodFightPublic:
+def present(outcome: Outcome, commands: Commands) -> NwodFightPublic:
     """The firefight after a command, with the command's (first) roll and what came of it."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(FightResult)
-    rolls = (a for a in outcome.saved if isinstance(a, Roll) and a.id == result.roll_id)
-    return fight_public(scene, next(rolls, None), result.outcome())
+    result, roll = roll_named(outcome, commands, FightResult)
+    return fight_public(scene, roll, result.outcome())
 
 
 def fight(app: AppDep) -> Fight:
