@@ -80,7 +80,6 @@ class CommandRoutes(Generic[H]):
     prefix: str = ""  # before each path of the table (the router's own prefix comes first)
     model: type[BaseModel] | None = None  # the response model, unless a route names its own
     present: Present | None = None  # the presenter, unless a route names its own
-
     unprefixed: str = ""  # what operation ids begin with and summaries leave out (a system's name)
 
     def declare(self, *ops: Op, **shared: Any) -> None:
@@ -91,6 +90,7 @@ class CommandRoutes(Generic[H]):
             self._add(replace(op, **shared))
 
     def _add(self, op: Op) -> None:
+        """Make the row's endpoint and register it with its OpenAPI details."""
         presenter = op.present or self.present
         response_model = op.model or self.model
         operation_id = op.operation_id or op.verb.__name__
