@@ -91,7 +91,7 @@ routes.declare(
         """A new token for a member (the GM for anyone, a member for itself), shown once; the old
     token gets 401 from now on, on every replica.""",
         operation_id="rotate_member_token",
-        optional=True,
+        optional=True,  # no body: a token without expiry
         model=TokenIssued,
         present=_token,
     ),

@@ -126,7 +126,7 @@ routes.declare(
         Fight.nwod_act,
         "NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
         created=True,
-        asks_gm=True,
+        asks_gm=True,  # a player's full-cover DUR waits for the GM (NW-13)
     ),
     Op(
         "/will-power",
