@@ -33,6 +33,8 @@ class Secrets:
         body = {"name": VILLAIN, "side": "villain", "sheet": sheets["villain"], "hidden": True}
         self.villain = table.post(f"/v1/campaigns/{table.campaign_id}/characters", body)["id"]
         self.scene = table.scene()
+        fighters = {"character_ids": [self.hero, self.villain]}
+        table.post(f"/v1/scenes/{self.scene}/combatants", fighters, status=200)
         self.open = self.roll(self.hero)
         self.secret = self.roll(self.hero, secret=True, client_seed=SECRET_SEED, purpose=PURPOSE)
         self.villains = self.roll(self.villain)
@@ -82,6 +84,8 @@ def test_a_secret_roll_is_chained_and_counted_but_its_contents_are_withheld(worl
     assert whole["withheld"] is False and whole["faces"] == world.secret["faces"]
 
 
+# the views' lists and log, and the store's export, on each backend
+@pytest.mark.store
 def test_the_secret_roll_story_hidden_until_the_gm_reveals_it(world: Secrets) -> None:
     """The HTTP story of the browser test "a secret GM roll stays hidden from the player until
     revealed": the player's roll page, list, text and log show it withheld, then whole."""
@@ -137,6 +141,8 @@ def test_revealing_a_roll_that_is_not_secret_is_a_conflict(world: Secrets) -> No
     assert response.status_code == 409 and response.json()["error"]["code"] == "not_withheld"
 
 
+# the views' lists and log, and the store's export, on each backend
+@pytest.mark.store
 def test_a_hidden_character_is_absent_for_players_and_whole_for_the_gm(world: Secrets) -> None:
     table = world.table
     for token in (table.player, table.observer):
@@ -144,6 +150,9 @@ def test_a_hidden_character_is_absent_for_players_and_whole_for_the_gm(world: Se
         assert missing.status_code == 404
         listed = ok(world.read(f"/v1/campaigns/{table.campaign_id}/characters", token))
         assert [c["id"] for c in listed["items"]] == [world.hero]
+        scene = ok(world.read(f"/v1/scenes/{world.scene}", token))
+        assert scene["combatants"] == [world.hero]
+        assert world.villain not in json.dumps(scene["order_of_action"])
         filtered = world.read(
             f"/v1/campaigns/{table.campaign_id}/rolls", token, character_id=world.villain
         )
@@ -222,10 +231,13 @@ def test_no_read_path_of_the_openapi_shows_a_player_what_the_gm_withholds(world:
         walked.append(path)
         for token in (table.player, table.observer):
             query = {"limit": 1} if path.endswith("/stream") else {}
-            response = world.read(url, token, **query)
-            text = response.text
+            text = world.read(url, token, **query).text
             for secret in world.secrets():
                 assert secret not in text, f"{path} shows {secret!r}: {text[:300]}"
+        if "{character_id}" in path:  # the villain's own reads: as if it did not exist
+            own = _filled(path, {**ids, "character_id": world.villain})
+            assert own is not None
+            assert world.read(own, table.player).status_code == 404, path
     assert "/v1/campaigns/{campaign_id}/events" in walked and len(walked) > 30
 
 
@@ -246,6 +258,8 @@ def test_a_players_replay_tells_a_withheld_roll_without_its_contents(world: Secr
     assert all(VILLAIN not in s["text"] for s in replay["steps"])
 
 
+# the views' lists and log, and the store's export, on each backend
+@pytest.mark.store
 def test_the_stream_withholds_from_players_what_the_events_api_withholds(world: Secrets) -> None:
     table = world.table
     events = ok(world.read(f"/v1/campaigns/{table.campaign_id}/events", table.player))["items"]
@@ -268,6 +282,8 @@ def _export(table: Table, token: str) -> Any:
     return response.text, receipts.audit_export(lines, keys)
 
 
+# the views' lists and log, and the store's export, on each backend
+@pytest.mark.store
 def test_a_players_export_verifies_with_the_secret_rolls_links_and_the_gms_checks_them_whole(
     world: Secrets,
 ) -> None:
