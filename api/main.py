@@ -26,8 +26,8 @@ from api.routers import (
     visibility,
 )
 from api.settings import KEY_FILENAME, Settings
-from api.visibility import Withholding
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
+from api.visibility import Withholding
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env

@@ -592,7 +592,9 @@ def play_visibility(s: Session) -> None:
     campaign_id, gm = campaign["id"], campaign["gm_token"]
     s.more.append((campaign_id, gm))
     body = {"name": "Dr. Null", "side": "villain", "sheet": wcbh["example_sheets"]["villain"]}
-    villain = s.call("POST", f"/v1/campaigns/{campaign_id}/characters", gm, {**body, "hidden": True})
+    villain = s.call(
+        "POST", f"/v1/campaigns/{campaign_id}/characters", gm, {**body, "hidden": True}
+    )
     for hidden in (False, True):
         s.call("POST", f"/v1/characters/{villain['id']}/visibility", gm, {"hidden": hidden})
     story = s.call("POST", f"/v1/campaigns/{campaign_id}/stories", gm, {"title": "Masks"})["id"]
@@ -600,7 +602,9 @@ def play_visibility(s: Session) -> None:
     scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "The gala"})["id"]
     check = wcbh["checks"][0]
     secret = {"check": check["name"], "request": check["example"], "secret": True}
-    roll = s.call("POST", f"/v1/scenes/{scene}/rolls", gm, {**secret, "character_id": villain["id"]})
+    roll = s.call(
+        "POST", f"/v1/scenes/{scene}/rolls", gm, {**secret, "character_id": villain["id"]}
+    )
     s.call("POST", f"/v1/rolls/{roll['id']}/reveal", gm)
 
 

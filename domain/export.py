@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.aggregates import IdempotencyRecord
-
 from domain.commands import Actor
 from domain.visibility import Visibility
 

@@ -14,7 +14,6 @@ from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, Vi
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Page, next_after
 from api.presenters import roll_shown, scene_shown
-from api.visibility import roll_seen, seen_by
 from api.schemas import (
     CampaignVerification,
     LuckReport,
@@ -27,6 +26,7 @@ from api.schemas import (
     roll_public_of,
     roll_request_public,
 )
+from api.visibility import roll_seen, seen_by
 from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
@@ -117,7 +117,6 @@ def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     roll = app.get(actor, Roll, roll_id)
     public = roll_public(roll, app.repository.get(roll.scene_id))
     return respond(roll_seen(public, roll.record, seen_by(app, actor)))
-
 
 
 @router.get(

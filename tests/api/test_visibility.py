@@ -166,9 +166,7 @@ def test_a_hidden_character_is_absent_for_players_and_whole_for_the_gm(world: Se
 
 def test_a_character_shown_again_appears_with_its_history(world: Secrets) -> None:
     table = world.table
-    shown = table.post(
-        f"/v1/characters/{world.villain}/visibility", {"hidden": False}, status=200
-    )
+    shown = table.post(f"/v1/characters/{world.villain}/visibility", {"hidden": False}, status=200)
     assert shown["hidden_character_ids"] == []
     seen = ok(world.read(f"/v1/characters/{world.villain}", table.player))
     assert seen["name"] == VILLAIN
@@ -266,7 +264,9 @@ def test_the_stream_withholds_from_players_what_the_events_api_withholds(world: 
     streamed = world.read(
         f"/v1/campaigns/{table.campaign_id}/stream", table.player, limit=len(events)
     )
-    data = [json.loads(line[6:]) for line in streamed.text.splitlines() if line.startswith("data: ")]
+    data = [
+        json.loads(line[6:]) for line in streamed.text.splitlines() if line.startswith("data: ")
+    ]
     assert data == events
     assert all(world.villain not in json.dumps(e) for e in data)
 
