@@ -56,7 +56,7 @@ from domain.rulesets.base import (
 )
 from domain.service import Service
 from domain.signing import Signing
-from domain.visibility import Visibility
+from domain.visibility import Visibility, VisibilityCommands
 
 if TYPE_CHECKING:
     from domain.components import GameSystem
@@ -95,6 +95,7 @@ class RollCommands(Service):
     # application).
     systems: dict[str, GameSystem]
     missions: Missions
+    visibility: VisibilityCommands
 
     def system_of(self, campaign: Campaign) -> GameSystem:
         """The campaign's own game system (the application holds one per installed system)."""
@@ -645,9 +646,9 @@ class RollCommands(Service):
         return owner, getattr(type(owner), name).__wrapped__
 
     def command_holders(self) -> list[object]:
-        """Everything that holds commands: the application, the missions, each game system and
-        each of its parts."""
-        holders: list[object] = [self, self.missions]
+        """Everything that holds commands: the application, the missions, the visibility, each
+        game system and each of its parts."""
+        holders: list[object] = [self, self.missions, self.visibility]
         for system in self.systems.values():
             holders += [system, *system.parts]
         return holders
