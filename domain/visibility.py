@@ -39,6 +39,7 @@ CHAIN_ENTRIES = frozenset(
         "Roll.Revealed",
     }
 )
+ENVELOPE = ("position", "type", "originator_id", "originator_version", "timestamp", "actor")
 # The type of an entry that stands for an event the reader may not see (docs/events.md).
 WITHHELD_ENTRY = "Withheld"
 WITHHELD_TEXT = "A secret roll of the GM (withheld until the GM reveals it)"
@@ -55,8 +56,12 @@ class Visibility:
 
     @classmethod
     def of(cls, campaign: Campaign, actor: Actor) -> Visibility:
-        if actor.is_gm:
-            return cls()
+        return cls() if actor.is_gm else cls.public(campaign)
+
+    @classmethod
+    def public(cls, campaign: Campaign) -> Visibility:
+        """What anyone but the GM sees: a player, an observer, and any reader without a token
+        (a public page, a pushed delivery) is no more than an observer."""
         return cls(
             frozenset(str(i) for i in campaign.hidden_character_ids),
             frozenset(str(i) for i in campaign.withheld_roll_ids),
@@ -85,13 +90,16 @@ class Visibility:
         if self.whole or entry["type"] in CHAIN_ENTRIES:
             return dict(entry)
         payload = entry["payload"]
+        # A withheld entry is built from the envelope alone: a field added beside the payload
+        # later (a readable text) cannot carry what is kept.
+        envelope = {k: entry[k] for k in ENVELOPE if k in entry}
         if entry["type"] == "Roll.Recorded" and self.withholds(payload["record"]):
             shown = {"campaign_id": payload.get("campaign_id"), "withheld": True}
-            return {**entry, "payload": {**shown, "record": withheld_record(payload["record"])}}
+            return {**envelope, "payload": {**shown, "record": withheld_record(payload["record"])}}
         if entry["originator_id"] in self.hidden:
             return None
         if _mentions(entry, self.hidden | self.withheld):
-            return {**entry, "type": WITHHELD_ENTRY, "actor": None, "payload": {}}
+            return {**envelope, "type": WITHHELD_ENTRY, "actor": None, "payload": {}}
         return dict(entry)
 
     def entries(self, entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

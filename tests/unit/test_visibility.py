@@ -122,3 +122,11 @@ def test_scrub_drops_items_and_keys_naming_a_hidden_character_and_nulls_fields()
         "target_id": None,
         "text": "unchanged",
     }
+
+
+def test_a_withheld_entry_keeps_nothing_added_beside_its_payload() -> None:
+    recorded = entry("Roll.Recorded", SECRET, {"campaign_id": "c", "record": record(SECRET)})
+    enrolled = entry("Campaign.CharacterEnrolled", "campaign", {"character_id": VILLAIN})
+    for written in (recorded, enrolled):
+        seen = PLAYER_VIEW.entry({**written, "text": "The GM rolled 6 for Vesper"})
+        assert seen is not None and "text" not in seen
