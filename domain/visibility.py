@@ -78,9 +78,9 @@ class Visibility:
 
     def withholds(self, record: Mapping[str, Any]) -> bool:
         """Is this roll record kept from the reader: a secret roll, a follow-up of one, or a roll
-        of a hidden character?"""
+        that names a hidden character (its roller, its target)?"""
         ids = {str(record.get("roll_id")), str(record.get("follow_up_of"))}
-        return bool(ids & self.withheld) or self.hides(record.get("character_id"))
+        return bool(ids & self.withheld) or self.hides(record)
 
     def entry(self, entry: Mapping[str, Any]) -> dict[str, Any] | None:
         """A log entry as the reader sees it: whole; a withheld roll's chain fields; a `Withheld`

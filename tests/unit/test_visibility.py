@@ -130,3 +130,8 @@ def test_a_withheld_entry_keeps_nothing_added_beside_its_payload() -> None:
     for written in (recorded, enrolled):
         seen = PLAYER_VIEW.entry({**written, "text": "The GM rolled 6 for Vesper"})
         assert seen is not None and "text" not in seen
+
+
+def test_a_roll_at_a_hidden_character_is_withheld_like_its_own() -> None:
+    attack = record(OPEN, character_id=HERO, request={"target_id": VILLAIN})
+    assert PLAYER_VIEW.withholds(attack)
