@@ -59,8 +59,8 @@ def test_after_the_reveal_and_the_show_a_players_export_recomputes_every_roll() 
 
 def test_a_hidden_villain_still_fights_a_players_hero() -> None:
     t, nova, vesper, secret = secret_table()
-    scene = t.app.repository.get(secret).scene_id
+    scene: UUID = t.app.repository.get(secret).scene_id
     t.gm_runs("join_fight", scene, CombatantsJoin(character_ids=[nova, vesper]))
     roll = RollCreate(check="trait", request=TRAIT, character_id=nova)
     made = t.run(t.player, "roll", scene, roll)  # the order of action reads the hidden villain
-    assert made.aggregate.record["character_id"] == str(nova)
+    assert t.record(made)["character_id"] == str(nova)
