@@ -338,6 +338,9 @@ class RollCommands(Service):
         actor = self._member(ctx)
         original = self.get(actor, Roll, roll_id)
         campaign = self.campaign_of(actor)
+        if Visibility.of(campaign, actor).withholds(original.record):
+            # its answer would show what the GM withholds
+            raise Forbidden("a secret roll is the GM's until revealed", field="roll_id")
         name = body.follow_up
         follow = get_ruleset(campaign.ruleset).follow_ups.get(name)
         if follow is not None and not follow.direct:

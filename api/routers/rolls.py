@@ -33,7 +33,7 @@ from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
 from domain.rulesets import get_ruleset
-from domain.visibility import WITHHELD_TEXT, Visibility
+from domain.visibility import WITHHELD_TEXT
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
@@ -146,7 +146,7 @@ def get_roll_text(
     roll = app.get(actor, Roll, roll_id)
     record = roll.record
     campaign: Campaign = app.repository.get(roll.campaign_id)
-    if Visibility.of(campaign, actor).withholds(record):
+    if seen_by(app, actor).withholds(record):
         # the same words in every format: no markup to add to what is not shown
         return PlainTextResponse(f"{WITHHELD_TEXT} (roll #{record['sequence']} of the chain)")
     if record.get("character_id") is not None:

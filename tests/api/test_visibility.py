@@ -135,6 +135,16 @@ def test_only_the_gm_rolls_in_secret_reveals_or_hides(world: Secrets) -> None:
     assert table.position() == before  # nothing written
 
 
+def test_a_player_cannot_follow_up_a_secret_roll_of_its_own_hero(world: Secrets) -> None:
+    """The GM may roll in secret for a player's hero; the follow-up's answer would show it."""
+    follow = {"follow_up": "resolve_dice", "request": {"resolve": 1}}
+    path = f"/v1/rolls/{world.secret['id']}/follow-ups"
+    before = world.table.position()
+    refused = world.table.client.post(path, json=follow, headers=bearer(world.table.player))
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "roll_id"
+    assert world.table.position() == before
+
+
 def test_revealing_a_roll_that_is_not_secret_is_a_conflict(world: Secrets) -> None:
     response = world.table.client.post(
         f"/v1/rolls/{world.open['id']}/reveal", headers=bearer(world.table.gm)
