@@ -88,7 +88,7 @@ class Withholding:
 
 def _refusal(scope: Scope, hidden: frozenset[str]) -> Any:
     if ids_in(scope["path"]) & hidden:
-        return errors.error_response(404, "not_found", "not found")
+        return errors.error_response(404, "not_found", f"{scope['path']} not found")
     for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
         if ids_in(value) & hidden:
             return errors.error_response(
