@@ -32,6 +32,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "reason": "Levelled up after the story",
     },
     "approve_sheet_change": {"note": "Fits the story"},
+    "set_character_visibility": {"hidden": True},
     "decline_sheet_change": {"note": "Too strong for now"},
     "start_story": {"title": "The Null Protocol"},
     "start_issue": {"title": "#1: Lights Out"},

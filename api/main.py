@@ -23,9 +23,11 @@ from api.routers import (
     rolls,
     signing,
     stream,
+    visibility,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
+from api.visibility import Withholding
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
@@ -89,11 +91,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream)),
+        *(r.router for r in (missions, rolls, visibility, history, signing, stream)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
-    # Innermost, so that the CORS headers reach a 304 too (a browser app reads its ETag).
+    # Innermost: what a player may not see is gone before anything else reads the answer.
+    app.add_middleware(Withholding)  # type: ignore[arg-type]
+    # So that the CORS headers reach a 304 too (a browser app reads its ETag).
     app.add_middleware(NotModified)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     probe = (

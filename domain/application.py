@@ -49,6 +49,7 @@ from domain.requests import (
 from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
+from domain.visibility import VisibilityCommands
 
 __all__ = [
     "Actor",
@@ -101,6 +102,7 @@ class Chronicle(RollCommands):
             self.systems[component.ruleset_id] = component
         self._no_system = _NoSystem(self)
         self.missions = Missions(self)
+        self.visibility = VisibilityCommands(self)
 
     def system(self, kind: type[G]) -> G:
         """The component of one game system, typed (`app.system(Nwod).attack(...)`)."""
@@ -220,6 +222,10 @@ class Chronicle(RollCommands):
             self._starting_resources(campaign, valid, side),
         )
         campaign.enrol(character.id)
+        if body.hidden:
+            if not actor.is_gm:
+                raise Forbidden("only the GM creates hidden characters", field="hidden")
+            campaign.hide_character(character.id)
         return self._commit(ctx, character, campaign)
 
     @command

@@ -27,11 +27,13 @@ from api.schemas import (
     roll_public_of,
     roll_request_public,
 )
+from api.visibility import roll_seen, seen_by
 from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.rulesets import get_ruleset
+from domain.visibility import WITHHELD_TEXT
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
@@ -98,8 +100,9 @@ routes.declare(
 )
 
 
-def _roll(roll: Roll, app: Chronicle, _: Actor) -> RollPublic:
-    return roll_public(roll, app.repository.get(roll.scene_id))
+def _roll(roll: Roll, app: Chronicle, actor: Actor) -> RollPublic:
+    public = roll_public(roll, app.repository.get(roll.scene_id))
+    return roll_seen(public, roll.record, seen_by(app, actor))
 
 
 reads.one(
@@ -133,6 +136,9 @@ def get_roll_text(
     roll = app.get(actor, Roll, roll_id)
     record = roll.record
     campaign: Campaign = app.repository.get(roll.campaign_id)
+    if seen_by(app, actor).withholds(record):
+        # the same words in every format: no markup to add to what is not shown
+        return PlainTextResponse(f"{WITHHELD_TEXT} (roll #{record['sequence']} of the chain)")
     if record.get("character_id") is not None:
         character: Character = app.repository.get(UUID(record["character_id"]))
         who = character.name
@@ -180,8 +186,14 @@ def list_rolls(
     for scene in {r.doc["scene_id"] for r in rows}:
         for epoch in (views.store.doc("scene", scene) or {}).get("seeds", []):
             seeds[epoch["commitment"]] = epoch["revealed_seed"]
+    seen = seen_by(app, actor)
     items = [
-        roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at) for r in rows
+        roll_seen(
+            roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at),
+            r.doc["record"],
+            seen,
+        )
+        for r in rows
     ]
     return RollPage(items=items, next_after=next_after(rows, query.limit))
 
@@ -240,16 +252,17 @@ def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse
     """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`).
 
     Read from the event store itself, not from the views: an audit must see what is stored now."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    entries = signed_export(app, campaign.id)
+    app.get(actor, Campaign, campaign_id)  # 404 unless it is the actor's campaign
+    entries = signed_export(app, actor)
     return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
 
 
-def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckReport:
-    _, rolls = app.campaign_rolls(campaign_id)
+def _luck(app: Chronicle, actor: Actor, character_id: UUID | None) -> LuckReport:
+    _, rolls = app.campaign_rolls(actor.campaign_id)
+    seen = seen_by(app, actor)
     values = []
     for roll in rolls:
-        if roll is None:
+        if roll is None or seen.withholds(roll.record):
             continue
         if character_id is not None and roll.record.get("character_id") != str(character_id):
             continue
@@ -268,7 +281,7 @@ def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckR
 def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
     """Are this character's dice cursed? Its rolls against their exact distributions."""
     character = app.get(actor, Character, character_id)
-    return _luck(app, character.campaign_id, character.id)
+    return _luck(app, actor, character.id)
 
 
 @reads.get(
@@ -277,5 +290,5 @@ def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckRepo
     operation_id="campaign_luck",
 )
 def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
-    campaign = app.get(actor, Campaign, campaign_id)
-    return _luck(app, campaign.id, None)
+    app.get(actor, Campaign, campaign_id)  # 404 unless it is the actor's campaign
+    return _luck(app, actor, None)
