@@ -26,6 +26,15 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+SEED = "Your own contribution to the randomness; generated when omitted"
+
+
+def seed_field(description: str | None = SEED) -> Any:
+    """The optional `client_seed` of a body that rolls: the caller's own share of the randomness
+    (docs/fair-dice.md), at most 128 characters."""
+    return Field(default=None, min_length=1, max_length=128, description=description)
+
+
 class Recorded(Strict):
     """A body that roll requests recorded before issue #14 may hold in an older shape (the
     command's arguments one by one). Each model names what changed since: `recorded_renamed`, old
@@ -170,12 +179,7 @@ class RollCreate(Recorded):
     character_id: UUID | None = Field(
         default=None, description="Who rolls; omitted: a raw roll, for the GM only"
     )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
-    )
+    client_seed: str | None = seed_field()
     secret: bool = Field(
         default=False,
         description="GM only: a secret roll, chained and counted like any other but its "
@@ -186,7 +190,7 @@ class RollCreate(Recorded):
 class FollowUpCreate(Strict):
     follow_up: str = Field(min_length=1, max_length=60, description="A follow-up of the ruleset")
     request: dict[str, Any] = Field(default_factory=dict)
-    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
+    client_seed: str | None = seed_field(None)
 
 
 class RollRequestApproval(Strict):
@@ -262,9 +266,4 @@ class RestCreate(Strict):
         default=None,
         description="The open scene whose fair dice roll the rest; default: the mission's",
     )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
-    )
+    client_seed: str | None = seed_field()

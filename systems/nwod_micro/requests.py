@@ -8,12 +8,12 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.requests import Recorded, Strict
+from domain.requests import Recorded, Strict, seed_field
 
 Affinity = Literal["INT", "ELG", "VIO"]
 RangeBand = Literal["close", "medium", "long", "double_long"]
 Condition = Literal["bad_weather", "smoke", "fog", "poor_light", "glare"]
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
+Seed = seed_field("Your own randomness.")
 
 
 class NwodSituation(Strict):

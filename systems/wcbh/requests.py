@@ -9,7 +9,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.requests import Recorded, Strict
+from domain.requests import Recorded, Strict, seed_field
 from systems.wcbh.rules.attack import AttackResolve
 
 # The texts the bodies take, each kind with its bounds once: a name (a trait, Power, effect or
@@ -27,12 +27,7 @@ class AttackRecorded(Recorded):
 
 # ---- scene play (commands/scene_play.py): WCBH-10..12, 27, 34, 37..39 -----------------------------
 
-ClientSeed = Field(
-    default=None,
-    min_length=1,
-    max_length=128,
-    description="Your own contribution to the randomness; generated when omitted",
-)
+ClientSeed = seed_field()
 TraitRequestBody: Any = Field(
     default_factory=dict,
     description="The `trait` check's request (see GET /v1/rulesets/wcbh): trait, modifier, "
@@ -220,7 +215,7 @@ Defences = Field(
     "(WCBH-28); passive ones (Stamina, armour Powers) always count",
 )
 # The fight's bodies describe no client seed (their OpenAPI is as it was).
-FightClientSeed = Field(default=None, min_length=1, max_length=128)
+FightClientSeed = seed_field(None)
 Purpose = Field(default=None, max_length=200)
 
 
