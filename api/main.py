@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi_offline import FastAPIOffline
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
@@ -20,6 +21,7 @@ from api.routers import (
     meta,
     missions,
     play,
+    proof,
     rolls,
     signing,
     stream,
@@ -73,7 +75,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.views.store.datastore.close()
             app.state.chronicle.close()
 
-    app = FastAPI(
+    # Swagger UI at /docs and ReDoc at /redoc with their scripts and styles from the package
+    # fastapi-offline, not a CDN: the docs work offline (docs/front-ends.md, "API docs offline").
+    app = FastAPIOffline(
+        static_url=DOCS_ASSETS_URL,
         title="Chronicle",
         version="0.1.0",
         summary="Event-sourced campaign state for tabletop RPGs played by post, in chat and at tables.",
@@ -88,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream)),
+        *(r.router for r in (missions, rolls, history, signing, stream, proof)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
@@ -115,6 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     return app
 
+
+DOCS_ASSETS_URL = "/docs/assets"
 
 # What a browser front end may send and read across origins (docs/front-ends.md, "CORS"). Tokens
 # travel in Authorization, never in cookies: no credentials mode.

@@ -67,6 +67,10 @@ class CampaignPublic(Written):
     ruleset: RulesetId
     settings: dict[str, Any]
     members: list[MemberPublic]
+    proof_pages_public: bool = Field(
+        description="Whether anyone may open its rolls' proof pages, GET /proof/{roll_id}, "
+        "without a token (PUT .../proof-pages; off until the GM opens them)"
+    )
 
 
 class CampaignCreated(CampaignPublic):
@@ -119,6 +123,7 @@ def campaign_public(campaign: Campaign) -> CampaignPublic:
         ruleset=campaign.ruleset,  # type: ignore[arg-type]
         settings=campaign.settings,
         members=[member_public(m) for m in campaign.members.values()],
+        proof_pages_public=campaign.proof_pages_public,
         version=campaign.version,
     )
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
 from api import roll_text
+from api.proof_page import proof_link
 from api.command_routes import CommandRoutes, application
 from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
@@ -30,8 +31,8 @@ from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
+from domain.proofs import what_was_rolled, who_rolled
 from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
-from domain.rulesets import get_ruleset
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
@@ -143,22 +144,10 @@ def get_roll_text(
     roll = app.get(actor, Roll, roll_id)
     record = roll.record
     campaign: Campaign = app.repository.get(roll.campaign_id)
-    if record.get("character_id") is not None:
-        character: Character = app.repository.get(UUID(record["character_id"]))
-        who = character.name
-    else:
-        who = campaign.member(UUID(record["rolled_by"])).name
-    proof = f"{request.base_url}v1/rolls/{roll.id}/verification"
-    text = roll_text.roll_text(record, roll.odds, who, _reads(campaign, record), proof)
+    who = who_rolled(app.repository, campaign, record)
+    proof = proof_link(str(request.base_url), campaign, roll)
+    text = roll_text.roll_text(record, roll.odds, who, what_was_rolled(campaign, record), proof)
     return PlainTextResponse(roll_text.RENDERERS[format](text))
-
-
-def _reads(campaign: Campaign, record: dict[str, Any]) -> str:
-    """What was rolled, as the campaign's ruleset reads its check (a follow-up: by its name)."""
-    if record.get("follow_up"):
-        return f"{record['follow_up'].replace('_', ' ')} (a follow-up of {record['check']})"
-    check = get_ruleset(campaign.ruleset).checks.get(record["check"])
-    return check.reads(record["request"]) if check is not None else record["check"]
 
 
 class RollPage(Page):
