@@ -123,7 +123,16 @@
     });
   }
 
+  /* Times in the reader's own language and time zone; the page's text keeps them in UTC. */
+  function localTimes() {
+    document.querySelectorAll("time[datetime]").forEach((element) => {
+      const when = new Date(element.getAttribute("datetime"));
+      if (!Number.isNaN(when.getTime())) element.textContent = when.toLocaleString();
+    });
+  }
+
   async function checkThePage() {
+    localTimes();
     const source = document.getElementById("proof-data");
     if (source === null) return;
     const data = JSON.parse(source.textContent);
