@@ -24,7 +24,9 @@ POLICY = (
 )
 
 _templates = Environment(
-    loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]), trim_blocks=True
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
 )
 
 
@@ -64,8 +66,12 @@ def check_data(proof: PublicProof) -> dict[str, Any]:
         "client_seed": record["client_seed"],
         "nonce": str(record["nonce"]),
         # every epoch of the scene, so the script itself finds the one the record claims
-        "epochs": [{"commitment": e.commitment, "seed": e.revealed_seed} for e in proof.scene.epochs],
-        "faces": [{"index": f["index"], "sides": f["sides"], "face": f["face"]} for f in record["faces"]],
+        "epochs": [
+            {"commitment": e.commitment, "seed": e.revealed_seed} for e in proof.scene.epochs
+        ],
+        "faces": [
+            {"index": f["index"], "sides": f["sides"], "face": f["face"]} for f in record["faces"]
+        ],
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository
+from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.errors import NotFound
@@ -46,7 +47,7 @@ def public_proof(repository: Repository, roll_id: str) -> PublicProof:
 
 def _roll(repository: Repository, roll_id: str) -> Roll:
     try:
-        roll = repository.get(UUID(roll_id))
+        roll: Aggregate = repository.get(UUID(roll_id))
     except (ValueError, AggregateNotFoundError):
         raise NotFound(NO_PAGE, field="roll_id") from None
     if not isinstance(roll, Roll):

@@ -9,12 +9,12 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
 from api import roll_text
-from api.proof_page import proof_link
 from api.command_routes import CommandRoutes, application
 from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Page, next_after
 from api.presenters import roll_shown, scene_shown
+from api.proof_page import proof_link
 from api.schemas import (
     CampaignVerification,
     LuckReport,

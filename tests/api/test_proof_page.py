@@ -66,13 +66,15 @@ def test_the_gm_opens_the_proof_pages_and_anyone_reads_one_without_a_token(table
     assert answer.headers["content-type"].startswith("text/html")
     assert "script-src 'self'" in answer.headers["content-security-policy"]
     html = answer.text
-    assert "Nova</strong> rolled <span id=\"what\">Agility check" in html
+    assert 'Nova</strong> rolled <span id="what">Agility check' in html
     assert roll["proof"]["commitment"] in html
     for face in roll["faces"]:
         assert f'<td class="face">{face["face"]}</td>' in html
     data = data_of(html)
     assert [f["face"] for f in data["faces"]] == [f["face"] for f in roll["faces"]]
-    assert data["nonce"] == str(roll["nonce"]) and data["client_seed"] == roll["proof"]["client_seed"]
+    assert (
+        data["nonce"] == str(roll["nonce"]) and data["client_seed"] == roll["proof"]["client_seed"]
+    )
 
 
 def test_no_seed_is_on_the_page_before_the_scene_closes_and_it_is_after(table: Table) -> None:
@@ -86,7 +88,9 @@ def test_no_seed_is_on_the_page_before_the_scene_closes_and_it_is_after(table: T
     assert seed is not None and seed not in sealed
     revealed = page(table, roll["id"]).text
     assert 'data-state="pending"' in revealed
-    assert data_of(revealed)["epochs"] == [{"commitment": roll["proof"]["commitment"], "seed": seed}]
+    assert data_of(revealed)["epochs"] == [
+        {"commitment": roll["proof"]["commitment"], "seed": seed}
+    ]
 
 
 def test_the_gm_closes_the_proof_pages_again(table: Table) -> None:

@@ -3,11 +3,14 @@ server itself (the fastapi-offline package), never from a CDN."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, Route, expect
 
 from tests.server import Server
+
+NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
 
 # Both render our whole schema (150-odd operations, 0.6 MB) before they show anything: on a busy
 # 2-core machine ReDoc took up to 40 s.
@@ -38,11 +41,13 @@ def offline(page: Page, server: Server) -> Offline:
     return seen
 
 
-def test_swagger_ui_renders_the_operations_offline(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_swagger_ui_renders_the_operations_offline(server: Server, new_page: NewPage) -> None:
     page = new_page()
     seen = offline(page, server)
     page.goto(server.url + "/docs")
-    expect(page.locator(".swagger-ui .info .title")).to_contain_text("Chronicle", timeout=RENDERS_MS)
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text(
+        "Chronicle", timeout=RENDERS_MS
+    )
     proof_pages = page.locator(".opblock", has_text="/v1/campaigns/{campaign_id}/proof-pages")
     expect(proof_pages).to_have_count(1)
     assert page.locator(".opblock").count() > 100  # every operation, not a few
@@ -51,7 +56,7 @@ def test_swagger_ui_renders_the_operations_offline(server: Server, new_page) -> 
     assert {"script", "stylesheet"} <= kinds, seen.served
 
 
-def test_redoc_renders_the_operations_offline(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_redoc_renders_the_operations_offline(server: Server, new_page: NewPage) -> None:
     page = new_page()
     seen = offline(page, server)
     page.goto(server.url + "/redoc")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,13 +18,17 @@ from domain.dice import FairSource
 from tests import tamper
 from tests.server import Server, running_server
 
+NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCRIPT = "/proof/assets/proof.js"
 
 
 def doc_vectors() -> Any:
     """docs/fair_dice_vectors.py, which prints the vectors of docs/fair-dice.md."""
-    spec = importlib.util.spec_from_file_location("fair_dice_vectors", DOCS / "fair_dice_vectors.py")
+    spec = importlib.util.spec_from_file_location(
+        "fair_dice_vectors", DOCS / "fair_dice_vectors.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -41,7 +46,9 @@ def recomputed(page: Page, seed: bytes, client: str, nonce: int, sides: list[int
     return page.evaluate(call, [seed.hex(), client, str(nonce), sides])  # type: ignore[no-any-return]
 
 
-def test_the_script_draws_the_faces_of_the_documented_vectors(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_script_draws_the_faces_of_the_documented_vectors(
+    server: Server, new_page: NewPage
+) -> None:
     page = with_script(new_page(), server)
     vectors = doc_vectors()
     cases = [*vectors.FACE_CASES, (vectors.SEED_A, vectors.REJECTION_CLIENT, 536070, 1000, 8)]
@@ -53,7 +60,9 @@ def test_the_script_draws_the_faces_of_the_documented_vectors(server: Server, ne
     assert commitment == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
 
 
-def test_the_script_recomputes_every_check_vector_of_every_ruleset(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_script_recomputes_every_check_vector_of_every_ruleset(
+    server: Server, new_page: NewPage
+) -> None:
     page = with_script(new_page(), server)
     book = json.loads((DOCS / "check_vectors.json").read_text())
     seed = bytes.fromhex(book["seed"])
@@ -64,7 +73,9 @@ def test_the_script_recomputes_every_check_vector_of_every_ruleset(server: Serve
         assert got == [f["face"] for f in faces], vector["name"]
 
 
-def test_the_script_refuses_a_seed_that_is_not_the_commitment(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_script_refuses_a_seed_that_is_not_the_commitment(
+    server: Server, new_page: NewPage
+) -> None:
     page = with_script(new_page(), server)
     data = {
         "commitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
@@ -107,9 +118,12 @@ def play_a_public_roll(url: str) -> Played:
         created = call(c, "POST", "/v1/campaigns", None, {"name": "Night City", "ruleset": "wcbh"})
         campaign, gm = created["id"], created["gm_token"]
         call(c, "PUT", f"/v1/campaigns/{campaign}/proof-pages", gm, {"public": True})
-        player = call(c, "POST", f"/v1/campaigns/{campaign}/members", gm, {"name": "Bo", "role": "player"})
+        player = call(
+            c, "POST", f"/v1/campaigns/{campaign}/members", gm, {"name": "Bo", "role": "player"}
+        )
         hero = {"name": "Nova", "side": "hero", "sheet": sheet}
-        hero_id = call(c, "POST", f"/v1/campaigns/{campaign}/characters", player["token"], hero)["id"]
+        characters = f"/v1/campaigns/{campaign}/characters"
+        hero_id = call(c, "POST", characters, player["token"], hero)["id"]
         story = call(c, "POST", f"/v1/campaigns/{campaign}/stories", gm, {"title": "The Heist"})
         issue = call(c, "POST", f"/v1/stories/{story['id']}/issues", gm, {"title": "Issue #1"})
         scene = call(c, "POST", f"/v1/issues/{issue['id']}/scenes", gm, {"title": "The vault"})
@@ -123,7 +137,7 @@ def close_scene(url: str, played: Played) -> None:
         call(c, "POST", f"/v1/scenes/{played.scene_id}/close", played.gm)
 
 
-def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page: NewPage) -> None:
     played = play_a_public_roll(server.url)
     page = new_page()  # no token anywhere: the page is public
     page.goto(f"{server.url}/proof/{played.roll['id']}")
@@ -140,7 +154,9 @@ def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page
     assert shown == [str(f["face"]) for f in played.roll["faces"]]
 
 
-def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(tmp_path: Path, new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(
+    tmp_path: Path, new_page: NewPage
+) -> None:
     # A server of its own: its cache holds the honest roll, so the store is edited while it is
     # stopped, as an attacker with the database would, and a fresh server serves the edited record.
     settings = Settings(data_dir=tmp_path)
