@@ -7,13 +7,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi_offline import FastAPIOffline
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
 from api import errors
 from api.conditional import NotModified
 from api.routers import (
+    api_docs,
     campaigns,
     characters,
     history,
@@ -75,14 +75,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.views.store.datastore.close()
             app.state.chronicle.close()
 
-    # Swagger UI at /docs and ReDoc at /redoc with their scripts and styles from the package
-    # fastapi-offline, not a CDN: the docs work offline (docs/front-ends.md, "API docs offline").
-    app = FastAPIOffline(
-        static_url=DOCS_ASSETS_URL,
+    app = FastAPI(
         title="Chronicle",
         version="0.1.0",
         summary="Event-sourced campaign state for tabletop RPGs played by post, in chat and at tables.",
         lifespan=lifespan,
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: api_docs serves them offline
+        docs_url=None,
+        redoc_url=None,
     )
     errors.install(app)
     # The routers' own routes, not include_router: FastAPI builds an included router's route state
@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream, proof)),
+        *(r.router for r in (missions, rolls, history, signing, stream, proof, api_docs)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
@@ -120,8 +120,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     return app
 
-
-DOCS_ASSETS_URL = "/docs/assets"
 
 # What a browser front end may send and read across origins (docs/front-ends.md, "CORS"). Tokens
 # travel in Authorization, never in cookies: no credentials mode.

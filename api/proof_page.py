@@ -38,9 +38,10 @@ def proof_link(base_url: str, campaign: Campaign, roll: Roll) -> str:
     return f"{base_url}v1/rolls/{roll.id}/verification"
 
 
-def render(proof: PublicProof, link: str) -> str:
-    """The page; `link` is its own address (the plain line ends with it)."""
+def render(proof: PublicProof, base_url: str) -> str:
+    """The page, as served from `base_url` (its plain line ends with the page's own address)."""
     roll = proof.roll
+    link = proof_link(base_url, proof.campaign, roll)
     line = roll_text(roll.record, roll.odds, proof.who, proof.what, link)
     return _templates.get_template("proof.html").render(
         roll=roll_public(roll, proof.scene),

@@ -48,9 +48,7 @@ routes.post(
 def get_proof_page(roll_id: str, request: Request, app: AppDep) -> HTMLResponse:
     """A roll's public proof page; needs no token. 404, always the same, unless the roll's
     campaign made its proof pages public."""
-    proof = public_proof(app.repository, roll_id)
-    link = proof_page.proof_link(str(request.base_url), proof.campaign, proof.roll)
-    page = proof_page.render(proof, link)
+    page = proof_page.render(public_proof(app.repository, roll_id), str(request.base_url))
     return HTMLResponse(page, headers={"Content-Security-Policy": proof_page.POLICY})
 
 

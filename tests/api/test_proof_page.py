@@ -137,8 +137,9 @@ def test_a_roll_s_text_links_to_its_proof_page_once_the_pages_are_public(table: 
 
 
 def test_the_setting_is_recorded_in_the_campaign_s_history(table: Table) -> None:
-    ok(set_public(table, True))
-    events = table.get(f"/v1/campaigns/{table.campaign_id}/events?limit=1000")["items"]
+    written = ok(set_public(table, True))
+    log = f"/v1/campaigns/{table.campaign_id}/events?limit=1000&min_position={written['position']}"
+    events = table.get(log)["items"]
     [entry] = [e for e in events if e["type"] == "Campaign.ProofPagesSet"]
     assert entry["payload"] == {"public": True}
     assert entry["actor"] == table.member_id(table.gm)
