@@ -3,7 +3,7 @@ with its script and stylesheet, served from the package (docs/front-ends.md, "Pr
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Mount
@@ -36,7 +36,8 @@ routes.post(
 @router.get(
     "/proof/{roll_id}",
     operation_id="get_proof_page",
-    response_class=HTMLResponse,
+    # not HTMLResponse: its media type would document the JSON errors as text/html as well
+    response_class=Response,
     responses={
         200: {
             "content": {"text/html": {"schema": {"type": "string"}}},
