@@ -84,10 +84,6 @@ def campaign(t: Translation) -> None:
         t.save("campaign", doc)
     elif t.name in CREDENTIAL_EVENTS:
         _credentials(t)
-    elif t.name == "ProofPagesSet":
-        before, doc = t.edit("campaign")
-        doc["proof_pages_public"] = e.public
-        t.record("campaign", doc, before, f"Proof pages made {'public' if e.public else 'private'}")
     t.changes.campaign_id = t.id
 
 

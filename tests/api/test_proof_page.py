@@ -136,7 +136,7 @@ def test_a_roll_s_text_links_to_its_proof_page_once_the_pages_are_public(table: 
     assert after.endswith(f"proof: http://testserver/proof/{roll['id']}")
 
 
-def test_the_setting_is_recorded_in_the_campaign_s_history(table: Table) -> None:
+def test_the_setting_is_recorded_in_the_campaign_s_log(table: Table) -> None:
     written = ok(set_public(table, True))
     log = f"/v1/campaigns/{table.campaign_id}/events?limit=1000&min_position={written['position']}"
     events = table.get(log)["items"]
@@ -157,3 +157,25 @@ def test_the_page_s_script_and_stylesheet_come_from_this_server(table: Table) ->
     script = table.client.get("/proof/assets/proof.js")
     assert "javascript" in script.headers["content-type"]
     assert "HMAC" in script.text and not re.search(r"https?://", script.text)
+
+
+def test_a_rotated_seed_opens_the_check_of_the_rolls_made_before_it(table: Table) -> None:
+    scene, roll = roll_in_open_scene(table)
+    ok(set_public(table, True))
+    rotated = table.post(f"/v1/scenes/{scene}/seed/rotate", status=200)
+    data = data_of(page(table, roll["id"]).text)
+    [epoch] = [e for e in data["epochs"] if e["commitment"] == roll["proof"]["commitment"]]
+    assert epoch["seed"] is not None and epoch["seed"] in json.dumps(rotated)
+    assert [e["seed"] for e in data["epochs"] if e is not epoch] == [None]  # the new one: sealed
+
+
+def test_a_follow_up_has_a_proof_page_of_its_own(table: Table) -> None:
+    _, roll = roll_in_open_scene(table)
+    ok(set_public(table, True))
+    body = {"follow_up": "resolve_dice", "request": {"resolve": 1}}
+    follow_up = table.post(f"/v1/rolls/{roll['id']}/follow-ups", body, table.player)
+    html = page(table, follow_up["id"]).text
+    assert "resolve dice (a follow-up of trait)" in html
+    data = data_of(html)
+    assert [f["face"] for f in data["faces"]] == [f["face"] for f in follow_up["faces"]]
+    assert data["nonce"] == str(follow_up["nonce"]) != str(roll["nonce"])
