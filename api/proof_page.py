@@ -1,5 +1,5 @@
 """The public proof page of a roll (GET /proof/{roll_id}): the HTML the server renders, and the
-data its script (proof_page/proof.js) recomputes the faces from in the reader's browser."""
+data its script (proof_web/assets/proof.js) recomputes the faces from in the reader's browser."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from api.schemas import roll_public
 from domain.aggregates import Campaign, Roll
 from domain.proofs import PublicProof, proof_is_public
 
-HERE = Path(__file__).parent / "proof_page"
+HERE = Path(__file__).parent / "proof_web"
 ASSETS = HERE / "assets"
 ASSETS_URL = "/proof/assets"  # where the script and the stylesheet are served (no CDN)
 # The page runs its own script and style only, and sends nothing anywhere: a browser that honours
