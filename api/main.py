@@ -23,6 +23,7 @@ from api.routers import (
     rolls,
     signing,
     stream,
+    web,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
@@ -88,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream)),
+        *(r.router for r in (missions, rolls, history, signing, stream, web)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
