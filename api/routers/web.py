@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-WEB = Path(str(files("api.web")))
+WEB = Path(str(files("api.web"))) / "static"
 
 # The page holds a member's token, so it runs only its own scripts and talks only to its own origin:
 # no inline script, no third-party code, no token leaking to another host.

@@ -1,2 +1,2 @@
-"""The web table's static files (index.html, its JavaScript modules and CSS), shipped as package data
+"""The web table: its static files (static/: index.html, JavaScript modules, CSS), shipped as package data
 and served by api.routers.web; the table is a pure client of the public HTTP API and the stream."""

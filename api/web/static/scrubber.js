@@ -2,12 +2,13 @@
 // scene as it was after any step, folding each step's changes (field: [before, after]) in order.
 
 import { get } from "./api.js";
+import { region } from "./live.js";
 import { h, moment, short, value } from "./render.js";
 
 // Ids say nothing to a reader; the rest of the scene's state is shown as it was.
 const HIDDEN = new Set(["id", "campaign_id", "story_id", "issue_id"]);
 
-export function scrubber(scope, region, sceneId) {
+export function scrubber(scope, sceneId) {
   let steps = [];
   const slider = h("input", { type: "range", id: "scrub", min: 0, max: 0, value: 0, step: 1, "aria-describedby": "scrub-step" });
   const back = h("button", { type: "button", "aria-label": "Previous step" }, "◀");
@@ -37,14 +38,18 @@ export function scrubber(scope, region, sceneId) {
   latest.addEventListener("click", () => move(steps.length - 1));
 
   // Reloaded with the log: a reader at the newest step follows the new ones, one looking back stays.
-  const follow = region(scope, async () => {
-    const atEnd = Number(slider.value) >= steps.length - 1;
-    steps = (await get(`/v1/scenes/${sceneId}/replay`)).steps;
-    slider.max = String(Math.max(0, steps.length - 1));
-    if (atEnd) slider.value = slider.max;
-    show();
-    return null;
-  });
+  const follow = region(
+    scope,
+    async () => (await get(`/v1/scenes/${sceneId}/replay`)).steps,
+    (loaded) => {
+      const atEnd = Number(slider.value) >= steps.length - 1;
+      steps = loaded;
+      slider.max = String(Math.max(0, steps.length - 1));
+      if (atEnd) slider.value = slider.max;
+      show();
+      return null;
+    },
+  );
 
   return h(
     "section",

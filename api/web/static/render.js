@@ -100,6 +100,7 @@ export function rollCard(roll, names, onVerify) {
     "article",
     { class: "roll card", dataset: { rollId: roll.id }, "aria-label": `${who} rolled ${words(what)}` },
     h("header", {}, h("strong", {}, who), ` rolled ${words(what)}`, h("time", { datetime: roll.recorded_at }, moment(roll.recorded_at))),
+    asked(roll.request),
     faces(roll.faces),
     h(
       "p",
@@ -110,6 +111,12 @@ export function rollCard(roll, names, onVerify) {
     odds.length ? h("p", { class: "odds" }, "odds: ", odds.map(([key, chance]) => h("span", {}, `${ODDS[key] ?? words(key)} ${percent(chance)}`))) : null,
     proof,
   );
+}
+
+// What the roller asked for: the request's values that are set (the trait, the difficulty...).
+function asked(request) {
+  const set = Object.entries(request ?? {}).filter(([, v]) => v !== null && v !== "" && v !== 0 && v !== false && typeof v !== "object");
+  return set.length ? h("p", { class: "asked" }, set.map(([k, v]) => `${words(k)} ${typeof v === "number" ? number(v) : words(v)}`).join(" · ")) : null;
 }
 
 function proofBadge(roll) {

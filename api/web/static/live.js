@@ -1,0 +1,48 @@
+// What the table knows about its member and campaign, and the parts of the page that follow the log.
+
+import { h } from "./render.js";
+
+export const state = {
+  me: null, // GET /v1/me
+  ruleset: null, // GET /v1/rulesets/{id}
+  ops: null, // the OpenAPI document's operations
+  names: new Map(), // member and character ids -> names
+  characters: [],
+  panel: [], // refreshers of the navigation
+  view: [], // refreshers of the view on screen
+};
+
+export const isGm = () => state.me?.member.role === "gm";
+export const role = () => state.me?.member.role;
+
+// A part of the page read again whenever the log moves: `read()` fetches its data, `show(data)`
+// builds its content, only when the data changed, so an unchanged part keeps its focus and input.
+export function region(scope, read, show, attrs = {}) {
+  const box = h("div", { class: "region", ...attrs });
+  let latest = 0;
+  let shown;
+  const run = async () => {
+    const mine = ++latest;
+    try {
+      const data = await read();
+      const key = JSON.stringify(data);
+      if (mine !== latest || key === shown) return;
+      shown = key;
+      box.replaceChildren(...[show(data)].flat(Infinity).filter((part) => part !== null && part !== undefined));
+    } catch (error) {
+      if (mine === latest) box.replaceChildren(h("p", { class: "error" }, error.message));
+      shown = undefined;
+    }
+  };
+  scope.push(run);
+  run();
+  return box;
+}
+
+let pending = null;
+export function refreshSoon() {
+  clearTimeout(pending);
+  pending = setTimeout(() => {
+    for (const run of [...state.panel, ...state.view]) run();
+  }, 100);
+}
