@@ -17,7 +17,7 @@ PHONE = {"width": 375, "height": 740}
 
 @dataclass
 class Campaign:
-    """A WCBH campaign with a player, the player's hero Nova, a story, a game Issue, an open scene and
+    """A campaign (WCBH unless named) with a player, the player's hero Nova, a story, a game Issue, an open scene and
     a mission, made through the API as any front end would."""
 
     api: httpx.Client
@@ -29,10 +29,10 @@ class Campaign:
     mission_id: str
 
     @classmethod
-    def start(cls, url: str) -> Campaign:
+    def start(cls, url: str, ruleset: str = "wcbh") -> Campaign:
         api = httpx.Client(base_url=url, timeout=10)
-        sheet = api.get("/v1/rulesets/wcbh").raise_for_status().json()["example_sheet"]
-        created = _ok(api.post("/v1/campaigns", json={"name": "Night City", "ruleset": "wcbh"}))
+        sheet = api.get(f"/v1/rulesets/{ruleset}").raise_for_status().json()["example_sheet"]
+        created = _ok(api.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}))
         gm, campaign_id = created["gm_token"], created["id"]
 
         def post(path: str, body: dict[str, Any], token: str = gm) -> dict[str, Any]:
@@ -280,3 +280,56 @@ def test_dates_and_numbers_follow_the_browsers_language(
     )
     expect(card.locator(".odds")).to_contain_text(f"success {odds}")
     assert "," in odds  # 96,9 %: the German decimal comma, not the English point
+
+
+def test_the_gm_opens_a_scene_from_generated_forms_and_the_player_sees_it_appear(
+    server: Server, campaign: Campaign, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    gm = joined(new_page(), server, campaign.gm)
+    player = joined(new_page(), server, campaign.player)
+    gm.get_by_role("button", name="Issue #1 (running)").click()
+    gm.get_by_text("Game Issue commands").click()
+    gm.get_by_label("Command").select_option(label="Open Scene")
+    form = gm.locator("form[data-operation=open_scene]")
+    form.get_by_label("Title *").fill("The rooftop")
+
+    form.get_by_role("button", name="Open Scene").click()
+
+    expect(form.get_by_role("status")).to_have_text("Done.")
+    expect(player.get_by_role("button", name="The rooftop (open, page 1)")).to_be_visible()
+
+
+def test_a_refused_command_shows_the_servers_reason(
+    server: Server, campaign: Campaign, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    gm = joined(new_page(), server, campaign.gm)
+    gm.get_by_role("button", name="Break in (Alarm 0 green, Rival progress 0)").click()
+    gm.get_by_text("Change Alarm").click()
+    form = gm.locator("form[data-operation=change_mission_counter]").first
+    form.get_by_label("Change *").fill("0")
+    form.get_by_label("Reason *").fill("nothing")
+
+    form.get_by_role("button", name="Change Counter").click()
+
+    expect(form.get_by_role("status")).to_contain_text("422")
+    expect(form.get_by_role("status")).to_have_class("outcome error")
+
+
+def test_the_gm_runs_a_fight_from_forms_generated_from_the_openapi(
+    server: Server, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    campaign = Campaign.start(server.url, "nwod-micro")
+    gm = at_scene(joined(new_page(), server, campaign.gm))
+    player = at_scene(joined(new_page(), server, campaign.player))
+    fight = player.locator("details[data-operation=nwod_fight]")
+    expect(fight.locator("[data-field=turn]")).to_have_text("1")
+
+    gm.get_by_text("Commands", exact=True).click()
+    gm.get_by_label("Command", exact=True).select_option(label="Initiative")
+    form = gm.locator("form[data-operation=nwod_initiative]")
+    form.get_by_label("Character Id *").select_option(label="Nova")  # offered by name, sent as id
+    form.get_by_role("button", name="Initiative").click()
+
+    expect(form.get_by_role("status")).to_have_text("Done.")
+    expect(fight.locator("[data-field=current]")).to_have_text("Nova")
+    expect(player.locator("#roll-log article.roll")).to_have_count(1)

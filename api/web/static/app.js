@@ -48,7 +48,8 @@ async function loadNames() {
   const id = state.me.campaign.id;
   const [members, characters] = await Promise.all([listAll(`/v1/campaigns/${id}/members`), listAll(`/v1/campaigns/${id}/characters`)]);
   state.characters = characters;
-  state.names = new Map([...members.map((m) => [m.id, m.name]), ...characters.map((c) => [c.id, c.name])]);
+  state.names.clear();
+  for (const { id: key, name } of [...members, ...characters]) state.names.set(key, name);
 }
 
 function startStream() {

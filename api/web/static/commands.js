@@ -30,7 +30,7 @@ export function operationForm(op, known) {
     return { name, input, element: h("div", { class: "field" }, h("label", { for: input.id }, words(name)), input) };
   });
   const schema = state.ops.bodySchema(op);
-  const fields = schema ? fieldsFor(schema, state.ops.document) : null;
+  const fields = schema ? fieldsFor(schema, state.ops.document, { choices: characterChoices }) : null;
   const out = h("p", { role: "status", class: "outcome" });
   const inline = !schema && !extra.length;
   const about = op.description && !inline ? h("p", { class: "hint" }, op.description.split("\n")[0]) : null;
@@ -105,6 +105,17 @@ export function rollForm(sceneId) {
     });
   });
   return form;
+}
+
+// A field that takes a character's id (`character_id`, `attacker_id`, `target_ids`...) offers the
+// campaign's characters by name; the OpenAPI document types it as a uuid only. The ids of anything
+// else are named after it.
+const OTHER_IDS = /roll|scene|issue|story|campaign|member|mission|request|club|result|group|contest|chase|change|_by$/;
+
+function characterChoices(name, schema) {
+  const uuid = schema.format === "uuid" || schema.items?.format === "uuid";
+  if (!uuid || OTHER_IDS.test(name)) return null;
+  return state.characters.map((c) => [c.id, c.name]);
 }
 
 // Names on a character's sheet a check may ask for (abilities, talents, powers...).

@@ -1,12 +1,12 @@
 // What the table knows about its member and campaign, and the parts of the page that follow the log.
 
-import { h } from "./render.js";
+import { h, names } from "./render.js";
 
 export const state = {
   me: null, // GET /v1/me
   ruleset: null, // GET /v1/rulesets/{id}
   ops: null, // the OpenAPI document's operations
-  names: new Map(), // member and character ids -> names
+  names, // member and character ids -> names (render.js shows ids as names)
   characters: [],
   panel: [], // refreshers of the navigation
   view: [], // refreshers of the view on screen

@@ -20,6 +20,9 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
+// Member and character ids -> names: an id in any value shown reads as the name it stands for.
+export const names = new Map();
+
 export const number = (value) => numbers.format(value);
 export const percent = (value) => percents.format(value);
 export const moment = (iso) => (iso ? moments.format(new Date(iso)) : "—");
@@ -31,7 +34,7 @@ export function value(data, depth = 0) {
   if (data === null || data === undefined) return "—";
   if (typeof data === "number") return number(data);
   if (typeof data === "boolean") return data ? "yes" : "no";
-  if (typeof data !== "object") return String(data);
+  if (typeof data !== "object") return names.get(data) ?? String(data);
   if (depth > 4) return JSON.stringify(data);
   if (Array.isArray(data)) {
     if (data.length === 0) return "none";
@@ -46,7 +49,7 @@ export function value(data, depth = 0) {
     "dl",
     { class: "values" },
     entries.map(([key, item]) => [
-      h("dt", {}, words(key)),
+      h("dt", {}, names.get(key) ?? words(key)),
       h("dd", { dataset: { field: key } }, value(item, depth + 1)),
     ]),
   );

@@ -58,13 +58,15 @@ function unwrap(schema, root) {
 
 // Fields for each property of an object schema; `read()` gives the body, sending only what differs
 // from the schema's defaults (server-filled values stay the server's), or throws naming the field.
-export function fieldsFor(schema, root, { skip = [], hints = {} } = {}) {
+// `hints`: suggestions for a text field, by name; `choices(name, schema)`: the [value, label] pairs
+// a field must take one (or, for a list, some) of, or null.
+export function fieldsFor(schema, root, { skip = [], hints = {}, choices = () => null } = {}) {
   const id = `f${++formCount}`;
   const object = resolve(schema, root);
   const required = new Set(object.required ?? []);
   const fields = Object.entries(object.properties ?? {})
     .filter(([name]) => !skip.includes(name))
-    .map(([name, property]) => field(`${id}-${name}`, name, property, root, required.has(name), hints[name]));
+    .map(([name, property]) => field(`${id}-${name}`, name, property, root, required.has(name), { hint: hints[name], choices }));
   return {
     elements: fields.map((f) => f.element),
     read() {
@@ -78,12 +80,13 @@ export function fieldsFor(schema, root, { skip = [], hints = {} } = {}) {
   };
 }
 
-function field(id, name, property, root, required, hint) {
+function field(id, name, property, root, required, { hint, choices }) {
   const { schema, nullable } = unwrap(property, root);
+  const options = choices(name, schema);
   const label = `${schema.title ?? words(name)}${required ? " *" : ""}`;
   const help = schema.description ? h("small", { id: `${id}-help` }, schema.description) : null;
   const described = help ? `${id}-help` : undefined;
-  const control = controlFor(id, schema, required, nullable, hint, described);
+  const control = options ? chooser(id, schema, options, required, described) : controlFor(id, schema, required, nullable, hint, described);
   const element = h("div", { class: "field" }, h("label", { for: id }, label), control.input, control.list, help);
   return { name, element, read: () => control.read(name, schema) };
 }
@@ -121,6 +124,20 @@ function controlFor(id, schema, required, nullable, hint, described) {
         area.focus();
         throw new Error(`${name}: not valid JSON`);
       }
+    },
+  };
+}
+
+// One of the given values (a character by name...), or several for a list.
+function chooser(id, schema, options, required, described) {
+  const many = schema.type === "array";
+  const select = h("select", { id, name: id, multiple: many, required, "aria-describedby": described }, many || required ? null : h("option", { value: "" }, "—"), options.map(([v, label]) => h("option", { value: v }, label)));
+  return {
+    input: select,
+    read: () => {
+      const picked = [...select.selectedOptions].map((o) => o.value).filter((v) => v !== "");
+      if (many) return picked.length ? picked : undefined;
+      return picked[0];
     },
   };
 }
