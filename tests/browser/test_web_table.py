@@ -93,7 +93,7 @@ def test_a_players_roll_appears_on_the_gms_page_live(
     expect(gm.locator("#roll-log")).to_contain_text("No rolls yet.")
     gm.evaluate("window.notReloaded = true")
 
-    player.get_by_label("Trait").fill("Agility")
+    player.get_by_label("Trait", exact=True).fill("Agility")
     player.get_by_role("button", name="Roll", exact=True).click()
 
     card = gm.locator("#roll-log article.roll")

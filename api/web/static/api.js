@@ -84,7 +84,8 @@ export async function follow(campaignId, onEntry, { signal, onState = () => {} }
         signal,
         cache: "no-store",
       });
-      if (!response.ok) throw Object.assign(new Error(`stream ${response.status}`), { fatal: response.status < 500 });
+      if (!response.ok)
+        throw Object.assign(new Error(`stream ${response.status}`), { fatal: response.status < 500 });
       onState("live");
       for await (const event of serverSentEvents(response, (ms) => (retry = ms))) {
         onEntry(JSON.parse(event.data));

@@ -27,7 +27,11 @@ export function operationForm(op, known) {
   const missing = state.ops.pathParams(op).filter((name) => !(name in known));
   const extra = missing.map((name) => {
     const input = h("input", { id: `${op.operationId}-${name}`, required: true, autocomplete: "off" });
-    return { name, input, element: h("div", { class: "field" }, h("label", { for: input.id }, words(name)), input) };
+    return {
+      name,
+      input,
+      element: h("div", { class: "field" }, h("label", { for: input.id }, words(name)), input),
+    };
   });
   const schema = state.ops.bodySchema(op);
   const fields = schema ? fieldsFor(schema, state.ops.document, { choices: characterChoices }) : null;
@@ -59,12 +63,22 @@ export function commands(title, prefix, tags, known, exclude = []) {
   const ops = state.ops.under(prefix, "POST", tags).filter((op) => !exclude.includes(op.operationId));
   if (!ops.length) return null;
   const id = `commands-${title.toLowerCase().replace(/\W+/g, "-")}`;
-  const chooser = h("select", { id }, ops.map((op) => h("option", { value: op.operationId }, op.summary)));
+  const chooser = h(
+    "select",
+    { id },
+    ops.map((op) => h("option", { value: op.operationId }, op.summary)),
+  );
   const holder = h("div", {});
   const show = () => holder.replaceChildren(operationForm(state.ops.get(chooser.value), known));
   chooser.addEventListener("change", show);
   show();
-  return h("details", { class: "card commands" }, h("summary", {}, title), h("div", { class: "field" }, h("label", { for: id }, "Command"), chooser), holder);
+  return h(
+    "details",
+    { class: "card commands" },
+    h("summary", {}, title),
+    h("div", { class: "field" }, h("label", { for: id }, "Command"), chooser),
+    holder,
+  );
 }
 
 // A roll for one of the member's characters (the GM: any, or none), its fields from the check's
@@ -72,8 +86,17 @@ export function commands(title, prefix, tags, known, exclude = []) {
 export function rollForm(sceneId) {
   const mine = state.characters.filter((c) => isGm() || c.owner_member_id === state.me.member.id);
   if (!mine.length && !isGm()) return h("p", {}, "You have no character to roll for.");
-  const who = h("select", { id: "roll-character" }, mine.map((c) => h("option", { value: c.id }, c.name)), isGm() ? h("option", { value: "" }, "no character (raw roll)") : null);
-  const check = h("select", { id: "roll-check" }, state.ruleset.checks.map((c) => h("option", { value: c.name }, words(c.name))));
+  const who = h(
+    "select",
+    { id: "roll-character" },
+    mine.map((c) => h("option", { value: c.id }, c.name)),
+    isGm() ? h("option", { value: "" }, "no character (raw roll)") : null,
+  );
+  const check = h(
+    "select",
+    { id: "roll-check" },
+    state.ruleset.checks.map((c) => h("option", { value: c.name }, words(c.name))),
+  );
   const about = h("small", { id: "roll-check-about" });
   const request = h("fieldset", { class: "fields" });
   const out = h("p", { role: "status", class: "outcome" });
@@ -81,7 +104,9 @@ export function rollForm(sceneId) {
   const rebuild = () => {
     const chosen = state.ruleset.checks.find((c) => c.name === check.value);
     about.textContent = chosen.description;
-    fields = fieldsFor(chosen.request_schema, chosen.request_schema, { hints: { trait: sheetNames(who.value) } });
+    fields = fieldsFor(chosen.request_schema, chosen.request_schema, {
+      hints: { trait: sheetNames(who.value) },
+    });
     request.replaceChildren(h("legend", {}, `The ${words(chosen.name)} check`), ...fields.elements);
   };
   who.addEventListener("change", rebuild);
@@ -91,7 +116,12 @@ export function rollForm(sceneId) {
     "form",
     { class: "card roll-form", "aria-labelledby": "roll-title" },
     h("h3", { id: "roll-title" }, "Roll"),
-    h("div", { class: "fields" }, h("div", { class: "field" }, h("label", { for: "roll-character" }, "Who rolls"), who), h("div", { class: "field" }, h("label", { for: "roll-check" }, "Check"), check, about)),
+    h(
+      "div",
+      { class: "fields" },
+      h("div", { class: "field" }, h("label", { for: "roll-character" }, "Who rolls"), who),
+      h("div", { class: "field" }, h("label", { for: "roll-check" }, "Check"), check, about),
+    ),
     request,
     h("button", { type: "submit" }, "Roll"),
     out,
@@ -110,7 +140,8 @@ export function rollForm(sceneId) {
 // A field that takes a character's id (`character_id`, `attacker_id`, `target_ids`...) offers the
 // campaign's characters by name; the OpenAPI document types it as a uuid only. The ids of anything
 // else are named after it.
-const OTHER_IDS = /roll|scene|issue|story|campaign|member|mission|request|club|result|group|contest|chase|change|_by$/;
+const OTHER_IDS =
+  /roll|scene|issue|story|campaign|member|mission|request|club|result|group|contest|chase|change|_by$/;
 
 function characterChoices(name, schema) {
   const uuid = schema.format === "uuid" || schema.items?.format === "uuid";
@@ -121,5 +152,7 @@ function characterChoices(name, schema) {
 // Names on a character's sheet a check may ask for (abilities, talents, powers...).
 function sheetNames(characterId) {
   const sheet = state.characters.find((c) => c.id === characterId)?.sheet ?? {};
-  return Object.values(sheet).flatMap((part) => (part && typeof part === "object" && !Array.isArray(part) ? Object.keys(part) : []));
+  return Object.values(sheet).flatMap((part) =>
+    part && typeof part === "object" && !Array.isArray(part) ? Object.keys(part) : [],
+  );
 }

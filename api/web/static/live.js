@@ -12,6 +12,16 @@ export const state = {
   view: [], // refreshers of the view on screen
 };
 
+// Which OpenAPI tags hold each system's operations ("play" is the lifecycle every system shares).
+const SYSTEM_TAGS = {
+  wcbh: ["fight", "resolve", "scene_play"],
+  classd: ["classd"],
+  nimble: ["nimble", "nimble_health"],
+  "nwod-micro": ["nwod"],
+};
+
+export const $ = (id) => document.getElementById(id);
+export const systemTags = () => SYSTEM_TAGS[state.ruleset.id] ?? [];
 export const isGm = () => state.me?.member.role === "gm";
 export const role = () => state.me?.member.role;
 
@@ -28,7 +38,9 @@ export function region(scope, read, show, attrs = {}) {
       const key = JSON.stringify(data);
       if (mine !== latest || key === shown) return;
       shown = key;
-      box.replaceChildren(...[show(data)].flat(Infinity).filter((part) => part !== null && part !== undefined));
+      box.replaceChildren(
+        ...[show(data)].flat(Infinity).filter((part) => part !== null && part !== undefined),
+      );
     } catch (error) {
       if (mine === latest) box.replaceChildren(h("p", { class: "error" }, error.message));
       shown = undefined;
@@ -45,4 +57,26 @@ export function refreshSoon() {
   pending = setTimeout(() => {
     for (const run of [...state.panel, ...state.view]) run();
   }, 100);
+}
+
+// A new view: its regions replace the last view's, and the focus moves to its heading.
+export function openView(title, ...parts) {
+  state.view = [];
+  const heading = h("h2", { tabindex: "-1", id: "view-title" }, title);
+  $("view").replaceChildren(
+    heading,
+    ...parts
+      .map((part) => (typeof part === "function" ? part() : part))
+      .flat()
+      .filter(Boolean),
+  );
+  heading.focus();
+}
+
+export function pick(data, keys) {
+  return Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k]]));
+}
+
+export function drop(data, keys) {
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !keys.includes(k)));
 }

@@ -41,7 +41,11 @@ export function value(data, depth = 0) {
     if (data.every((item) => typeof item !== "object" || item === null)) {
       return data.map((item) => value(item, depth + 1)).join(", ");
     }
-    return h("ul", { class: "plain" }, data.map((item) => h("li", {}, value(item, depth + 1))));
+    return h(
+      "ul",
+      { class: "plain" },
+      data.map((item) => h("li", {}, value(item, depth + 1))),
+    );
   }
   const entries = Object.entries(data);
   if (entries.length === 0) return "none";
@@ -69,7 +73,12 @@ export function faces(all) {
     "div",
     { class: "faces" },
     [...groups].map(([label, group]) =>
-      h("span", { class: "face-group" }, h("span", { class: "label" }, `${words(label)}:`), group.map((f) => die(f, exploded, rerolled))),
+      h(
+        "span",
+        { class: "face-group" },
+        h("span", { class: "label" }, `${words(label)}:`),
+        group.map((f) => die(f, exploded, rerolled)),
+      ),
     ),
   );
 }
@@ -82,7 +91,10 @@ function die(face, exploded, rerolled) {
   const shown = face.kept ? String(face.face) : h("s", {}, String(face.face));
   return h(
     "span",
-    { class: ["die", ...marks].join(" "), title: `d${face.sides}${marks.length ? ` (${marks.join(", ")})` : ""}` },
+    {
+      class: ["die", ...marks].join(" "),
+      title: `d${face.sides}${marks.length ? ` (${marks.join(", ")})` : ""}`,
+    },
     face.reroll_of !== null ? "→" : "",
     shown,
     exploded.has(face.index) ? "!" : "",
@@ -98,11 +110,23 @@ export function rollCard(roll, names, onVerify) {
   const what = roll.follow_up ?? roll.check;
   const totals = TOTALS.filter((key) => typeof roll.result?.[key] === "number");
   const odds = Object.entries(roll.odds ?? {}).filter(([, chance]) => typeof chance === "number");
-  const proof = h("p", { class: "proof" }, proofBadge(roll), " ", h("button", { type: "button", onclick: () => onVerify(roll, proof) }, "Verify"));
+  const proof = h(
+    "p",
+    { class: "proof" },
+    proofBadge(roll),
+    " ",
+    h("button", { type: "button", onclick: () => onVerify(roll, proof) }, "Verify"),
+  );
   return h(
     "article",
     { class: "roll card", dataset: { rollId: roll.id }, "aria-label": `${who} rolled ${words(what)}` },
-    h("header", {}, h("strong", {}, who), ` rolled ${words(what)}`, h("time", { datetime: roll.recorded_at }, moment(roll.recorded_at))),
+    h(
+      "header",
+      {},
+      h("strong", {}, who),
+      ` rolled ${words(what)}`,
+      h("time", { datetime: roll.recorded_at }, moment(roll.recorded_at)),
+    ),
     asked(roll.request),
     faces(roll.faces),
     h(
@@ -111,22 +135,40 @@ export function rollCard(roll, names, onVerify) {
       h("strong", { class: "outcome" }, words(roll.result?.outcome ?? "")),
       totals.map((key) => h("span", { class: "total" }, `${words(key)} ${number(roll.result[key])}`)),
     ),
-    odds.length ? h("p", { class: "odds" }, "odds: ", odds.map(([key, chance]) => h("span", {}, `${ODDS[key] ?? words(key)} ${percent(chance)}`))) : null,
+    odds.length
+      ? h(
+          "p",
+          { class: "odds" },
+          "odds: ",
+          odds.map(([key, chance]) => h("span", {}, `${ODDS[key] ?? words(key)} ${percent(chance)}`)),
+        )
+      : null,
     proof,
   );
 }
 
 // What the roller asked for: the request's values that are set (the trait, the difficulty...).
 function asked(request) {
-  const set = Object.entries(request ?? {}).filter(([, v]) => v !== null && v !== "" && v !== 0 && v !== false && typeof v !== "object");
-  return set.length ? h("p", { class: "asked" }, set.map(([k, v]) => `${words(k)} ${typeof v === "number" ? number(v) : words(v)}`).join(" · ")) : null;
+  const set = Object.entries(request ?? {}).filter(
+    ([, v]) => v !== null && v !== "" && v !== 0 && v !== false && typeof v !== "object",
+  );
+  return set.length
+    ? h(
+        "p",
+        { class: "asked" },
+        set.map(([k, v]) => `${words(k)} ${typeof v === "number" ? number(v) : words(v)}`).join(" · "),
+      )
+    : null;
 }
 
 function proofBadge(roll) {
   const revealed = roll.proof?.seed;
   return h(
     "span",
-    { class: `badge ${revealed ? "revealed" : "sealed"}`, title: `commitment ${roll.proof?.commitment ?? ""}` },
+    {
+      class: `badge ${revealed ? "revealed" : "sealed"}`,
+      title: `commitment ${roll.proof?.commitment ?? ""}`,
+    },
     revealed ? "seed revealed" : "sealed until the scene closes",
     ` · #${roll.proof?.sequence ?? "?"} · ${short(roll.proof?.hash)}`,
   );
@@ -137,6 +179,14 @@ export function verdict(report) {
   const chain = report.chain?.intact;
   const match = report.recomputed?.match;
   const ok = chain && match !== false;
-  const faces = report.recomputed?.revealed ? (match ? "faces recomputed and matching" : "faces do not match") : "faces checkable once the seed is revealed";
-  return h("span", { class: `badge ${ok ? "ok" : "bad"}`, role: "status" }, `${chain ? "chain intact" : "chain broken"}, ${faces}`);
+  const faces = report.recomputed?.revealed
+    ? match
+      ? "faces recomputed and matching"
+      : "faces do not match"
+    : "faces checkable once the seed is revealed";
+  return h(
+    "span",
+    { class: `badge ${ok ? "ok" : "bad"}`, role: "status" },
+    `${chain ? "chain intact" : "chain broken"}, ${faces}`,
+  );
 }

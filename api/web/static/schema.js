@@ -23,7 +23,8 @@ export class Operations {
   // The operations under `prefix` (e.g. "/v1/scenes/{scene_id}/"), of these tags and this method.
   under(prefix, method, tags) {
     return [...this.byId.values()].filter(
-      (op) => op.method === method && op.path.startsWith(prefix) && op.tags?.some((tag) => tags.includes(tag)),
+      (op) =>
+        op.method === method && op.path.startsWith(prefix) && op.tags?.some((tag) => tags.includes(tag)),
     );
   }
 
@@ -41,7 +42,10 @@ export class Operations {
 export function resolve(schema, root) {
   let seen = 0;
   while (schema?.$ref && seen++ < 20) {
-    schema = schema.$ref.slice(2).split("/").reduce((node, key) => node?.[key], root);
+    schema = schema.$ref
+      .slice(2)
+      .split("/")
+      .reduce((node, key) => node?.[key], root);
   }
   return schema ?? {};
 }
@@ -52,7 +56,11 @@ function unwrap(schema, root) {
   const options = schema.anyOf ?? schema.oneOf;
   if (!options) return { schema, nullable: false };
   const real = options.filter((option) => resolve(option, root).type !== "null");
-  if (real.length === 1) return { schema: { ...schema, ...resolve(real[0], root), anyOf: undefined, oneOf: undefined }, nullable: true };
+  if (real.length === 1)
+    return {
+      schema: { ...schema, ...resolve(real[0], root), anyOf: undefined, oneOf: undefined },
+      nullable: true,
+    };
   return { schema, nullable: true };
 }
 
@@ -66,7 +74,9 @@ export function fieldsFor(schema, root, { skip = [], hints = {}, choices = () =>
   const required = new Set(object.required ?? []);
   const fields = Object.entries(object.properties ?? {})
     .filter(([name]) => !skip.includes(name))
-    .map(([name, property]) => field(`${id}-${name}`, name, property, root, required.has(name), { hint: hints[name], choices }));
+    .map(([name, property]) =>
+      field(`${id}-${name}`, name, property, root, required.has(name), { hint: hints[name], choices }),
+    );
   return {
     elements: fields.map((f) => f.element),
     read() {
@@ -86,8 +96,17 @@ function field(id, name, property, root, required, { hint, choices }) {
   const label = `${schema.title ?? words(name)}${required ? " *" : ""}`;
   const help = schema.description ? h("small", { id: `${id}-help` }, schema.description) : null;
   const described = help ? `${id}-help` : undefined;
-  const control = options ? chooser(id, schema, options, required, described) : controlFor(id, schema, required, nullable, hint, described);
-  const element = h("div", { class: "field" }, h("label", { for: id }, label), control.input, control.list, help);
+  const control = options
+    ? chooser(id, schema, options, required, described)
+    : controlFor(id, schema, required, nullable, hint, described);
+  const element = h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, label),
+    control.input,
+    control.list,
+    help,
+  );
   return { name, element, read: () => control.read(name, schema) };
 }
 
@@ -95,25 +114,64 @@ function controlFor(id, schema, required, nullable, hint, described) {
   const common = { id, name: id, "aria-describedby": described };
   const fallback = schema.default;
   if (schema.enum) {
-    const select = h("select", { ...common, required }, required ? null : h("option", { value: "" }, "—"), schema.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === fallback }, words(v))));
-    return { input: select, read: () => (select.value === "" ? undefined : differs(JSON.parse(select.value), fallback)) };
+    const select = h(
+      "select",
+      { ...common, required },
+      required ? null : h("option", { value: "" }, "—"),
+      schema.enum.map((v) => h("option", { value: JSON.stringify(v), selected: v === fallback }, words(v))),
+    );
+    return {
+      input: select,
+      read: () => (select.value === "" ? undefined : differs(JSON.parse(select.value), fallback)),
+    };
   }
   if (schema.type === "boolean") {
     const box = h("input", { ...common, type: "checkbox", checked: fallback === true });
     return { input: box, read: () => differs(box.checked, fallback ?? false) };
   }
   if (schema.type === "integer" || schema.type === "number") {
-    const input = h("input", { ...common, type: "number", inputmode: "numeric", step: schema.type === "integer" ? 1 : "any", min: schema.minimum, max: schema.maximum, value: fallback ?? "", required: required && !nullable });
-    return { input, read: (name) => (input.value === "" ? undefined : differs(parsedNumber(input, name), fallback)) };
+    const input = h("input", {
+      ...common,
+      type: "number",
+      inputmode: "numeric",
+      step: schema.type === "integer" ? 1 : "any",
+      min: schema.minimum,
+      max: schema.maximum,
+      value: fallback ?? "",
+      required: required && !nullable,
+    });
+    return {
+      input,
+      read: (name) => (input.value === "" ? undefined : differs(parsedNumber(input, name), fallback)),
+    };
   }
   if (schema.type === "string") {
     const listId = hint?.length ? `${id}-options` : undefined;
-    const input = h("input", { ...common, type: "text", list: listId, maxlength: schema.maxLength, value: fallback ?? "", placeholder: schema.examples?.[0], required: required && !nullable, autocomplete: "off" });
-    const list = listId ? h("datalist", { id: listId }, hint.map((option) => h("option", { value: option }))) : null;
+    const input = h("input", {
+      ...common,
+      type: "text",
+      list: listId,
+      maxlength: schema.maxLength,
+      value: fallback ?? "",
+      placeholder: schema.examples?.[0],
+      required: required && !nullable,
+      autocomplete: "off",
+    });
+    const list = listId
+      ? h(
+          "datalist",
+          { id: listId },
+          hint.map((option) => h("option", { value: option })),
+        )
+      : null;
     return { input, list, read: () => (input.value === "" ? undefined : differs(input.value, fallback)) };
   }
   // Lists, objects and unions: JSON, checked before sending.
-  const area = h("textarea", { ...common, rows: 3, placeholder: "JSON" }, fallback === undefined ? "" : JSON.stringify(fallback));
+  const area = h(
+    "textarea",
+    { ...common, rows: 3, placeholder: "JSON" },
+    fallback === undefined ? "" : JSON.stringify(fallback),
+  );
   return {
     input: area,
     read: (name) => {
@@ -131,7 +189,12 @@ function controlFor(id, schema, required, nullable, hint, described) {
 // One of the given values (a character by name...), or several for a list.
 function chooser(id, schema, options, required, described) {
   const many = schema.type === "array";
-  const select = h("select", { id, name: id, multiple: many, required, "aria-describedby": described }, many || required ? null : h("option", { value: "" }, "—"), options.map(([v, label]) => h("option", { value: v }, label)));
+  const select = h(
+    "select",
+    { id, name: id, multiple: many, required, "aria-describedby": described },
+    many || required ? null : h("option", { value: "" }, "—"),
+    options.map(([v, label]) => h("option", { value: v }, label)),
+  );
   return {
     input: select,
     read: () => {

@@ -10,7 +10,15 @@ const HIDDEN = new Set(["id", "campaign_id", "story_id", "issue_id"]);
 
 export function scrubber(scope, sceneId) {
   let steps = [];
-  const slider = h("input", { type: "range", id: "scrub", min: 0, max: 0, value: 0, step: 1, "aria-describedby": "scrub-step" });
+  const slider = h("input", {
+    type: "range",
+    id: "scrub",
+    min: 0,
+    max: 0,
+    value: 0,
+    step: 1,
+    "aria-describedby": "scrub-step",
+  });
   const back = h("button", { type: "button", "aria-label": "Previous step" }, "◀");
   const ahead = h("button", { type: "button", "aria-label": "Next step" }, "▶");
   const latest = h("button", { type: "button" }, "Now");
@@ -25,7 +33,11 @@ export function scrubber(scope, sceneId) {
       shown.replaceChildren();
       return;
     }
-    said.replaceChildren(`Step ${at + 1} of ${steps.length} · `, h("time", { datetime: step.at }, moment(step.at)), ` · ${step.text}`);
+    said.replaceChildren(
+      `Step ${at + 1} of ${steps.length} · `,
+      h("time", { datetime: step.at }, moment(step.at)),
+      ` · ${step.text}`,
+    );
     shown.replaceChildren(value(stateAt(steps, at)));
   };
   const move = (to) => {
@@ -77,7 +89,15 @@ function stateAt(steps, at) {
     if (!step.type.startsWith("Scene.")) continue;
     for (const [field, [, after]] of Object.entries(step.changes ?? {})) scene[field] = after;
   }
-  const visible = Object.fromEntries(Object.entries(scene).filter(([field]) => !HIDDEN.has(field) && field !== "rolls"));
-  if (Array.isArray(visible.seeds)) visible.seeds = visible.seeds.map((s) => ({ ...s, commitment: short(s.commitment), revealed_seed: s.revealed_seed ? short(s.revealed_seed) : null }));
+  const visible = Object.fromEntries(
+    Object.entries(scene).filter(([field]) => !HIDDEN.has(field) && field !== "rolls"),
+  );
+  // A seed's own roll count is not kept by the scene's steps: the rolls so far say it instead.
+  const seed = (s) => ({
+    number: s.number,
+    commitment: short(s.commitment),
+    revealed_seed: s.revealed_seed ? short(s.revealed_seed) : null,
+  });
+  if (Array.isArray(visible.seeds)) visible.seeds = visible.seeds.map(seed);
   return { ...visible, rolls_so_far: rolls, last_roll: lastRoll };
 }
