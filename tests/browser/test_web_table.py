@@ -333,3 +333,40 @@ def test_the_gm_runs_a_fight_from_forms_generated_from_the_openapi(
     expect(form.get_by_role("status")).to_have_text("Done.")
     expect(fight.locator("[data-field=current]")).to_have_text("Nova")
     expect(player.locator("#roll-log article.roll")).to_have_count(1)
+
+
+@pytest.mark.parametrize("ruleset", ["wcbh", "classd", "nimble", "nwod-micro"])
+def test_every_systems_scene_shows_its_state_and_a_roll_form_for_its_checks(
+    server: Server, ruleset: str, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    campaign = Campaign.start(server.url, ruleset)
+    checks = campaign.api.get(f"/v1/rulesets/{ruleset}").json()["checks"]
+    page = new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    at_scene(joined(page, server, campaign.player))
+
+    states = page.locator("details.system-state")
+    expect(states.first).to_be_visible()
+    expect(states.first.locator("dl.values").first).to_be_visible()  # read, not an error
+    expect(page.locator("#roll-check option")).to_have_count(len(checks))
+    expect(page.locator("#roll-character")).to_have_text("Nova")  # only the player's own
+    assert errors == []
+
+
+def test_an_observer_reads_the_scene_but_is_offered_no_roll_and_no_command(
+    server: Server, campaign: Campaign, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    observer = _ok(
+        campaign.api.post(
+            f"/v1/campaigns/{campaign.campaign_id}/members",
+            json={"name": "Di", "role": "observer"},
+            headers={"Authorization": f"Bearer {campaign.gm}"},
+        )
+    )
+    campaign.roll_for_nova()
+    page = at_scene(joined(new_page(), server, observer["token"]))
+    expect(page.locator("#roll-log article.roll")).to_have_count(1)
+    expect(page.locator("form.roll-form")).to_have_count(0)
+    expect(page.locator("details.commands")).to_have_count(0)
+    expect(page.get_by_role("button", name="Close Scene")).to_have_count(0)

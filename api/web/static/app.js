@@ -52,10 +52,12 @@ async function loadNames() {
 function startStream() {
   const stream = new AbortController();
   const onEntry = (entry) => {
-    $("activity").textContent = `${entry.type.replace(".", " ")} · ${moment(entry.timestamp)}`;
+    // The entry's readable text where the stream carries one, else its type.
+    const said = entry.text ?? entry.type.replace(".", " ");
+    $("activity").textContent = `${said} · ${moment(entry.timestamp)}`;
     if (entry.type.startsWith("Character.") || entry.type.startsWith("Campaign."))
       loadNames().then(refreshSoon);
-    else refreshSoon();
+    else refreshSoon(entry);
   };
   const said = {
     live: "● live",

@@ -51,11 +51,15 @@ export function region(scope, read, show, attrs = {}) {
   return box;
 }
 
+// Entries that come in a burst are read once; a roll changes nothing the navigation shows.
 let pending = null;
-export function refreshSoon() {
+let panelToo = false;
+export function refreshSoon(entry = null) {
+  panelToo ||= !entry?.type.startsWith("Roll.");
   clearTimeout(pending);
   pending = setTimeout(() => {
-    for (const run of [...state.panel, ...state.view]) run();
+    for (const run of [...(panelToo ? state.panel : []), ...state.view]) run();
+    panelToo = false;
   }, 100);
 }
 

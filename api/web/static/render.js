@@ -128,7 +128,8 @@ export function rollCard(roll, names, onVerify) {
       h("time", { datetime: roll.recorded_at }, moment(roll.recorded_at)),
     ),
     asked(roll.request),
-    faces(roll.faces),
+    // A roll whose contents are withheld from this member (a secret GM roll) has no faces to show.
+    roll.faces?.length ? faces(roll.faces) : h("p", { class: "hint" }, "faces not shown"),
     h(
       "p",
       { class: "result" },
