@@ -73,9 +73,16 @@ def campaign(server: Server) -> Campaign:
 
 
 def joined(page: Page, server: Server, token: str) -> Page:
-    """The table opened from a link carrying the token in its fragment, live on the stream."""
+    """The table opened from a link carrying the token in its fragment, live on the stream, and
+    settled: showing all it read (a click on a part being redrawn may be lost, as a person's is)."""
     page.goto(f"{server.url}/#token={token}")
-    expect(page.locator("#live")).to_have_text("● live")
+    # A server's first /openapi.json takes it seconds to build (the table reads it on joining).
+    expect(page.locator("#live")).to_have_text("● live", timeout=20_000)
+    return settled(page)
+
+
+def settled(page: Page) -> Page:
+    expect(page.locator("html")).to_have_attribute("data-settled", "true")
     return page
 
 
@@ -226,7 +233,7 @@ def test_closing_the_scene_lets_a_roll_card_verify_its_faces(
 
     expect(gm.locator("#scene-header [data-field=status]")).to_have_text("closed")
     expect(card.locator(".badge.revealed")).to_contain_text("seed revealed")
-    card.get_by_role("button", name="Verify").click()
+    settled(gm).locator("#roll-log article.roll").get_by_role("button", name="Verify").click()
     expect(card.locator(".badge.ok")).to_have_text("chain intact, faces recomputed and matching")
 
 

@@ -33,6 +33,7 @@ export function region(scope, read, show, attrs = {}) {
   let shown;
   const run = async () => {
     const mine = ++latest;
+    busy(+1);
     try {
       const data = await read();
       const key = JSON.stringify(data);
@@ -44,11 +45,21 @@ export function region(scope, read, show, attrs = {}) {
     } catch (error) {
       if (mine === latest) box.replaceChildren(h("p", { class: "error" }, error.message));
       shown = undefined;
+    } finally {
+      busy(-1);
     }
   };
   scope.push(run);
   run();
   return box;
+}
+
+// `data-settled` on the page says no part is being read or about to be: the page shows everything
+// it has been told of (what a test, or an assistive tool, may wait for).
+let reading = 0;
+function busy(change) {
+  reading += change;
+  document.documentElement.dataset.settled = String(reading === 0 && pending === null);
 }
 
 // Entries that come in a burst are read once; a roll changes nothing the navigation shows.
@@ -58,9 +69,13 @@ export function refreshSoon(entry = null) {
   panelToo ||= !entry?.type.startsWith("Roll.");
   clearTimeout(pending);
   pending = setTimeout(() => {
+    pending = null;
+    busy(+1);
     for (const run of [...(panelToo ? state.panel : []), ...state.view]) run();
     panelToo = false;
+    busy(-1);
   }, 100);
+  busy(0);
 }
 
 // A new view: its regions replace the last view's, and the focus moves to its heading.
