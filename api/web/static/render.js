@@ -157,7 +157,11 @@ function asked(request) {
     ? h(
         "p",
         { class: "asked" },
-        set.map(([k, v]) => `${words(k)} ${typeof v === "number" ? number(v) : words(v)}`).join(" · "),
+        set
+          .map(([k, v]) =>
+            v === true ? words(k) : `${words(k)} ${typeof v === "number" ? number(v) : words(v)}`,
+          )
+          .join(" · "),
       )
     : null;
 }
