@@ -377,3 +377,24 @@ def test_an_observer_reads_the_scene_but_is_offered_no_roll_and_no_command(
     expect(page.locator("form.roll-form")).to_have_count(0)
     expect(page.locator("details.commands")).to_have_count(0)
     expect(page.get_by_role("button", name="Close Scene")).to_have_count(0)
+
+
+def test_a_roll_that_waits_for_the_gm_is_approved_on_the_gms_page(
+    server: Server, campaign: Campaign, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    gm = at_scene(joined(new_page(), server, campaign.gm))
+    player = at_scene(joined(new_page(), server, campaign.player))
+    player.get_by_label("Trait", exact=True).fill("Agility")
+    player.get_by_label("Difficulty", exact=True).fill("2")  # a player's modifier: the GM approves
+
+    player.get_by_role("button", name="Roll", exact=True).click()
+
+    expect(player.locator(".roll-form [role=status]")).to_have_text(
+        "Asked the GM: waiting for approval."
+    )
+    waiting = gm.locator("#roll-requests")
+    expect(waiting).to_contain_text("Nova: roll")
+    expect(player.locator("#roll-log")).to_contain_text("No rolls yet.")
+    settled(gm).get_by_role("button", name="Approve Roll Request").click()
+    expect(player.locator("#roll-log article.roll")).to_contain_text("difficulty 2")
+    expect(waiting).to_be_empty()

@@ -10,7 +10,11 @@ import { showScene } from "./scene.js";
 import { Operations } from "./schema.js";
 import { showCharacter, showMission } from "./sheets.js";
 
+// The OpenAPI document is public and the same for every member: read while the token is checked.
+let operations = null;
+
 async function join() {
+  operations ??= get("/openapi.json");
   try {
     state.me = await get("/v1/me");
   } catch (error) {
@@ -21,10 +25,7 @@ async function join() {
     return;
   }
   const campaign = state.me.campaign;
-  const [ruleset, openapi] = await Promise.all([
-    get(`/v1/rulesets/${campaign.ruleset}`),
-    get("/openapi.json"),
-  ]);
+  const [ruleset, openapi] = await Promise.all([get(`/v1/rulesets/${campaign.ruleset}`), operations]);
   state.ruleset = ruleset;
   state.ops = new Operations(openapi);
   await loadNames();
