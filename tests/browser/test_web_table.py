@@ -92,11 +92,17 @@ def at_scene(page: Page) -> Page:
     return page
 
 
+def both_at_scene(server: Server, campaign: Campaign, new_page) -> tuple[Page, Page]:  # type: ignore[no-untyped-def]
+    """The GM and the player, each in a browser context of their own, at the campaign's scene."""
+    return tuple(
+        at_scene(joined(new_page(), server, token)) for token in (campaign.gm, campaign.player)
+    )  # type: ignore[return-value]
+
+
 def test_a_players_roll_appears_on_the_gms_page_live(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
-    gm = at_scene(joined(new_page(), server, campaign.gm))
-    player = at_scene(joined(new_page(), server, campaign.player))
+    gm, player = both_at_scene(server, campaign, new_page)
     expect(gm.locator("#roll-log")).to_contain_text("No rolls yet.")
     gm.evaluate("window.notReloaded = true")
 
@@ -116,8 +122,7 @@ def test_a_players_roll_appears_on_the_gms_page_live(
 def test_the_gms_page_turn_reaches_the_player_live(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
-    gm = at_scene(joined(new_page(), server, campaign.gm))
-    player = at_scene(joined(new_page(), server, campaign.player))
+    gm, player = both_at_scene(server, campaign, new_page)
     expect(player.locator("#scene-header [data-field=page]")).to_have_text("1")
 
     gm.get_by_role("button", name="Advance Page").click()
@@ -326,8 +331,7 @@ def test_the_gm_runs_a_fight_from_forms_generated_from_the_openapi(
     server: Server, new_page
 ) -> None:  # type: ignore[no-untyped-def]
     campaign = Campaign.start(server.url, "nwod-micro")
-    gm = at_scene(joined(new_page(), server, campaign.gm))
-    player = at_scene(joined(new_page(), server, campaign.player))
+    gm, player = both_at_scene(server, campaign, new_page)
     fight = player.locator("details[data-operation=nwod_fight]")
     expect(fight.locator("[data-field=turn]")).to_have_text("1")
 
@@ -382,8 +386,7 @@ def test_an_observer_reads_the_scene_but_is_offered_no_roll_and_no_command(
 def test_a_roll_that_waits_for_the_gm_is_approved_on_the_gms_page(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
-    gm = at_scene(joined(new_page(), server, campaign.gm))
-    player = at_scene(joined(new_page(), server, campaign.player))
+    gm, player = both_at_scene(server, campaign, new_page)
     player.get_by_label("Trait", exact=True).fill("Agility")
     player.get_by_label("Difficulty", exact=True).fill("2")  # a player's modifier: the GM approves
 
