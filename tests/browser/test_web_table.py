@@ -401,3 +401,37 @@ def test_a_roll_that_waits_for_the_gm_is_approved_on_the_gms_page(
     settled(gm).get_by_role("button", name="Approve Roll Request").click()
     expect(player.locator("#roll-log article.roll")).to_contain_text("difficulty 2")
     expect(waiting).to_be_empty()
+
+
+def test_a_roll_cards_faces_mark_dropped_rerolled_and_exploded_dice(
+    server: Server, new_page
+) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto(server.url + "/")
+
+    def face(index: int, shown: int, **marks: Any) -> dict[str, Any]:
+        return {"index": index, "sides": 6, "face": shown, "kept": True, "label": "trait",
+                "exploded_from": None, "reroll_of": None, **marks}  # fmt: skip
+
+    faces = [
+        face(0, 6),  # exploded: drew face 1
+        face(1, 3, exploded_from=0),
+        face(2, 1, kept=False),  # rerolled: face 3 replaced it
+        face(3, 5, reroll_of=2),
+        face(4, 2, kept=False),  # dropped
+    ]
+    dice = page.evaluate(
+        """async faces => {
+            const { faces: render } = await import("/web/render.js");
+            return [...render(faces).querySelectorAll(".die")].map(d => [d.className, d.textContent, d.querySelector("s") !== null]);
+        }""",
+        faces,
+    )
+    # [classes, text (a screen reader hears the mark too), struck through]
+    assert dice == [
+        ["die exploded", "6! (exploded)", False],
+        ["die", "3", False],
+        ["die rerolled", "1 (rerolled)", True],
+        ["die reroll", "→5 (reroll)", False],
+        ["die dropped", "2 (dropped)", True],
+    ]
