@@ -26,6 +26,7 @@ from api.routers import (
     signing,
     stream,
     visibility,
+    web,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
@@ -96,7 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, visibility, history, signing, stream, proof, api_docs)),
+        *(r.router for r in (missions, rolls, visibility, history, signing, stream, proof)),
+        *(r.router for r in (api_docs, web)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
