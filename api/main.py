@@ -13,6 +13,7 @@ import systems
 from api import errors, openapi
 from api.conditional import NotModified
 from api.routers import (
+    api_docs,
     campaigns,
     characters,
     history,
@@ -20,10 +21,12 @@ from api.routers import (
     meta,
     missions,
     play,
+    proof,
     rolls,
     signing,
     stream,
     visibility,
+    web,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
@@ -80,6 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Event-sourced campaign state for tabletop RPGs played by post, in chat and at tables.",
         lifespan=lifespan,
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: api_docs serves them offline
+        docs_url=None,
+        redoc_url=None,
     )
     errors.install(app)
     openapi.install(app)
@@ -91,7 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, visibility, history, signing, stream)),
+        *(r.router for r in (missions, rolls, visibility, history, signing, stream, proof)),
+        *(r.router for r in (api_docs, web)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)

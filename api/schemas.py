@@ -103,6 +103,10 @@ class CampaignPublic(Written):
         default_factory=list,
         description="The secret GM rolls not revealed yet: chained and counted, contents withheld",
     )
+    proof_pages_public: bool = Field(
+        description="Whether anyone may open its rolls' proof pages, GET /proof/{roll_id}, "
+        "without a token (PUT .../proof-pages; off until the GM opens them)"
+    )
 
 
 class CampaignCreated(CampaignPublic):

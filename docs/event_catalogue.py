@@ -642,7 +642,8 @@ def play_mission_counters(s: Session, campaign_id: str, gm: str, story: str) -> 
 
 def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> None:
     """A campaign where players' sheet changes wait for the GM (one declined, one approved), then
-    a token rotated, one revoked and a member removed (its hero passes to the GM)."""
+    its proof pages made public, a token rotated, one revoked and a member removed (its hero
+    passes to the GM)."""
     campaign = s.call(
         "POST",
         "/v1/campaigns",
@@ -668,6 +669,7 @@ def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> No
             i for i, c in proposed["sheet_changes"].items() if c["status"] == "pending"
         )
         s.call("POST", f"{changes}/{change_id}/{decision}", gm, {"note": "as agreed"})
+    s.call("PUT", f"/v1/campaigns/{campaign_id}/proof-pages", gm, {"public": True})
     s.call("POST", f"{members}/{bo['id']}/token", bo["token"], {"expires_in": 3600})
     s.call("DELETE", f"{members}/{cy['id']}/token", gm)
     s.call("DELETE", f"{members}/{bo['id']}", gm)

@@ -39,6 +39,7 @@ from domain.requests import (
     IssueCreate,
     MemberCreate,
     PoolChange,
+    ProofPagesSet,
     ResourceChange,
     SceneCreate,
     SheetChangeDecision,
@@ -177,6 +178,16 @@ class Chronicle(RollCommands):
         for character in owned:
             character.release_to_gm(f"{name} left the campaign")
         return self._commit(ctx, campaign, *owned)
+
+    @command
+    def set_proof_pages(
+        self, ctx: CommandContext, campaign_id: UUID, body: ProofPagesSet
+    ) -> Outcome:
+        """The GM opens the campaign's proof pages to the public, or closes them (recorded)."""
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign.set_proof_pages(body.public)
+        return self._commit(ctx, campaign)
 
     def _expiry(self, expires_in: int | None) -> str | None:
         if expires_in is None:

@@ -96,6 +96,13 @@ class TokenRotate(Strict):
     expires_in: int | None = ExpiresIn
 
 
+class ProofPagesSet(Strict):
+    public: bool = Field(
+        description="true: anyone with a roll's link may open its proof page, GET /proof/{roll_id}, "
+        "without a token; false (the default of every campaign): nobody may."
+    )
+
+
 # ---- characters --------------------------------------------------------------------------------
 
 

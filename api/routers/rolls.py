@@ -14,6 +14,7 @@ from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
+from api.proof_page import proof_link
 from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     CampaignVerification,
@@ -32,7 +33,7 @@ from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
-from domain.rulesets import get_ruleset
+from domain.proofs import what_was_rolled, who_rolled
 from domain.visibility import WITHHELD_TEXT
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
@@ -139,22 +140,10 @@ def get_roll_text(
     if seen_by(app, actor).withholds(record):
         # the same words in every format: no markup to add to what is not shown
         return PlainTextResponse(f"{WITHHELD_TEXT} (roll #{record['sequence']} of the chain)")
-    if record.get("character_id") is not None:
-        character: Character = app.repository.get(UUID(record["character_id"]))
-        who = character.name
-    else:
-        who = campaign.member(UUID(record["rolled_by"])).name
-    proof = f"{request.base_url}v1/rolls/{roll.id}/verification"
-    text = roll_text.roll_text(record, roll.odds, who, _reads(campaign, record), proof)
+    who = who_rolled(app.repository, campaign, record)
+    proof = proof_link(str(request.base_url), campaign, roll)
+    text = roll_text.roll_text(record, roll.odds, who, what_was_rolled(campaign, record), proof)
     return PlainTextResponse(roll_text.RENDERERS[format](text))
-
-
-def _reads(campaign: Campaign, record: dict[str, Any]) -> str:
-    """What was rolled, as the campaign's ruleset reads its check (a follow-up: by its name)."""
-    if record.get("follow_up"):
-        return f"{record['follow_up'].replace('_', ' ')} (a follow-up of {record['check']})"
-    check = get_ruleset(campaign.ruleset).checks.get(record["check"])
-    return check.reads(record["request"]) if check is not None else record["check"]
 
 
 class RollPage(Page):

@@ -36,6 +36,9 @@ class Member:
 
 
 class Campaign(Aggregate):
+    # Off until the GM opens them; a class default, so campaigns that never set it read False.
+    proof_pages_public: bool = False
+
     @event("Created")
     def __init__(
         self,
@@ -181,6 +184,14 @@ class Campaign(Aggregate):
         del self.members[member_id]
 
     # ---- open scenes --------------------------------------------------------------------------
+
+    def set_proof_pages(self, public: bool) -> None:
+        """Make the rolls' proof pages public (GET /proof/{roll_id}, no token) or private again."""
+        self._proof_pages_set(public)
+
+    @event("ProofPagesSet")
+    def _proof_pages_set(self, public: bool) -> None:
+        self.proof_pages_public = public
 
     def note_scene_opened(self, scene_id: UUID) -> None:
         self._scene_opened(scene_id)
