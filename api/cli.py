@@ -159,16 +159,22 @@ def _project(args: argparse.Namespace) -> int:
     import threading
 
     from projections.runner import Supervisor, open_view_store, views_env
+    from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
     env = settings.eventsourcing_env()
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
+    # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
+    dispatcher = start_dispatcher(
+        open_view_store(views_env(env)), settings.key_bytes(), settings.webhook_policy()
+    )
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     print("chronicle project: keeping the views up to date", flush=True)
     done.wait()
+    dispatcher.stop()
     supervisor.stop()
     return 0
 

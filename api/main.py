@@ -23,12 +23,14 @@ from api.routers import (
     rolls,
     signing,
     stream,
+    webhooks,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
+from projections.webhooks import Outbox, start_dispatcher
 
 
 def build_application(settings: Settings) -> Chronicle:
@@ -64,10 +66,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))
-        supervisor = Supervisor(env).start() if settings.projections == "embedded" else None
+        app.state.outbox = Outbox(app.state.views.store)  # the webhooks' delivery log
+        supervisor, dispatcher = None, None
+        if settings.projections == "embedded":
+            supervisor = Supervisor(env).start()
+            dispatcher = start_dispatcher(
+                open_view_store(views_env(env)), settings.key_bytes(), settings.webhook_policy()
+            )
         try:
             yield
         finally:
+            if dispatcher is not None:
+                dispatcher.stop()
             if supervisor is not None:
                 supervisor.stop()
             app.state.views.store.datastore.close()
@@ -88,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream)),
+        *(r.router for r in (missions, rolls, history, signing, stream, webhooks)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)

@@ -201,14 +201,38 @@ class ViewStore(TrackingRecorder):
     def log(
         self, campaign_id: str, after: int = 0, limit: int | None = None
     ) -> list[dict[str, Any]]:
+        """A campaign's log entries after `after`, each with its readable `text`."""
+        return [entry for _, entry in self.log_rows(after, limit, campaign_id)]
+
+    def log_rows(
+        self, after: int = 0, limit: int | None = None, campaign_id: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """(campaign id, entry) of the log after `after`, of one campaign or of all, in order.
+        Each entry carries `text`: its replay steps' texts (a line each), the very texts the
+        replays show; null for bookkeeping entries whose story another entry tells."""
+        scope = "campaign_id = %s AND " if campaign_id else ""
+        given = [campaign_id] if campaign_id else []
         statement = (
-            "SELECT entry FROM view_log WHERE campaign_id = %s AND position > %s ORDER BY position"
+            f"SELECT campaign_id, entry FROM view_log WHERE {scope}position > %s ORDER BY position"
         )
-        params: list[Any] = [campaign_id, after]
         if limit is not None:
-            statement += " LIMIT %s"
-            params.append(limit)
-        return [json.loads(r["entry"]) for r in self._rows(statement, params)]
+            statement += f" LIMIT {int(limit)}"
+        rows = [
+            (r["campaign_id"], json.loads(r["entry"]))
+            for r in self._rows(statement, [*given, after])
+        ]
+        if not rows:
+            return rows
+        texts: dict[int, list[str]] = {}
+        for row in self._rows(
+            f"SELECT position, step FROM view_timeline WHERE {scope}position > %s "
+            "AND position <= %s ORDER BY position, n",
+            [*given, after, rows[-1][1]["position"]],
+        ):
+            texts.setdefault(int(row["position"]), []).append(json.loads(row["step"])["text"])
+        for _, entry in rows:
+            entry["text"] = "\n".join(texts.get(entry["position"], [])) or None
+        return rows
 
     def listed(
         self,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from api.deps import ActorDep, AppDep, ViewsDep, position_query
 from api.errors import ERROR_RESPONSES
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
+from projections.outside import shown
 
 router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
 
@@ -23,6 +24,11 @@ class LogEntry(BaseModel):
     timestamp: str
     actor: str | None = Field(description="The member whose command wrote it")
     payload: dict[str, Any] = Field(description="The event's fields, secrets left out")
+    text: str | None = Field(
+        default=None,
+        description="What happened, for people: the replay's step texts of this entry, one line "
+        "each; null for bookkeeping entries whose story another entry tells",
+    )
 
 
 class LogPage(BaseModel):
@@ -58,8 +64,9 @@ def events(
     """The campaign's log in order, paged; follow `next_after`."""
     campaign = app.get(actor, Campaign, campaign_id)
     items = views.store.log(str(campaign.id), after=after, limit=limit)
+    shown_items = (shown(i, actor.role) for i in items)  # type: ignore[arg-type]
     return LogPage(
-        items=[LogEntry.model_validate(i) for i in items],
+        items=[LogEntry.model_validate(i) for i in shown_items if i is not None],
         next_after=items[-1]["position"] if len(items) == limit else None,
     )
 

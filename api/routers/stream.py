@@ -23,6 +23,7 @@ from api.routers.history import LogEntry
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
 from domain.errors import InvalidInput, Unauthenticated
+from projections.outside import shown
 from projections.runner import ViewReader
 
 log = logging.getLogger("chronicle.stream")
@@ -38,11 +39,6 @@ RETRY_MILLISECONDS = 1000  # tells EventSource how soon to reconnect
 CHECK_SECONDS = 0.25  # bound on noticing a disconnect or a server shutdown while idle
 CREDENTIAL_SECONDS = 1.0  # an open stream re-checks its token against the store this often
 CREDENTIAL_ENTRIES = ("Campaign.TokenRotated", "Campaign.TokenRevoked", "Campaign.MemberRemoved")
-
-
-def readable(entry: dict[str, Any], actor: Actor) -> bool:
-    """May this member see this log entry? Every member reads the whole (redacted) log today."""
-    return True
 
 
 def server_exiting() -> bool:
@@ -202,8 +198,9 @@ async def _events(
                 last = entry["position"]
                 if not await credential.valid(entry):
                     return
-                if readable(entry, credential.actor):
-                    yield _event(entry)
+                visible = shown(entry, credential.actor.role)  # type: ignore[arg-type]
+                if visible is not None:
+                    yield _event(visible)
                     sent += 1
                     if sent == limit:
                         return
