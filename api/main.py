@@ -73,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             dispatcher = start_dispatcher(
                 open_view_store(views_env(env)), settings.key_bytes(), settings.webhook_policy()
             )
+        app.state.dispatcher = dispatcher
         try:
             yield
         finally:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from threading import Event, Thread
+from threading import Condition, Event, Thread
 from typing import Any
 
 import httpx
@@ -264,6 +264,9 @@ class Dispatcher:
     def __init__(self, outbox: Outbox, sealer: Sealer, policy: Policy) -> None:
         self.outbox, self.sealer, self.policy = outbox, sealer, policy
         self.stopping = Event()
+        # How many attempts this dispatcher has recorded, told to whoever waits for one.
+        self.attempts_made = 0
+        self._recorded = Condition()
         self._thread: Thread | None = None
         self._senders = ThreadPoolExecutor(policy.senders, thread_name_prefix="webhook-send")
         self._client = httpx.Client(timeout=policy.timeout_seconds, follow_redirects=False)
@@ -294,11 +297,18 @@ class Dispatcher:
     def send(self, due: Due) -> None:
         doc = self.outbox.store.doc("webhook", due.webhook_id)
         if doc is None or doc["status"] == "removed":  # removed: what it still owed is dropped
-            self.outbox.record(
-                due, Attempt(None, "the webhook was removed"), self.policy, final=True
-            )
-            return
-        self.outbox.record(due, self._post(due, doc), self.policy)
+            gone = Attempt(None, "the webhook was removed")
+            self.outbox.record(due, gone, self.policy, final=True)
+        else:
+            self.outbox.record(due, self._post(due, doc), self.policy)
+        with self._recorded:
+            self.attempts_made += 1
+            self._recorded.notify_all()
+
+    def wait_for_attempts(self, count: int, timeout: float) -> bool:
+        """True once this dispatcher has recorded `count` attempts; False after `timeout` s."""
+        with self._recorded:
+            return self._recorded.wait_for(lambda: self.attempts_made >= count, timeout)
 
     def _post(self, due: Due, doc: dict[str, Any]) -> Attempt:
         secret = self.sealer.unseal(doc["sealed_secret"])
