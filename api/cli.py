@@ -167,7 +167,10 @@ def _project(args: argparse.Namespace) -> int:
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
     dispatcher = start_dispatcher(
-        open_view_store(views_env(env)), settings.key_bytes(), settings.webhook_policy()
+        open_view_store(views_env(env)),
+        views_env(env),
+        settings.key_bytes(),
+        settings.webhook_policy(),
     )
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

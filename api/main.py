@@ -66,12 +66,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))
-        app.state.outbox = Outbox(app.state.views.store)  # the webhooks' delivery log
+        app.state.outbox = Outbox(app.state.views.store, views_env(env))  # the delivery logs
         supervisor, dispatcher = None, None
         if settings.projections == "embedded":
             supervisor = Supervisor(env).start()
             dispatcher = start_dispatcher(
-                open_view_store(views_env(env)), settings.key_bytes(), settings.webhook_policy()
+                open_view_store(views_env(env)),
+                views_env(env),
+                settings.key_bytes(),
+                settings.webhook_policy(),
             )
         app.state.dispatcher = dispatcher
         try:
@@ -81,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 dispatcher.stop()
             if supervisor is not None:
                 supervisor.stop()
+            app.state.outbox.close()
             app.state.views.store.datastore.close()
             app.state.chronicle.close()
 

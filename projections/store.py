@@ -184,6 +184,11 @@ class ViewStore(TrackingRecorder):
         rows = self._rows(DOC_QUERY, (kind, doc_id))
         return json.loads(rows[0]["doc"]) if rows else None
 
+    def docs(self, kind: str) -> list[dict[str, Any]]:
+        """Every document of one kind, of every campaign (for the few kinds that stay few)."""
+        rows = self._rows("SELECT doc FROM view_docs WHERE kind = %s ORDER BY id", (kind,))
+        return [json.loads(r["doc"]) for r in rows]
+
     def version_at(
         self, kind: str, doc_id: str, *, position: int | None = None, at: str | None = None
     ) -> dict[str, Any] | None:

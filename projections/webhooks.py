@@ -13,15 +13,17 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from threading import Condition, Event, Thread
 from typing import Any
 
 import httpx
+from eventsourcing.sqlite import SQLiteDatastore
 
 from domain.secrets import Sealer
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
@@ -44,6 +46,8 @@ CREATE = [
         "NULL, at TEXT NOT NULL, status_code INTEGER, error TEXT, PRIMARY KEY (delivery_id, n))"
     ),
 ]
+OUTBOX_SQLITE_FILENAME = "webhooks.sqlite3"
+CREATE_LOCK = 0x57E8B001  # the advisory lock that serialises creating the tables on PostgreSQL
 CURSOR = "deliveries"
 BATCH = 200
 NAMESPACE = uuid.UUID("5b0c7c52-3f1e-4c57-9a53-2f1d0c6e8a41")
@@ -102,22 +106,39 @@ def delivery_id(webhook_id: str, position: int) -> str:
 
 
 class Outbox:
-    """The deliveries' tables, kept beside the views (a rebuild of the views leaves them alone)."""
+    """The deliveries' tables. On PostgreSQL they sit beside the views; on SQLite in a file of
+    their own: SQLite has one writer per file, and the views runner's transactions read before
+    they write, so any other writer in the views' file would make them fail (SQLITE_BUSY). The
+    views are only read here, and a rebuild of the views leaves the deliveries alone."""
 
-    def __init__(self, store: ViewStore) -> None:
-        self.store = store
+    def __init__(self, views: ViewStore, env: Mapping[str, str]) -> None:
+        self.store = views
+        if env["PERSISTENCE_MODULE"].endswith("sqlite"):
+            path = Path(env["VIEWS_SQLITE_DBNAME"]).with_name(OUTBOX_SQLITE_FILENAME)
+            self._datastore: Any = SQLiteDatastore(str(path), lock_timeout=10)
+            self._placeholder = "?"
+        else:
+            self._datastore = views.datastore  # type: ignore[attr-defined]
+            self._placeholder = "%s"
         with self._tx() as cursor:
+            if self._placeholder == "%s":  # replicas and workers starting together: one at a time
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
             for statement in CREATE:
                 cursor.execute(statement)
 
     @contextmanager
     def _tx(self, commit: bool = True) -> Iterator[Any]:
-        with self.store._tx(commit=commit) as cursor:
+        with self._datastore.transaction(commit=commit) as cursor:
             yield cursor
 
-    def _run(self, cursor: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
-        cursor.execute(self.store._sql(statement), params)
+    def _run(self, cursor: Any, statement: str, params: Sequence[Any] = ()) -> Any:
+        cursor.execute(statement.replace("%s", self._placeholder), tuple(params))
         return cursor
+
+    def close(self) -> None:
+        """Close what it opened (on SQLite, its own file's connections)."""
+        if self._datastore is not getattr(self.store, "datastore", None):
+            self._datastore.close()
 
     def enqueue(self) -> int:
         """Turn the log entries after the cursor into deliveries for the webhooks that want them;
@@ -131,8 +152,7 @@ class Outbox:
         if not rows:
             return 0
         # Read after the entries: a webhook registered before the last of them is in the views.
-        with self._tx(commit=False) as cursor:
-            hooks = self._webhooks(cursor)
+        hooks = self._webhooks()
         with self._tx() as cursor:
             for campaign_id, entry in rows:
                 for hook in hooks.get(campaign_id, []):
@@ -145,10 +165,9 @@ class Outbox:
             )
         return len(rows)
 
-    def _webhooks(self, cursor: Any) -> dict[str, list[dict[str, Any]]]:
+    def _webhooks(self) -> dict[str, list[dict[str, Any]]]:
         by_campaign: dict[str, list[dict[str, Any]]] = {}
-        for row in self._run(cursor, "SELECT doc FROM view_docs WHERE kind = 'webhook'").fetchall():
-            doc = json.loads(row["doc"])
+        for doc in self.store.docs("webhook"):
             by_campaign.setdefault(doc["campaign_id"], []).append(doc)
         return by_campaign
 
@@ -335,9 +354,12 @@ class Dispatcher:
             self._thread.join(timeout=30)
         self._senders.shutdown(wait=True)
         self._client.close()
+        self.outbox.close()
         self.outbox.store.datastore.close()  # type: ignore[attr-defined]  # its own, from start_dispatcher
 
 
-def start_dispatcher(store: ViewStore, key: bytes, settings: Mapping[str, Any]) -> Dispatcher:
-    """The dispatcher a views runner's process starts beside it."""
-    return Dispatcher(Outbox(store), Sealer(key), Policy(**settings)).start()
+def start_dispatcher(
+    store: ViewStore, env: Mapping[str, str], key: bytes, policy: Mapping[str, Any]
+) -> Dispatcher:
+    """The dispatcher a views runner's process starts beside it (`env`: the views' environment)."""
+    return Dispatcher(Outbox(store, env), Sealer(key), Policy(**policy)).start()

@@ -42,14 +42,14 @@ class WebhookPage(Page):
     items: list[WebhookPublic]
 
 
-class DeliveryAttempt(BaseModel):
+class WebhookDeliveryAttempt(BaseModel):
     n: int = Field(description="1 for the first attempt")
     at: str = Field(description="When it was made (UTC)")
     status_code: int | None = Field(description="The receiver's HTTP status; null: no answer")
     error: str | None = Field(description="Why there was no answer (refused, timed out...)")
 
 
-class DeliveryPublic(BaseModel):
+class WebhookDelivery(BaseModel):
     id: UUID = Field(description="Sent as X-Chronicle-Delivery: the same on every retry")
     position: int = Field(description="The log entry's position")
     type: str = Field(description="The log entry's type")
@@ -57,11 +57,11 @@ class DeliveryPublic(BaseModel):
     attempts: int
     next_attempt_at: str | None = Field(description="When it is tried next (pending only)")
     created_at: str
-    attempt_log: list[DeliveryAttempt]
+    attempt_log: list[WebhookDeliveryAttempt]
 
 
-class DeliveryPage(Page):
-    items: list[DeliveryPublic]
+class WebhookDeliveryPage(Page):
+    items: list[WebhookDelivery]
 
 
 def webhook_public(webhook: Webhook) -> dict[str, Any]:
@@ -137,7 +137,7 @@ def list_webhooks(
 
 @router.get(
     "/v1/webhooks/{webhook_id}/deliveries",
-    response_model=DeliveryPage,
+    response_model=WebhookDeliveryPage,
     operation_id="list_webhook_deliveries",
 )
 def list_deliveries(
@@ -147,14 +147,14 @@ def list_deliveries(
     actor: ActorDep,
     after: After = 0,
     limit: Limit = 100,
-) -> DeliveryPage:
+) -> WebhookDeliveryPage:
     """The webhook's deliveries in log order (GM): each with its attempts, their status codes and
     times, and when it is tried next. `after` is a log position, as on every list."""
     webhook = app.get(actor, Webhook, webhook_id)
     _gm(actor)
     outbox: Outbox = request.app.state.outbox
     rows = outbox.deliveries(str(webhook.id), after, limit)
-    return DeliveryPage(
-        items=[DeliveryPublic.model_validate(r) for r in rows],
+    return WebhookDeliveryPage(
+        items=[WebhookDelivery.model_validate(r) for r in rows],
         next_after=rows[-1]["position"] if len(rows) == limit else None,
     )

@@ -63,7 +63,7 @@ def receiver() -> Iterator[Receiver]:
     found = Receiver()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             headers = {k.lower(): v for k, v in self.headers.items()}
             self.send_response(found.answer(headers, body))
