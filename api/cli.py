@@ -166,12 +166,7 @@ def _project(args: argparse.Namespace) -> int:
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
-    dispatcher = start_dispatcher(
-        open_view_store(views_env(env)),
-        views_env(env),
-        settings.key_bytes(),
-        settings.webhook_policy(),
-    )
+    dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())

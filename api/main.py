@@ -70,12 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         supervisor, dispatcher = None, None
         if settings.projections == "embedded":
             supervisor = Supervisor(env).start()
-            dispatcher = start_dispatcher(
-                open_view_store(views_env(env)),
-                views_env(env),
-                settings.key_bytes(),
-                settings.webhook_policy(),
-            )
+            dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
         app.state.dispatcher = dispatcher
         try:
             yield

@@ -28,6 +28,7 @@ from eventsourcing.sqlite import SQLiteDatastore
 from domain.secrets import Sealer
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
 from projections.outside import shown
+from projections.runner import open_view_store, views_env
 from projections.store import ViewStore
 
 log = logging.getLogger("chronicle.webhooks")
@@ -358,8 +359,8 @@ class Dispatcher:
         self.outbox.store.datastore.close()  # type: ignore[attr-defined]  # its own, from start_dispatcher
 
 
-def start_dispatcher(
-    store: ViewStore, env: Mapping[str, str], key: bytes, policy: Mapping[str, Any]
-) -> Dispatcher:
-    """The dispatcher a views runner's process starts beside it (`env`: the views' environment)."""
-    return Dispatcher(Outbox(store, env), Sealer(key), Policy(**policy)).start()
+def start_dispatcher(env: Mapping[str, str], key: bytes, policy: Mapping[str, Any]) -> Dispatcher:
+    """The dispatcher a views runner's process starts beside it (`env`: the application's), on
+    a views store of its own."""
+    views = views_env(env)
+    return Dispatcher(Outbox(open_view_store(views), views), Sealer(key), Policy(**policy)).start()
