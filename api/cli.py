@@ -158,10 +158,16 @@ def _project(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from api.main import build_application
     from projections.runner import Supervisor, open_view_store, views_env
     from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
+    app = build_application(settings)
+    try:  # the webhooks' secrets are sealed with the server key: refuse another key (WrongKey)
+        app.claim_server_key()
+    finally:
+        app.close()
     env = settings.eventsourcing_env()
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()

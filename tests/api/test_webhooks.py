@@ -4,9 +4,13 @@ pushes of the wanted entries, retries with backoff in the delivery log, a restar
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -283,3 +287,41 @@ def test_the_log_shows_a_registration_without_its_url_or_secret(
     ).text
     assert receiver.url not in export and hook["secret"] not in export
     verified_export(table)  # the webhook's entries keep the export verifiable
+
+
+@contextmanager
+def projection_worker(settings: Settings) -> Iterator[subprocess.Popen[str]]:
+    """`chronicle project` in a subprocess on the test's store, once it says it runs."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")}
+    env["CHRONICLE_DATA_DIR"] = str(settings.data_dir)
+    if settings.database_url:
+        env["CHRONICLE_DATABASE_URL"] = settings.database_url
+    env["CHRONICLE_WEBHOOK_RETRY_SECONDS"] = str(settings.webhook_retry_seconds)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "project"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert "keeping the views up to date" in process.stdout.readline()
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_a_projection_worker_delivers_for_an_api_that_keeps_no_views(
+    fast: Settings, receiver: Receiver
+) -> None:
+    external = fast.model_copy(update={"projections": "external"})
+    with projection_worker(external), TestClient(create_app(external)) as api:
+        table = Table(api)
+        hook = register(table, receiver.url, ["Story.Started"])
+        table.story()
+        [pushed] = receiver.wait_for(lambda got: len(got) >= 1)
+        assert documented_verify()(hook["secret"], pushed.headers, pushed.body)
+        [delivery] = deliveries(table, hook["id"])  # the worker's outbox, read by the API
+        assert delivery["id"] == pushed.headers["x-chronicle-delivery"]
