@@ -183,6 +183,7 @@ class Outbox:
         body = shown(entry, "receiver")
         if body is None:
             return
+        made = now_us()
         self._run(
             cursor,
             "INSERT INTO webhook_deliveries (id, webhook_id, campaign_id, position, type, body, "
@@ -195,8 +196,8 @@ class Outbox:
                 position,
                 entry["type"],
                 json.dumps(body, ensure_ascii=False, separators=(",", ":")),
-                now_us(),
-                iso_us(now_us()),
+                made,
+                iso_us(made),
             ),
         )
 
