@@ -229,19 +229,19 @@ class Outbox:
 
     def record(self, due: Due, attempt: Attempt, policy: Policy, *, final: bool = False) -> None:
         """Note an attempt: delivered, due again after the backoff, or given up."""
-        n = due.attempts + 1
+        n, at = due.attempts + 1, now_us()  # the backoff runs from the attempt's noted time
         if attempt.delivered:
             state, next_us = "delivered", None
         elif final or n >= policy.attempts:
             state, next_us = "failed", None
         else:
-            state, next_us = "pending", now_us() + int(policy.retry_after(n) * 1_000_000)
+            state, next_us = "pending", at + int(policy.retry_after(n) * 1_000_000)
         with self._tx() as cursor:
             self._run(
                 cursor,
                 "INSERT INTO webhook_attempts (delivery_id, n, at, status_code, error) VALUES "
                 "(%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (due.id, n, iso_us(now_us()), attempt.status_code, attempt.error),
+                (due.id, n, iso_us(at), attempt.status_code, attempt.error),
             )
             self._run(
                 cursor,
