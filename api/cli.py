@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -257,22 +257,24 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=_verify)
     keys = sub.add_parser("keys", help="manage the signing keys of receipts, heads and exports")
     keys_sub = keys.add_subparsers(dest="action", required=True)
-    rotate = keys_sub.add_parser("rotate", help="add a new active signing key")
-    _store_flags(rotate)
-    rotate.set_defaults(func=_rotate_key)
-    project = sub.add_parser("project", help="run a projection worker (the views) until stopped")
-    _store_flags(project)
-    project.set_defaults(func=_project)
+    _store_command(keys_sub, "rotate", "add a new active signing key", _rotate_key)
+    _store_command(sub, "project", "run a projection worker (the views) until stopped", _project)
     projections = sub.add_parser("projections", help="manage the views")
     projections_sub = projections.add_subparsers(dest="action", required=True)
-    rebuild = projections_sub.add_parser("rebuild", help="rebuild every view from the whole log")
-    _store_flags(rebuild)
-    rebuild.set_defaults(func=_rebuild)
-    replay = sub.add_parser("replay", help="print a scene's story in the terminal")
+    _store_command(projections_sub, "rebuild", "rebuild every view from the whole log", _rebuild)
+    replay = _store_command(sub, "replay", "print a scene's story in the terminal", _replay)
     replay.add_argument("scene_id", type=UUID)
-    _store_flags(replay)
-    replay.set_defaults(func=_replay)
     return parser
+
+
+def _store_command(
+    subparsers: Any, name: str, help: str, func: Callable[[argparse.Namespace], int]
+) -> argparse.ArgumentParser:
+    """A subcommand that opens the store (so it takes the store's flags) and runs `func`."""
+    command: argparse.ArgumentParser = subparsers.add_parser(name, help=help)
+    _store_flags(command)
+    command.set_defaults(func=func)
+    return command
 
 
 def main(argv: Sequence[str] | None = None) -> int:

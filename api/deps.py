@@ -8,6 +8,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Annotated, Any
 
@@ -187,22 +188,15 @@ async def _request_hash(request: Request) -> str:
     return hashlib.sha256(head + canonical).hexdigest()
 
 
+@dataclass
 class Commands:
     """Runs one command verb with the request's If-Match and Idempotency-Key and renders the answer."""
 
-    def __init__(
-        self,
-        app: Chronicle,
-        actor: Actor | None,
-        expected_version: int | None,
-        idempotency_key: str | None,
-        request_hash: str,
-    ) -> None:
-        self.app = app
-        self.actor = actor
-        self.expected_version = expected_version
-        self.idempotency_key = idempotency_key
-        self.request_hash = request_hash
+    app: Chronicle
+    actor: Actor | None  # set by `_member_commands` once the token is read
+    expected_version: int | None
+    idempotency_key: str | None
+    request_hash: str
 
     def run(
         self,

@@ -39,6 +39,8 @@ STATUS = {
 STORE_RETRY_AFTER_SECONDS = 5
 # The detail of the 400 FastAPI raises when its JSON parser fails other than by a syntax error.
 FASTAPI_BODY_UNREADABLE = "There was an error parsing the body"
+# The codes of the statuses Starlette raises itself (unknown paths, methods, bodies too large).
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
 class ErrorDetail(BaseModel):
@@ -169,9 +171,7 @@ def install(app: FastAPI) -> None:
                 "the body is not valid JSON: nested too deeply to read",
                 field="body",
             )
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
-            exc.status_code, "http_error"
-        )
+        code = HTTP_CODES.get(exc.status_code, "http_error")
         headers = dict(exc.headers) if exc.headers else None
         return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 

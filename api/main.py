@@ -10,7 +10,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
-from api import errors
+from api import errors, openapi
 from api.conditional import NotModified
 from api.routers import (
     campaigns,
@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app)
+    openapi.install(app)
     # The routers' own routes, not include_router: FastAPI builds an included router's route state
     # (≈100 pydantic adapters) again for every app on its first request, while a router's routes
     # are built once, at import. So every app of the process (one per test) shares them; they keep

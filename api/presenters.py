@@ -3,10 +3,14 @@ aggregate it changed (api/command_routes.py calls them with the request's Comman
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
 from api.deps import Commands
 from api.schemas import (
     CharacterPublic,
-    IssuePublic,
     RollPublic,
     ScenePublic,
     character_public,
@@ -14,8 +18,10 @@ from api.schemas import (
     roll_public,
     scene_public,
 )
-from domain.aggregates import Campaign, Character, Issue, Roll, Scene
+from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Outcome
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def roll_shown(outcome: Outcome, commands: Commands) -> RollPublic:
@@ -33,10 +39,16 @@ def scene_shown(outcome: Outcome, commands: Commands) -> ScenePublic:
     return scene_public(scene, order)
 
 
-def issue_shown(outcome: Outcome, _: Commands) -> IssuePublic:
-    issue = outcome.aggregate
-    assert isinstance(issue, Issue)
-    return issue_public(issue)
+def shown(present: Callable[[Any], M]) -> Callable[[Outcome, Commands], M]:
+    """The presenter of a command whose answer is its aggregate alone, shown by `present`."""
+
+    def show(outcome: Outcome, _: Commands) -> M:
+        return present(outcome.aggregate)
+
+    return show
+
+
+issue_shown = shown(issue_public)
 
 
 def character_shown(outcome: Outcome, commands: Commands) -> CharacterPublic:

@@ -4,22 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel, Field
 
+import systems
 from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Scene, Story
 from domain.aggregates.campaign import Member
 from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
 from domain.signing import Signing
 from projections.translation import iso
-from systems.nimble.commands.health import nimble_conditions, nimble_view
-from systems.wcbh.schemas import ScenePlayPublic, resolve_fields, scene_play_public
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
+
+# What each system adds to the character and scene responses: its `schemas` part may define
+# `CharacterFields` and `SceneFields` (models whose fields the shared responses take on) and
+# `character_fields`, `character_conditions` and `scene_fields` (what fills them), so that the
+# presenters here know no system by name (docs/architecture.md, "The registry").
+SYSTEM_SCHEMAS = systems.parts("schemas")
+
+
+def contributed(name: str) -> list[Any]:
+    """What the systems' `schemas` parts define under `name`, in the order they are installed."""
+    return [getattr(part, name) for part in SYSTEM_SCHEMAS if hasattr(part, name)]
+
+
+def systems_fill(name: str, *shown: Aggregate) -> dict[str, Any]:
+    """The fields every system's `name` presenter fills for the aggregates `shown`."""
+    fields: dict[str, Any] = {}
+    for fill in contributed(name):
+        fields |= fill(*shown)
+    return fields
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_off(model: type[M], source: object, **shown: Any) -> M:
+    """`model` with each field read off `source`'s attribute of the same name (those it has), but
+    for the fields `shown` here: a presenter names only what differs from its aggregate."""
+    read = {name: getattr(source, name) for name in model.model_fields if hasattr(source, name)}
+    return model.model_validate(read | shown)
 
 
 class ReceiptPublic(BaseModel):
@@ -103,24 +131,12 @@ class MePublic(BaseModel):
 
 
 def member_public(member: Member) -> MemberPublic:
-    return MemberPublic(
-        id=member.id,
-        name=member.name,
-        role=member.role,  # type: ignore[arg-type]
-        token_revoked=member.token_hash is None,
-        token_expires_at=member.token_expires_at,
-    )
+    return read_off(MemberPublic, member, token_revoked=member.token_hash is None)
 
 
 def campaign_public(campaign: Campaign) -> CampaignPublic:
-    return CampaignPublic(
-        id=campaign.id,
-        name=campaign.name,
-        ruleset=campaign.ruleset,  # type: ignore[arg-type]
-        settings=campaign.settings,
-        members=[member_public(m) for m in campaign.members.values()],
-        version=campaign.version,
-    )
+    members = [member_public(m) for m in campaign.members.values()]
+    return read_off(CampaignPublic, campaign, members=members)
 
 
 def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
@@ -137,7 +153,7 @@ def me_public(campaign: Campaign, member_id: UUID) -> MePublic:
 # ---- characters --------------------------------------------------------------------------------
 
 
-class CharacterPublic(Written):
+class CharacterPublic(Written, *contributed("CharacterFields")):  # type: ignore[misc]
     id: UUID
     campaign_id: UUID
     name: str
@@ -152,33 +168,10 @@ class CharacterPublic(Written):
     conditions: list[dict[str, Any]] = Field(
         default_factory=list, description="Conditions and effects with their remaining duration"
     )
-    # Resolve area (systems/wcbh/docs/resolve.md)
-    last_gasp: dict[str, Any] | None = Field(
-        default=None,
-        description="WCBH-19: the running last gasp (scene_id, page, unconscious); null if none",
-    )
-    luck_requests: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="WCBH-20e: luck asked of the GM, by request id (scene_id, detail, status)",
-    )
-    owed_ability_losses: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="WCBH-16: Ability losses owed, by Decisive Moment roll id (effort, options)",
-    )
-    lowered_abilities: list[dict[str, Any]] = Field(
-        default_factory=list,
-        description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
-    )
     sheet_changes: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="Sheet changes players proposed (setting player_sheet_changes = gm_approval), "
         "by id: sheet, reason, proposed_by, status (pending, approved, declined, replaced), note",
-    )
-    # Nimble health (systems/nimble/docs/health.md)
-    nimble: dict[str, Any] | None = Field(
-        default=None,
-        description="Nimble only (NB-20..26): hp, temp_hp, wounds, status (dying/dead), "
-        "max_actions, conditions, concentration and what a Safe Rest refreshes",
     )
 
 
@@ -186,26 +179,20 @@ def character_public(character: Character, campaign: Campaign) -> CharacterPubli
     rules = get_ruleset(campaign.ruleset)
     settings = rules.parse_settings(campaign.settings)
     sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
-    return CharacterPublic(
-        id=character.id,
-        campaign_id=character.campaign_id,
-        name=character.name,
-        side=character.side,  # type: ignore[arg-type]
-        owner_member_id=character.owner_member_id,
-        sheet=character.sheet,
+    return read_off(
+        CharacterPublic,
+        character,
         derived=rules.derived_stats(sheet, settings),
         resources={
             name: {**spec, "current": character.resources.get(name, spec["start"])}
             for name, spec in rules.resources(sheet, settings).items()
         },
-        status=character.status,
         conditions=[{"name": name, **effect} for name, effect in character.effects.items()]
         + [{"name": name, **c} for name, c in character.fight_conditions.items()]  # WCBH-40/41
-        + nimble_conditions(character, campaign),  # Nimble health (NB-21..26)
-        sheet_changes=character.sheet_changes,
-        **resolve_fields(character),  # Resolve area (WCBH-16, 19, 20e)
-        nimble=nimble_view(character, campaign),  # Nimble health (NB-20..26)
-        version=character.version,
+        + [
+            c for listed in contributed("character_conditions") for c in listed(character, campaign)
+        ],
+        **systems_fill("character_fields", character, campaign),
     )
 
 
@@ -225,16 +212,7 @@ class StoryPublic(Written):
 
 
 def story_public(story: Story) -> StoryPublic:
-    return StoryPublic(
-        id=story.id,
-        campaign_id=story.campaign_id,
-        title=story.title,
-        status=story.status,  # type: ignore[arg-type]
-        running_issue_id=story.running_issue_id,
-        issue_ids=list(story.issue_ids),
-        once_per_story_uses={k: list(v) for k, v in story.uses.items()},
-        version=story.version,
-    )
+    return read_off(StoryPublic, story, once_per_story_uses=story.uses)
 
 
 class IssuePublic(Written):
@@ -259,19 +237,7 @@ class IssuePublic(Written):
 
 
 def issue_public(issue: Issue) -> IssuePublic:
-    return IssuePublic(
-        id=issue.id,
-        campaign_id=issue.campaign_id,
-        story_id=issue.story_id,
-        title=issue.title,
-        number=issue.number,
-        status=issue.status,  # type: ignore[arg-type]
-        scene_ids=list(issue.scene_ids),
-        open_scene_ids=list(issue.open_scene_ids),
-        pools=dict(issue.pools),
-        villainous_deed=issue.villainous_deed,
-        version=issue.version,
-    )
+    return read_off(IssuePublic, issue)
 
 
 class SeedEpochPublic(BaseModel):
@@ -283,13 +249,18 @@ class SeedEpochPublic(BaseModel):
     rolls: int = Field(description="Rolls made with this seed; the next roll's nonce")
 
 
-class ScenePublic(Written):
+class SceneHead(BaseModel):
+    """Which scene it is and where it stands: what a list shows and the whole scene begins with."""
+
     id: UUID
     campaign_id: UUID
     story_id: UUID
     issue_id: UUID
     title: str
     status: Literal["open", "closed"]
+
+
+class ScenePublic(SceneHead, Written, *contributed("SceneFields")):  # type: ignore[misc]
     page: int = Field(description="The current page (round), from 1.")
     seeds: list[SeedEpochPublic] = Field(
         description="The dice seeds of the scene (docs/fair-dice.md)"
@@ -313,40 +284,16 @@ class ScenePublic(Written):
         default_factory=list,
         description="Powers imitated for this scene: character_id, trait, power, rank (WCBH-20f)",
     )
-    # Scene play (systems/wcbh/docs/scene-play.md)
-    play: ScenePlayPublic = Field(
-        default_factory=ScenePlayPublic,
-        description="Group checks with their totals (WCBH-11), contests (WCBH-12) and chases "
-        "(WCBH-27) of the scene, with their state and history",
-    )
 
 
 def scene_public(scene: Scene, order: list[list[UUID]] | None = None) -> ScenePublic:
-    return ScenePublic(
-        id=scene.id,
-        campaign_id=scene.campaign_id,
-        story_id=scene.story_id,
-        issue_id=scene.issue_id,
-        title=scene.title,
-        status=scene.status,  # type: ignore[arg-type]
-        page=scene.page,
-        seeds=[
-            SeedEpochPublic(
-                number=e.number,
-                commitment=e.commitment,
-                revealed_seed=e.revealed_seed,
-                rolls=e.rolls,
-            )
-            for e in scene.epochs
-        ],
-        once_per_scene_uses={k: list(v) for k, v in scene.uses.items()},
-        combatants=list(scene.combatants),
-        acting_first=list(scene.acting_first),
+    return read_off(
+        ScenePublic,
+        scene,
+        seeds=[read_off(SeedEpochPublic, e) for e in scene.epochs],
+        once_per_scene_uses=scene.uses,
         order_of_action=order,
-        pools=dict(scene.pools),
-        imitations=[dict(i) for i in scene.imitations],
-        play=scene_play_public(scene),
-        version=scene.version,
+        **systems_fill("scene_fields", scene),
     )
 
     # ---- rolls -------------------------------------------------------------------------------------
@@ -448,24 +395,7 @@ class RollRequestPublic(Written):
 def roll_request_public(request: RollRequest, made: Iterable[Aggregate] = ()) -> RollRequestPublic:
     """`made`: what the approving command saves, where its roll is found before the save."""
     receipt = None if request.result_id is None else receipt_public(request.result_id, made)
-    return RollRequestPublic(
-        id=request.id,
-        campaign_id=request.campaign_id,
-        scene_id=request.scene_id,
-        character_id=request.character_id,
-        requested_by=request.requested_by,
-        command=request.verb,
-        arguments=request.arguments,
-        modifiers=request.modifiers,
-        modifier_fields=request.modifier_fields,
-        status=request.status,  # type: ignore[arg-type]
-        decided_by=request.decided_by,
-        approved_modifiers=request.approved_modifiers,
-        result_id=request.result_id,
-        receipt=receipt,
-        note=request.note,
-        version=request.version,
-    )
+    return read_off(RollRequestPublic, request, command=request.verb, receipt=receipt)
 
 
 class RollRequestList(BaseModel):

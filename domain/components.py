@@ -295,3 +295,29 @@ class Turn:
         unique = list({a.id: a for a in rest if a.id != main.id}.values())
         touched = self.loaded.touched(main, *unique)
         return self.app._commit(self.ctx, main, *unique, *touched, result=result)
+
+
+class PagedPart(Part):
+    """An area of play that hears of each new page of a scene (a fight's round or turn)."""
+
+    def page_advanced(self, at: PageBoundary) -> None:
+        """The scene moved to its next page."""
+
+
+class OneAreaSystem(GameSystem):
+    """A game system whose one area of play is its fight, told of each new page (Class D, nWoD
+    micro): a subclass names the area's class in `area` and narrows `fight` to it."""
+
+    area: ClassVar[type[PagedPart]]
+    fight: PagedPart
+
+    def __init__(self, app: Chronicle) -> None:
+        super().__init__(app)
+        self.fight = self.area(self)
+
+    @property
+    def parts(self) -> tuple[object, ...]:
+        return (self.fight,)
+
+    def page_advanced(self, at: PageBoundary) -> None:
+        self.fight.page_advanced(at)

@@ -34,6 +34,10 @@ class Translation:
             raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
         return copy.deepcopy(found)
 
+    def new(self, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A created event's document (nothing before it): its id, its campaign, then `fields`."""
+        return {}, {"id": self.id, "campaign_id": str(self.event.campaign_id), **fields}
+
     def edit(self, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """The event's own document as it was (for the step's changes) and a copy to change."""
         before = self.load(kind, self.id)

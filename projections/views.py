@@ -150,18 +150,15 @@ def _sheet(t: Translation, doc: dict[str, Any]) -> str:
 def character(t: Translation) -> None:
     e = t.event
     if t.name == "Created":
-        before: dict[str, Any] = {}
-        doc = {
-            "id": t.id,
-            "campaign_id": str(e.campaign_id),
-            "name": e.name,
-            "side": e.side,
-            "owner_member_id": str(e.owner_member_id) if e.owner_member_id else None,
-            "sheet": e.sheet,
-            "status": "active",
-            "conditions": [],
-            "sheet_changes": {},
-        }
+        before, doc = t.new(
+            name=e.name,
+            side=e.side,
+            owner_member_id=str(e.owner_member_id) if e.owner_member_id else None,
+            sheet=e.sheet,
+            status="active",
+            conditions=[],
+            sheet_changes={},
+        )
         refresh_derived(t, doc)
         for name, level in (getattr(e, "resources", None) or {}).items():
             if name in doc["resources"]:
@@ -266,16 +263,13 @@ def character(t: Translation) -> None:
 def story(t: Translation) -> None:
     e = t.event
     if t.name == "Started":
-        before: dict[str, Any] = {}
-        doc = {
-            "id": t.id,
-            "campaign_id": str(e.campaign_id),
-            "title": e.title,
-            "status": "running",
-            "running_issue_id": None,
-            "issue_ids": [],
-            "once_per_story_uses": {},
-        }
+        before, doc = t.new(
+            title=e.title,
+            status="running",
+            running_issue_id=None,
+            issue_ids=[],
+            once_per_story_uses={},
+        )
         text: str | None = f"Story “{e.title}” started"
     else:
         before, doc = t.edit("story")
@@ -297,21 +291,16 @@ def story(t: Translation) -> None:
 def issue(t: Translation) -> None:
     e = t.event
     if t.name == "Started":
-        before: dict[str, Any] = {}
-        doc = {
-            "id": t.id,
-            "campaign_id": str(e.campaign_id),
-            "story_id": str(e.story_id),
-            "title": e.title,
-            "number": e.number,
-            "status": "running",
-            "scene_ids": [],
-            "open_scene_ids": [],
-            "refreshed": [],  # what refreshed at its start: characters' resources (WCBH-17)
-            "pools": dict(
-                getattr(e, "pools", None) or {}
-            ),  # the GM's pools, e.g. adversity (WCBH-21)
-        }
+        before, doc = t.new(
+            story_id=str(e.story_id),
+            title=e.title,
+            number=e.number,
+            status="running",
+            scene_ids=[],
+            open_scene_ids=[],
+            refreshed=[],  # what refreshed at its start: characters' resources (WCBH-17)
+            pools=dict(getattr(e, "pools", None) or {}),  # the GM's pools, e.g. adversity (WCBH-21)
+        )
         text: str | None = f"Game Issue #{e.number} “{e.title}” started"
     else:
         before, doc = t.edit("issue")
@@ -348,23 +337,20 @@ def issue(t: Translation) -> None:
 def scene(t: Translation) -> None:
     e = t.event
     if t.name == "Opened":
-        before: dict[str, Any] = {}
-        doc = {
-            "id": t.id,
-            "campaign_id": str(e.campaign_id),
-            "story_id": str(e.story_id),
-            "issue_id": str(e.issue_id),
-            "title": e.title,
-            "status": "open",
-            "page": 1,
-            "seeds": [
+        before, doc = t.new(
+            story_id=str(e.story_id),
+            issue_id=str(e.issue_id),
+            title=e.title,
+            status="open",
+            page=1,
+            seeds=[
                 {"number": 0, "commitment": e.seed_commitment, "revealed_seed": None, "rolls": 0}
             ],
-            "participants": [],
-            "rolls": [],
-            "order_of_action": None,
-            "once_per_scene_uses": {},
-        }
+            participants=[],
+            rolls=[],
+            order_of_action=None,
+            once_per_scene_uses={},
+        )
         text = f"Scene “{e.title}” opened (seed commitment {e.seed_commitment[:12]}…)"
     else:
         before, doc = t.edit("scene")
@@ -439,19 +425,16 @@ def mission(t: Translation) -> None:
     e = t.event
     scene_id: str | None = None
     if t.name == "Created":
-        before: dict[str, Any] = {}
-        doc = {
-            "id": t.id,
-            "campaign_id": str(e.campaign_id),
-            "title": e.title,
-            "scene_id": str(e.scene_id) if e.scene_id else None,
-            "story_id": str(e.story_id) if e.story_id else None,
-            "status": "active",
-            "outcome": None,
-            "counters": initial_counters(),
-            "rest_count": 0,
-            "rests": [],
-        }
+        before, doc = t.new(
+            title=e.title,
+            scene_id=str(e.scene_id) if e.scene_id else None,
+            story_id=str(e.story_id) if e.story_id else None,
+            status="active",
+            outcome=None,
+            counters=initial_counters(),
+            rest_count=0,
+            rests=[],
+        )
         text = f"Mission “{e.title}” begins"
     else:
         before, doc = t.edit("mission")

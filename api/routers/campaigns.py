@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 from api.command_routes import CommandRoutes, application
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
+from api.presenters import shown
+from api.read_routes import ReadRoutes
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
+from domain.aggregates.campaign import Member
 from domain.application import Chronicle, Outcome, TokenMinted
 from domain.requests import CampaignCreate, MemberCreate, TokenRotate
 
@@ -24,38 +24,37 @@ def _created(outcome: Outcome, _: Commands) -> CampaignCreated:
     return CampaignCreated(**public.model_dump(), gm_member_id=gm.member_id, gm_token=gm.token)
 
 
-def _member(outcome: Outcome, _: Commands) -> MemberCreated:
+def _minted(outcome: Outcome) -> tuple[Campaign, Member, str]:
+    """The campaign, the member whose token the command minted, and the token (shown once)."""
     campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
     minted = outcome.result_as(TokenMinted)
-    member = campaign.members[minted.member_id]
+    return campaign, campaign.members[minted.member_id], minted.token
+
+
+def _member(outcome: Outcome, _: Commands) -> MemberCreated:
+    campaign, member, token = _minted(outcome)
     return MemberCreated(
         id=member.id,
         campaign_id=campaign.id,
         name=member.name,
         role=member.role,  # type: ignore[arg-type]
-        token=minted.token,
+        token=token,
         version=campaign.version,
     )
 
 
 def _token(outcome: Outcome, _: Commands) -> TokenIssued:
-    campaign: Campaign = outcome.aggregate  # type: ignore[assignment]
-    minted = outcome.result_as(TokenMinted)
-    member = campaign.members[minted.member_id]
+    campaign, member, token = _minted(outcome)
     return TokenIssued(
         member_id=member.id,
         campaign_id=campaign.id,
-        token=minted.token,
+        token=token,
         token_expires_at=member.token_expires_at,
         version=campaign.version,
     )
 
 
-def _campaign(outcome: Outcome, _: Commands) -> CampaignPublic:
-    return campaign_public(outcome.aggregate)  # type: ignore[arg-type]
-
-
-routes = CommandRoutes(router, application, model=CampaignPublic, present=_campaign)
+routes = CommandRoutes(router, application, model=CampaignPublic, present=shown(campaign_public))
 routes.post(
     "",
     Chronicle.create_campaign,
@@ -69,15 +68,13 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/{campaign_id}",
-    response_model=CampaignPublic,
+ReadRoutes(router).one(
+    "/{campaign_id}",
+    Campaign,
+    campaign_public,
+    model=CampaignPublic,
     operation_id="get_campaign",
-    responses=NOT_MODIFIED,
 )
-def get_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(campaign_public(app.get(actor, Campaign, campaign_id)))
 
 
 routes.post(

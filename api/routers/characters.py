@@ -12,7 +12,6 @@ from fastapi.responses import JSONResponse
 from api.command_routes import CommandRoutes, application
 from api.deps import (
     NOT_MODIFIED,
-    WAIT,
     ActorDep,
     AppDep,
     ViewsDep,
@@ -20,8 +19,9 @@ from api.deps import (
     respond,
 )
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
+from api.paging import Listing, Page, where_of
 from api.presenters import character_shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
@@ -39,6 +39,7 @@ router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application, model=CharacterPublic, present=character_shown)
+reads = ReadRoutes(router)
 
 
 routes.post(
@@ -58,18 +59,11 @@ class CharacterPage(Page):
 CHARACTERS = Listing("character", CharacterPage, CharacterPublic.model_validate)
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/characters",
-    response_model=CharacterPage,
-    operation_id="list_characters",
+@reads.page(
+    "/v1/campaigns/{campaign_id}/characters", model=CharacterPage, operation_id="list_characters"
 )
 def list_characters(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     side: Annotated[Side | None, Query(description="Only characters of this side")] = None,
     owner: Annotated[
         UUID | None,
@@ -78,11 +72,11 @@ def list_characters(
 ) -> CharacterPage:
     """The campaign's characters in the order they were created, from the views (the same
     document `as_of` reads: a whole list costs one query, not one replay per character)."""
-    campaign = app.get(actor, Campaign, campaign_id)
+    campaign = query.get(Campaign)
     where = where_of(side=side)
     if owner is not None:
         where["owner_member_id"] = _owned_by(campaign, owner)
-    return page_of(views, CHARACTERS, campaign.id, after, limit, where)
+    return query.page(CHARACTERS, campaign.id, where)
 
 
 def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:
@@ -94,10 +88,9 @@ def _owned_by(campaign: Campaign, member_id: UUID) -> list[str | None]:
     return [str(member_id), None] if member.role == "gm" else [str(member_id)]
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/characters/{character_id}",
-    response_model=CharacterPublic,
+@reads.get(
+    "/v1/characters/{character_id}",
+    model=CharacterPublic,
     operation_id="get_character",
     responses=NOT_MODIFIED,
 )
@@ -168,23 +161,22 @@ routes.post(
 )
 
 
-routes.post(
-    "/v1/characters/{character_id}/sheet-changes/{change_id}/approve",
-    Chronicle.decide_sheet_change,
-    SheetChangeDecision,
-    operation_id="approve_sheet_change",
-    name="approve_sheet_change",
-    fixed=(True,),  # approve
-    optional=True,  # no body: no note
-    doc="The GM approves a player's pending sheet change: the sheet changes now (resources kept).",
-)
-routes.post(
-    "/v1/characters/{character_id}/sheet-changes/{change_id}/decline",
-    Chronicle.decide_sheet_change,
-    SheetChangeDecision,
-    operation_id="decline_sheet_change",
-    name="decline_sheet_change",
-    fixed=(False,),  # decline
-    optional=True,
-    doc="The GM declines a player's pending sheet change, with a note.",
-)
+# One verb behind two paths: the decision is the path's last word (the body, a note, is optional).
+SHEET_DECISIONS = {
+    "approve": (
+        True,
+        "The GM approves a player's pending sheet change: the sheet changes now (resources kept).",
+    ),
+    "decline": (False, "The GM declines a player's pending sheet change, with a note."),
+}
+for decision, (approved, decision_doc) in SHEET_DECISIONS.items():
+    routes.post(
+        f"/v1/characters/{{character_id}}/sheet-changes/{{change_id}}/{decision}",
+        Chronicle.decide_sheet_change,
+        SheetChangeDecision,
+        operation_id=f"{decision}_sheet_change",
+        name=f"{decision}_sheet_change",
+        fixed=(approved,),
+        optional=True,
+        doc=decision_doc,
+    )

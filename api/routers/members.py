@@ -3,39 +3,33 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
-from uuid import UUID
 
 from fastapi import APIRouter, Query
 
-from api.deps import WAIT, ActorDep, AppDep, ViewsDep
+from api.deps import ActorDep, AppDep
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import Page, next_after
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import MemberPublic, MePublic, me_public, member_public
 from domain.aggregates import Campaign
 
 router = APIRouter(tags=["campaigns"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class MemberPage(Page):
     items: list[MemberPublic]
 
 
-@router.get("/v1/me", dependencies=WAIT, response_model=MePublic, operation_id="get_me")
+@reads.get("/v1/me", model=MePublic, operation_id="get_me")
 def me(app: AppDep, actor: ActorDep) -> MePublic:
     """The token's member (id, name, role) and its campaign (id, name, ruleset)."""
     return me_public(app.get(actor, Campaign, actor.campaign_id), actor.member_id)
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/members", response_model=MemberPage, operation_id="list_members"
-)
+@reads.page("/v1/campaigns/{campaign_id}/members", model=MemberPage, operation_id="list_members")
 def list_members(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     role: Annotated[
         Literal["gm", "player", "observer"] | None, Query(description="Only members of this role")
     ] = None,
@@ -45,19 +39,19 @@ def list_members(
     From the campaign aggregate, which keeps the token state no view holds; the position each
     joined at comes from the views (a member the views have not reached yet waits for the next
     page or for `min_position`)."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    joined = views.store.joined(str(campaign.id))
+    campaign = query.get(Campaign)
+    joined = query.views.store.joined(str(campaign.id))
     rows = sorted(
         (
             (joined[str(m.id)], m)
             for m in campaign.members.values()
             if str(m.id) in joined
-            and joined[str(m.id)].created > after
+            and joined[str(m.id)].created > query.after
             and (role is None or m.role == role)
         ),
         key=lambda pair: pair[0].created,
-    )[:limit]
+    )[: query.limit]
     return MemberPage(
         items=[member_public(m) for _, m in rows],
-        next_after=next_after([listed for listed, _ in rows], limit),
+        next_after=next_after([listed for listed, _ in rows], query.limit),
     )

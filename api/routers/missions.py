@@ -9,14 +9,14 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
-from api.schemas import ReceiptPublic, Written, receipt_public
+from api.paging import Listing, Page, where_of
+from api.read_routes import PageQuery, ReadRoutes
+from api.schemas import ReceiptPublic, Written, read_off, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
 from domain.missions import Missions
@@ -99,7 +99,9 @@ class RestPublic(BaseModel):
     participants: list[RestParticipant]
 
 
-class MissionPublic(Written):
+class MissionSummary(Written):
+    """A mission in a list: its counters with their zones, without its rests' details."""
+
     id: UUID
     campaign_id: UUID
     title: str
@@ -107,6 +109,12 @@ class MissionPublic(Written):
     story_id: UUID | None
     status: Literal["active", "ended"]
     outcome: MissionOutcome | None
+    counters: list[CounterPublic]
+    rest_count: int
+
+
+class MissionPublic(MissionSummary):
+    # The whole mission: the summary's fields, its counters and rests described in full.
     counters: list[CounterPublic] = Field(description="alarm, rival_progress, then the GM's own")
     rest_count: int = Field(description="CD-22: rests taken so far")
     rests: list[RestPublic]
@@ -114,23 +122,16 @@ class MissionPublic(Written):
 
 def mission_public(mission: Mission, made: Iterable[Aggregate] = ()) -> MissionPublic:
     """The mission; `made`: what the command saves, where its rest's new roll is found."""
-    return MissionPublic(
-        id=mission.id,
-        campaign_id=mission.campaign_id,
-        title=mission.title,
-        scene_id=mission.scene_id,
-        story_id=mission.story_id,
-        status=mission.status,  # type: ignore[arg-type]
-        outcome=mission.outcome,  # type: ignore[arg-type]
-        counters=[CounterPublic.model_validate(c) for c in mission.counters.values()],
-        rest_count=mission.rest_count,
+    return read_off(
+        MissionPublic,
+        mission,
+        counters=list(mission.counters.values()),
         rests=[
             RestPublic.model_validate(
                 {**r, "receipt": receipt_public(r["roll_id"], made) if r.get("roll_id") else None}
             )
             for r in mission.rests
         ],
-        version=mission.version,
     )
 
 
@@ -158,57 +159,32 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/missions/{mission_id}",
-    response_model=MissionPublic,
+reads = ReadRoutes(router)
+reads.one(
+    "/v1/missions/{mission_id}",
+    Mission,
+    mission_public,
+    model=MissionPublic,
     operation_id="get_mission",
-    responses=NOT_MODIFIED,
+    doc="The mission: its counters with their zones and history, its rests and its outcome.",
 )
-def get_mission(mission_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    """The mission: its counters with their zones and history, its rests and its outcome."""
-    return respond(mission_public(app.get(actor, Mission, mission_id)))
-
-
-class MissionSummary(Written):
-    """A mission in a list: its counters with their zones, without its rests' details."""
-
-    id: UUID
-    campaign_id: UUID
-    title: str
-    scene_id: UUID | None
-    story_id: UUID | None
-    status: Literal["active", "ended"]
-    outcome: MissionOutcome | None
-    counters: list[CounterPublic]
-    rest_count: int
 
 
 class MissionPage(Page):
     items: list[MissionSummary]
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/missions",
-    response_model=MissionPage,
-    operation_id="list_missions",
-)
+@reads.page("/v1/campaigns/{campaign_id}/missions", model=MissionPage, operation_id="list_missions")
 def list_missions(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[
         Literal["active", "ended"] | None,
         Query(description="Only those whose status is this (active, ended)"),
     ] = None,
 ) -> MissionPage:
     """The campaign's missions in the order they began, from the views."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    where = where_of(status=status)
-    return page_of(views, MISSIONS, campaign.id, after, limit, where)
+    campaign = query.get(Campaign)
+    return query.page(MISSIONS, campaign.id, where_of(status=status))
 
 
 def _mission_summary(doc: dict[str, Any]) -> MissionSummary:

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
-from uuid import UUID
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from api.command_routes import CommandRoutes, application
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of, where_of
-from api.presenters import issue_shown, scene_shown
+from api.paging import Listing, Page, where_of
+from api.presenters import issue_shown, scene_shown, shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     IssuePublic,
+    SceneHead,
     ScenePublic,
     StoryPublic,
     issue_public,
@@ -23,7 +21,7 @@ from api.schemas import (
     story_public,
 )
 from domain.aggregates import Campaign, Issue, Scene, Story
-from domain.application import Chronicle, Outcome
+from domain.application import Actor, Chronicle
 from domain.requests import (
     ActFirst,
     CombatantsJoin,
@@ -53,15 +51,9 @@ class IssuePage(Page):
 ISSUES = Listing("issue", IssuePage, IssuePublic.model_validate)
 
 
-class SceneSummary(BaseModel):
+class SceneSummary(SceneHead):
     """A scene in a list: what a front end shows before it opens it (GET /v1/scenes/{id})."""
 
-    id: UUID
-    campaign_id: UUID
-    story_id: UUID
-    issue_id: UUID
-    title: str
-    status: Literal["open", "closed"]
     page: int
     version: int
 
@@ -77,60 +69,39 @@ def _status(*values: str) -> object:
     return Query(description=f"Only those whose status is this ({', '.join(values)})")
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/stories", response_model=StoryPage, operation_id="list_stories"
-)
+reads = ReadRoutes(router)
+
+
+@reads.page("/v1/campaigns/{campaign_id}/stories", model=StoryPage, operation_id="list_stories")
 def list_stories(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[
         Literal["running", "completed"] | None, _status("running", "completed")
     ] = None,
 ) -> StoryPage:
     """The campaign's stories in the order they started."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    where = where_of(status=status)
-    return page_of(views, STORIES, campaign.id, after, limit, where)
+    campaign = query.get(Campaign)
+    return query.page(STORIES, campaign.id, where_of(status=status))
 
 
-@router.get("/v1/stories/{story_id}/issues", response_model=IssuePage, operation_id="list_issues")
+@reads.page("/v1/stories/{story_id}/issues", model=IssuePage, operation_id="list_issues")
 def list_issues(
-    story_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[Literal["running", "ended"] | None, _status("running", "ended")] = None,
 ) -> IssuePage:
     """The story's game Issues in order (#1, #2…)."""
-    story = app.get(actor, Story, story_id)
-    where = where_of(story_id=str(story.id), status=status)
-    return page_of(views, ISSUES, story.campaign_id, after, limit, where)
+    story = query.get(Story)
+    return query.page(ISSUES, story.campaign_id, where_of(story_id=str(story.id), status=status))
 
 
-@router.get("/v1/issues/{issue_id}/scenes", response_model=ScenePage, operation_id="list_scenes")
+@reads.page("/v1/issues/{issue_id}/scenes", model=ScenePage, operation_id="list_scenes")
 def list_scenes(
-    issue_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     status: Annotated[Literal["open", "closed"] | None, _status("open", "closed")] = None,
 ) -> ScenePage:
     """The game Issue's scenes in the order they opened."""
-    issue = app.get(actor, Issue, issue_id)
-    where = where_of(issue_id=str(issue.id), status=status)
-    return page_of(views, SCENES, issue.campaign_id, after, limit, where)
-
-
-def _story(outcome: Outcome, _: Commands) -> StoryPublic:
-    return story_public(outcome.aggregate)  # type: ignore[arg-type]
+    issue = query.get(Issue)
+    return query.page(SCENES, issue.campaign_id, where_of(issue_id=str(issue.id), status=status))
 
 
 routes = CommandRoutes(router, application)
@@ -141,19 +112,13 @@ routes.post(
     operation_id="start_story",
     status_code=201,
     model=StoryPublic,
-    present=_story,
+    present=shown(story_public),
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/stories/{story_id}",
-    response_model=StoryPublic,
-    operation_id="get_story",
-    responses=NOT_MODIFIED,
+reads.one(
+    "/v1/stories/{story_id}", Story, story_public, model=StoryPublic, operation_id="get_story"
 )
-def get_story(story_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(story_public(app.get(actor, Story, story_id)))
 
 
 routes.post(
@@ -161,7 +126,7 @@ routes.post(
     Chronicle.complete_story,
     operation_id="complete_story",
     model=StoryPublic,
-    present=_story,
+    present=shown(story_public),
     doc="Complete the story; its game Issue must have ended.",
 )
 routes.post(
@@ -176,15 +141,7 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/issues/{issue_id}",
-    response_model=IssuePublic,
-    operation_id="get_issue",
-    responses=NOT_MODIFIED,
-)
-def get_issue(issue_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(issue_public(app.get(actor, Issue, issue_id)))
+reads.one("/v1/issues/{issue_id}", Issue, issue_public, model=IssuePublic, operation_id="get_issue")
 
 
 routes.post(
@@ -216,16 +173,18 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}",
-    response_model=ScenePublic,
+def _scene(scene: Scene, app: Chronicle, actor: Actor) -> ScenePublic:
+    return scene_public(scene, app.order_of_action(actor, scene))
+
+
+reads.one(
+    "/v1/scenes/{scene_id}",
+    Scene,
+    _scene,
+    model=ScenePublic,
     operation_id="get_scene",
-    responses=NOT_MODIFIED,
+    reads_more=True,
 )
-def get_scene(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    return respond(scene_public(scene, app.order_of_action(actor, scene)))
 
 
 routes.post(

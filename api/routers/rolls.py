@@ -6,14 +6,15 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
 from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, ViewsDep, respond
+from api.deps import ASKS_GM, ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Page, next_after
+from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     CampaignVerification,
     LuckReport,
@@ -27,7 +28,7 @@ from api.schemas import (
     roll_request_public,
 )
 from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
-from domain.application import Chronicle, Outcome
+from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
@@ -37,6 +38,7 @@ router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application)
+reads = ReadRoutes(router)
 routes.post(
     "/v1/scenes/{scene_id}/rolls",
     Chronicle.roll,
@@ -59,10 +61,9 @@ def _request(outcome: Outcome, _: Commands) -> RollRequestPublic:
     return roll_request_public(request, outcome.saved)
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/roll-requests",
-    response_model=RollRequestList,
+@reads.get(
+    "/v1/scenes/{scene_id}/roll-requests",
+    model=RollRequestList,
     operation_id="list_roll_requests",
 )
 def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequestList:
@@ -72,15 +73,13 @@ def list_roll_requests(scene_id: UUID, app: AppDep, actor: ActorDep) -> RollRequ
     )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/roll-requests/{request_id}",
-    response_model=RollRequestPublic,
+reads.one(
+    "/v1/roll-requests/{request_id}",
+    RollRequest,
+    roll_request_public,
+    model=RollRequestPublic,
     operation_id="get_roll_request",
-    responses=NOT_MODIFIED,
 )
-def get_roll_request(request_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    return respond(roll_request_public(app.get(actor, RollRequest, request_id)))
 
 
 routes.post(
@@ -104,21 +103,17 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}",
-    response_model=RollPublic,
-    operation_id="get_roll",
-    responses=NOT_MODIFIED,
+def _roll(roll: Roll, app: Chronicle, _: Actor) -> RollPublic:
+    return roll_public(roll, app.repository.get(roll.scene_id))
+
+
+reads.one(
+    "/v1/rolls/{roll_id}", Roll, _roll, model=RollPublic, operation_id="get_roll", reads_more=True
 )
-def get_roll(roll_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    roll = app.get(actor, Roll, roll_id)
-    return respond(roll_public(roll, app.repository.get(roll.scene_id)))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}/text",
+@reads.get(
+    "/v1/rolls/{roll_id}/text",
     operation_id="get_roll_text",
     # not PlainTextResponse: its media type would document the JSON errors as text/plain as well
     response_class=Response,
@@ -165,14 +160,9 @@ class RollPage(Page):
     items: list[RollPublic]
 
 
-@router.get("/v1/campaigns/{campaign_id}/rolls", response_model=RollPage, operation_id="list_rolls")
+@reads.page("/v1/campaigns/{campaign_id}/rolls", model=RollPage, operation_id="list_rolls")
 def list_rolls(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
+    query: PageQuery,
     scene_id: Annotated[UUID | None, Query(description="Only the rolls of this scene")] = None,
     character_id: Annotated[
         UUID | None, Query(description="Only the rolls made for this character")
@@ -180,7 +170,8 @@ def list_rolls(
 ) -> RollPage:
     """The campaign's rolls in chain order (follow-ups included), each with its proof, receipt
     and time; from the views, the seeds from their scenes' views."""
-    campaign = app.get(actor, Campaign, campaign_id)
+    app, actor, views = query.app, query.actor, query.views
+    campaign = query.get(Campaign)
     where = {}
     if scene_id is not None:
         where["scene_id"] = [str(app.named(actor, Scene, scene_id, "scene_id").id)]
@@ -188,7 +179,7 @@ def list_rolls(
     if character_id is not None:
         character = str(app.named(actor, Character, character_id, "character_id").id)
     rows = views.store.listed(
-        "roll", str(campaign.id), after=after, limit=limit, where=where, ref=character
+        "roll", str(campaign.id), after=query.after, limit=query.limit, where=where, ref=character
     )
     seeds: dict[str, str | None] = {}
     for scene in {r.doc["scene_id"] for r in rows}:
@@ -197,7 +188,7 @@ def list_rolls(
     items = [
         roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at) for r in rows
     ]
-    return RollPage(items=items, next_after=next_after(rows, limit))
+    return RollPage(items=items, next_after=next_after(rows, query.limit))
 
 
 routes.post(
@@ -212,10 +203,9 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/rolls/{roll_id}/verification",
-    response_model=Verification,
+@reads.get(
+    "/v1/rolls/{roll_id}/verification",
+    model=Verification,
     operation_id="verify_roll",
 )
 def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
@@ -223,10 +213,9 @@ def verify(roll_id: UUID, app: AppDep, actor: ActorDep) -> Verification:
     return Verification.model_validate(app.verify_roll(actor, roll_id))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/verification",
-    response_model=CampaignVerification,
+@reads.get(
+    "/v1/campaigns/{campaign_id}/verification",
+    model=CampaignVerification,
     operation_id="verify_campaign",
 )
 def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> CampaignVerification:
@@ -244,9 +233,8 @@ routes.post(
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/export",
+@reads.get(
+    "/v1/campaigns/{campaign_id}/export",
     operation_id="export_campaign",
     response_class=StreamingResponse,
     responses={200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"}},
@@ -275,10 +263,9 @@ def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckR
     return LuckReport.model_validate(report(values))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/characters/{character_id}/luck",
-    response_model=LuckReport,
+@reads.get(
+    "/v1/characters/{character_id}/luck",
+    model=LuckReport,
     operation_id="character_luck",
 )
 def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
@@ -287,10 +274,9 @@ def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckRepo
     return _luck(app, character.campaign_id, character.id)
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/luck",
-    response_model=LuckReport,
+@reads.get(
+    "/v1/campaigns/{campaign_id}/luck",
+    model=LuckReport,
     operation_id="campaign_luck",
 )
 def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:

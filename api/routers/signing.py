@@ -9,10 +9,12 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from api.deps import WAIT, ActorDep, AppDep
+from api.deps import ActorDep, AppDep
 from api.errors import ERROR_RESPONSES
+from api.read_routes import ReadRoutes
 
 router = APIRouter(tags=["signatures"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class SigningKeyPublic(BaseModel):
@@ -45,10 +47,9 @@ def signing_keys(app: AppDep) -> SigningKeysPublic:
     return SigningKeysPublic.model_validate({"keys": app.signing.published()})
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/campaigns/{campaign_id}/head",
-    response_model=ChainHeadPublic,
+@reads.get(
+    "/v1/campaigns/{campaign_id}/head",
+    model=ChainHeadPublic,
     operation_id="campaign_head",
 )
 def campaign_head(campaign_id: UUID, app: AppDep, actor: ActorDep) -> ChainHeadPublic:

@@ -36,11 +36,16 @@ def event_classes(cls: type[Aggregate]) -> list[type[Aggregate.Event]]:
     """The event classes an aggregate can write, in the order the class defines them.
 
     eventsourcing nests one class per @event on the aggregate, subclassing its `Event`. It also
-    redefines the generic `Created` on every aggregate; that one is written only when `__init__`
-    carries no other event name, so `Created` events other than the one `__init__` names are skipped.
+    redefines the generic `Created` on every aggregate; that one is written only when the aggregate
+    names no other created event (`@event("Recorded")` on `__init__`, or a dataclass aggregate's
+    `created_event_name="Recorded"`), so `Created` events other than the one written are skipped.
     """
-    init = cls.__dict__.get("__init__")
-    created_name = getattr(init, "event_cls_name", None) or "Created"
+    created = [
+        name
+        for name, value in vars(cls).items()
+        if inspect.isclass(value) and issubclass(value, Aggregate.Created) and name != "Created"
+    ]
+    created_name = created[0] if created else "Created"
     found = []
     for name, value in vars(cls).items():
         if not (inspect.isclass(value) and issubclass(value, cls.Event)) or value is cls.Event:

@@ -6,6 +6,7 @@ is sealed with a key derived from it, so the store alone cannot replay anyone's 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -16,26 +17,18 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-class IdempotencyRecord(Aggregate):
+@dataclass
+class IdempotencyRecord(Aggregate, created_event_name="Recorded"):
     @staticmethod
     def create_id(scope: str, key_hash: str) -> UUID:  # type: ignore[override]
         return uuid5(NAMESPACE_URL, f"chronicle:idempotency:{scope}:{key_hash}")
 
-    @event("Recorded")
-    def __init__(
-        self,
-        scope: str,
-        request_hash: str,
-        status_code: int,
-        body: dict[str, Any],
-        key_hash: str,
-    ) -> None:
-        self.scope = scope
-        self.key_hash = key_hash
-        self.request_hash = request_hash
-        self.status_code = status_code
-        self.body = body
-        self.position: int | None = None
+    scope: str
+    request_hash: str
+    status_code: int
+    body: dict[str, Any]
+    key_hash: str
+    position: int | None = field(default=None, init=False)  # noted once the save commits
 
     def note_position(self, position: int) -> None:
         """The log position is known only after the command's save commits."""

@@ -3,6 +3,7 @@ gm_approval); and the index of a scene's roll requests."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -11,7 +12,8 @@ from eventsourcing.domain import Aggregate, event
 from domain.errors import Conflict
 
 
-class RollRequest(Aggregate):
+@dataclass
+class RollRequest(Aggregate, created_event_name="Requested"):
     """No dice are rolled until the GM approves; the approval rolls them as the player's roll.
 
     ``verb`` is the command the player sent and ``arguments`` its arguments (JSON), so that the
@@ -20,33 +22,21 @@ class RollRequest(Aggregate):
     check's request, "body" for a verb's own request model; requests recorded before the commands
     took their models whole say "request", or "" for a verb's own arguments)."""
 
-    @event("Requested")
-    def __init__(
-        self,
-        campaign_id: UUID,
-        scene_id: UUID,
-        character_id: UUID | None,
-        requested_by: UUID,
-        verb: str,
-        arguments: dict[str, Any],
-        path: str,
-        modifiers: dict[str, Any],
-        modifier_fields: list[str],
-    ) -> None:
-        self.campaign_id = campaign_id
-        self.scene_id = scene_id
-        self.character_id = character_id
-        self.requested_by = requested_by
-        self.verb = verb
-        self.arguments = arguments
-        self.path = path
-        self.modifiers = modifiers
-        self.modifier_fields = modifier_fields
-        self.status = "pending"
-        self.decided_by: UUID | None = None
-        self.approved_modifiers: dict[str, Any] | None = None
-        self.result_id: UUID | None = None
-        self.note: str | None = None
+    campaign_id: UUID
+    scene_id: UUID
+    character_id: UUID | None
+    requested_by: UUID
+    verb: str
+    arguments: dict[str, Any]
+    path: str
+    modifiers: dict[str, Any]
+    modifier_fields: list[str]
+    # the GM's decision, none yet
+    status: str = field(default="pending", init=False)
+    decided_by: UUID | None = field(default=None, init=False)
+    approved_modifiers: dict[str, Any] | None = field(default=None, init=False)
+    result_id: UUID | None = field(default=None, init=False)
+    note: str | None = field(default=None, init=False)
 
     def check_pending(self) -> None:
         if self.status != "pending":

@@ -763,3 +763,23 @@ __all__ = [
     "resource",
     "unwrap",
 ]
+
+
+def full_pools(sheet: BaseModel, specs: Iterable[StatSpec]) -> dict[str, dict[str, Any]]:
+    """``Ruleset.resources`` for pools that start full at the sheet's field of the same name (Class
+    D's Health and Will, nWoD's Health and Will Power), refreshing as their spec says: the specs
+    are then the one place that names them and their refresh."""
+    pools = {}
+    for spec in specs:
+        level = getattr(sheet, spec.name)
+        pools[spec.name] = resource(level, level, spec.refresh or "never")
+    return pools
+
+
+__all__ += ["full_pools"]
+
+OPPOSING_SIDES = ("villain", "opponent", "minion")
+"""The sides that fight the heroes, whatever a system calls them (Class D's villains, Nimble's
+monsters)."""
+
+__all__ += ["OPPOSING_SIDES"]

@@ -11,18 +11,29 @@ from pydantic import Field
 from domain.requests import Strict
 
 AttackType = Literal["melee", "ranged", "mental"]
-Edge = Field(0, ge=0, le=9, description="CD-5: advantages (or disadvantages), one d6 each.")
-Rerolls = Field(
-    0,
-    ge=0,
-    le=20,
-    description="CD-6: at most this many Will, one per ordinary failure, to reroll the check; "
-    "a critical failure is never rerolled.",
-)
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
+EDGE = "CD-5: advantages (or disadvantages), one d6 each."
 
 
-class ClassDAttackCreate(Strict):
+class ClassDRolled(Strict):
+    """What every Class D command with a check takes beside its own fields, read the same way by
+    every command: the roller's edges (CD-5), Will rerolls (CD-6) and own randomness."""
+
+    # one description for both, as the API has always shown it
+    advantage: int = Field(0, ge=0, le=9, description=EDGE)
+    disadvantage: int = Field(0, ge=0, le=9, description=EDGE)
+    will_rerolls: int = Field(
+        0,
+        ge=0,
+        le=20,
+        description="CD-6: at most this many Will, one per ordinary failure, to reroll the check; "
+        "a critical failure is never rerolled.",
+    )
+    client_seed: str | None = Field(
+        default=None, min_length=1, max_length=128, description="Your own randomness."
+    )
+
+
+class ClassDAttackCreate(ClassDRolled):
     attacker_id: UUID = Field(description="The attacking hero.")
     target_id: UUID = Field(description="The villain attacked.")
     attack_type: AttackType = Field(
@@ -36,9 +47,6 @@ class ClassDAttackCreate(Strict):
         description="The power or gear attacked with (its `attack` type must match; its `damage` "
         "adds to the damage, CD-11).",
     )
-    advantage: int = Edge
-    disadvantage: int = Edge
-    will_rerolls: int = Rerolls
     overflow_target_id: UUID | None = Field(
         default=None,
         description="CD-13: if the attack takes the target out with damage to spare, move the "
@@ -48,19 +56,16 @@ class ClassDAttackCreate(Strict):
         default=False, description="CD-19: an area attack (reports who else is at risk)."
     )
     purpose: str = Field(default="", max_length=200)
-    client_seed: str | None = Seed
 
 
-class ClassDVillainAttackCreate(Strict):
+class ClassDVillainAttackCreate(ClassDRolled):
     villain_id: UUID
     hero_id: UUID = Field(description="The hero attacked; it rolls the defence (CD-15).")
     attack_type: AttackType
     using: str | None = Field(default=None, min_length=1, max_length=80)
     advantage: int = Field(0, ge=0, le=9, description="The defending hero's advantages (CD-5).")
     disadvantage: int = Field(0, ge=0, le=9, description="The defending hero's disadvantages.")
-    will_rerolls: int = Rerolls
     purpose: str = Field(default="", max_length=200)
-    client_seed: str | None = Seed
 
 
 class ClassDActionCreate(Strict):
@@ -71,26 +76,18 @@ class ClassDActionCreate(Strict):
     feature: str | None = Field(default=None, min_length=1, max_length=80)
 
 
-class ClassDRetreatCreate(Strict):
+class ClassDRetreatCreate(ClassDRolled):
     hero_id: UUID
     pursuer_ids: list[UUID] = Field(min_length=1, max_length=20)
     covering_ids: list[UUID] = Field(default_factory=list, max_length=20)
-    advantage: int = Edge
-    disadvantage: int = Edge
-    will_rerolls: int = Rerolls
-    client_seed: str | None = Seed
 
 
-class ClassDStopCreate(Strict):
+class ClassDStopCreate(ClassDRolled):
     hero_id: UUID
     villain_id: UUID
-    advantage: int = Edge
-    disadvantage: int = Edge
-    will_rerolls: int = Rerolls
-    client_seed: str | None = Seed
 
 
-class ClassDMoveCreate(Strict):
+class ClassDMoveCreate(ClassDRolled):
     hero_id: UUID
     edge: Literal["cover", "high_ground"] = Field(description="What the move gains (CD-18).")
     stat: Literal["speed", "might"] = Field(
@@ -103,10 +100,6 @@ class ClassDMoveCreate(Strict):
     takes_action: bool = Field(
         default=True, description="CD-18: the move takes the hero's action (only the GM says no)."
     )
-    advantage: int = Edge
-    disadvantage: int = Edge
-    will_rerolls: int = Rerolls
-    client_seed: str | None = Seed
 
 
 class ClassDShieldCreate(Strict):

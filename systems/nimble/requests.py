@@ -17,6 +17,15 @@ SceneId = Field(description="The scene this happens in (open).")
 Reason = Field(default="", max_length=200, description="Why (shown in the timeline).")
 
 
+class NimbleRolled(Strict):
+    """What a body with a roll gives besides its numbers, read the same way by every command:
+    the roller's steps of advantage and disadvantage (NB-11) and its own randomness."""
+
+    advantage: int = Steps
+    disadvantage: int = Steps
+    client_seed: str | None = Seed
+
+
 # ---- the encounter (NB-1..NB-19) -----------------------------------------------------------------
 
 
@@ -112,12 +121,10 @@ class NimbleMoveCreate(Strict):
     difficult: int = Field(0, ge=0, le=200, description="NB-13: squares of difficult terrain.")
 
 
-class NimbleAttackCreate(Strict):
+class NimbleAttackCreate(NimbleRolled):
     attacker_id: UUID
     target_id: UUID
     attack: str = Field(min_length=1, max_length=80, description="The sheet's attack (NB-9).")
-    advantage: int = Steps
-    disadvantage: int = Steps
     spell_tier: int | None = Field(
         default=None,
         ge=0,
@@ -148,7 +155,6 @@ class NimbleAttackCreate(Strict):
         "the rule), a hit on a monster lands at once; false: lands at once.",
     )
     purpose: str = Short
-    client_seed: str | None = Seed
 
 
 class NimbleResolveCreate(Strict):
@@ -160,15 +166,12 @@ class NimbleResolveCreate(Strict):
     )
 
 
-class NimbleAssessCreate(Strict):
+class NimbleAssessCreate(NimbleRolled):
     character_id: UUID
     skill: str = Field(min_length=1, max_length=80)
     option: Literal["question", "find_weakness", "anticipate_danger"]
     target_id: UUID | None = Field(default=None, description="For find_weakness.")
     question: str = Short
-    advantage: int = Steps
-    disadvantage: int = Steps
-    client_seed: str | None = Seed
 
 
 class NimbleHelpCreate(Strict):
@@ -187,7 +190,7 @@ class NimbleHelpCreate(Strict):
 # ---- a grapple in the encounter (NB-24) ------------------------------------------------------
 
 
-class NimbleEncounterGrappleCreate(Strict):
+class NimbleEncounterGrappleCreate(NimbleRolled):
     grappler_id: UUID = Field(description="Who grapples: on its own turn (NB-15), 1 action (NB-7).")
     target_id: UUID = Field(description="The creature grabbed (in the encounter).")
     size: str = Field(
@@ -199,12 +202,9 @@ class NimbleEncounterGrappleCreate(Strict):
     skill: str = Field(
         default="Might", min_length=1, max_length=20, description="Might or Finesse (NB-24)."
     )
-    advantage: int = Steps
-    disadvantage: int = Steps
     modifier: int | None = Field(
         default=None, ge=-20, le=40, description="Monsters only: the check's modifier (else +0)."
     )
-    client_seed: str | None = Seed
 
 
 # ---- health (NB-20..NB-26) -------------------------------------------------------------------
@@ -238,11 +238,8 @@ class NimbleSceneAct(Strict):
     scene_id: UUID = SceneId
 
 
-class NimbleRollCreate(Strict):
+class NimbleRollCreate(NimbleRolled):
     scene_id: UUID = SceneId
-    advantage: int = Steps
-    disadvantage: int = Steps
-    client_seed: str | None = Seed
 
 
 class NimbleDyingSaveCreate(Strict):

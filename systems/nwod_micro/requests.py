@@ -3,7 +3,7 @@ and hand it to the command whole (systems/nwod_micro/routes/fight.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 from uuid import UUID
 
 from pydantic import Field
@@ -14,24 +14,30 @@ Affinity = Literal["INT", "ELG", "VIO"]
 RangeBand = Literal["close", "medium", "long", "double_long"]
 Condition = Literal["bad_weather", "smoke", "fog", "poor_light", "glare"]
 Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
-WillPower = Field(0, ge=0, le=20, description="NW-9: Will Power spent, +3d10 each.")
-Modifier = Field(
-    0, ge=-20, le=20, description="Other dice the GM rules for the situation (NW-17, NW-18)."
-)
-Conditions: Any = Field(
-    default_factory=list,
-    max_length=5,
-    description="NW-17: very bad weather, smoke, fog, too little or too much light: -2d10 "
-    "(once, however many).",
-)
-Darkness = Field(
-    default=False, description="NW-17: blindness or total darkness: a chance roll only (NW-5)."
-)
-Merits: Any = Field(
-    default_factory=list,
-    max_length=10,
-    description="NW-3/NW-18: merits of the sheet whose dice modifier applies to this roll.",
-)
+
+
+class NwodSituation(Strict):
+    """What the situation adds to the pool of a roll of a character's Affinity (an attack, a
+    suppression roll, a roll, a side of a contest), read the same way by every command."""
+
+    conditions: list[Condition] = Field(
+        default_factory=list,
+        max_length=5,
+        description="NW-17: very bad weather, smoke, fog, too little or too much light: -2d10 "
+        "(once, however many).",
+    )
+    darkness: bool = Field(
+        default=False, description="NW-17: blindness or total darkness: a chance roll only (NW-5)."
+    )
+    merits: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="NW-3/NW-18: merits of the sheet whose dice modifier applies to this roll.",
+    )
+    modifier: int = Field(
+        0, ge=-20, le=20, description="Other dice the GM rules for the situation (NW-17, NW-18)."
+    )
+    will_power: int = Field(0, ge=0, le=20, description="NW-9: Will Power spent, +3d10 each.")
 
 
 class InitiativeCreate(Strict):
@@ -40,7 +46,7 @@ class InitiativeCreate(Strict):
     client_seed: str | None = Seed
 
 
-class AttackCreate(Strict):
+class AttackCreate(NwodSituation):
     attacker_id: UUID
     target_ids: list[UUID] = Field(
         min_length=1,
@@ -71,11 +77,6 @@ class AttackCreate(Strict):
     range: RangeBand = Field(
         "close", description="NW-17: medium -2d10, long -4d10, double long -6d10."
     )
-    conditions: list[Condition] = Conditions
-    darkness: bool = Darkness
-    merits: list[str] = Merits
-    modifier: int = Modifier
-    will_power: int = WillPower
     sneak: bool = Field(
         default=False, description="NW-15: the target cannot see the attacker: no Defense."
     )
@@ -138,36 +139,21 @@ class TakeOut(Strict):
     )
 
 
-class SuppressionRollCreate(Strict):
+class SuppressionRollCreate(NwodSituation):
     character_id: UUID
-    conditions: list[Condition] = Conditions
-    darkness: bool = Darkness
-    merits: list[str] = Merits
-    modifier: int = Modifier
-    will_power: int = WillPower
     client_seed: str | None = Seed
 
 
-class NwodRollCreate(Strict):
+class NwodRollCreate(NwodSituation):
     character_id: UUID
     affinity: Affinity = Field(description="The Affinity the GM picked (NW-1).")
-    conditions: list[Condition] = Conditions
-    darkness: bool = Darkness
-    merits: list[str] = Merits
-    modifier: int = Modifier
-    will_power: int = WillPower
     purpose: str = Field(default="", max_length=200)
     client_seed: str | None = Seed
 
 
-class ContestSide(Strict):
+class ContestSide(NwodSituation):
     character_id: UUID
     affinity: Affinity
-    conditions: list[Condition] = Conditions
-    darkness: bool = Darkness
-    merits: list[str] = Merits
-    modifier: int = Modifier
-    will_power: int = WillPower
 
 
 class NwodContestCreate(Strict):

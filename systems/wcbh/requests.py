@@ -4,12 +4,57 @@ the fight (WCBH-10..47)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 from uuid import UUID
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from domain.requests import Strict
+from systems.wcbh.rules.attack import AttackResolve
+
+# The texts the bodies take, each kind with its bounds once: a name (a trait, Power, effect or
+# Ability), a reason or a declared moment, and an account (a purpose, a detail, a note).
+Named = Annotated[str, Field(min_length=1, max_length=80)]
+Reason = Annotated[str, Field(min_length=1, max_length=200)]
+Account = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class Recorded(Strict):
+    """A body that roll requests recorded before issue #14 may hold in an older shape, the
+    command's arguments one by one: the GM's approval revives them into the body
+    (tests/app/test_wcbh_old_roll_requests.py, test_wcbh_roll_requests.py). A body names what
+    changed since: `recorded_pairs`, its lists whose items were stored as pairs (the field, and
+    the names of a pair's two places); `recorded_replaced`, old fields a new one replaced (old
+    name: new name), dropped unless the body names the new one. The attacks' `active_defences`
+    were the attacker's choice for the target, which WCBH-28 leaves to the target's side (issue
+    #15): revived, the target defends with everything its sheet has, the best counting."""
+
+    recorded_pairs: ClassVar[dict[str, tuple[str, str]]] = {}
+    recorded_replaced: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_old_arguments(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        old = dict(data)
+        for name, new in cls.recorded_replaced.items():
+            if name in old and new not in old:
+                del old[name]
+        for name, places in cls.recorded_pairs.items():
+            if isinstance(old.get(name), list):
+                old[name] = [
+                    dict(zip(places, item, strict=True)) if isinstance(item, list | tuple) else item
+                    for item in old[name]
+                ]
+        return old
+
+
+class AttackRecorded(Recorded):
+    """The attacks' bodies: their `defences` replaced the attacker's `active_defences`."""
+
+    recorded_replaced: ClassVar[dict[str, str]] = {"active_defences": "defences"}
+
 
 # ---- scene play (commands/scene_play.py): WCBH-10..12, 27, 34, 37..39 -----------------------------
 
@@ -29,26 +74,16 @@ PlayPurpose = Field(default="", max_length=2000, description="What it is about")
 
 class HelperCreate(Strict):
     character_id: UUID
-    trait: str = Field(min_length=1, max_length=80, description="The helper's relevant trait")
+    trait: Named = Field(description="The helper's relevant trait")
 
 
-class AssistedRollCreate(Strict):
+class AssistedRollCreate(Recorded):
+    recorded_pairs: ClassVar[dict[str, tuple[str, str]]] = {"helpers": ("character_id", "trait")}
+
     character_id: UUID = Field(description="The character helped, who makes the roll")
     request: dict[str, Any] = TraitRequestBody
     helpers: list[HelperCreate] = Field(min_length=1, max_length=10)
     client_seed: str | None = ClientSeed
-
-    @field_validator("helpers", mode="before")
-    @classmethod
-    def _pairs(cls, value: Any) -> Any:
-        # Roll requests recorded before the command took this model stored each helper as a
-        # [character_id, trait] pair: the GM's approval revives them into helpers.
-        if isinstance(value, list):
-            return [
-                {"character_id": h[0], "trait": h[1]} if isinstance(h, list | tuple) else h
-                for h in value
-            ]
-        return value
 
 
 class GroupCheckCreate(Strict):
@@ -116,17 +151,17 @@ class RestDaysCreate(Strict):
         description="They did nothing but rest for the whole day: their next recovery check is "
         "at difficulty 1 (WCBH-34)",
     )
-    reason: str = Field(min_length=1, max_length=200, description="Where and how the day passed")
+    reason: Reason = Field(description="Where and how the day passed")
 
 
 class ShakeOffCreate(PlayRollCreate):
-    effect: str = Field(min_length=1, max_length=80, description="The effect to shake off")
+    effect: Named = Field(description="The effect to shake off")
 
 
 class ExtensionCreate(Strict):
     character_id: UUID = Field(description="Who spends the Resolve")
     target_id: UUID = Field(description="The defeated opponent under the effect")
-    effect: str = Field(min_length=1, max_length=80)
+    effect: Named
 
 
 class BackInTheFightCreate(Strict):
@@ -135,7 +170,7 @@ class BackInTheFightCreate(Strict):
         description="come_back: on the page after a defeat by damage, wake with 3 Health; "
         "drop_effect: be rid of `effect` from the next page (WCBH-39)"
     )
-    effect: str | None = Field(default=None, min_length=1, max_length=80)
+    effect: Named | None = None
 
 
 # ---- the Resolve area (commands/resolve.py): WCBH-16, 19..21 ---------------------------------------
@@ -144,41 +179,31 @@ class BackInTheFightCreate(Strict):
 class ResolveGiftCreate(Strict):
     receiver_id: UUID = Field(description="The character helped; it gains 1 Resolve")
     scene_id: UUID = Field(description="The open scene the help happens in")
-    purpose: str = Field(
-        min_length=1, max_length=500, description="The action helped and how (WCBH-20a)"
-    )
+    purpose: Account = Field(description="The action helped and how (WCBH-20a)")
     directly: bool = Field(
         default=True,
         description="false: the giver cannot help directly (unconscious, far away): 2 Resolve "
         "give 1, and `flashback` is required",
     )
-    flashback: str | None = Field(
-        default=None, min_length=1, max_length=500, description="The flashback of a gift from afar"
-    )
+    flashback: Account | None = Field(default=None, description="The flashback of a gift from afar")
 
 
 class LuckCreate(Strict):
     scene_id: UUID = Field(description="The open scene the luck is for")
-    detail: str = Field(
-        min_length=1,
-        max_length=500,
-        description="The small narrative detail to change, e.g. 'a mattress truck below'",
+    detail: Account = Field(
+        description="The small narrative detail to change, e.g. 'a mattress truck below'"
     )
 
 
 class LuckDecision(Strict):
     approve: bool = Field(description="true: approved, 1 Resolve is spent now; false: declined")
-    note: str | None = Field(default=None, min_length=1, max_length=500)
+    note: Account | None = None
 
 
 class ImitationCreate(Strict):
     character_id: UUID
-    trait: str = Field(
-        min_length=1, max_length=80, description="The Ability or ranked Power that imitates"
-    )
-    power: str = Field(
-        min_length=1, max_length=80, description="The Power imitated, at the trait's rank"
-    )
+    trait: Named = Field(description="The Ability or ranked Power that imitates")
+    power: Named = Field(description="The Power imitated, at the trait's rank")
     purpose: str = Field(default="", max_length=500)
 
 
@@ -189,12 +214,12 @@ class LastGaspCreate(Strict):
 class ScenePoolOpen(Strict):
     pool: str = Field(default="adversity", min_length=1, max_length=60)
     amount: int = Field(ge=0, le=1000, description="The pool's start")
-    reason: str = Field(min_length=1, max_length=200)
+    reason: Reason
 
 
 class VillainousDeedCreate(Strict):
     villain_id: UUID = Field(description="The main villain: a character of the villain side")
-    description: str = Field(min_length=1, max_length=500)
+    description: Account
     scene_id: UUID | None = Field(
         default=None,
         description="Pay the 1 Adversity from this open scene's own pool; omitted: from the "
@@ -204,45 +229,20 @@ class VillainousDeedCreate(Strict):
 
 class AbilityLossCreate(Strict):
     roll_id: UUID = Field(description="The Decisive Moment roll the loss is owed for")
-    ability: str = Field(
-        min_length=1,
-        max_length=80,
+    ability: Named = Field(
         description="Agility, Strength or Stamina (physical); Intelligence, Perception or Will "
-        "(mental)",
+        "(mental)"
     )
 
 
 class AbilityRestoreCreate(Strict):
-    ability: str = Field(min_length=1, max_length=80)
-    reason: str = Field(min_length=1, max_length=200, description="The experience spent")
+    ability: Named
+    reason: Reason = Field(description="The experience spent")
 
 
 # ---- the fight (commands/fight.py): WCBH-25, 28..33, 40..47 ------------------------------------
 
 
-class Recorded(Strict):
-    """A body that roll requests recorded before issue #14 hold in the command's old argument
-    names, field by field: the GM's approval revives them into the body (tests/app/
-    test_wcbh_old_roll_requests.py). Their `active_defences` were the attacker's choice for the
-    target, which WCBH-28 leaves to the target's side (issue #15): revived, the target defends with
-    everything its sheet has, the best counting."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_old_arguments(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or "active_defences" not in data or "defences" in data:
-            return data
-        old = dict(data)
-        del old["active_defences"]
-        if isinstance(old.get("targets"), list):  # an area attack's (target_id, skip_turn) pairs
-            old["targets"] = [
-                {"target_id": t[0], "skip_turn": t[1]} if isinstance(t, list) else t
-                for t in old["targets"]
-            ]
-        return old
-
-
-Trait = Field(min_length=1, max_length=80)
 Defences = Field(
     default=None,
     max_length=10,
@@ -255,10 +255,10 @@ FightClientSeed = Field(default=None, min_length=1, max_length=128)
 Purpose = Field(default=None, max_length=200)
 
 
-class AttackCreate(Recorded):
+class AttackCreate(AttackRecorded):
     attacker_id: UUID
     target_id: UUID
-    trait: str = Field(min_length=1, max_length=80, description="The attacking trait (WCBH-28)")
+    trait: Named = Field(description="The attacking trait (WCBH-28)")
     weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice")
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
     defences: list[str] | None = Field(
@@ -270,17 +270,15 @@ class AttackCreate(Recorded):
         "always count",
     )
     lethal: bool = Field(default=True, description="Non-lethal attacks meet full Stamina (WCBH-29)")
-    effect: str | None = Field(
+    effect: Named | None = Field(
         default=None,
-        min_length=1,
-        max_length=80,
         description="A special effect power: the hit gives the effect besides its damage (WCBH-35)",
     )
-    purpose: str | None = Field(default=None, max_length=200)
-    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
+    purpose: str | None = Purpose
+    client_seed: str | None = FightClientSeed
 
 
-class FightAttackCreate(AttackCreate):
+class FightAttackCreate(AttackCreate, AttackResolve):
     maneuver: Literal["charge", "all_out"] | None = Field(
         default=None,
         description="charge: +2 dice, the attacker's active defence halved to the end of the page, "
@@ -306,28 +304,6 @@ class FightAttackCreate(AttackCreate):
         description="The target declared a redirect before its defence roll: it defends actively "
         "only (WCBH-46); the caller must act for the target",
     )
-    resolve: int = Field(
-        default=0,
-        ge=0,
-        le=100,
-        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
-        "Decisive Moment (WCBH-20b, 13)",
-    )
-    decisive_moment: bool = Field(
-        default=False,
-        description="The attacker declares its Decisive Moment: its 6s explode (WCBH-13, 15)",
-    )
-    effort: Literal["physical", "mental"] | None = Field(
-        default=None,
-        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
-    )
-    defence_resolve: int = Field(
-        default=0,
-        ge=0,
-        le=100,
-        description="The target's Resolve spent on its defence roll: 1 defence die each "
-        "(WCBH-20b); the target pays, so the caller must act for the target",
-    )
 
 
 class DeclarationCreate(Strict):
@@ -350,22 +326,18 @@ class TurnPassCreate(Strict):
 
 class DelayCreate(Strict):
     character_id: UUID = Field(description="The character delaying its action (WCBH-23)")
-    moment: str = Field(
-        min_length=1,
-        max_length=200,
-        description="The declared moment it acts at, e.g. 'when the guard opens the door'",
+    moment: Reason = Field(
+        description="The declared moment it acts at, e.g. 'when the guard opens the door'"
     )
 
 
 class MomentCreate(Strict):
-    moment: str = Field(
-        min_length=1, max_length=200, description="The declared moment that came (WCBH-23)"
-    )
+    moment: Reason = Field(description="The declared moment that came (WCBH-23)")
 
 
 class OrderOverrideCreate(Strict):
     character_id: UUID = Field(description="The character the GM lets act out of order")
-    reason: str = Field(min_length=1, max_length=200, description="Why (recorded)")
+    reason: Reason = Field(description="Why (recorded)")
 
 
 class EffectRulingCreate(Strict):
@@ -373,19 +345,19 @@ class EffectRulingCreate(Strict):
     (the GM's call). By default an effect forbids all three."""
 
     character_id: UUID = Field(description="The character under the effect")
-    effect: str = Field(min_length=1, max_length=80, description="The effect, as it was applied")
+    effect: Named = Field(description="The effect, as it was applied")
     may_act: bool = Field(default=False, description="It may still take actions (attack...)")
     may_move: bool = Field(default=False, description="It may still move")
     may_defend_actively: bool = Field(
         default=False, description="It may still defend actively (dodge, parry)"
     )
-    reason: str = Field(min_length=1, max_length=200, description="What the power says")
+    reason: Reason = Field(description="What the power says")
 
 
-class GrappleCreate(Recorded):
+class GrappleCreate(AttackRecorded):
     attacker_id: UUID
     target_id: UUID
-    trait: str = Field(default="Strength", min_length=1, max_length=80)
+    trait: Named = "Strength"
     aim: Literal["hold", "weapon"] = Field(
         default="hold", description="Hold the target, or take its weapon or object (WCBH-40)"
     )
@@ -399,17 +371,13 @@ class ManeuverCreate(Strict):
     attacker_id: UUID
     target_id: UUID
     maneuver: Literal["feint", "stunning_blow", "overpower", "taunt"]
-    trait: str | None = Field(
+    trait: Named | None = Field(
         default=None,
-        min_length=1,
-        max_length=80,
         description="The attacker's trait; default: Agility (feint), Strength (overpower), "
         "Charisma (taunt); a stunning blow names its attack",
     )
-    against: str | None = Field(
+    against: Named | None = Field(
         default=None,
-        min_length=1,
-        max_length=80,
         description="The target's trait; default: Agility (feint, stunning blow), Strength "
         "(overpower), Will (taunt)",
     )
@@ -420,9 +388,7 @@ class ManeuverCreate(Strict):
 
 class AmbusherIn(Strict):
     character_id: UUID
-    trait: str | None = Field(
-        default=None, min_length=1, max_length=80, description="Default Stealth (Charisma)"
-    )
+    trait: Named | None = Field(default=None, description="Default Stealth (Charisma)")
 
 
 class AmbushCreate(Strict):
@@ -442,9 +408,11 @@ class AreaTargetIn(Strict):
     )
 
 
-class AreaAttackCreate(Recorded):
+class AreaAttackCreate(AttackRecorded):
+    recorded_pairs: ClassVar[dict[str, tuple[str, str]]] = {"targets": ("target_id", "skip_turn")}
+
     attacker_id: UUID
-    trait: str = Trait
+    trait: Named
     targets: list[AreaTargetIn] = Field(min_length=1, max_length=30)
     weapon: int = Field(default=0, ge=0, le=20)
     modifier: int = Field(default=0, ge=-20, le=20)
@@ -456,13 +424,13 @@ class AreaAttackCreate(Recorded):
 
 class TeamAttackerIn(Strict):
     attacker_id: UUID
-    trait: str = Trait
+    trait: Named
     weapon: int = Field(default=0, ge=0, le=20)
     modifier: int = Field(default=0, ge=-20, le=20)
     explode: bool = Field(default=False, description="1 Resolve: its 6s explode (WCBH-47)")
 
 
-class TeamAttackCreate(Recorded):
+class TeamAttackCreate(AttackRecorded):
     target_id: UUID
     attackers: list[TeamAttackerIn] = Field(min_length=2, max_length=10)
     defences: list[str] | None = Defences
@@ -502,7 +470,7 @@ class RangeSet(Strict):
         description="The range class between the two (WCBH-26): close (melee to a page's run), "
         "far (most Powers and weapons), extreme (in sight), beyond"
     )
-    reason: str = Field(min_length=1, max_length=200, description="What the GM sees on the ground")
+    reason: Reason = Field(description="What the GM sees on the ground")
 
 
 class RangeMoveCreate(Strict):
@@ -511,10 +479,8 @@ class RangeMoveCreate(Strict):
     to: Literal["close", "far", "extreme", "beyond"] = Field(
         description="The range class next to the present one (WCBH-26: one class at a time)"
     )
-    power: str | None = Field(
+    power: Named | None = Field(
         default=None,
-        min_length=1,
-        max_length=80,
         description="A movement Power: of rank 6+ it changes the class in one page, else two",
     )
 
@@ -529,4 +495,4 @@ class SituationSet(Strict):
         description="Its size against an ordinary person's: attacks on a bigger target get +1 "
         "(double) or +3 (tenfold), on a smaller one -1 or -3 (WCBH-30)",
     )
-    reason: str = Field(min_length=1, max_length=200)
+    reason: Reason

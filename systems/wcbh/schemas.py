@@ -1,8 +1,9 @@
-"""The scene's play state in responses: group checks (WCBH-11), contests (WCBH-12), chases (WCBH-27);
-the Resolve area's fields of a character (WCBH-16, 19, 20e).
+"""What WCBH adds to the shared responses: the scene's play state (group checks WCBH-11, contests
+WCBH-12, chases WCBH-27) and the Resolve area's fields of a character (WCBH-16, 19, 20e).
 
-Kept apart from the router (systems/wcbh/commands/scene_play.py's HTTP verbs) so that `api.schemas.ScenePublic`
-can show it without importing a router."""
+The system's `schemas` part (systems.parts("schemas")): `api.schemas` adds `CharacterFields` and
+`SceneFields` to its character and scene responses and fills them with `character_fields` and
+`scene_fields`, so the shared presenters never name a system."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from domain.aggregates import Character, Scene
+from domain.aggregates import Campaign, Character, Scene
 from systems.wcbh.rules.resolve import owed_loss
 
 
@@ -227,7 +228,42 @@ def scene_play_public(scene: Scene) -> ScenePlayPublic:
     )
 
 
-def resolve_fields(character: Character) -> dict[str, Any]:
+class CharacterFields(BaseModel):
+    """The Resolve area's fields of the character response (systems/wcbh/docs/resolve.md)."""
+
+    last_gasp: dict[str, Any] | None = Field(
+        default=None,
+        description="WCBH-19: the running last gasp (scene_id, page, unconscious); null if none",
+    )
+    luck_requests: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="WCBH-20e: luck asked of the GM, by request id (scene_id, detail, status)",
+    )
+    owed_ability_losses: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="WCBH-16: Ability losses owed, by Decisive Moment roll id (effort, options)",
+    )
+    lowered_abilities: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="WCBH-16: ranks lost to Decisive Moments that experience may restore",
+    )
+
+
+class SceneFields(BaseModel):
+    """Scene play's field of the scene response (systems/wcbh/docs/scene-play.md)."""
+
+    play: ScenePlayPublic = Field(
+        default_factory=ScenePlayPublic,
+        description="Group checks with their totals (WCBH-11), contests (WCBH-12) and chases "
+        "(WCBH-27) of the scene, with their state and history",
+    )
+
+
+def scene_fields(scene: Scene) -> dict[str, Any]:
+    return {"play": scene_play_public(scene)}
+
+
+def character_fields(character: Character, campaign: Campaign) -> dict[str, Any]:
     """The character view's Resolve-area fields (the views build the same from the events)."""
     gasp = character.last_gasp
     return {

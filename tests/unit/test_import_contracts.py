@@ -65,3 +65,17 @@ def test_the_contracts_name_every_installed_game_system() -> None:
         assert f"{package}.rules" in contract("pure-rules")["source_modules"], name  # type: ignore[operator]
         assert f"{package}.routes" in contract("api-on-top")["forbidden_modules"], name  # type: ignore[operator]
         assert package in contract("shared-knows-no-system")["forbidden_modules"], name  # type: ignore[operator]
+
+
+def test_shared_code_names_no_system_not_even_as_an_exception() -> None:
+    # The presenters reach a system's fields through its `schemas` part (systems.parts), so the
+    # contracts that keep shared code and systems apart need no exceptions.
+    for contract_id in ("shared-knows-no-system", "independent-systems"):
+        assert contract(contract_id).get("ignore_imports", []) == [], contract_id
+
+
+def test_every_systems_presentation_part_stays_below_the_api() -> None:
+    import systems
+
+    for part in systems.parts("schemas"):
+        assert part.__name__ in contract("api-on-top")["source_modules"], part.__name__  # type: ignore[operator]

@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domain.components import GameSystem, PageBoundary
+from domain.components import OneAreaSystem
 from systems.classd.commands.fight import Fight
 
-if TYPE_CHECKING:
-    from domain.application import Chronicle
 
-
-class ClassD(GameSystem):
+class ClassD(OneAreaSystem):
     """Class D Heroes: its one area of play is the fight (`fight`, CD-8..CD-20); missions and
     their rests are shared (domain/missions.py)."""
 
     ruleset_id = "classd"
-
-    def __init__(self, app: Chronicle) -> None:
-        super().__init__(app)
-        self.fight = Fight(self)
-
-    @property
-    def parts(self) -> tuple[object, ...]:
-        return (self.fight,)
-
-    def page_advanced(self, at: PageBoundary) -> None:
-        self.fight.round_started(at)
+    area = Fight
+    fight: Fight
 
 
 SYSTEM = ClassD

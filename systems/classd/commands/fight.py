@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import Character, Roll, Scene
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, Part, Sheeted, Turn
+from domain.components import PageBoundary, PagedPart, Sheeted, Turn
 from domain.errors import Conflict, InvalidInput
 from domain.rolls import Declared, declared_by
 from systems.classd.requests import (
@@ -26,6 +26,7 @@ from systems.classd.requests import (
     ClassDGrantCreate,
     ClassDMoveCreate,
     ClassDRetreatCreate,
+    ClassDRolled,
     ClassDShieldCreate,
     ClassDStopCreate,
     ClassDVillainAttackCreate,
@@ -37,13 +38,6 @@ if TYPE_CHECKING:
     from systems.classd.commands import ClassD
 
 AREA = "round"  # the system's state on the scene (Ruleset.scene_states)
-RollBody = (
-    ClassDAttackCreate
-    | ClassDVillainAttackCreate
-    | ClassDRetreatCreate
-    | ClassDStopCreate
-    | ClassDMoveCreate
-)
 
 
 @dataclass(frozen=True)
@@ -91,7 +85,7 @@ class Attack:
     granted: bool  # the action uses the GM's grant (CD-8/9 override)
 
 
-class Fight(Part):
+class Fight(PagedPart):
     """The Class D combat commands (the system's one area of play)."""
 
     system: ClassD
@@ -163,7 +157,7 @@ class Fight(Part):
             combat.check_in_fight(state, fighter.key, fighter.name, field)
 
     @staticmethod
-    def _will_rerolls(hero: Fighter, body: RollBody) -> None:
+    def _will_rerolls(hero: Fighter, body: ClassDRolled) -> None:
         refusals.check_will_rerolls(hero.name, hero.level("will"), body.will_rerolls)
 
     def _rolled(
@@ -172,7 +166,7 @@ class Fight(Part):
         check: str,
         request: dict[str, Any],
         roller: Fighter,
-        body: RollBody,
+        body: ClassDRolled,
         difficulty: Mapping[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[Aggregate]]:
         """The check rolled for `roller`, with the advantages and disadvantages it declared
@@ -219,7 +213,7 @@ class Fight(Part):
         self._change(turn, "turn_ended", round=turn.scene.page)
         return self._saved(turn)
 
-    def round_started(self, at: PageBoundary) -> None:
+    def page_advanced(self, at: PageBoundary) -> None:
         """CD-8/17: each page is a round: actions and reactions reset, the heroes act first;
         villains that fled and were not stopped have escaped (CD-16)."""
         scene = at.scene
@@ -580,7 +574,7 @@ def _hurt(turn: Turn, hero: Character, resource: str, level: int, roll_id: UUID)
 # ---- what the rolls read (every number is in the request, so the record recomputes offline) ------
 
 
-def _stat_request(stat: str, body: RollBody, purpose: str, **against: Any) -> dict[str, Any]:
+def _stat_request(stat: str, body: ClassDRolled, purpose: str, **against: Any) -> dict[str, Any]:
     """An action check of the hero's `stat` (CD-14, 16, 18) `against` a stat or a difficulty."""
     return {
         "stat": stat,

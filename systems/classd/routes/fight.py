@@ -15,20 +15,9 @@ from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
 from domain.application import Outcome
+from systems.classd import requests
 from systems.classd.commands import ClassD
 from systems.classd.commands.fight import AREA, ClassDResult, Fight
-from systems.classd.requests import (
-    ClassDActionCreate,
-    ClassDAttackCreate,
-    ClassDCaptureCreate,
-    ClassDFightEnd,
-    ClassDGrantCreate,
-    ClassDMoveCreate,
-    ClassDRetreatCreate,
-    ClassDShieldCreate,
-    ClassDStopCreate,
-    ClassDVillainAttackCreate,
-)
 from systems.classd.rules import combat
 
 router = APIRouter(tags=["classd"], responses=ERROR_RESPONSES)
@@ -134,7 +123,7 @@ routes.post(
 routes.post(
     "/attacks",
     Fight.classd_attack,
-    ClassDAttackCreate,
+    requests.ClassDAttackCreate,
     operation_id="classd_attack",
     name="attack",
     status_code=201,
@@ -145,7 +134,7 @@ routes.post(
 routes.post(
     "/villain-attacks",
     Fight.classd_villain_attack,
-    ClassDVillainAttackCreate,
+    requests.ClassDVillainAttackCreate,
     operation_id="classd_villain_attack",
     name="villain_attack",
     status_code=201,
@@ -154,7 +143,7 @@ routes.post(
 routes.post(
     "/actions",
     Fight.classd_act,
-    ClassDActionCreate,
+    requests.ClassDActionCreate,
     operation_id="classd_act",
     name="act",
     status_code=201,
@@ -164,7 +153,7 @@ routes.post(
 routes.post(
     "/retreats",
     Fight.classd_retreat,
-    ClassDRetreatCreate,
+    requests.ClassDRetreatCreate,
     operation_id="classd_retreat",
     name="retreat",
     status_code=201,
@@ -175,7 +164,7 @@ routes.post(
 routes.post(
     "/stops",
     Fight.classd_stop,
-    ClassDStopCreate,
+    requests.ClassDStopCreate,
     operation_id="classd_stop",
     name="stop",
     status_code=201,
@@ -186,7 +175,7 @@ routes.post(
 routes.post(
     "/moves",
     Fight.classd_move,
-    ClassDMoveCreate,
+    requests.ClassDMoveCreate,
     operation_id="classd_move",
     name="move",
     status_code=201,
@@ -197,7 +186,7 @@ routes.post(
 routes.post(
     "/hostage-shields",
     Fight.classd_hostage_shield,
-    ClassDShieldCreate,
+    requests.ClassDShieldCreate,
     operation_id="classd_hostage_shield",
     name="hostage_shield",
     doc="CD-20: (GM) a villain holds a hostage as a shield, or lets it go.",
@@ -205,7 +194,7 @@ routes.post(
 routes.post(
     "/fight-end",
     Fight.classd_end_fight,
-    ClassDFightEnd,
+    requests.ClassDFightEnd,
     operation_id="classd_end_fight",
     name="end_fight",
     doc="""CD-8, 22: (GM) the fight in this scene is over, with a reason; the round starts afresh,
@@ -214,7 +203,7 @@ routes.post(
 routes.post(
     "/grants",
     Fight.classd_grant_action,
-    ClassDGrantCreate,
+    requests.ClassDGrantCreate,
     operation_id="classd_grant_action",
     name="grant_action",
     doc="""CD-8, 9, 15, 17: (GM) the recorded override of the turn order and the action economy:
@@ -223,7 +212,7 @@ routes.post(
 routes.post(
     "/captures",
     Fight.classd_capture,
-    ClassDCaptureCreate,
+    requests.ClassDCaptureCreate,
     operation_id="classd_capture",
     name="capture",
     doc="""CD-23: (GM) the villains capture a hero (out of action until freed), or the hero is

@@ -8,10 +8,10 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from domain.errors import Conflict, Forbidden, InvalidInput
+from domain.rulesets.base import OPPOSING_SIDES
 from systems.classd.rules.combat import fleeing, rank_allows_overflow
 from systems.classd.rules.sheet import ClassdSheet, Feature
 
-VILLAIN_SIDES = ("villain", "opponent", "minion")
 MOVE_STATS = ("speed", "might")  # CD-18: Speed to move, Might to force through
 HERO_UNROLLED = ("power", "item")  # CD-9: what a hero does without a roll
 VILLAIN_UNROLLED = ("special", "flee")  # CD-15: what a villain does without a roll
@@ -31,7 +31,7 @@ def check_side(name: str, side: str, sheet: ClassdSheet, wanted: str, field: str
     """CD-1: a hero is on the heroes' side; a villain on the other, with a rank."""
     if wanted == "hero" and side != "hero":
         raise InvalidInput(f"{name} is no hero", field=field, rule="CD-1")
-    if wanted == "villain" and (side not in VILLAIN_SIDES or sheet.rank is None):
+    if wanted == "villain" and (side not in OPPOSING_SIDES or sheet.rank is None):
         raise InvalidInput(f"{name} is no villain with a rank", field=field, rule="CD-1")
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from domain.errors import Conflict
 from domain.rulesets.base import (
+    OPPOSING_SIDES,
     Check,
     FollowUp,
     Problem,
@@ -17,7 +18,7 @@ from domain.rulesets.base import (
     SceneState,
     StatSpec,
     form_of,
-    resource,
+    full_pools,
 )
 from systems.classd.rules.checks import CHECKS, FOLLOW_UPS
 from systems.classd.rules.combat import ROUND, fight_under_way
@@ -31,8 +32,6 @@ from systems.classd.rules.sheet import (
     difficulty_to_affect,
     reactions,
 )
-
-VILLAIN_SIDES = ("villain", "opponent", "minion")
 
 
 class ClassdRuleset(Ruleset):
@@ -95,7 +94,7 @@ class ClassdRuleset(Ruleset):
         # CD-1/CD-17: villains, and only villains, have a rank; every villain has one of the three.
         if side == "hero" and sheet.rank is not None:
             yield Problem("rank", "a hero has no villain rank", "CD-1")
-        if side in VILLAIN_SIDES and sheet.rank is None:
+        if side in OPPOSING_SIDES and sheet.rank is None:
             ranks = (
                 "rank 'minion'" if side == "minion" else "a villain rank: minion, henchman or boss"
             )
@@ -115,12 +114,8 @@ class ClassdRuleset(Ruleset):
         }
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
-        sheet = form_of(sheet, ClassdSheet)
         self._settings(settings)
-        return {
-            "health": resource(sheet.health, sheet.health, "rest"),
-            "will": resource(sheet.will, sheet.will, "rest"),
-        }
+        return full_pools(form_of(sheet, ClassdSheet), self.resource_specs)
 
     def status_after(
         self,

@@ -204,6 +204,13 @@ class Encounter(Area):
             enc.check_no_save_due(character.name, character.concentration)
         return character, sheet
 
+    def _standing(self, turn: Turn, character_id: UUID) -> tuple[Creature, dict[str, Any]]:
+        """The acting creature (`_acting`), not out of the fight (NB-21), and the encounter's
+        state once its actions are capped to what it may have now."""
+        character, sheet = self._acting(turn, state_of(turn.scene), character_id, "character_id")
+        enc.check_standing(character.name, character.status, "character_id")
+        return (character, sheet), self._nbe_cap(turn.scene, character)
+
     def sync_activity(self, scene: Scene, character: Character) -> bool:
         """NB-6/NB-25: the character's activity spread over turns ends with its Concentration
         (0 HP, a failed save after a crit, dropped); records `activity_ended` when it learns of
@@ -492,11 +499,8 @@ class Encounter(Area):
         activity spread over turns with Concentration (NB-6)."""
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
-        state = state_of(scene)
-        character, sheet = self._acting(turn, state, body.character_id, "character_id")
+        (character, sheet), state = self._standing(turn, body.character_id)
         who, name = str(character.id), character.name
-        enc.check_standing(character.name, character.status, "character_id")
-        state = self._nbe_cap(scene, character)
         enc.check_turn(state, who, name)
         if body.save_ability:
             self.check_members(state, (character, sheet))
@@ -535,11 +539,8 @@ class Encounter(Area):
         terrain costs double."""
         turn = self._turn(ctx, scene_id)
         scene = turn.scene
-        state = state_of(scene)
-        character, sheet = self._acting(turn, state, body.character_id, "character_id")
+        (character, sheet), state = self._standing(turn, body.character_id)
         who, name = str(character.id), character.name
-        enc.check_standing(character.name, character.status, "character_id")
-        state = self._nbe_cap(scene, character)
         need = enc.movement_cost(body.squares, body.difficult)
         # NB-24: Restrained, held by a bigger creature or riding: no move; same size: half speed
         speed = move_speed(name, character.nimble_conditions, sheet.speed) if need else sheet.speed

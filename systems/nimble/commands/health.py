@@ -18,7 +18,7 @@ See systems/nimble/docs/health.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -42,6 +42,7 @@ from systems.nimble.requests import (
     NimbleHealCreate,
     NimbleRestrainCreate,
     NimbleRollCreate,
+    NimbleRolled,
     NimbleSceneAct,
     NimbleTempHpCreate,
 )
@@ -90,7 +91,7 @@ def health_of(campaign: Campaign, character: Character) -> Health:
 
 
 def _save_request(
-    sheet: NimbleHero | NimbleMonster, stat: str, purpose: str, steps: Rolled | None = None
+    sheet: NimbleHero | NimbleMonster, stat: str, purpose: str, steps: NimbleRolled | None = None
 ) -> dict[str, Any]:
     """A STR or DEX save DC 10 (NB-21, NB-24, NB-25): a hero's stat, a monster's +0; the steps
     the roller declares, if it may."""
@@ -138,14 +139,6 @@ class HealthResult:
 
     roll_id: UUID | None = None
     outcome: dict[str, Any] = field(default_factory=dict)
-
-
-class Rolled(Protocol):
-    """What a roll's request gives besides its numbers: the roller's steps and randomness."""
-
-    advantage: int
-    disadvantage: int
-    client_seed: str | None
 
 
 @dataclass(frozen=True)
@@ -343,7 +336,7 @@ class HealthArea(Area):
         return self.app._commit(ctx, character, *unique.values(), result=result)
 
     def _nb_roll(
-        self, rolled: CheckRoll, body: Rolled, numbers: dict[str, Any] | None = None
+        self, rolled: CheckRoll, body: NimbleRolled, numbers: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], bool, Roll, list[Aggregate]]:
         """The roll of a health command (`rolled`: what, by whom, where; its modifiers are added
         here): the steps the roller declared in `body` (NB-11) follow player_modifiers; those of
@@ -768,13 +761,3 @@ class HealthArea(Area):
             character.nimble_lift_conditions(ended, scene.id, "the scene closed")
             if character.concentration and character.concentration.get("scene_id") == here:
                 character.end_concentration("the scene closed", scene.id)
-
-
-def nimble_conditions(character: Character, campaign: Campaign) -> list[dict[str, Any]]:
-    """Dying/dead, grapples, Restrained, hidden, cover and Concentration as entries of the
-    character's `conditions` list (each with its `rule`, NB-21..26)."""
-    if campaign.ruleset != NIMBLE:
-        return []
-    return health.condition_list(
-        character.status, character.nimble_conditions, character.concentration
-    )

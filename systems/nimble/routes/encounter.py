@@ -15,19 +15,8 @@ from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
+from systems.nimble import requests
 from systems.nimble.commands.encounter import Encounter, EncounterResult, state_of
-from systems.nimble.requests import (
-    NimbleActionCreate,
-    NimbleAssessCreate,
-    NimbleAttackCreate,
-    NimbleGrantCreate,
-    NimbleHelpCreate,
-    NimbleMoveCreate,
-    NimbleResolveCreate,
-    NimbleStartCreate,
-    NimbleSwapCreate,
-    NimbleTurnEnd,
-)
 from systems.nimble.routes.deps import NimbleDep, encounter
 from systems.nimble.rules import encounter as enc
 
@@ -130,7 +119,7 @@ def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONRes
 routes.post(
     "/encounter",
     Encounter.nimble_start,
-    NimbleStartCreate,
+    requests.NimbleStartCreate,
     operation_id="nimble_start",
     name="start",
     status_code=201,
@@ -146,7 +135,7 @@ routes.post(
 routes.post(
     "/turns/end",
     Encounter.nimble_end_turn,
-    NimbleTurnEnd,
+    requests.NimbleTurnEnd,
     operation_id="nimble_end_turn",
     name="end_turn",
     doc="""NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
@@ -155,7 +144,7 @@ routes.post(
 routes.post(
     "/swaps",
     Encounter.nimble_swap,
-    NimbleSwapCreate,
+    requests.NimbleSwapCreate,
     operation_id="nimble_swap",
     name="swap",
     doc="NB-3: (GM) two heroes swap places for this round.",
@@ -163,7 +152,7 @@ routes.post(
 routes.post(
     "/grants",
     Encounter.nimble_grant,
-    NimbleGrantCreate,
+    requests.NimbleGrantCreate,
     operation_id="nimble_grant",
     name="grant",
     doc="NB-7: (GM) an effect grants a hero actions beyond the limit.",
@@ -171,7 +160,7 @@ routes.post(
 routes.post(
     "/actions",
     Encounter.nimble_act,
-    NimbleActionCreate,
+    requests.NimbleActionCreate,
     operation_id="nimble_act",
     name="act",
     status_code=201,
@@ -181,7 +170,7 @@ routes.post(
 routes.post(
     "/moves",
     Encounter.nimble_move,
-    NimbleMoveCreate,
+    requests.NimbleMoveCreate,
     operation_id="nimble_move",
     name="move",
     status_code=201,
@@ -190,7 +179,7 @@ routes.post(
 routes.post(
     "/attacks",
     Encounter.nimble_attack,
-    NimbleAttackCreate,
+    requests.NimbleAttackCreate,
     operation_id="nimble_attack",
     name="attack",
     status_code=201,
@@ -201,7 +190,7 @@ routes.post(
 routes.post(
     "/attacks/{roll_id}/resolve",
     Encounter.nimble_resolve_attack,
-    NimbleResolveCreate,
+    requests.NimbleResolveCreate,
     operation_id="nimble_resolve_attack",
     name="resolve_attack",
     doc="""NB-15..17: a held attack lands after the reactions its target's side declares on seeing
@@ -211,7 +200,7 @@ routes.post(
 routes.post(
     "/assessments",
     Encounter.nimble_assess,
-    NimbleAssessCreate,
+    requests.NimbleAssessCreate,
     operation_id="nimble_assess",
     name="assess",
     status_code=201,
@@ -221,7 +210,7 @@ routes.post(
 routes.post(
     "/help",
     Encounter.nimble_help,
-    NimbleHelpCreate,
+    requests.NimbleHelpCreate,
     operation_id="nimble_help",
     name="help_",
     status_code=201,

@@ -9,8 +9,8 @@ from fastapi import APIRouter
 from api.command_routes import CommandRoutes
 from api.deps import ASKS_GM
 from api.errors import ERROR_RESPONSES
+from systems.nimble import requests
 from systems.nimble.commands.grapple import EncounterGrapple
-from systems.nimble.requests import NimbleEncounterGrappleCreate
 from systems.nimble.routes.deps import encounter_grapple
 from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, present
 
@@ -19,7 +19,7 @@ routes = CommandRoutes(router, encounter_grapple, BASE, NimbleEncounterPublic, p
 routes.post(
     "/grapples",
     EncounterGrapple.nimble_encounter_grapple,
-    NimbleEncounterGrappleCreate,
+    requests.NimbleEncounterGrappleCreate,
     operation_id="nimble_encounter_grapple",
     name="grapple",
     status_code=201,

@@ -17,20 +17,8 @@ from api.schemas import CharacterPublic, RollPublic, Written, character_public, 
 from domain.aggregates import Campaign, Character, Roll
 from domain.commands import Outcome
 from domain.requests import Strict
+from systems.nimble import requests
 from systems.nimble.commands.health import HealthArea, HealthResult, nimble_view
-from systems.nimble.requests import (
-    NimbleConcentrateCreate,
-    NimbleCoverCreate,
-    NimbleDamageCreate,
-    NimbleDyingSaveCreate,
-    NimbleEscapeCreate,
-    NimbleGrappleCreate,
-    NimbleHealCreate,
-    NimbleRestrainCreate,
-    NimbleRollCreate,
-    NimbleSceneAct,
-    NimbleTempHpCreate,
-)
 from systems.nimble.routes.deps import NimbleDep, health
 
 router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
@@ -130,7 +118,7 @@ def get_attack_edge(
 routes.post(
     "/damage",
     HealthArea.nimble_deal_damage,
-    NimbleDamageCreate,
+    requests.NimbleDamageCreate,
     operation_id="nimble_deal_damage",
     name="deal_damage",
     doc="""NB-20..25: (GM) deal damage directly: temporary HP first, then HP; at 0 HP a Wound and
@@ -139,7 +127,7 @@ routes.post(
 routes.post(
     "/heal",
     HealthArea.nimble_heal,
-    NimbleHealCreate,
+    requests.NimbleHealCreate,
     operation_id="nimble_heal",
     name="heal",
     doc="NB-20: (GM) restore HP (not Wounds); above 0 HP Dying ends.",
@@ -147,7 +135,7 @@ routes.post(
 routes.post(
     "/temp-hp",
     HealthArea.nimble_grant_temp_hp,
-    NimbleTempHpCreate,
+    requests.NimbleTempHpCreate,
     operation_id="nimble_grant_temp_hp",
     name="grant_temp_hp",
     doc="NB-23: (GM) temporary HP; they do not stack: the hero keeps one amount.",
@@ -163,7 +151,7 @@ routes.post(
 routes.post(
     "/dying-save",
     HealthArea.nimble_dying_save,
-    NimbleDyingSaveCreate,
+    requests.NimbleDyingSaveCreate,
     operation_id="nimble_dying_save",
     name="dying_save",
     status_code=201,
@@ -172,7 +160,7 @@ routes.post(
 routes.post(
     "/grapples",
     HealthArea.nimble_grapple,
-    NimbleGrappleCreate,
+    requests.NimbleGrappleCreate,
     operation_id="nimble_grapple",
     name="grapple",
     status_code=201,
@@ -182,7 +170,7 @@ routes.post(
 routes.post(
     "/release",
     HealthArea.nimble_release,
-    NimbleSceneAct,
+    requests.NimbleSceneAct,
     operation_id="nimble_release",
     name="release",
     doc="NB-24: the grappler lets go (or the rider gets off), for free.",
@@ -190,7 +178,7 @@ routes.post(
 routes.post(
     "/escape",
     HealthArea.nimble_escape,
-    NimbleEscapeCreate,
+    requests.NimbleEscapeCreate,
     operation_id="nimble_escape",
     name="escape",
     status_code=201,
@@ -200,7 +188,7 @@ routes.post(
 routes.post(
     "/restraint",
     HealthArea.nimble_restrain,
-    NimbleRestrainCreate,
+    requests.NimbleRestrainCreate,
     operation_id="nimble_restrain",
     name="restrain",
     doc="NB-24: (GM) Restrained by a thing, or (`by` null) freed.",
@@ -208,7 +196,7 @@ routes.post(
 routes.post(
     "/concentration",
     HealthArea.nimble_concentrate,
-    NimbleConcentrateCreate,
+    requests.NimbleConcentrateCreate,
     operation_id="nimble_concentrate",
     name="concentrate",
     doc="NB-25: concentrate on one effect (not a second one, not at 0 HP).",
@@ -216,7 +204,7 @@ routes.post(
 routes.post(
     "/concentration/end",
     HealthArea.nimble_end_concentration,
-    NimbleSceneAct,
+    requests.NimbleSceneAct,
     operation_id="nimble_end_concentration",
     name="end_concentration",
     doc="NB-25: end Concentration (a free action).",
@@ -224,7 +212,7 @@ routes.post(
 routes.post(
     "/concentration/save",
     HealthArea.nimble_concentration_save,
-    NimbleRollCreate,
+    requests.NimbleRollCreate,
     operation_id="nimble_concentration_save",
     name="concentration_save",
     status_code=201,
@@ -234,7 +222,7 @@ routes.post(
 routes.post(
     "/cover",
     HealthArea.nimble_take_cover,
-    NimbleCoverCreate,
+    requests.NimbleCoverCreate,
     operation_id="nimble_take_cover",
     name="take_cover",
     doc="NB-26: partial or full cover, or none (leaving cover ends hiding).",
@@ -242,7 +230,7 @@ routes.post(
 routes.post(
     "/hide",
     HealthArea.nimble_hide,
-    NimbleRollCreate,
+    requests.NimbleRollCreate,
     operation_id="nimble_hide",
     name="hide",
     status_code=201,

@@ -679,37 +679,38 @@ _HANDLERS = {
 }
 
 
+_LINES = {
+    "started": "Round {round}: Initiative! The encounter begins (NB-1..NB-3)",
+    "turn_ended": "{name} ends its turn (NB-4)",
+    "round_started": "Round {round} begins (NB-4)",
+    "swapped": "Two heroes swap places for this round (NB-3)",
+    "capped": "{name} can take at most {actions} action(s) now (NB-21)",
+    "held": "{name}'s attack hits for {damage} unless the target reacts (NB-15)",
+    "resolved": "The held attack lands: {damage} damage (NB-15..17)",
+    "activity_ended": "{name} loses its activity {activity!r}: {reason} (NB-6)",
+    "granted": "{name} gains {actions} extra action(s): {reason} (NB-7)",
+    "ended": "The encounter ends after round {round} (NB-4)",
+}
+"""The timeline line of each change but `acted`, filled in from its fields and the name."""
+
+
 def describe(change: str, fields: Mapping[str, Any], name: str) -> str:
     """A readable timeline line for one change (``name``: the character's name, if any)."""
-    if change == "started":
-        return f"Round {fields['round']}: Initiative! The encounter begins (NB-1..NB-3)"
     if change == "acted":
-        cost = int(fields["cost"])
-        spent = "a free action" if fields.get("free") else f"{cost} action(s)"
-        helped = (fields.get("details") or {}).get("help")
-        if fields["action"] == "help" and helped:  # NB-19: the helper gives, the ally rerolls
-            return (
-                f"{name} Helps ({spent}): the ally rerolls a die of roll "
-                f"{str(helped['roll_id'])[:8]} (reroll {str(helped['reroll_id'])[:8]}, NB-19)"
-            )
-        return f"{name}: {str(fields['action']).replace('_', ' ')} ({spent})"
-    if change == "turn_ended":
-        return f"{name} ends its turn (NB-4)"
-    if change == "round_started":
-        return f"Round {fields['round']} begins (NB-4)"
-    if change == "swapped":
-        return "Two heroes swap places for this round (NB-3)"
-    if change == "capped":
-        return f"{name} can take at most {fields['actions']} action(s) now (NB-21)"
-    if change == "held":
-        return f"{name}'s attack hits for {fields['damage']} unless the target reacts (NB-15)"
-    if change == "resolved":
-        return f"The held attack lands: {fields['damage']} damage (NB-15..17)"
-    if change == "activity_ended":
-        return f"{name} loses its activity {fields['activity']!r}: {fields['reason']} (NB-6)"
-    if change == "granted":
-        return f"{name} gains {fields['actions']} extra action(s): {fields['reason']} (NB-7)"
-    return f"The encounter ends after round {fields['round']} (NB-4)"
+        return _acted_line(fields, name)
+    return _LINES.get(change, _LINES["ended"]).format_map({**fields, "name": name})
+
+
+def _acted_line(fields: Mapping[str, Any], name: str) -> str:
+    cost = int(fields["cost"])
+    spent = "a free action" if fields.get("free") else f"{cost} action(s)"
+    helped = (fields.get("details") or {}).get("help")
+    if fields["action"] == "help" and helped:  # NB-19: the helper gives, the ally rerolls
+        return (
+            f"{name} Helps ({spent}): the ally rerolls a die of roll "
+            f"{str(helped['roll_id'])[:8]} (reroll {str(helped['reroll_id'])[:8]}, NB-19)"
+        )
+    return f"{name}: {str(fields['action']).replace('_', ' ')} ({spent})"
 
 
 class EncounterState:

@@ -7,6 +7,8 @@ every number it uses.
 
 from __future__ import annotations
 
+from abc import abstractmethod
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -120,7 +122,46 @@ def _odds(edge: int, modifier: int, dc: int, score: int) -> Odds:
     return Odds(d20.at_least(dc - modifier), d20.at_least(score - modifier))
 
 
-class SaveCheck(Check):
+@dataclass(frozen=True)
+class _Throw:
+    """The numbers of one d20 against the DC, and what its result names (the stat or skill)."""
+
+    named: dict[str, str]
+    modifier: int
+    edge: int
+    dc: int
+
+
+class _D20Check(Check):
+    """A save or a skill check (NB-11): one d20 against the DC, the same but for the numbers it
+    reads from its request and the sheet (`_throw`)."""
+
+    # both take the modifier from the sheet and let the roller declare the DC and the steps
+    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
+    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
+
+    @abstractmethod
+    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw: ...
+
+    def roll(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
+    ) -> CheckOutcome:
+        throw = self._throw(request, sheet)
+        result, total, success = _d20(throw.edge, throw.modifier, throw.dc, roller, self.name)
+        return CheckOutcome({**throw.named, **result}, total, success)
+
+    def odds(
+        self,
+        request: BaseModel,
+        sheet: BaseModel | None,
+        settings: BaseModel,
+        outcome: CheckOutcome,
+    ) -> Odds:
+        throw = self._throw(request, sheet)
+        return _odds(throw.edge, throw.modifier, throw.dc, outcome.score)
+
+
+class SaveCheck(_D20Check):
     name: ClassVar[str] = "save"
     description: ClassVar[str] = (
         "A save: 1d20 + the stat against the DC (10): STR while attacking Dying, STR to keep "
@@ -129,34 +170,17 @@ class SaveCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-21", "NB-24", "NB-25", "NB-11")
     Request: ClassVar[type[BaseModel]] = SaveRequest
-    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
-    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
 
     def example(self) -> dict[str, Any]:
         return {"stat": "STR", "purpose": "Keep concentrating"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, SaveRequest)
-        modifier = save_modifier(req, sheet)
-        edge = req.advantage - req.disadvantage
-        result, total, success = _d20(edge, modifier, req.dc, roller, "save")
-        return CheckOutcome({"stat": req.stat, **result}, total, success)
-
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
+    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw:
         req = request_as(request, SaveRequest)
         edge = req.advantage - req.disadvantage
-        return _odds(edge, save_modifier(req, sheet), req.dc, outcome.score)
+        return _Throw({"stat": req.stat}, save_modifier(req, sheet), edge, req.dc)
 
 
-class SkillCheck(Check):
+class SkillCheck(_D20Check):
     name: ClassVar[str] = "skill"
     description: ClassVar[str] = (
         "A skill check: 1d20 + the skill against the DC (10): Might or Finesse to grapple (an "
@@ -164,30 +188,13 @@ class SkillCheck(Check):
     )
     rules: ClassVar[tuple[str, ...]] = ("NB-24", "NB-26", "NB-10", "NB-11")
     Request: ClassVar[type[BaseModel]] = SkillRequest
-    sheet_fields: ClassVar[tuple[str, ...]] = ("modifier",)
-    modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
 
     def example(self) -> dict[str, Any]:
         return {"skill": "Might", "purpose": "Grab the goblin"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
+    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw:
         req = request_as(request, SkillRequest)
-        modifier = skill_modifier(req, sheet)
-        edge = skill_edge(req)
-        result, total, success = _d20(edge, modifier, req.dc, roller, "skill")
-        return CheckOutcome({"skill": req.skill, **result}, total, success)
-
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, SkillRequest)
-        return _odds(skill_edge(req), skill_modifier(req, sheet), req.dc, outcome.score)
+        return _Throw({"skill": req.skill}, skill_modifier(req, sheet), skill_edge(req), req.dc)
 
 
 def skill_edge(req: SkillRequest) -> int:

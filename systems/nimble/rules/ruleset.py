@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from domain.rulesets.base import (
+    OPPOSING_SIDES,
     Check,
     FollowUp,
     Problem,
@@ -31,8 +32,6 @@ from systems.nimble.rules.sheet import (
     group_hp,
     initiative_bonus,
 )
-
-MONSTER_SIDES = ("villain", "opponent", "minion")
 
 
 class NimbleRuleset(Ruleset):
@@ -114,7 +113,7 @@ class NimbleRuleset(Ruleset):
         # NB-3/NB-4: heroes take their own turns; everything they fight is a monster or a group.
         if side == "hero" and isinstance(sheet, NimbleMonster):
             yield Problem("kind", "a hero needs the hero form", "NB-4")
-        if side in MONSTER_SIDES and isinstance(sheet, NimbleHero):
+        if side in OPPOSING_SIDES and isinstance(sheet, NimbleHero):
             yield Problem("kind", f"a {side} needs the monster form", "NB-4")
 
     def derived_stats(self, sheet: BaseModel, settings: BaseModel) -> dict[str, Any]:

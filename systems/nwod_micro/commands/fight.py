@@ -13,17 +13,17 @@ from eventsourcing.domain import Aggregate
 from domain.aggregates import Roll, RollChain, Scene
 from domain.aggregates._checks import not_enough
 from domain.commands import Actor, CommandContext, Outcome, command
-from domain.components import PageBoundary, Part, Sheeted, Turn
+from domain.components import PageBoundary, PagedPart, Sheeted, Turn
 from domain.errors import InvalidInput
 from domain.rolls import declared_by
 from domain.rulesets.base import modifier_entry
 from systems.nwod_micro.requests import (
     ActionCreate,
     AttackCreate,
-    ContestSide,
     InitiativeCreate,
     NwodContestCreate,
     NwodRollCreate,
+    NwodSituation,
     RangeBand,
     SuppressionRollCreate,
     TakeOut,
@@ -187,7 +187,7 @@ class Rolled:
 # ---- the firefight --------------------------------------------------------------------------
 
 
-class Fight(Part):
+class Fight(PagedPart):
     """The firefight commands of nWoD micro, a part of its system (`Nwod.fight`)."""
 
     system: Nwod
@@ -608,7 +608,7 @@ class Fight(Part):
     def _side_request(
         fighter: NwFighter,
         affinity: str,
-        side: NwodRollCreate | ContestSide | SuppressionRollCreate,
+        side: NwodSituation,
         purpose: str,
     ) -> dict[str, Any]:
         """An Affinity roll with the situation's dice, the merits named and Will Power."""

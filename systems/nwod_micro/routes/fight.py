@@ -15,20 +15,9 @@ from api.errors import ERROR_RESPONSES
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
+from systems.nwod_micro import requests
 from systems.nwod_micro.commands import Nwod
 from systems.nwod_micro.commands.fight import AREA, RULESET, Fight, FightResult
-from systems.nwod_micro.requests import (
-    ActionCreate,
-    AttackCreate,
-    InitiativeCreate,
-    NwodContestCreate,
-    NwodRollCreate,
-    SuppressionRollCreate,
-    TakeOut,
-    TurnEnd,
-    TurnOverride,
-    WillPowerCreate,
-)
 from systems.nwod_micro.rules import combat
 
 router = APIRouter(tags=["nwod"], responses=ERROR_RESPONSES)
@@ -126,7 +115,7 @@ def get_fight(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
 routes.post(
     "/initiative",
     Fight.nwod_initiative,
-    InitiativeCreate,
+    requests.InitiativeCreate,
     operation_id="nwod_initiative",
     name="initiative",
     status_code=201,
@@ -136,7 +125,7 @@ routes.post(
 routes.post(
     "/attacks",
     Fight.nwod_attack,
-    AttackCreate,
+    requests.AttackCreate,
     operation_id="nwod_attack",
     name="attack",
     status_code=201,
@@ -147,7 +136,7 @@ routes.post(
 routes.post(
     "/actions",
     Fight.nwod_act,
-    ActionCreate,
+    requests.ActionCreate,
     operation_id="nwod_act",
     name="act",
     status_code=201,
@@ -157,7 +146,7 @@ routes.post(
 routes.post(
     "/will-power",
     Fight.nwod_will_power,
-    WillPowerCreate,
+    requests.WillPowerCreate,
     operation_id="nwod_will_power",
     name="will_power",
     status_code=201,
@@ -168,7 +157,7 @@ routes.post(
 routes.post(
     "/turn-ends",
     Fight.nwod_end_turn,
-    TurnEnd,
+    requests.TurnEnd,
     operation_id="nwod_end_turn",
     name="end_turn",
     doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
@@ -176,7 +165,7 @@ routes.post(
 routes.post(
     "/overrides",
     Fight.nwod_override,
-    TurnOverride,
+    requests.TurnOverride,
     operation_id="nwod_override",
     name="override",
     status_code=201,
@@ -186,7 +175,7 @@ routes.post(
 routes.post(
     "/take-outs",
     Fight.nwod_take_out,
-    TakeOut,
+    requests.TakeOut,
     operation_id="nwod_take_out",
     name="take_out",
     doc="""NW-8: (GM) a fighter leaves the Initiative order (at 0 Health, fled, surrendered), with
@@ -195,7 +184,7 @@ routes.post(
 routes.post(
     "/suppression-rolls",
     Fight.nwod_suppression_roll,
-    SuppressionRollCreate,
+    requests.SuppressionRollCreate,
     operation_id="nwod_suppression_roll",
     name="suppression_roll",
     status_code=201,
@@ -206,7 +195,7 @@ routes.post(
 routes.post(
     "/rolls",
     Fight.nwod_roll,
-    NwodRollCreate,
+    requests.NwodRollCreate,
     operation_id="nwod_roll",
     name="roll",
     status_code=201,
@@ -216,7 +205,7 @@ routes.post(
 routes.post(
     "/contests",
     Fight.nwod_contest,
-    NwodContestCreate,
+    requests.NwodContestCreate,
     operation_id="nwod_contest",
     name="contest",
     status_code=201,

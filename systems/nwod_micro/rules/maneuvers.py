@@ -198,12 +198,10 @@ def check_target_ids(
     return ids
 
 
-class Aim(Protocol):
-    """How an attack is aimed (an nWoD attack request is one): its kind and maneuver, its range
-    band and, for a precise shot, where it hits."""
+class _Shot(Protocol):
+    """What every attack names: its maneuver, its range band and, for a precise shot, where it
+    hits."""
 
-    @property
-    def kind(self) -> str: ...
     @property
     def maneuver(self) -> str: ...
     @property
@@ -212,17 +210,18 @@ class Aim(Protocol):
     def hit_location(self) -> str | None: ...
 
 
-class Aiming(Protocol):
+class Aim(_Shot, Protocol):
+    """How an attack is aimed (an nWoD attack request is one): a shot of a known kind."""
+
+    @property
+    def kind(self) -> str: ...
+
+
+class Aiming(_Shot, Protocol):
     """An attack as sent (an nWoD attack request): its kind may be left to the weapon."""
 
     @property
     def kind(self) -> str | None: ...
-    @property
-    def maneuver(self) -> str: ...
-    @property
-    def range(self) -> str: ...
-    @property
-    def hit_location(self) -> str | None: ...
 
 
 def check_attack(state: State, attacker: str, name: str, aim: Aim) -> None:

@@ -15,7 +15,7 @@ from domain.rulesets.base import (
     SceneState,
     StatSpec,
     form_of,
-    resource,
+    full_pools,
 )
 from systems.nwod_micro.rules.checks import CHECKS
 from systems.nwod_micro.rules.combat import FIGHT
@@ -124,12 +124,8 @@ class NwodMicroRuleset(Ruleset):
         }
 
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
-        sheet = form_of(sheet, NwodSheet)
         self._settings(settings)
-        return {
-            "health": resource(sheet.health, sheet.health, "never"),
-            "will_power": resource(sheet.will_power, sheet.will_power, "never"),
-        }
+        return full_pools(form_of(sheet, NwodSheet), self.resource_specs)
 
     def example_sheets(self) -> dict[str, dict[str, Any]]:
         return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}

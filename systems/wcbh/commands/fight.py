@@ -166,13 +166,6 @@ class CharacterPage:
 
 
 @dataclass(frozen=True)
-class TurnShown:
-    """moment_came: the scene whose turn the response shows."""
-
-    scene_id: UUID
-
-
-@dataclass(frozen=True)
 class TurnFacts:
     """WCBH-22..24: the page's order of action and where it stands."""
 
@@ -489,29 +482,31 @@ class Fight(Part):
 
     def page_advanced(self, at: PageBoundary) -> None:
         """Conditions that last to the end of a page end with it (WCBH-40, 41)."""
-        scene = at.scene
-        for character_id in scene.affected:
-            character = at.loaded.character(self.app, at.actor, character_id)
-            over = [
-                name
-                for name, c in character.fight_conditions.items()
-                if c.get("scene_id") == str(scene.id)
-                and c.get("until_page") is not None
-                and c["until_page"] < scene.page
-            ]
-            character.lift_conditions(over, scene.id, "their page is over")
+        page = at.scene.page
+        self._lift_conditions(
+            at,
+            lambda c: c.get("until_page") is not None and c["until_page"] < page,
+            "their page is over",
+        )
 
     def scene_closed(self, at: SceneBoundary) -> None:
         """A fight's conditions end with its scene (holds and taken weapons too, WCBH-40)."""
+        self._lift_conditions(at, lambda _: True, "the scene closed")
+
+    def _lift_conditions(
+        self, at: PageBoundary | SceneBoundary, over: Callable[[dict[str, Any]], bool], why: str
+    ) -> None:
+        """The conditions of this scene's fight that are `over`, lifted from every character
+        the scene touched."""
         scene = at.scene
         for character_id in scene.affected:
             character = at.loaded.character(self.app, at.actor, character_id)
             ended = [
                 name
                 for name, c in character.fight_conditions.items()
-                if c.get("scene_id") == str(scene.id)
+                if c.get("scene_id") == str(scene.id) and over(c)
             ]
-            character.lift_conditions(ended, scene.id, "the scene closed")
+            character.lift_conditions(ended, scene.id, why)
 
     # ---- WCBH-25: declaring actions, moving ----------------------------------------------------
 
@@ -665,7 +660,7 @@ class Fight(Part):
         for character_id, page in waiting:
             page.delay_came = True
             _save_page(turn.scene, character_id, page, f"its moment came: {body.moment} (WCBH-23)")
-        return turn.save(result=TurnShown(turn.scene.id))
+        return turn.save()  # the response shows the scene's turn
 
     @command
     def override_order(
@@ -745,8 +740,7 @@ class Fight(Part):
         _named_by_their_side(turn, body.defences, target.id, *filter(None, [body.club_id]))
         request = self._attack_request(turn, body, attacker, target)
         pair = (attacker.id, target.id)
-        club = _club(turn, body, pair, request)
-        guard = _guard(turn, body, pair, request)
+        club, guard = _third_parties(turn, body, pair, request)
         targets = [target.id] if club is None else [club.id, target.id]
         _act(
             turn.scene,
@@ -1161,30 +1155,23 @@ def _third(
     return third
 
 
-def _club(
+def _third_parties(
     turn: Turn, body: FightAttackCreate, pair: tuple[UUID, UUID], request: dict[str, Any]
-) -> Sheeted | None:
-    """WCBH-44: the foe the target is bashed with; it is attacked too."""
-    if body.club_id is None:
-        return None
-    club = _third(turn, pair, body.club_id, "club_id", acting=False)
-    request["club"] = _party(turn.scene, club, body.defences)
-    return club
-
-
-def _guard(
-    turn: Turn, body: FightAttackCreate, pair: tuple[UUID, UUID], request: dict[str, Any]
-) -> Sheeted | None:
-    """WCBH-44: the ally defending the target (whoever sends it acts for the ally)."""
-    if body.defender_id is None:
-        return None
-    guard = _third(turn, pair, body.defender_id, "defender_id", acting=True)
-    party = _party(turn.scene, guard, body.defences)
-    defending = _page_of(turn.scene, guard.id).defending
-    rules.check_guard(guard.name, defending, party["defences"], body.defender_active)
-    request["guard"] = party
-    request["guard_active"] = body.defender_active
-    return guard
+) -> tuple[Sheeted | None, Sheeted | None]:
+    """WCBH-44: the foe the target is bashed with (it is attacked too) and the ally defending the
+    target (whoever sends it acts for the ally), each written into the attack's request."""
+    club = guard = None
+    if body.club_id is not None:
+        club = _third(turn, pair, body.club_id, "club_id", acting=False)
+        request["club"] = _party(turn.scene, club, body.defences)
+    if body.defender_id is not None:
+        guard = _third(turn, pair, body.defender_id, "defender_id", acting=True)
+        party = _party(turn.scene, guard, body.defences)
+        defending = _page_of(turn.scene, guard.id).defending
+        rules.check_guard(guard.name, defending, party["defences"], body.defender_active)
+        request["guard"] = party
+        request["guard_active"] = body.defender_active
+    return club, guard
 
 
 def _area_target(turn: Turn, one: AreaTargetIn, defences: Sequence[str] | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from domain.components import Part, Sheeted
 from domain.errors import InvalidInput
 from domain.rulesets.base import unwrap
 from systems.wcbh.commands.fight import (
+    WCBH,
     PageShown,
     _check_turn,
     _conditions_of,
@@ -30,7 +31,6 @@ from systems.wcbh.rules.sheet import WcbhCharacter
 if TYPE_CHECKING:
     from systems.wcbh.commands import Wcbh
 
-WCBH = "wcbh"
 AREA = "ground"  # the system's state on the scene: the ground (Ruleset.scene_states)
 
 

@@ -3,15 +3,15 @@ Heroes (WCBH-25, WCBH-28..33, WCBH-40..47); systems/wcbh/docs/fight.md."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_shown
 from api.schemas import RollPublic, Written, roll_public
@@ -25,32 +25,9 @@ from systems.wcbh.commands.fight import (
     TeamRolled,
     attack_follow_ups,
 )
-from systems.wcbh.requests import (
-    AmbushCreate,
-    AreaAttackCreate,
-    DeclarationCreate,
-    DelayCreate,
-    EffectRulingCreate,
-    FightAttackCreate,
-    GrappleCreate,
-    KnockbackCreate,
-    ManeuverCreate,
-    MomentCreate,
-    MoveCreate,
-    OrderOverrideCreate,
-    RedirectCreate,
-    TeamAttackCreate,
-    TurnPassCreate,
-)
+from systems.wcbh.routes.table import Op, declare, read
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
-
-
-def _fight(app: AppDep) -> Fight:
-    return app.system(Wcbh).fight
-
-
-FightDep = Annotated[Fight, Depends(_fight)]
 
 
 # ---- responses ---------------------------------------------------------------------------------
@@ -129,13 +106,15 @@ def _page(outcome: Outcome, commands: Commands) -> PageStatePublic:
     scene, actor = outcome.aggregate, commands.actor
     assert isinstance(scene, Scene) and actor is not None
     character = commands.app.get(actor, Character, outcome.result_as(PageShown).character_id)
-    return PageStatePublic.model_validate(_fight(commands.app).page_view(actor, scene, character))
+    return PageStatePublic.model_validate(
+        commands.app.system(Wcbh).fight.page_view(actor, scene, character)
+    )
 
 
 def _turn(outcome: Outcome, commands: Commands) -> TurnPublic:
     scene, actor = outcome.aggregate, commands.actor
     assert isinstance(scene, Scene) and actor is not None
-    return TurnPublic.model_validate(_fight(commands.app).turn_view(actor, scene))
+    return TurnPublic.model_validate(commands.app.system(Wcbh).fight.turn_view(actor, scene))
 
 
 def _team(outcome: Outcome, commands: Commands) -> TeamAttackPublic:
@@ -151,224 +130,178 @@ def _follow_up(outcome: Outcome, commands: Commands) -> AttackFollowUpPublic:
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
     roll_id = outcome.result_as(AttackFollowed).roll_id
-    done = dict(attack_follow_ups(scene)[str(roll_id)])
-    kind, character_id, page = done.pop("kind"), done.pop("character_id"), done.pop("page")
-    new_roll = None
-    if done.get("new_roll_id"):
-        new_roll = roll_public(commands.app.repository.get(UUID(done["new_roll_id"])), scene)
+    details = dict(attack_follow_ups(scene)[str(roll_id)])
+    # what every follow-up records is shown apart from what only this kind does
+    shown = {key: details.pop(key) for key in ("kind", "character_id", "page")}
+    new_roll_id = details.get("new_roll_id")
+    new_roll = commands.app.repository.get(UUID(new_roll_id)) if new_roll_id else None
     return AttackFollowUpPublic(
         roll_id=roll_id,
-        kind=kind,
-        character_id=character_id,
-        page=page,
-        details=done,
-        new_roll=new_roll,
+        **shown,
+        details=details,
+        new_roll=None if new_roll is None else roll_public(new_roll, scene),
         version=scene.version,
     )
 
 
-routes = CommandRoutes(router, _fight, model=RollPublic, present=roll_shown)
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).fight, "/v1/scenes/{scene_id}")
 
+# ---- WCBH-25: the page; WCBH-22..24: the order of action ------------------------------------------
 
-# ---- WCBH-25: the page ---------------------------------------------------------------------------
-
-
-routes.post(
-    "/v1/scenes/{scene_id}/declarations",
-    Fight.declare_actions,
-    DeclarationCreate,
-    operation_id="declare_actions",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-25: the actions a character takes this page, before its first (each extra one: -2
+declare(
+    routes,
+    Op(
+        "/declarations",
+        Fight.declare_actions,
+        """WCBH-25: the actions a character takes this page, before its first (each extra one: -2
     dice on all its rolls of the page but defence); WCBH-44: or all-out defence.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/moves",
-    Fight.move,
-    MoveCreate,
-    operation_id="move",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
+    ),
+    Op(
+        "/moves",
+        Fight.move,
+        """WCBH-25: the character's one move of the page (not held, WCBH-40; not after a 3+
     maneuver, WCBH-41; not with a lost turn).""",
-)
-
-routes.post(
-    "/v1/scenes/{scene_id}/effect-rulings",
-    Fight.rule_effect,
-    EffectRulingCreate,
-    operation_id="rule_effect",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-35, 37 (GM): what a special effect lets its character do — act, move, defend
+    ),
+    Op(
+        "/effect-rulings",
+        Fight.rule_effect,
+        """WCBH-35, 37 (GM): what a special effect lets its character do — act, move, defend
     actively. By default an effect forbids all three until it is shaken off or dropped.""",
-)
-
-
-# ---- WCBH-22..24: the order of action ----------------------------------------------------------
-
-
-routes.post(
-    "/v1/scenes/{scene_id}/passes",
-    Fight.pass_turn,
-    TurnPassCreate,
-    operation_id="pass_turn",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-22: the character gives up the rest of its turn this page; the order moves on.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/delays",
-    Fight.delay,
-    DelayCreate,
-    operation_id="delay_action",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-23: the character delays its action to a declared moment (before acting, once a
+    ),
+    Op(
+        "/passes",
+        Fight.pass_turn,
+        """WCBH-22: the character gives up the rest of its turn this page; the order moves on.""",
+    ),
+    Op(
+        "/delays",
+        Fight.delay,
+        """WCBH-23: the character delays its action to a declared moment (before acting, once a
     page); lost if the moment does not come this page.""",
+        operation_id="delay_action",
+    ),
+    Op(
+        "/order-overrides",
+        Fight.override_order,
+        """WCBH-22..24 (GM): let the character act out of the order of action this page; the
+    reason is recorded.""",
+    ),
+    model=PageStatePublic,
+    present=_page,
 )
-routes.post(
-    "/v1/scenes/{scene_id}/moments",
-    Fight.moment_came,
-    MomentCreate,
-    operation_id="moment_came",
+declare(
+    routes,
+    Op(
+        "/moments",
+        Fight.moment_came,
+        """WCBH-23 (GM): the declared moment came; those who delayed to it act now, in normal
+    order among themselves.""",
+    ),
     model=TurnPublic,
     present=_turn,
-    doc="""WCBH-23 (GM): the declared moment came; those who delayed to it act now, in normal
-    order among themselves.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/order-overrides",
-    Fight.override_order,
-    OrderOverrideCreate,
-    operation_id="override_order",
-    model=PageStatePublic,
-    present=_page,
-    doc="""WCBH-22..24 (GM): let the character act out of the order of action this page; the
-    reason is recorded.""",
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/turn",
-    response_model=TurnPublic,
-    operation_id="get_turn",
-    responses=NOT_MODIFIED,
-)
-def get_turn(scene_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep) -> JSONResponse:
+@read(router, "/v1/scenes/{scene_id}/turn", TurnPublic)
+def get_turn(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The page's order of action (WCBH-22..24): whose turn it is, who is done, who waits for a
     delayed moment, whom the GM let act out of order."""
     scene = app.get(actor, Scene, scene_id)
-    return respond(TurnPublic.model_validate(fight.turn_view(actor, scene)))
+    return respond(TurnPublic.model_validate(app.system(Wcbh).fight.turn_view(actor, scene)))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/page-states/{character_id}",
-    response_model=PageStatePublic,
-    operation_id="get_page_state",
-    responses=NOT_MODIFIED,
-)
+@read(router, "/v1/scenes/{scene_id}/page-states/{character_id}", PageStatePublic)
 def get_page_state(
-    scene_id: UUID, character_id: UUID, app: AppDep, fight: FightDep, actor: ActorDep
+    scene_id: UUID, character_id: UUID, app: AppDep, actor: ActorDep
 ) -> JSONResponse:
     """The character's page: actions declared and taken, targets, move, lost turn, the dice the
     page adds to its rolls and its conditions (WCBH-25, 40, 41, 44)."""
     scene = app.get(actor, Scene, scene_id)
     character = app.get(actor, Character, character_id)
-    return respond(PageStatePublic.model_validate(fight.page_view(actor, scene, character)))
+    return respond(
+        PageStatePublic.model_validate(app.system(Wcbh).fight.page_view(actor, scene, character))
+    )
 
 
 # ---- attacks -------------------------------------------------------------------------------------
 
-
-routes.post(
-    "/v1/scenes/{scene_id}/attacks",
-    Fight.attack,
-    FightAttackCreate,
-    operation_id="attack",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""WCBH: one character attacks another (one action, one attack per target per page, WCBH-25);
+declare(
+    routes,
+    Op(
+        "/attacks",
+        Fight.attack,
+        """WCBH: one character attacks another (one action, one attack per target per page, WCBH-25);
     every pool is one fair roll; damage lowers Health (WCBH-28..31, 33); a charge, an all-out
     attack, bashing with a club, an ally defending, a declared redirect (WCBH-44, 46).""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/grapples",
-    Fight.grapple,
-    GrappleCreate,
-    operation_id="grapple",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""WCBH-40: Strength against the target's best active defence: a partial hold, a hold or the
+    ),
+    Op(
+        "/grapples",
+        Fight.grapple,
+        """WCBH-40: Strength against the target's best active defence: a partial hold, a hold or the
     weapon taken; the hold is a condition on the target.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/maneuvers",
-    Fight.maneuver,
-    ManeuverCreate,
-    operation_id="maneuver",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""WCBH-41: a feint, stunning blow, overpower or taunt; by net successes the target's rolls
+    ),
+    Op(
+        "/maneuvers",
+        Fight.maneuver,
+        """WCBH-41: a feint, stunning blow, overpower or taunt; by net successes the target's rolls
     get -1..-3 to the end of the next page (a condition), it may not move, or loses its turn.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/ambushes",
-    Fight.ambush,
-    AmbushCreate,
-    operation_id="ambush",
-    status_code=201,
-    doc="""WCBH-42: the ambushers (a group, WCBH-11) against each target's Perception; surprised
-    targets cannot act on this page. One roll record with every pool.""",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/area-attacks",
-    Fight.area_attack,
-    AreaAttackCreate,
-    operation_id="area_attack",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""WCBH-43: one attack roll, every target defends separately (active defences at half rank
+    ),
+    Op(
+        "/area-attacks",
+        Fight.area_attack,
+        """WCBH-43: one attack roll, every target defends separately (active defences at half rank
     unless the target skips its next turn); one roll record, one save.""",
+    ),
+    model=RollPublic,
+    present=roll_shown,
+    created=True,
+    asks_gm=True,
 )
-routes.post(
-    "/v1/scenes/{scene_id}/team-attacks",
-    Fight.team_attack,
-    TeamAttackCreate,
-    operation_id="team_attack",
-    status_code=201,
-    responses=ASKS_GM,
+declare(
+    routes,
+    Op(
+        "/ambushes",
+        Fight.ambush,
+        """WCBH-42: the ambushers (a group, WCBH-11) against each target's Perception; surprised
+    targets cannot act on this page. One roll record with every pool.""",
+    ),
+    model=RollPublic,
+    present=roll_shown,
+    created=True,
+)
+declare(
+    routes,
+    Op(
+        "/team-attacks",
+        Fight.team_attack,
+        """WCBH-47: two or more characters attack one target together: each +2 dice, each may spend
+    1 Resolve for exploding 6s; once per fight per character; a roll record per attacker.""",
+    ),
     model=TeamAttackPublic,
     present=_team,
-    doc="""WCBH-47: two or more characters attack one target together: each +2 dice, each may spend
-    1 Resolve for exploding 6s; once per fight per character; a roll record per attacker.""",
+    created=True,
+    asks_gm=True,
 )
 
 
 # ---- WCBH-45, 46: after the roll -------------------------------------------------------------
 
-
-routes.post(
-    "/v1/rolls/{roll_id}/knockback",
-    Fight.knockback,
-    KnockbackCreate,
-    operation_id="knockback",
-    model=AttackFollowUpPublic,
-    present=_follow_up,
-    doc="""WCBH-45: after 6+ damage, the attacker's 1 Resolve throws the target (as far as a
+after_rolls = CommandRoutes(router, routes.holder, "/v1/rolls/{roll_id}")
+declare(
+    after_rolls,
+    Op(
+        "/knockback",
+        Fight.knockback,
+        """WCBH-45: after 6+ damage, the attacker's 1 Resolve throws the target (as far as a
     Strength of the attack's rank throws); it loses its next turn; an object hit deals half the
     damage again.""",
-)
-routes.post(
-    "/v1/rolls/{roll_id}/redirect",
-    Fight.redirect,
-    RedirectCreate,
-    operation_id="redirect",
+    ),
+    Op(
+        "/redirect",
+        Fight.redirect,
+        """WCBH-46: the target that declared a redirect and beat the attack by 3+ spends 1 Resolve
+    to send it behind it, or at someone else (a second roll: the new target defends).""",
+    ),
     model=AttackFollowUpPublic,
     present=_follow_up,
-    doc="""WCBH-46: the target that declared a redirect and beat the attack by 3+ spends 1 Resolve
-    to send it behind it, or at someone else (a second roll: the new target defends).""",
 )

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from api.command_routes import CommandRoutes
-from api.deps import NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import Written
 from domain.aggregates import Scene
@@ -19,14 +19,10 @@ from domain.application import Outcome
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.fight import ground_of
 from systems.wcbh.commands.ground import Ground
-from systems.wcbh.requests import RangeMoveCreate, RangeSet, RestDaysCreate, SituationSet
 from systems.wcbh.routes.fight import PageStatePublic, _page
+from systems.wcbh.routes.table import Op, declare, read
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
-
-
-def _ground(app: AppDep) -> Ground:
-    return app.system(Wcbh).ground
 
 
 class GroundPublic(Written):
@@ -65,55 +61,50 @@ def _rest_days(outcome: Outcome, commands: Commands) -> RestDaysPublic:
     return RestDaysPublic(scene_id=scene.id, days=days, version=scene.version)
 
 
-routes = CommandRoutes(router, _ground, model=GroundPublic, present=_present)
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).ground, "/v1/scenes/{scene_id}")
 
-routes.post(
-    "/v1/scenes/{scene_id}/ranges",
-    Ground.set_range,
-    RangeSet,
-    operation_id="set_range",
-    doc="""WCBH-26 (GM): the range class between two characters: close, far, extreme or beyond.
+declare(
+    routes,
+    Op(
+        "/ranges",
+        Ground.set_range,
+        """WCBH-26 (GM): the range class between two characters: close, far, extreme or beyond.
     Grapples, charges and bashes need the foe within Close.""",
+    ),
+    Op(
+        "/situations",
+        Ground.set_situation,
+        """WCBH-30 (GM): a character's cover or poor visibility (0..3 dice off attacks on it) and
+    its size (attacks on a bigger target +1 or +3, on a smaller -1 or -3).""",
+    ),
+    model=GroundPublic,
+    present=_present,
 )
-routes.post(
-    "/v1/scenes/{scene_id}/range-moves",
-    Ground.move_range,
-    RangeMoveCreate,
-    operation_id="move_range",
+declare(
+    routes,
+    Op(
+        "/range-moves",
+        Ground.move_range,
+        """WCBH-25, 26: the character's one move of the page towards or away from another: one
+    range class in two pages (under way after the first), or one with a movement Power of rank 6+.""",
+    ),
     model=PageStatePublic,
     present=_page,
-    doc="""WCBH-25, 26: the character's one move of the page towards or away from another: one
-    range class in two pages (under way after the first), or one with a movement Power of rank 6+.""",
 )
-routes.post(
-    "/v1/scenes/{scene_id}/situations",
-    Ground.set_situation,
-    SituationSet,
-    operation_id="set_situation",
-    doc="""WCBH-30 (GM): a character's cover or poor visibility (0..3 dice off attacks on it) and
-    its size (attacks on a bigger target +1 or +3, on a smaller -1 or -3).""",
-)
-
-
-routes.post(
-    "/v1/scenes/{scene_id}/rest-days",
-    Ground.pass_rest_days,
-    RestDaysCreate,
-    operation_id="pass_rest_days",
+declare(
+    routes,
+    Op(
+        "/rest-days",
+        Ground.pass_rest_days,
+        """WCBH-34 (GM): a day passes for these characters after rest (or of nothing but rest):
+    each may make one more recovery check (POST .../recoveries) for it.""",
+    ),
     model=RestDaysPublic,
     present=_rest_days,
-    doc="""WCBH-34 (GM): a day passes for these characters after rest (or of nothing but rest):
-    each may make one more recovery check (POST .../recoveries) for it.""",
 )
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/ground",
-    response_model=GroundPublic,
-    operation_id="get_ground",
-    responses=NOT_MODIFIED,
-)
+@read(router, "/v1/scenes/{scene_id}/ground", GroundPublic)
 def get_ground(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The scene's ground: the ranges between characters and their cover and sizes (WCBH-26,
     30)."""

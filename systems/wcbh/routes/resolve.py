@@ -4,14 +4,14 @@ Ability loss, and the availability view (systems/wcbh/docs/resolve.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes
-from api.deps import WAIT, ActorDep, AppDep, Commands, ViewsDep
+from api.deps import ActorDep, AppDep, Commands, ViewsDep
 from api.errors import ERROR_RESPONSES
 from api.presenters import character_shown, issue_shown, scene_shown
 from api.schemas import (
@@ -24,32 +24,14 @@ from api.schemas import (
 from domain.aggregates import Campaign, Character, Scene
 from domain.application import Outcome
 from domain.errors import NotCaughtUp
-from domain.requests import PoolChange
 from projections.runner import ViewReader
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.resolve import Gift, Luck, Resolve
-from systems.wcbh.requests import (
-    AbilityLossCreate,
-    AbilityRestoreCreate,
-    ImitationCreate,
-    LastGaspCreate,
-    LuckCreate,
-    LuckDecision,
-    ResolveGiftCreate,
-    ScenePoolOpen,
-    VillainousDeedCreate,
-)
+from systems.wcbh.routes.table import Op, declare, read
 from systems.wcbh.rules.ruleset import LIMITED_USES, LimitedUse
 
 router = APIRouter(tags=["resolve"], responses=ERROR_RESPONSES)
 
-
-def wcbh_resolve(app: AppDep) -> Resolve:
-    """The Resolve area's commands of We Can Be Heroes."""
-    return app.system(Wcbh).resolve
-
-
-ResolveDep = Annotated[Resolve, Depends(wcbh_resolve)]
 
 # ---- response bodies -----------------------------------------------------------------
 
@@ -136,135 +118,104 @@ def _luck(outcome: Outcome, _: Commands) -> LuckRequestPublic:
     )
 
 
-routes = CommandRoutes(router, wcbh_resolve)
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).resolve)
 
+# ---- WCBH-20a, e, f; WCBH-19; WCBH-16 --------------------------------------------------------------
 
-# ---- WCBH-20a, e, f ------------------------------------------------------------------------------
-
-
-routes.post(
-    "/v1/characters/{character_id}/resolve-gifts",
-    Resolve.give_resolve,
-    ResolveGiftCreate,
-    operation_id="give_resolve",
+declare(
+    routes,
+    Op(
+        "/v1/characters/{character_id}/resolve-gifts",
+        Resolve.give_resolve,
+        """WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
+    afar, with a flashback). Both changes are one save.""",
+    ),
     model=ResolveGiftPublic,
     present=_gift,
-    doc="""WCBH-20a: the character gives 1 Resolve to another to help an action (1 Resolve; 2 from
-    afar, with a flashback). Both changes are one save.""",
 )
-routes.post(
-    "/v1/characters/{character_id}/luck-requests",
-    Resolve.ask_luck,
-    LuckCreate,
-    operation_id="ask_luck",
-    status_code=201,
-    model=LuckRequestPublic,
-    present=_luck,
-    doc="""WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
+declare(
+    routes,
+    Op(
+        "/v1/characters/{character_id}/luck-requests",
+        Resolve.ask_luck,
+        """WCBH-20e: ask the GM to change a small detail by luck (needs 1 Resolve, spent if approved);
     pending on the character until the GM decides.""",
-)
-routes.post(
-    "/v1/characters/{character_id}/luck-requests/{request_id}/decision",
-    Resolve.decide_luck,
-    LuckDecision,
-    operation_id="decide_luck",
+    ),
     model=LuckRequestPublic,
     present=_luck,
-    doc="WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once.",
+    created=True,
 )
-routes.post(
-    "/v1/scenes/{scene_id}/imitations",
-    Resolve.imitate_power,
-    ImitationCreate,
-    operation_id="imitate_power",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="""WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
-    rank; roll the imitating trait.""",
+declare(
+    routes,
+    Op(
+        "/v1/characters/{character_id}/luck-requests/{request_id}/decision",
+        Resolve.decide_luck,
+        "WCBH-20e: the GM approves (1 Resolve is spent now) or declines a luck request, once.",
+    ),
+    model=LuckRequestPublic,
+    present=_luck,
 )
-
-
-# ---- WCBH-19 -------------------------------------------------------------------------------------
-
-
-routes.post(
-    "/v1/characters/{character_id}/last-gasp",
-    Resolve.last_gasp,
-    LastGaspCreate,
-    operation_id="last_gasp",
+declare(
+    routes,
+    Op(
+        "/v1/characters/{character_id}/last-gasp",
+        Resolve.last_gasp,
+        """WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
+    it is gone and the character is unconscious until the scene ends. Once per scene.""",
+    ),
+    Op(
+        "/v1/characters/{character_id}/ability-losses",
+        Resolve.lose_ability,
+        "WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll).",
+    ),
+    Op(
+        "/v1/characters/{character_id}/ability-restorations",
+        Resolve.restore_ability,
+        "WCBH-16: the GM records experience restoring a rank a Decisive Moment took.",
+    ),
     model=CharacterPublic,
     present=character_shown,
-    doc="""WCBH-19: at 0 Resolve, 1 Resolve to spend in this page; when the page ends what is left of
-    it is gone and the character is unconscious until the scene ends. Once per scene.""",
 )
 
+# ---- WCBH-20f, WCBH-21 -----------------------------------------------------------------------------
 
-# ---- WCBH-21 -------------------------------------------------------------------------------------
-
-
-routes.post(
-    "/v1/scenes/{scene_id}/pools/open",
-    Resolve.open_scene_pool,
-    ScenePoolOpen,
-    operation_id="open_scene_pool",
+declare(
+    routes,
+    Op(
+        "/v1/scenes/{scene_id}/imitations",
+        Resolve.imitate_power,
+        """WCBH-20f: 1 Resolve, and for this scene an Ability or Power imitates another Power at its
+    rank; roll the imitating trait.""",
+    ),
+    Op(
+        "/v1/scenes/{scene_id}/pools/open",
+        Resolve.open_scene_pool,
+        "WCBH-21: the GM gives an especially hard scene its own Adversity pool.",
+    ),
+    Op(
+        "/v1/scenes/{scene_id}/pools",
+        Resolve.change_scene_pool,
+        "WCBH-21: the GM gains or spends from the scene's own pool; never below zero.",
+    ),
     model=ScenePublic,
     present=scene_shown,
-    doc="WCBH-21: the GM gives an especially hard scene its own Adversity pool.",
 )
-
-
-routes.post(
-    "/v1/scenes/{scene_id}/pools",
-    Resolve.change_scene_pool,
-    PoolChange,
-    operation_id="change_scene_pool",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="WCBH-21: the GM gains or spends from the scene's own pool; never below zero.",
-)
-routes.post(
-    "/v1/issues/{issue_id}/villainous-deed",
-    Resolve.villainous_deed,
-    VillainousDeedCreate,
-    operation_id="villainous_deed",
+declare(
+    routes,
+    Op(
+        "/v1/issues/{issue_id}/villainous-deed",
+        Resolve.villainous_deed,
+        "WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity.",
+    ),
     model=IssuePublic,
     present=issue_shown,
-    doc="WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity.",
-)
-
-
-# ---- WCBH-16 -------------------------------------------------------------------------------------
-
-
-routes.post(
-    "/v1/characters/{character_id}/ability-losses",
-    Resolve.lose_ability,
-    AbilityLossCreate,
-    operation_id="lose_ability",
-    model=CharacterPublic,
-    present=character_shown,
-    doc="WCBH-16: record the Ability rank a Decisive Moment roll cost (once per roll).",
-)
-routes.post(
-    "/v1/characters/{character_id}/ability-restorations",
-    Resolve.restore_ability,
-    AbilityRestoreCreate,
-    operation_id="restore_ability",
-    model=CharacterPublic,
-    present=character_shown,
-    doc="WCBH-16: the GM records experience restoring a rank a Decisive Moment took.",
 )
 
 
 # ---- issue #5: what is still available -----------------------------------------------------------
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/availability",
-    response_model=Availability,
-    operation_id="scene_availability",
-)
+@read(router, "/v1/scenes/{scene_id}/availability", Availability, "scene_availability", etag=False)
 def availability(scene_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Availability:
     """For every character of the campaign, what is still available in this scene, its game Issue
     and its story (from the views: pass `min_position` to read your own writes)."""

@@ -4,15 +4,16 @@ chases, recovery and effects (WCBH-10..12, 14, 27, 34, 37..39). See systems/wcbh
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from dataclasses import asdict
+from typing import Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes, Present
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
@@ -26,19 +27,7 @@ from systems.wcbh.commands.scene_play import (
     ScenePlay,
     ShakenOff,
 )
-from systems.wcbh.requests import (
-    AssistedRollCreate,
-    BackInTheFightCreate,
-    ChaseCheckCreate,
-    ChaseCreate,
-    ContestCreate,
-    ExtensionCreate,
-    GroupCheckCreate,
-    HandoverCreate,
-    PlayRollCreate,
-    RecoveryCreate,
-    ShakeOffCreate,
-)
+from systems.wcbh.routes.table import Op, declare, read
 from systems.wcbh.schemas import (
     ChasePublic,
     ContestPublic,
@@ -50,14 +39,6 @@ from systems.wcbh.schemas import (
 )
 
 router = APIRouter(tags=["scene_play"], responses=ERROR_RESPONSES)
-
-
-def wcbh_play(app: AppDep) -> ScenePlay:
-    """The scene play commands of We Can Be Heroes."""
-    return app.system(Wcbh).play
-
-
-PlayDep = Annotated[ScenePlay, Depends(wcbh_play)]
 
 
 # ---- responses ------------------------------------------------------------------------------------
@@ -93,18 +74,21 @@ class ChaseResponse(Written):
     roll: RollPublic | None = Field(default=None, description="The roll this command made")
 
 
-class RecoveryPublic(Written):
+class CharacterRolled(Written):
+    """A character's own roll and what it changed on the character."""
+
     character_id: UUID
     roll: RollPublic
+
+
+class RecoveryPublic(CharacterRolled):
     health_before: int
     health: int
     max_health: int
     status: str
 
 
-class ShakeOffPublic(Written):
-    character_id: UUID
-    roll: RollPublic
+class ShakeOffPublic(CharacterRolled):
     effect: str
     pages_before: int
     pages_left: int
@@ -126,28 +110,45 @@ def _scene_state(build: Callable[[Scene, str], BaseModel], model: type[Written])
     def present(outcome: Outcome, _: Commands) -> Written:
         scene: Scene = outcome.aggregate  # type: ignore[assignment]
         changed = outcome.result_as(PlayStateChanged)
-        made = changed.roll
-        return model.model_validate(
-            {
-                build.__name__: build(scene, str(changed.state_id)),
-                "roll": None if made is None else roll_public(made, scene),
-                "version": scene.version,
-            }
-        )
+        return _state_shown(scene, str(changed.state_id), build, model, changed.roll)
 
     return present
 
 
+def _state_shown(
+    scene: Scene,
+    state_id: str,
+    build: Callable[[Scene, str], BaseModel],
+    model: type[Written],
+    made: Roll | None = None,
+) -> Written:
+    """A group check, contest or chase of the scene, with the roll the command made (if any)."""
+    return model.model_validate(
+        {
+            build.__name__: build(scene, state_id),
+            "roll": None if made is None else roll_public(made, scene),
+            "version": scene.version,
+        }
+    )
+
+
+def _play_state(scene: Scene, kind: str, state_id: str, label: str) -> dict[str, Any]:
+    states = play_of(scene)[kind]
+    if state_id not in states:
+        raise NotFound(f"{label} {state_id} not found in this scene")
+    return states[state_id]  # type: ignore[no-any-return]
+
+
 def group_check(scene: Scene, state_id: str) -> GroupCheckPublic:
-    return group_check_public(state_id, play_of(scene)["group_checks"][state_id])
+    return group_check_public(state_id, _play_state(scene, "group_checks", state_id, "group check"))
 
 
 def contest(scene: Scene, state_id: str) -> ContestPublic:
-    return contest_public(state_id, play_of(scene)["contests"][state_id])
+    return contest_public(state_id, _play_state(scene, "contests", state_id, "contest"))
 
 
 def chase(scene: Scene, state_id: str) -> ChasePublic:
-    return chase_public(state_id, play_of(scene)["chases"][state_id], scene.page)
+    return chase_public(state_id, _play_state(scene, "chases", state_id, "chase"), scene.page)
 
 
 _group = _scene_state(group_check, GroupCheckResponse)
@@ -174,14 +175,7 @@ def _assisted(outcome: Outcome, _: Commands) -> AssistedRollPublic:
     return AssistedRollPublic(
         roll=roll_public(roll, scene),
         helpers=[
-            HelpRollPublic(
-                character_id=h.character_id,
-                roll_id=h.roll_id,
-                successes=h.successes,
-                net=h.net,
-                bonus=h.bonus,
-                receipt=receipt_public(h.roll_id, outcome.saved),
-            )
+            HelpRollPublic(**asdict(h), receipt=receipt_public(h.roll_id, outcome.saved))
             for h in assisted.helpers
         ],
         bonus=assisted.bonus,
@@ -219,226 +213,165 @@ def _shaken_off(outcome: Outcome, commands: Commands) -> ShakeOffPublic:
     )
 
 
-routes = CommandRoutes(router, wcbh_play, "/v1/scenes/{scene_id}")
+routes = CommandRoutes(router, lambda app: app.system(Wcbh).play, "/v1/scenes/{scene_id}")
 
+# ---- WCBH-10: help; WCBH-34, 37: recovery, shaking an effect off -------------------------------
 
-# ---- WCBH-10: help ---------------------------------------------------------------------------------
-
-
-routes.post(
-    "/assisted-rolls",
-    ScenePlay.assisted_roll,
-    AssistedRollCreate,
-    operation_id="assisted_roll",
-    status_code=201,
-    responses=ASKS_GM,
+declare(
+    routes,
+    Op(
+        "/assisted-rolls",
+        ScenePlay.assisted_roll,
+        """WCBH-10: each helper rolls its trait at difficulty 2 (a roll each); the helped character's
+    roll gets +1 die per 2 net successes of the best helper. The caller acts for all of them.""",
+    ),
     model=AssistedRollPublic,
     present=_assisted,
-    doc="""WCBH-10: each helper rolls its trait at difficulty 2 (a roll each); the helped character's
-    roll gets +1 die per 2 net successes of the best helper. The caller acts for all of them.""",
+    created=True,
+    asks_gm=True,
 )
-
-
-# ---- WCBH-11: group checks -------------------------------------------------------------------------
-
-
-routes.post(
-    "/group-checks",
-    ScenePlay.open_group_check,
-    GroupCheckCreate,
-    operation_id="open_group_check",
-    status_code=201,
-    responses=ASKS_GM,
-    model=GroupCheckResponse,
-    present=_group,
-    doc="WCBH-11: open a group check (the GM, or a player with a character in it).",
-)
-
-
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/group-checks/{group_id}",
-    response_model=GroupCheckResponse,
-    operation_id="get_group_check",
-    responses=NOT_MODIFIED,
-)
-def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    found = _found(play_of(scene)["group_checks"], group_id, "group check")
-    return respond(
-        GroupCheckResponse(
-            group_check=group_check_public(found, play_of(scene)["group_checks"][found]),
-            version=scene.version,
-        )
-    )
-
-
-routes.post(
-    "/group-checks/{group_id}/rolls",
-    ScenePlay.group_check_roll,
-    PlayRollCreate,
-    operation_id="group_check_roll",
-    status_code=201,
-    responses=ASKS_GM,
-    model=GroupCheckResponse,
-    present=_group,
-    doc="WCBH-11: one participant rolls (its owner or the GM), at the group check's difficulty.",
-)
-routes.post(
-    "/group-checks/{group_id}/handovers",
-    ScenePlay.hand_over_successes,
-    HandoverCreate,
-    operation_id="hand_over_successes",
-    model=GroupCheckResponse,
-    present=_group,
-    doc="""WCBH-11: once everyone rolled, the giver (its owner or the GM) hands successes above 3 to
-    another participant.""",
-)
-
-
-# ---- WCBH-12: contests -----------------------------------------------------------------------------
-
-
-routes.post(
-    "/contests",
-    ScenePlay.start_contest,
-    ContestCreate,
-    operation_id="start_contest",
-    status_code=201,
-    model=ContestResponse,
-    present=_contest,
-    doc="WCBH-12: a series of rolls between two characters (the GM, or the owner of a side).",
-)
-
-
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/contests/{contest_id}",
-    response_model=ContestResponse,
-    operation_id="get_contest",
-    responses=NOT_MODIFIED,
-)
-def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    found = _found(play_of(scene)["contests"], contest_id, "contest")
-    return respond(
-        ContestResponse(
-            contest=contest_public(found, play_of(scene)["contests"][found]), version=scene.version
-        )
-    )
-
-
-routes.post(
-    "/contests/{contest_id}/rolls",
-    ScenePlay.contest_roll,
-    PlayRollCreate,
-    operation_id="contest_roll",
-    status_code=201,
-    responses=ASKS_GM,
-    model=ContestResponse,
-    present=_contest,
-    doc="WCBH-12: one side's roll of the current round (+2 dice after winning the previous one).",
-)
-
-
-# ---- WCBH-27: chases -------------------------------------------------------------------------------
-
-
-routes.post(
-    "/chases",
-    ScenePlay.start_chase,
-    ChaseCreate,
-    operation_id="start_chase",
-    status_code=201,
-    model=ChaseResponse,
-    present=_chase,
-    doc="""WCBH-27: pursuers, each after one target, at a starting range (the GM, or a player with a
-    character in it).""",
-)
-
-
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/chases/{chase_id}",
-    response_model=ChaseResponse,
-    operation_id="get_chase",
-    responses=NOT_MODIFIED,
-)
-def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    found = _found(play_of(scene)["chases"], chase_id, "chase")
-    return respond(
-        ChaseResponse(
-            chase=chase_public(found, play_of(scene)["chases"][found], scene.page),
-            version=scene.version,
-        )
-    )
-
-
-routes.post(
-    "/chases/{chase_id}/checks",
-    ScenePlay.chase_check,
-    ChaseCheckCreate,
-    operation_id="chase_check",
-    status_code=201,
-    responses=ASKS_GM,
-    model=ChaseResponse,
-    present=_chase,
-    doc="WCBH-27: a participant's chase check of this page (its owner or the GM); not an action.",
-)
-
-
-# ---- WCBH-34, 37..39: recovery and effects ---------------------------------------------------------
-
-
-routes.post(
-    "/recoveries",
-    ScenePlay.recover_health,
-    RecoveryCreate,
-    operation_id="recover_health",
-    status_code=201,
-    responses=ASKS_GM,
+declare(
+    routes,
+    Op(
+        "/recoveries",
+        ScenePlay.recover_health,
+        """WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per
+    net success, up to the maximum; once per character per scene.""",
+    ),
     model=RecoveryPublic,
     present=_recovery,
-    doc="""WCBH-34: a Stamina check at difficulty 2 (1 after a whole day of rest) restores 1 Health per
-    net success, up to the maximum; once per character per scene.""",
+    created=True,
+    asks_gm=True,
 )
-routes.post(
-    "/shake-offs",
-    ScenePlay.shake_off_effect,
-    ShakeOffCreate,
-    operation_id="shake_off_effect",
-    status_code=201,
-    responses=ASKS_GM,
+declare(
+    routes,
+    Op(
+        "/shake-offs",
+        ScenePlay.shake_off_effect,
+        """WCBH-37: roll as the power says; success takes half the net successes (rounded up) off the
+    effect's pages; at 0 the character is free and may act this page.""",
+    ),
     model=ShakeOffPublic,
     present=_shaken_off,
-    doc="""WCBH-37: roll as the power says; success takes half the net successes (rounded up) off the
-    effect's pages; at 0 the character is free and may act this page.""",
+    created=True,
+    asks_gm=True,
 )
-routes.post(
-    "/effect-extensions",
-    ScenePlay.extend_effect_past_scene,
-    ExtensionCreate,
-    operation_id="extend_effect",
-    name="extend_effect",
-    model=EffectPublic,
-    present=_effects,
-    doc="""WCBH-38: 1 Resolve extends an effect on a defeated opponent to the end of the next scene of
+
+# ---- WCBH-11: group checks; WCBH-12: contests; WCBH-27: chases -----------------------------------
+
+declare(
+    routes,
+    Op(
+        "/group-checks",
+        ScenePlay.open_group_check,
+        "WCBH-11: open a group check (the GM, or a player with a character in it).",
+    ),
+    Op(
+        "/group-checks/{group_id}/rolls",
+        ScenePlay.group_check_roll,
+        "WCBH-11: one participant rolls (its owner or the GM), at the group check's difficulty.",
+    ),
+    model=GroupCheckResponse,
+    present=_group,
+    created=True,
+    asks_gm=True,
+)
+declare(
+    routes,
+    Op(
+        "/group-checks/{group_id}/handovers",
+        ScenePlay.hand_over_successes,
+        """WCBH-11: once everyone rolled, the giver (its owner or the GM) hands successes above 3 to
+    another participant.""",
+    ),
+    model=GroupCheckResponse,
+    present=_group,
+)
+declare(
+    routes,
+    Op(
+        "/contests",
+        ScenePlay.start_contest,
+        "WCBH-12: a series of rolls between two characters (the GM, or the owner of a side).",
+    ),
+    model=ContestResponse,
+    present=_contest,
+    created=True,
+)
+declare(
+    routes,
+    Op(
+        "/contests/{contest_id}/rolls",
+        ScenePlay.contest_roll,
+        "WCBH-12: one side's roll of the current round (+2 dice after winning the previous one).",
+    ),
+    model=ContestResponse,
+    present=_contest,
+    created=True,
+    asks_gm=True,
+)
+declare(
+    routes,
+    Op(
+        "/chases",
+        ScenePlay.start_chase,
+        """WCBH-27: pursuers, each after one target, at a starting range (the GM, or a player with a
+    character in it).""",
+    ),
+    model=ChaseResponse,
+    present=_chase,
+    created=True,
+)
+declare(
+    routes,
+    Op(
+        "/chases/{chase_id}/checks",
+        ScenePlay.chase_check,
+        "WCBH-27: a participant's chase check of this page (its owner or the GM); not an action.",
+    ),
+    model=ChaseResponse,
+    present=_chase,
+    created=True,
+    asks_gm=True,
+)
+
+
+@read(router, "/v1/scenes/{scene_id}/group-checks/{group_id}", GroupCheckResponse)
+def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    scene = app.get(actor, Scene, scene_id)
+    return respond(_state_shown(scene, str(group_id), group_check, GroupCheckResponse))
+
+
+@read(router, "/v1/scenes/{scene_id}/contests/{contest_id}", ContestResponse)
+def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    scene = app.get(actor, Scene, scene_id)
+    return respond(_state_shown(scene, str(contest_id), contest, ContestResponse))
+
+
+@read(router, "/v1/scenes/{scene_id}/chases/{chase_id}", ChaseResponse)
+def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
+    scene = app.get(actor, Scene, scene_id)
+    return respond(_state_shown(scene, str(chase_id), chase, ChaseResponse))
+
+
+# ---- WCBH-38, 39: effects past the scene, back in the fight ---------------------------------------
+
+declare(
+    routes,
+    Op(
+        "/effect-extensions",
+        ScenePlay.extend_effect_past_scene,
+        """WCBH-38: 1 Resolve extends an effect on a defeated opponent to the end of the next scene of
     this game Issue; once per scene per effect. Answers with the target.""",
-)
-routes.post(
-    "/back-in-the-fight",
-    ScenePlay.back_in_the_fight,
-    BackInTheFightCreate,
-    operation_id="back_in_the_fight",
+        operation_id="extend_effect",
+        name="extend_effect",
+    ),
+    Op(
+        "/back-in-the-fight",
+        ScenePlay.back_in_the_fight,
+        """WCBH-39: 1 Resolve on the page after a defeat by damage: wake with 3 Health; or 1 Resolve:
+    be rid of a special effect from the next page. Either once per scene per character.""",
+    ),
     model=EffectPublic,
     present=_effects,
-    doc="""WCBH-39: 1 Resolve on the page after a defeat by damage: wake with 3 Health; or 1 Resolve:
-    be rid of a special effect from the next page. Either once per scene per character.""",
 )
-
-
-def _found(states: dict[str, Any], state_id: UUID, label: str) -> str:
-    if str(state_id) not in states:
-        raise NotFound(f"{label} {state_id} not found in this scene")
-    return str(state_id)

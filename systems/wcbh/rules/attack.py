@@ -32,7 +32,10 @@ from domain.rulesets.base import (
 )
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.checks import (
+    MAX_POOL,
     SIDES,
+    PageDice,
+    PowerUse,
     TraitRequest,
     _explodes,
     base_dice,
@@ -60,28 +63,12 @@ from systems.wcbh.rules.play import GROUP_KEEP, group_check
 from systems.wcbh.rules.pools import PoolRoll, roll_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion
 
-MAX_DICE = 100
-PageDice = Field(
-    default=0,
-    ge=-MAX_DICE,
-    le=MAX_DICE,
-    description="Server-filled: dice the Page and conditions add to the roller's roll: -2 per "
-    "extra action declared (WCBH-25), a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
-    "value the server computes.",
-)
 DefenceDice = Field(
     default=0,
-    ge=-MAX_DICE,
-    le=MAX_DICE,
+    ge=-MAX_POOL,
+    le=MAX_POOL,
     description="Server-filled: dice added to this defence roll: +2 under all-out defence "
     "(WCBH-44), a maneuver's -1..-3 (WCBH-41)",
-)
-
-
-PowerUse = Field(
-    default=None,
-    description="Server-filled: the resource of the rolling Power's uses per game Issue that this "
-    "roll spends one of (`uses:<Power>`, WCBH-2)",
 )
 
 
@@ -106,7 +93,36 @@ class Party(RequestModel):
     halve_passive: bool = Field(default=False, description="Its own all-out attack")
 
 
-class AttackRequest(RequestModel):
+class AttackResolve(BaseModel):
+    """WCBH-13, 16, 20b: Resolve in the fight; an attack is a roll like any other. The attack's
+    check request and the fight's attack body (systems/wcbh/requests.py) both take these fields
+    from here, so that what the body lets a caller ask is what the check accepts."""
+
+    resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_POOL,
+        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
+        "Decisive Moment (WCBH-20b, 13)",
+    )
+    decisive_moment: bool = Field(
+        default=False,
+        description="The attacker declares its Decisive Moment: its 6s explode (WCBH-13, 15)",
+    )
+    effort: Literal["physical", "mental"] | None = Field(
+        default=None,
+        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
+    )
+    defence_resolve: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_POOL,
+        description="The target's Resolve spent on its defence roll: 1 defence die each "
+        "(WCBH-20b); the target pays, so the caller must act for the target",
+    )
+
+
+class AttackRequest(RequestModel, AttackResolve):
     attack_rank: int = Field(ge=0, le=100, description="Rank of the attacking trait (WCBH-28)")
     weapon: int = Field(default=0, ge=0, le=20, description="Weapon bonus dice (WCBH-28)")
     modifier: int = Field(default=0, ge=-20, le=20, description="Situational dice (WCBH-30)")
@@ -134,8 +150,8 @@ class AttackRequest(RequestModel):
     power_use: Name | None = PowerUse
     situation: int = Field(
         default=0,
-        ge=-MAX_DICE,
-        le=MAX_DICE,
+        ge=-MAX_POOL,
+        le=MAX_POOL,
         description="Server-filled: the target's cover or poor visibility and the sizes the GM "
         "set on the scene's ground (WCBH-30)",
     )
@@ -174,29 +190,6 @@ class AttackRequest(RequestModel):
         default=False,
         description="The target declared a redirect before its defence roll (WCBH-46): it "
         "defends actively only",
-    )
-    # -- Resolve in the fight (WCBH-13, 20b): an attack is a roll like any other --
-    resolve: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_DICE,
-        description="The attacker's Resolve spent before the roll: 1 attack die each, 3 in a "
-        "Decisive Moment (WCBH-20b, 13)",
-    )
-    decisive_moment: bool = Field(
-        default=False,
-        description="The attacker's declared Decisive Moment: its 6s explode (WCBH-13)",
-    )
-    effort: Literal["physical", "mental"] | None = Field(
-        default=None,
-        description="A Decisive Moment's effort (required then): the Ability it costs (WCBH-16)",
-    )
-    defence_resolve: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_DICE,
-        description="The target's Resolve spent on its defence roll: 1 defence die each "
-        "(WCBH-20b), paid by the target",
     )
 
     @model_validator(mode="after")
@@ -1084,28 +1077,18 @@ def attack_request(
     target: BaseModel,
     *,
     trait: str,
-    target_health: int,
-    weapon: int = 0,
-    modifier: int = 0,
     active_defences: Sequence[str] | None = None,
-    lethal: bool = True,
-    purpose: str | None = None,
-    effect: str | None = None,
-    effect_pages_before: int = 0,
+    **asked: Any,
 ) -> dict[str, Any]:
     """The attack check's request from both sheets (WCBH-28): the attacker's trait rank; the target's
     defences (``defence_options``: `active_defences` are the ones its side names, None: all it has);
-    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33)."""
+    a minion defends with its threat rank and falls to one net success (WCBH-3, WCBH-33). What else
+    the attack asks (`target_health`, `weapon`, `modifier`, `lethal`, `effect`...) are the
+    request's own fields, as they are."""
     _, rank = trait_rank(TraitRequest.model_validate({"trait": trait}), attacker)
     return {
         "attack_rank": rank,
-        "weapon": weapon,
-        "modifier": modifier,
         "defences": defence_options(target, active_defences),
-        "target_health": target_health,
-        "lethal": lethal,
         "minion": is_minion(target),
-        "purpose": purpose,
-        "effect": effect,
-        "effect_pages_before": effect_pages_before,
+        **asked,
     }

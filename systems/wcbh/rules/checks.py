@@ -64,6 +64,18 @@ def power_use_cost(power_use: str | None) -> dict[str, int]:
     return {power_use: 1} if power_use else {}
 
 
+def check_server_filled(field: str, sent: object, expected: object, rule: str, whose: str) -> None:
+    """A field of a roll's request that the server fills from the sheet or the page (WCBH-2
+    `power_use`, WCBH-25 `page_modifier`): a client may leave it out or send the same value."""
+    if sent != expected:
+        raise InvalidInput(
+            f"{field} is filled by the server: {expected} for {whose}",
+            field=f"request.{field}",
+            rule=rule,
+            details={"expected": expected},
+        )
+
+
 def face_successes(face: int) -> int:
     """WCBH-7: each 2 or 4 is one success, each 6 two; 1, 3 and 5 none."""
     return 2 if face == 6 else 1 if face in (2, 4) else 0
@@ -87,6 +99,22 @@ def _explodes(decisive_moment: bool) -> Explodes | None:
 def resolve_dice(resolve: int, decisive_moment: bool) -> int:
     """WCBH-20b: one die per Resolve; WCBH-13: three in a Decisive Moment."""
     return resolve * (DICE_PER_RESOLVE_DECISIVE if decisive_moment else DICE_PER_RESOLVE)
+
+
+# Server-filled fields every check of a character's roll in a scene takes (`check_server_filled`)
+PageDice = Field(
+    default=0,
+    ge=-MAX_POOL,
+    le=MAX_POOL,
+    description="Server-filled for a character's roll in a scene: the dice its page and its "
+    "conditions add: -2 per extra action declared this page (WCBH-25), a maneuver's -1..-3 "
+    "(WCBH-41). Omit it, or send the value the server computes.",
+)
+PowerUse = Field(
+    default=None,
+    description="Server-filled: the resource of a Power with uses per game Issue that this roll "
+    "spends one of (`uses:<Power>`, WCBH-2). Omit it, or send the value the server computes.",
+)
 
 
 class TraitRequest(RequestModel):
@@ -120,20 +148,8 @@ class TraitRequest(RequestModel):
         description="Dice added or taken away: weapon dice (WCBH-28), help (WCBH-10), contest "
         "wins (WCBH-12), situation (WCBH-30)...",
     )
-    page_modifier: int = Field(
-        0,
-        ge=-MAX_POOL,
-        le=MAX_POOL,
-        description="Server-filled for a character's roll in a scene: -2 dice per extra action "
-        "declared this page (WCBH-25) and a maneuver's -1..-3 (WCBH-41). Omit it, or send the "
-        "value the server computes.",
-    )
-    power_use: Name | None = Field(
-        None,
-        description="Server-filled: the resource of a Power with uses per game Issue that this "
-        "roll spends one of (`uses:<Power>`, WCBH-2). Omit it, or send the value the server "
-        "computes.",
-    )
+    page_modifier: int = PageDice
+    power_use: Name | None = PowerUse
     resolve: int = Field(
         0,
         ge=0,

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from domain.errors import Conflict, InvalidInput
 from domain.rulesets.base import unwrap
 from systems.wcbh.rules.attack import is_minion
+from systems.wcbh.rules.checks import check_server_filled
 from systems.wcbh.rules.effects import effect_forbidding
 from systems.wcbh.rules.sheet import WcbhCharacter
 
@@ -35,13 +36,7 @@ def refused(exc: InvalidInput, code: str = "page_action_refused") -> Conflict:
 
 def check_page_dice(sent: object, dice: int, name: str) -> None:
     """WCBH-25, 41: the page's dice on a roll are the server's; a client may send the same."""
-    if sent != dice:
-        raise InvalidInput(
-            f"page_modifier is filled by the server: {dice} for {name} on this page",
-            field="request.page_modifier",
-            rule="WCBH-25",
-            details={"expected": dice},
-        )
+    check_server_filled("page_modifier", sent, dice, "WCBH-25", f"{name} on this page")
 
 
 def check_resolve_first(followed_up: bool) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.errors import Conflict, InvalidInput
+from systems.wcbh.rules.checks import check_server_filled
 from systems.wcbh.rules.play import ABILITY_LOSS
 from systems.wcbh.rules.sheet import POWER_USES, WcbhCharacter
 
@@ -39,13 +40,7 @@ def check_resolve_award(resource: str, change: int) -> None:
 
 def check_power_use(sent: object, used: str | None) -> None:
     """WCBH-2: which limited Power a roll uses is the server's to say, from the sheet."""
-    if sent != used:
-        raise InvalidInput(
-            f"power_use is filled by the server: {used} for this roll",
-            field="request.power_use",
-            rule="WCBH-2",
-            details={"expected": used},
-        )
+    check_server_filled("power_use", sent, used, "WCBH-2", "this roll")
 
 
 def check_uses_left(name: str, power_use: str | None, left: int) -> None:
