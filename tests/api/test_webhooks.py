@@ -4,7 +4,6 @@ pushes of the wanted entries, retries with backoff in the delivery log, a restar
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer, ok, verified_export
+from tests.server import cli_env
 
 # Deliveries are rows in the views' database, written and read by the store: both backends.
 pytestmark = pytest.mark.store
@@ -292,11 +292,10 @@ def test_the_log_shows_a_registration_without_its_url_or_secret(
 @contextmanager
 def projection_worker(settings: Settings) -> Iterator[subprocess.Popen[str]]:
     """`chronicle project` in a subprocess on the test's store, once it says it runs."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")}
-    env["CHRONICLE_DATA_DIR"] = str(settings.data_dir)
-    if settings.database_url:
-        env["CHRONICLE_DATABASE_URL"] = settings.database_url
-    env["CHRONICLE_WEBHOOK_RETRY_SECONDS"] = str(settings.webhook_retry_seconds)
+    env = {
+        **cli_env(settings),
+        "CHRONICLE_WEBHOOK_RETRY_SECONDS": str(settings.webhook_retry_seconds),
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "project"],
         env=env,
