@@ -32,6 +32,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "reason": "Levelled up after the story",
     },
     "approve_sheet_change": {"note": "Fits the story"},
+    "set_character_visibility": {"hidden": True},
+    "set_proof_pages": {"public": True},
     "decline_sheet_change": {"note": "Too strong for now"},
     "start_story": {"title": "The Null Protocol"},
     "start_issue": {"title": "#1: Lights Out"},

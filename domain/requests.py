@@ -55,6 +55,13 @@ class TokenRotate(Strict):
     expires_in: int | None = ExpiresIn
 
 
+class ProofPagesSet(Strict):
+    public: bool = Field(
+        description="true: anyone with a roll's link may open its proof page, GET /proof/{roll_id}, "
+        "without a token; false (the default of every campaign): nobody may."
+    )
+
+
 # ---- characters --------------------------------------------------------------------------------
 
 
@@ -66,6 +73,15 @@ class CharacterCreate(Strict):
         description="A player of the campaign; omitted: the GM (or, for a player, itself).",
     )
     sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
+    hidden: bool = Field(
+        default=False,
+        description="GM only: hidden from players and observers until shown "
+        "(POST /v1/characters/{character_id}/visibility)",
+    )
+
+
+class CharacterVisibility(Strict):
+    hidden: bool = Field(description="true: players and observers no longer see it; false: shown")
 
 
 class ResourceChange(Strict):
@@ -132,6 +148,11 @@ class RollCreate(Strict):
         min_length=1,
         max_length=128,
         description="Your own contribution to the randomness; generated when omitted",
+    )
+    secret: bool = Field(
+        default=False,
+        description="GM only: a secret roll, chained and counted like any other but its "
+        "contents withheld from players and observers until POST /v1/rolls/{roll_id}/reveal",
     )
 
 

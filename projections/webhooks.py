@@ -21,14 +21,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from threading import Condition, Event, Thread
 from typing import Any
+from uuid import UUID
 
 import httpx
 from cryptography.exceptions import InvalidTag
 from eventsourcing.sqlite import SQLiteDatastore
 
+from domain.application import Chronicle
 from domain.secrets import Sealer
+from domain.visibility import Visibility
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
-from projections.outside import shown
 from projections.runner import open_view_store, views_env
 from projections.store import ViewStore
 
@@ -113,8 +115,11 @@ class Outbox:
     they write, so any other writer in the views' file would make them fail (SQLITE_BUSY). The
     views are only read here, and a rebuild of the views leaves the deliveries alone."""
 
-    def __init__(self, views: ViewStore, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, views: ViewStore, env: Mapping[str, str], app: Chronicle | None = None
+    ) -> None:
         self.store = views
+        self.app = app  # what a receiver may see is read off the campaign (enqueue only)
         if env["PERSISTENCE_MODULE"].endswith("sqlite"):
             path = Path(env["VIEWS_SQLITE_DBNAME"]).with_name(OUTBOX_SQLITE_FILENAME)
             self._datastore: Any = SQLiteDatastore(str(path), lock_timeout=10)
@@ -155,10 +160,13 @@ class Outbox:
             return 0
         # Read after the entries: a webhook registered before the last of them is in the views.
         hooks = self._webhooks()
+        seen: dict[str, Visibility] = {}
         with self._tx() as cursor:
             for campaign_id, entry in rows:
                 for hook in hooks.get(campaign_id, []):
-                    self._deliver(cursor, hook, entry)
+                    if campaign_id not in seen:
+                        seen[campaign_id] = self._receivers_view(campaign_id)
+                    self._deliver(cursor, hook, seen[campaign_id].entry(entry))
             self._run(
                 cursor,
                 "INSERT INTO webhook_cursor (name, position) VALUES (%s, %s) ON CONFLICT (name) "
@@ -167,21 +175,27 @@ class Outbox:
             )
         return len(rows)
 
+    def _receivers_view(self, campaign_id: str) -> Visibility:
+        """A receiver sees what anyone but the GM sees (domain/visibility.py), as of now: after
+        the entries were read, so every hide and secret roll among them is known."""
+        assert self.app is not None, "only a dispatcher's outbox enqueues"
+        return Visibility.public(self.app.repository.get(UUID(campaign_id)))
+
     def _webhooks(self) -> dict[str, list[dict[str, Any]]]:
         by_campaign: dict[str, list[dict[str, Any]]] = {}
         for doc in self.store.docs("webhook"):
             by_campaign.setdefault(doc["campaign_id"], []).append(doc)
         return by_campaign
 
-    def _deliver(self, cursor: Any, hook: dict[str, Any], entry: dict[str, Any]) -> None:
-        position = entry["position"]
+    def _deliver(self, cursor: Any, hook: dict[str, Any], body: dict[str, Any] | None) -> None:
+        """One delivery of an entry as the receiver sees it (None: nothing of it is shown)."""
+        if body is None:
+            return
+        position = body["position"]
         removed = hook["removed_at"]
         if position <= hook["registered_at"] or (removed is not None and position >= removed):
             return
-        if not wanted(hook["types"], entry["type"]):
-            return
-        body = shown(entry, "receiver")
-        if body is None:
+        if not wanted(hook["types"], body["type"]):
             return
         made = now_us()
         self._run(
@@ -194,7 +208,7 @@ class Outbox:
                 hook["id"],
                 hook["campaign_id"],
                 position,
-                entry["type"],
+                body["type"],
                 json.dumps(body, ensure_ascii=False, separators=(",", ":")),
                 made,
                 iso_us(made),
@@ -361,11 +375,15 @@ class Dispatcher:
         self._senders.shutdown(wait=True)
         self._client.close()
         self.outbox.close()
+        if self.outbox.app is not None:
+            self.outbox.app.close()
         self.outbox.store.datastore.close()  # type: ignore[attr-defined]  # its own, from start_dispatcher
 
 
 def start_dispatcher(env: Mapping[str, str], key: bytes, policy: Mapping[str, Any]) -> Dispatcher:
     """The dispatcher a views runner's process starts beside it (`env`: the application's), on
-    a views store of its own."""
+    a views store of its own, reading campaigns with an application of its own (no key: it
+    writes nothing to the event store)."""
     views = views_env(env)
-    return Dispatcher(Outbox(open_view_store(views), views), Sealer(key), Policy(**policy)).start()
+    outbox = Outbox(open_view_store(views), views, Chronicle(views))
+    return Dispatcher(outbox, Sealer(key), Policy(**policy)).start()

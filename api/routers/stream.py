@@ -20,10 +20,10 @@ from fastapi.responses import StreamingResponse
 from api.deps import ActorDep, AppDep, bearer, position_query
 from api.errors import ERROR_RESPONSES
 from api.routers.history import LogEntry
+from api.visibility import seen_by
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
 from domain.errors import InvalidInput, Unauthenticated
-from projections.outside import shown
 from projections.runner import ViewReader
 
 log = logging.getLogger("chronicle.stream")
@@ -194,13 +194,15 @@ async def _events(
         beat = time.monotonic() + heartbeat
         while await credential.valid():
             read = await head.read(campaign_id, last)
+            # taken after the read: it knows every hide and secret roll the entries hold
+            seen = await to_thread.run_sync(seen_by, credential.app, credential.actor)
             for entry in read.entries:
                 last = entry["position"]
                 if not await credential.valid(entry):
                     return
-                visible = shown(entry, credential.actor.role)  # type: ignore[arg-type]
-                if visible is not None:
-                    yield _event(visible)
+                shown = seen.entry(entry)
+                if shown is not None:
+                    yield _event(shown)
                     sent += 1
                     if sent == limit:
                         return

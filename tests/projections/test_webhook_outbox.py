@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from domain.application import Chronicle
 from projections.runner import open_view_store, rebuild, views_env
 from projections.webhooks import Outbox, delivery_id
 from tests.api.support import Table
@@ -23,7 +24,8 @@ def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) ->
         env = views_env(external.eventsourcing_env())
         rebuild(external.eventsourcing_env(), timeout=30)
         store = open_view_store(env)
-        outbox = Outbox(store, env)
+        reader = Chronicle(env)  # what a receiver may see is read off the campaign
+        outbox = Outbox(store, env, reader)
         try:
             assert outbox.enqueue() > 0
             first = outbox.deliveries(hook["id"], 0, 10)
@@ -38,4 +40,5 @@ def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) ->
             assert outbox.deliveries(hook["id"], 0, 10) == first
         finally:
             outbox.close()
+            reader.close()
             store.datastore.close()  # type: ignore[attr-defined]
