@@ -385,5 +385,7 @@ def start_dispatcher(env: Mapping[str, str], key: bytes, policy: Mapping[str, An
     a views store of its own, reading campaigns with an application of its own (no key: it
     writes nothing to the event store)."""
     views = views_env(env)
-    outbox = Outbox(open_view_store(views), views, Chronicle(views))
+    # One thread reads campaigns with it: a small pool (it holds no LISTEN connection).
+    reading = {**views, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
+    outbox = Outbox(open_view_store(views), views, Chronicle(reading))
     return Dispatcher(outbox, Sealer(key), Policy(**policy)).start()
