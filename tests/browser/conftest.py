@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from api.settings import Settings
+from tests.browser.table import Campaign
 from tests.server import Server, running_server
 
 # Where the screenshots of failed tests go (ignored by git); CI keeps the folder as an artifact.
@@ -50,9 +51,11 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real server on an SQLite file of its own, shared by the tests of one module."""
+    """A real server on an SQLite file of its own, shared by every browser test of the process
+    (each makes a campaign of its own): starting one and building its OpenAPI document costs
+    seconds, more than most tests."""
     settings = Settings(data_dir=tmp_path_factory.mktemp("browser-server"))
     with running_server(settings) as running:
         yield running
@@ -99,3 +102,9 @@ def new_page(browser: Browser, contexts: list[BrowserContext]):  # type: ignore[
         return page
 
     return open_page
+
+
+@pytest.fixture
+def campaign(server: Server) -> Campaign:
+    """A WCBH campaign of its own for the test (tests/browser/table.py)."""
+    return Campaign.start(server.url)

@@ -3,100 +3,15 @@ scene of a campaign set up through the public API."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, Request, expect
 
+from tests.browser.table import Campaign, at_scene, both_at_scene, joined, ok, settled
 from tests.server import Server
 
 PHONE = {"width": 375, "height": 740}
-
-
-@dataclass
-class Campaign:
-    """A campaign (WCBH unless named) with a player, the player's hero Nova, a story, a game Issue, an open scene and
-    a mission, made through the API as any front end would."""
-
-    api: httpx.Client
-    gm: str
-    player: str
-    campaign_id: str
-    character_id: str
-    scene_id: str
-    mission_id: str
-
-    @classmethod
-    def start(cls, url: str, ruleset: str = "wcbh") -> Campaign:
-        api = httpx.Client(base_url=url, timeout=10)
-        sheet = api.get(f"/v1/rulesets/{ruleset}").raise_for_status().json()["example_sheet"]
-        created = _ok(api.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}))
-        gm, campaign_id = created["gm_token"], created["id"]
-
-        def post(path: str, body: dict[str, Any], token: str = gm) -> dict[str, Any]:
-            return _ok(api.post(path, json=body, headers={"Authorization": f"Bearer {token}"}))
-
-        player = post(f"/v1/campaigns/{campaign_id}/members", {"name": "Bo", "role": "player"})
-        hero = {"name": "Nova", "side": "hero", "sheet": sheet}
-        character = post(f"/v1/campaigns/{campaign_id}/characters", hero, player["token"])
-        story = post(f"/v1/campaigns/{campaign_id}/stories", {"title": "The Heist"})
-        issue = post(f"/v1/stories/{story['id']}/issues", {"title": "Issue #1"})
-        scene = post(f"/v1/issues/{issue['id']}/scenes", {"title": "The vault"})
-        mission = post(f"/v1/campaigns/{campaign_id}/missions", {"title": "Break in"})
-        return cls(
-            api, gm, player["token"], campaign_id, character["id"], scene["id"], mission["id"]
-        )
-
-    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        return _ok(self.api.post(path, json=body, headers={"Authorization": f"Bearer {self.gm}"}))
-
-    def roll_for_nova(self) -> dict[str, Any]:
-        body = {
-            "check": "trait",
-            "character_id": self.character_id,
-            "request": {"trait": "Agility"},
-        }
-        headers = {"Authorization": f"Bearer {self.player}"}
-        return _ok(self.api.post(f"/v1/scenes/{self.scene_id}/rolls", json=body, headers=headers))
-
-
-def _ok(response: httpx.Response) -> dict[str, Any]:
-    assert response.is_success, response.text
-    return response.json()  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def campaign(server: Server) -> Campaign:
-    return Campaign.start(server.url)
-
-
-def joined(page: Page, server: Server, token: str) -> Page:
-    """The table opened from a link carrying the token in its fragment, live on the stream, and
-    settled: showing all it read (a click on a part being redrawn may be lost, as a person's is)."""
-    page.goto(f"{server.url}/#token={token}")
-    # A server's first /openapi.json takes it seconds to build (the table reads it on joining).
-    expect(page.locator("#live")).to_have_text("● live", timeout=20_000)
-    return settled(page)
-
-
-def settled(page: Page) -> Page:
-    expect(page.locator("html")).to_have_attribute("data-settled", "true")
-    return page
-
-
-def at_scene(page: Page) -> Page:
-    page.get_by_role("button", name="The vault (open, page 1)").click()
-    expect(page.locator("#view-title")).to_have_text("Scene: The vault")
-    return page
-
-
-def both_at_scene(server: Server, campaign: Campaign, new_page) -> tuple[Page, Page]:  # type: ignore[no-untyped-def]
-    """The GM and the player, each in a browser context of their own, at the campaign's scene."""
-    return tuple(
-        at_scene(joined(new_page(), server, token)) for token in (campaign.gm, campaign.player)
-    )  # type: ignore[return-value]
 
 
 def test_a_players_roll_appears_on_the_gms_page_live(
@@ -368,7 +283,7 @@ def test_every_systems_scene_shows_its_state_and_a_roll_form_for_its_checks(
 def test_an_observer_reads_the_scene_but_is_offered_no_roll_and_no_command(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
-    observer = _ok(
+    observer = ok(
         campaign.api.post(
             f"/v1/campaigns/{campaign.campaign_id}/members",
             json={"name": "Di", "role": "observer"},

@@ -5,6 +5,7 @@ import { call } from "./api.js";
 import { isGm, refreshSoon, state } from "./live.js";
 import { h, words } from "./render.js";
 import { fieldsFor } from "./schema.js";
+import { secretChoice } from "./visibility.js";
 
 // Runs a command and says how it went; the stream brings its effects to every member's page.
 async function submit(out, send) {
@@ -100,6 +101,7 @@ export function rollForm(sceneId) {
   const about = h("small", { id: "roll-check-about" });
   const request = h("fieldset", { class: "fields" });
   const out = h("p", { role: "status", class: "outcome" });
+  const secret = secretChoice();
   let fields = null;
   const rebuild = () => {
     const chosen = state.ruleset.checks.find((c) => c.name === check.value);
@@ -123,6 +125,7 @@ export function rollForm(sceneId) {
       h("div", { class: "field" }, h("label", { for: "roll-check" }, "Check"), check, about),
     ),
     request,
+    secret?.element,
     h("button", { type: "submit" }, "Roll"),
     out,
   );
@@ -131,6 +134,7 @@ export function rollForm(sceneId) {
     submit(out, () => {
       const body = { check: check.value, request: fields.read() };
       if (who.value) body.character_id = who.value;
+      if (secret?.read()) body.secret = true;
       return call("POST", `/v1/scenes/${sceneId}/rolls`, body);
     });
   });
