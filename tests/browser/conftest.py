@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
@@ -58,7 +60,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     seconds, more than most tests."""
     settings = Settings(data_dir=tmp_path_factory.mktemp("browser-server"))
     with running_server(settings) as running:
+        # Its first /openapi.json takes the server seconds to build (the table and the docs read
+        # it): asked for now, it is built while Chromium starts.
+        warm = threading.Thread(target=_openapi, args=(running.url,), daemon=True)
+        warm.start()
         yield running
+
+
+def _openapi(url: str) -> None:
+    httpx.get(url + "/openapi.json", timeout=120)
 
 
 @pytest.hookimpl(wrapper=True)

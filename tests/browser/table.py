@@ -26,8 +26,9 @@ class Campaign:
     mission_id: str
 
     @classmethod
-    def start(cls, url: str, ruleset: str = "wcbh") -> Campaign:
-        api = httpx.Client(base_url=url, timeout=10)
+    def start(cls, to: str | httpx.Client, ruleset: str = "wcbh") -> Campaign:
+        """The campaign made on the server at the URL `to` (or through the client `to`)."""
+        api = httpx.Client(base_url=to, timeout=10) if isinstance(to, str) else to
         sheet = api.get(f"/v1/rulesets/{ruleset}").raise_for_status().json()["example_sheet"]
         created = ok(api.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}))
         gm, campaign_id = created["gm_token"], created["id"]
@@ -47,7 +48,15 @@ class Campaign:
         )
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        return ok(self.api.post(path, json=body, headers={"Authorization": f"Bearer {self.gm}"}))
+        """The GM's command."""
+        return self.send("POST", path, body)
+
+    def put(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self.send("PUT", path, body)
+
+    def send(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {self.gm}"}
+        return ok(self.api.request(method, path, json=body, headers=headers))
 
     def roll_for_nova(self) -> dict[str, Any]:
         body = {
