@@ -11,14 +11,14 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from api.main import create_app
 from api.settings import Settings
 from domain.dice import FairSource
 from tests import tamper
 from tests.browser.table import Campaign
-from tests.server import Server, running_server
+from tests.server import Server
 
 NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
 
@@ -131,11 +131,12 @@ def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(
     tmp_path: Path, new_page: NewPage
 ) -> None:
     # A store of its own: the roll is played in this process (the shared server's cache would
-    # hold the honest roll), edited while no service runs, as an attacker with the database
-    # would, and a fresh server serves the edited record.
+    # hold the honest roll) and edited while no service runs, as an attacker with the database
+    # would; then a fresh service on it answers the browser's every request (no server process
+    # to start: Playwright hands each request to it).
     settings = Settings(data_dir=tmp_path)
-    with TestClient(create_app(settings)) as in_process:
-        campaign, roll = play_a_public_roll(in_process)
+    with TestClient(create_app(settings)) as first:
+        campaign, roll = play_a_public_roll(first)
         close_scene(campaign)
     honest = roll["faces"][0]
     forged = honest["face"] % honest["sides"] + 1
@@ -144,12 +145,28 @@ def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(
         record["faces"][0]["face"] = forged
 
     tamper.edit_record(settings, roll["id"], change)
-    with running_server(settings) as second:
+    with TestClient(create_app(settings)) as second:
         page = new_page()
-        page.goto(f"{second.url}/proof/{roll['id']}")
+        page.route(f"{LOOPBACK}/**", lambda route: answer_from(second, route))
+        page.goto(f"{LOOPBACK}/proof/{roll['id']}")
         verdict = page.locator("#verdict")
         expect(verdict).to_have_attribute("data-state", "mismatch")
         expect(verdict).to_contain_text(
             f"die #0 is recorded as {forged}; the seed gives {honest['face']}"
         )
         expect(page.locator("#faces .recomputed.differs")).to_have_count(1)
+
+
+# A loopback origin is a secure context (WebCrypto on); nothing listens there, the route answers.
+LOOPBACK = "http://127.0.0.1:9"
+
+
+def answer_from(service: TestClient, route: Route) -> None:
+    """The browser's request answered by the in-process service, headers (its CSP) and all."""
+    asked = route.request
+    answer = service.request(asked.method, asked.url.removeprefix(LOOPBACK))
+    # the body is handed over decoded, so its encoding and length are the browser's to work out
+    headers = {
+        k: v for k, v in answer.headers.items() if k not in ("content-encoding", "content-length")
+    }
+    route.fulfill(status=answer.status_code, headers=headers, body=answer.content)
