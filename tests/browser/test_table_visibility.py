@@ -1,12 +1,12 @@
 """The web table with what the GM keeps from the players: a secret GM roll withheld from the player
 until the GM reveals it (live), a character the GM hides and shows from the characters panel, and the
-campaign's proof pages, switched on from the campaign panel, linked from each roll card."""
+campaign's proof pages, switched on from the campaign panel, linked from the roll cards."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.table import Campaign, both_at_scene, joined, settled
+from tests.browser.table import Campaign, both_at_scene, settled
 from tests.server import Server
 
 # Everything the player's roll log shows from now on that only the roll's contents could say: its
@@ -61,9 +61,11 @@ def test_a_secret_gm_roll_stays_hidden_from_the_player_until_revealed(
     expect(mine.locator(".badge.secret")).to_have_count(0)
 
 
-def test_a_roll_card_links_to_its_proof_page_once_the_gm_makes_them_public(
+def test_the_gms_panels_hide_a_character_and_make_the_proof_pages_public_live(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
+    """One journey: the GM hides the player's hero and shows it again from the characters
+    panel, then opens the proof pages from the campaign panel: a roll card links to its page."""
     shown = campaign.roll_for_nova()
     secret = {"check": "trait", "character_id": campaign.character_id, "secret": True}
     campaign.post(
@@ -72,9 +74,23 @@ def test_a_roll_card_links_to_its_proof_page_once_the_gm_makes_them_public(
     gm, player = both_at_scene(server, campaign, new_page)
     cards = player.locator("#roll-log article.roll")
     expect(cards).to_have_count(2)
+    expect(player.locator("article.withheld")).to_have_count(1)
     expect(player.locator("a.proof-page")).to_have_count(0)  # private: no public page to link
 
-    gm.get_by_role("button", name="Campaign", exact=True).click()
+    # Hidden: marked on the GM's panel, gone from the player's, its open roll withheld too.
+    expect(player.get_by_role("button", name="Hide Nova")).to_have_count(0)  # the GM's only
+    gm.get_by_role("button", name="Hide Nova").click()
+    expect(gm.get_by_role("button", name="Nova (hero, hidden)")).to_be_visible()
+    expect(player.get_by_role("button", name="Nova (hero)")).to_have_count(0)
+    expect(player.locator("#nav")).not_to_contain_text("Nova")
+    expect(player.locator("article.withheld")).to_have_count(2)
+    settled(gm).get_by_role("button", name="Show Nova").click()
+    expect(gm.get_by_role("button", name="Nova (hero)")).to_be_visible()
+    expect(player.get_by_role("button", name="Nova (hero)")).to_be_visible()
+    expect(player.locator("article.withheld")).to_have_count(1)
+
+    # Public proof pages: the card the public may see links to its page.
+    settled(gm).get_by_role("button", name="Campaign", exact=True).click()
     expect(gm.locator("#proof-pages")).to_contain_text("Proof pages are private")
     gm.get_by_role("button", name="Make proof pages public").click()
     expect(gm.locator("#proof-pages")).to_contain_text("Proof pages are public")
@@ -87,21 +103,3 @@ def test_a_roll_card_links_to_its_proof_page_once_the_gm_makes_them_public(
     link.click()
     expect(player.locator("#verdict")).to_have_attribute("data-state", "sealed")
     assert player.url == f"{server.url}/proof/{shown['id']}"
-
-
-def test_the_gm_hides_a_character_from_the_characters_panel_and_shows_it_again(
-    server: Server, campaign: Campaign, new_page
-) -> None:  # type: ignore[no-untyped-def]
-    gm = joined(new_page(), server, campaign.gm)
-    player = joined(new_page(), server, campaign.player)
-    expect(player.get_by_role("button", name="Nova (hero)")).to_be_visible()
-    expect(player.get_by_role("button", name="Hide Nova")).to_have_count(0)  # the GM's only
-
-    gm.get_by_role("button", name="Hide Nova").click()
-
-    expect(gm.get_by_role("button", name="Nova (hero, hidden)")).to_be_visible()
-    expect(player.get_by_role("button", name="Nova (hero)")).to_have_count(0)
-    expect(player.locator("#nav")).not_to_contain_text("Nova")
-    settled(gm).get_by_role("button", name="Show Nova").click()
-    expect(gm.get_by_role("button", name="Nova (hero)")).to_be_visible()
-    expect(player.get_by_role("button", name="Nova (hero)")).to_be_visible()

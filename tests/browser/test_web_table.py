@@ -71,12 +71,23 @@ def test_a_gm_and_a_player_at_one_scene_see_each_others_actions_live(
     assert gm.evaluate("window.notReloaded") is True
 
 
-def test_the_gm_raises_the_alarm_and_the_player_sees_its_zone_change(
+def test_the_gms_generated_forms_open_a_scene_and_raise_the_alarm_live_on_the_players_page(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
     gm = joined(new_page(), server, campaign.gm)
     player = joined(new_page(), server, campaign.player)
-    gm.get_by_role("button", name="Break in (Alarm 0 green, Rival progress 0)").click()
+    # A game Issue command opens a scene; it appears in the player's navigation.
+    gm.get_by_role("button", name="Issue #1 (running)").click()
+    gm.get_by_text("Game Issue commands").click()
+    gm.get_by_label("Command").select_option(label="Open Scene")
+    form = gm.locator("form[data-operation=open_scene]")
+    form.get_by_label("Title *").fill("The rooftop")
+    form.get_by_role("button", name="Open Scene").click()
+    expect(form.get_by_role("status")).to_have_text("Done.")
+    expect(player.get_by_role("button", name="The rooftop (open, page 1)")).to_be_visible()
+
+    # A mission's counter form raises the alarm; the player sees its zone change.
+    settled(gm).get_by_role("button", name="Break in (Alarm 0 green, Rival progress 0)").click()
     player.get_by_role("button", name="Break in (Alarm 0 green, Rival progress 0)").click()
     alarm = player.locator("[data-counter=alarm]")
     expect(alarm).to_contain_text("Alarm: 0 of 10 green")
@@ -214,23 +225,6 @@ def test_dates_and_numbers_follow_the_browsers_language(
     )
     expect(card.locator(".odds")).to_contain_text(f"success {odds}")
     assert "," in odds  # 96,9 %: the German decimal comma, not the English point
-
-
-def test_the_gm_opens_a_scene_from_generated_forms_and_the_player_sees_it_appear(
-    server: Server, campaign: Campaign, new_page
-) -> None:  # type: ignore[no-untyped-def]
-    gm = joined(new_page(), server, campaign.gm)
-    player = joined(new_page(), server, campaign.player)
-    gm.get_by_role("button", name="Issue #1 (running)").click()
-    gm.get_by_text("Game Issue commands").click()
-    gm.get_by_label("Command").select_option(label="Open Scene")
-    form = gm.locator("form[data-operation=open_scene]")
-    form.get_by_label("Title *").fill("The rooftop")
-
-    form.get_by_role("button", name="Open Scene").click()
-
-    expect(form.get_by_role("status")).to_have_text("Done.")
-    expect(player.get_by_role("button", name="The rooftop (open, page 1)")).to_be_visible()
 
 
 def test_the_gm_runs_a_fight_from_forms_generated_from_the_openapi(
