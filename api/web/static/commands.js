@@ -8,7 +8,7 @@ import { fieldsFor } from "./schema.js";
 import { secretChoice } from "./visibility.js";
 
 // Runs a command and says how it went; the stream brings its effects to every member's page.
-async function submit(out, send) {
+export async function submit(out, send) {
   out.className = "outcome";
   out.textContent = "…";
   try {
@@ -52,11 +52,15 @@ export function operationForm(op, known) {
     event.preventDefault();
     submit(out, () => {
       const values = { ...known, ...Object.fromEntries(extra.map((e) => [e.name, e.input.value.trim()])) };
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
-      return call(op.method, path, fields ? fields.read() : undefined);
+      return call(op.method, pathOf(op, values), fields ? fields.read() : undefined);
     });
   });
   return form;
+}
+
+// The operation's path with its parameters filled from `values`.
+export function pathOf(op, values) {
+  return op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
 }
 
 // Every operation under `prefix` in these tags, each a generated form, behind one chooser.

@@ -128,7 +128,9 @@ function pendingRequests(list) {
 function rollLog({ rolls }) {
   if (!rolls.length) return h("p", {}, "No rolls yet.");
   return [...rolls].reverse().map((roll) => {
-    const card = roll.withheld ? withheldCard(roll, verify) : dressCard(rollCard(roll, state.names, verify), roll);
+    const card = roll.withheld
+      ? withheldCard(roll, verify)
+      : dressCard(rollCard(roll, state.names, verify), roll);
     const known = verdicts.get(roll.id);
     if (known) card.querySelector(".proof").append(" ", known.cloneNode(true));
     return card;

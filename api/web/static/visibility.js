@@ -3,8 +3,9 @@
 // /v1/campaigns/{id}; docs/front-ends.md, "Visibility" and "Proof page").
 
 import { call } from "./api.js";
-import { isGm, refreshSoon, state } from "./live.js";
-import { h, short, moment } from "./render.js";
+import { pathOf, submit } from "./commands.js";
+import { isGm, state } from "./live.js";
+import { h, moment, short } from "./render.js";
 
 const campaign = () => state.campaign ?? {};
 const hiddenIds = () => campaign().hidden_character_ids ?? [];
@@ -18,20 +19,10 @@ export const isHidden = (characterId) => hiddenIds().includes(characterId);
 // The GM's own reads show a secret roll whole: the campaign's list says which ones are secret.
 const isSecret = (roll) => [roll.id, roll.follow_up_of].some((id) => withheldIds().includes(id));
 
-// Sends one operation of the OpenAPI document (its path filled from `ids`), then re-reads the page.
-async function send(operationId, ids, body, out) {
+// Sends one operation of the OpenAPI document, its path filled from `ids`.
+function send(operationId, ids, body, out) {
   const op = state.ops.get(operationId);
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(ids[name]));
-  out.className = "outcome";
-  out.textContent = "…";
-  try {
-    await call(op.method, path, body);
-    out.textContent = "";
-    refreshSoon();
-  } catch (error) {
-    out.className = "outcome error";
-    out.textContent = error.message;
-  }
+  return submit(out, () => call(op.method, pathOf(op, ids), body));
 }
 
 // The roll form's "secret" choice, the GM's only: { element, read() } or null.
@@ -43,7 +34,11 @@ export function secretChoice() {
       "div",
       { class: "field" },
       box,
-      h("label", { for: "roll-secret" }, "Secret: the players see only its place in the chain until you reveal it"),
+      h(
+        "label",
+        { for: "roll-secret" },
+        "Secret: the players see only its place in the chain until you reveal it",
+      ),
     ),
     read: () => box.checked,
   };
@@ -130,7 +125,11 @@ export function proofPages(data) {
       : "Proof pages are private: only members can check a roll.",
     " ",
     isGm()
-      ? h("button", { type: "button", onclick: flip }, open ? "Make proof pages private" : "Make proof pages public")
+      ? h(
+          "button",
+          { type: "button", onclick: flip },
+          open ? "Make proof pages private" : "Make proof pages public",
+        )
       : null,
     out,
   );
