@@ -150,19 +150,6 @@ def test_the_scrubber_shows_the_scene_as_it_was_before_the_roll_and_the_page_tur
     expect(state.locator("[data-field=page]")).to_have_text("1")
 
 
-def test_a_phone_width_screen_needs_no_horizontal_scrolling(
-    server: Server, campaign: Campaign, new_page
-) -> None:  # type: ignore[no-untyped-def]
-    campaign.roll_for_nova()
-    page = at_scene(joined(new_page(viewport=PHONE, is_mobile=True), server, campaign.gm))
-    expect(page.locator("#roll-log article.roll")).to_have_count(1)
-    expect(page.locator("#scrub-state [data-field=page]")).to_have_text("1")
-    assert _horizontal_overflow(page) == 0
-    page.get_by_role("button", name="Nova (hero)").click()
-    expect(page.locator("#character-sheet table.resources")).to_be_visible()
-    assert _horizontal_overflow(page) == 0
-
-
 def _horizontal_overflow(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
 
@@ -206,11 +193,12 @@ def test_an_unknown_token_is_refused_with_a_reason(server: Server, new_page) -> 
     expect(page.locator("#table")).to_be_hidden()
 
 
-def test_dates_and_numbers_follow_the_browsers_language(
+def test_a_german_phone_reads_dates_and_numbers_in_german_and_nothing_scrolls_sideways(
     server: Server, campaign: Campaign, new_page
 ) -> None:  # type: ignore[no-untyped-def]
     roll = campaign.roll_for_nova()
-    page = at_scene(joined(new_page(locale="de-DE"), server, campaign.gm))
+    phone = new_page(locale="de-DE", viewport=PHONE, is_mobile=True)
+    page = at_scene(joined(phone, server, campaign.gm))
     card = page.locator("#roll-log article.roll")
     expected_time = page.evaluate(
         "at => new Intl.DateTimeFormat('de-DE', {dateStyle: 'medium', timeStyle: 'medium'})"
@@ -225,6 +213,13 @@ def test_dates_and_numbers_follow_the_browsers_language(
     )
     expect(card.locator(".odds")).to_contain_text(f"success {odds}")
     assert "," in odds  # 96,9 %: the German decimal comma, not the English point
+
+    # A phone-width screen needs no horizontal scrolling, at the scene and on a sheet.
+    expect(page.locator("#scrub-state [data-field=page]")).to_have_text("1")
+    assert _horizontal_overflow(page) == 0
+    settled(page).get_by_role("button", name="Nova (hero)").click()
+    expect(page.locator("#character-sheet table.resources")).to_be_visible()
+    assert _horizontal_overflow(page) == 0
 
 
 def test_the_gm_runs_a_fight_from_forms_generated_from_the_openapi(
