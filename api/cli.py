@@ -174,7 +174,7 @@ def _project(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from projections.runner import rebuild
+    from projections.rebuild import rebuild
 
     position = rebuild(_settings(args).eventsourcing_env())
     print(f"rebuilt every view up to log position {position}")

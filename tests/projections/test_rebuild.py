@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
-from projections.runner import rebuild
+from projections.rebuild import rebuild
 from tests.projections.support import assert_same_views, caught_up, dump_of, play
 
 
@@ -17,7 +17,7 @@ def test_a_rebuild_gives_every_view_table_row_for_row_as_the_running_views(
         played = play(client)
         incremental = caught_up(client, played.last)
     assert all(incremental.values()), "every view table has rows"
-    assert rebuild(settings.eventsourcing_env(), timeout=30) == played.last
+    assert rebuild(settings.eventsourcing_env()) == played.last
     assert_same_views(dump_of(settings.eventsourcing_env()), incremental)
 
 
@@ -30,7 +30,7 @@ def test_a_rebuild_while_the_api_serves_from_external_views_answers_the_same_his
         replay = played.table.get(f"/v1/scenes/{played.scene}/replay")
     external = settings.model_copy(update={"projections": "external"})
     with TestClient(create_app(external)) as client:
-        rebuild(external.eventsourcing_env(), timeout=30)
+        rebuild(external.eventsourcing_env())
         assert (
             client.get(
                 f"/v1/scenes/{played.scene}/replay",
