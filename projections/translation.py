@@ -101,7 +101,7 @@ def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
 
 def iso(moment: datetime) -> str:
     """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
