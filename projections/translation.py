@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -20,7 +21,7 @@ class Translation:
         self.view = view
         self.event = event
         self.position = position
-        self.aggregate, self.name = type(event).__qualname__.split(".", 1)
+        self.aggregate, self.name = _names(type(event))
         self.id = str(event.originator_id)
         self.changes = Changes(at=iso(event.timestamp))
         self._saved: dict[tuple[str, str], dict[str, Any]] = {}
@@ -99,18 +100,27 @@ def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
     }
 
 
+@functools.cache
+def _names(event_class: type) -> tuple[str, str]:
+    """An event class's aggregate and event names ("Scene", "PageAdvanced")."""
+    aggregate, name = event_class.__qualname__.split(".", 1)
+    return aggregate, name
+
+
 def iso(moment: datetime) -> str:
     """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    if moment.tzinfo is not UTC:  # the log's timestamps are UTC already
+        moment = moment.astimezone(UTC)
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
-    skip = {"version"}
-    return {
-        key: [before.get(key), after.get(key)]
-        for key in sorted(set(before) | set(after))
-        if key not in skip and before.get(key) != after.get(key)
-    }
+    changed = {}
+    for key in sorted(before.keys() | after.keys()):
+        old, new = before.get(key), after.get(key)
+        if old != new and key != "version":
+            changed[key] = [old, new]
+    return changed
 
 
 # A game system's translation of one of its events: changes `doc` (the view of the event's
