@@ -36,7 +36,9 @@ def rebuild(
         with beside.rebuild_lock():
             beside.recreate()  # whatever an interrupted rebuild left
             position = _catch_up(app, beside, page_size, progress or _quiet)
-            return _switch(app, beside, position, progress or _quiet)
+            position = _switch(app, beside, position, progress or _quiet)
+            beside.drop_retired()
+            return position
     finally:
         beside.datastore.close()  # type: ignore[attr-defined]
         app.close()

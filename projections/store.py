@@ -67,6 +67,8 @@ INSERT_STEP = (
     "INSERT INTO view_timeline (position, n, campaign_id, story_id, issue_id, scene_id, step) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s)"
 )
+# What the views a rebuild replaced are called until they are dropped.
+RETIRED = "old_"
 # The live views' tracking name: their position in the Chronicle application's log.
 LIVE = "Chronicle"
 # Any fixed 64-bit number (domain/pg_schema.py holds another): one rebuild at a time.
@@ -165,8 +167,9 @@ class ViewStore(TrackingRecorder):
             page = ViewTransaction(self, cursor)
             yield page
             page.flush()
-            for table in TABLES:
-                cursor.execute(f"DROP TABLE {table}")
+            for table in TABLES:  # renames only: the old rows are dropped after the commit
+                cursor.execute(f"DROP TABLE IF EXISTS {RETIRED}{table}")
+                cursor.execute(f"ALTER TABLE {table} RENAME TO {RETIRED}{table}")
                 cursor.execute(f"ALTER TABLE {self.prefix}{table} RENAME TO {table}")
             cursor.execute(
                 self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
@@ -179,6 +182,12 @@ class ViewStore(TrackingRecorder):
                 ),
                 (LIVE, self.application_name),
             )
+
+    def drop_retired(self) -> None:
+        """Drop the views a switch replaced (outside its transaction: dropping takes a while)."""
+        with self._tx(commit=True) as cursor:
+            for table in TABLES:
+                cursor.execute(f"DROP TABLE IF EXISTS {RETIRED}{table}")
 
     def recreate(self) -> None:
         """Empty tables with this store's names (a rebuild's, after any interrupted one)."""
