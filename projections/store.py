@@ -183,6 +183,17 @@ class ViewStore(TrackingRecorder):
                 (LIVE, self.application_name),
             )
 
+    def clear(self) -> None:
+        """Forget every view and the tracking position, so that the next runner starts from the
+        beginning (what a benchmark of a new worker's catch-up needs; a rebuild never clears)."""
+        with self._tx(commit=True) as cursor:
+            for table in TABLES:
+                cursor.execute(self._sql(f"DELETE FROM {table}"))
+            cursor.execute(
+                self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
+                (self.application_name,),
+            )
+
     def drop_retired(self) -> None:
         """Drop the views a switch replaced (outside its transaction: dropping takes a while)."""
         with self._tx(commit=True) as cursor:
