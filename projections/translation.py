@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -100,11 +99,16 @@ def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
     }
 
 
-@functools.cache
+_NAMES: dict[type, tuple[str, str]] = {}
+
+
 def _names(event_class: type) -> tuple[str, str]:
-    """An event class's aggregate and event names ("Scene", "PageAdvanced")."""
-    aggregate, name = event_class.__qualname__.split(".", 1)
-    return aggregate, name
+    """An event class's aggregate and event names ("Scene", "PageAdvanced"), worked out once."""
+    names = _NAMES.get(event_class)
+    if names is None:
+        aggregate, name = event_class.__qualname__.split(".", 1)
+        names = _NAMES[event_class] = (aggregate, name)
+    return names
 
 
 def iso(moment: datetime) -> str:
