@@ -489,11 +489,10 @@ class PostgresViewStore(ViewStore, LockedTrackingRecorder):
 
     @contextmanager
     def _batch(self, cursor: Any) -> Iterator[None]:
-        # One round trip for all of a page's writes (the tracking insert's fetch syncs the
-        # pipeline, so a clash still raises before the commit).
-        with cursor.connection.pipeline():
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            yield
+        # psycopg's executemany already sends each table's rows in one pipeline; an outer
+        # pipeline here would hand the tracking insert's fetch another statement's result.
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
 
     def _lock_live(self, cursor: Any) -> None:
         # The view tables, then the tracking table: the order a live runner's transaction takes
