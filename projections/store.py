@@ -69,6 +69,13 @@ INSERT_STEP = (
 )
 # What the views a rebuild replaced are called until they are dropped.
 RETIRED = "old_"
+# The column types of each insert, for PostgreSQL's one statement per table and page.
+COLUMN_TYPES = {
+    UPSERT_DOC: ("text", "text", "text", "text", "bigint", "text"),
+    INSERT_VERSION: ("text", "text", "bigint", "text", "text"),
+    INSERT_LOG: ("bigint", "text", "text"),
+    INSERT_STEP: ("bigint", "int", "text", "text", "text", "text", "text"),
+}
 # The live views' tracking name: their position in the Chronicle application's log.
 LIVE = "Chronicle"
 # Any fixed 64-bit number (domain/pg_schema.py holds another): one rebuild at a time.
@@ -235,8 +242,11 @@ class ViewStore(TrackingRecorder):
         with self._batch(cursor):
             for statement, values in rows:
                 if values:
-                    cursor.executemany(self._sql(statement), values)
+                    self._insert(cursor, statement, values)
             self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    def _insert(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        cursor.executemany(self._sql(statement), rows)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -493,6 +503,17 @@ class PostgresViewStore(ViewStore, LockedTrackingRecorder):
         # pipeline here would hand the tracking insert's fetch another statement's result.
         cursor.execute("SET LOCAL synchronous_commit TO OFF")
         yield
+
+    def _insert(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        # One statement for the page's rows of a table, passed as one JSON array (orjson writes
+        # it; psycopg's text arrays escape in Python): the server parses and plans it once, where
+        # executemany ran one statement per row.
+        types = COLUMN_TYPES[statement]
+        values = "VALUES (" + ", ".join(["%s"] * len(types)) + ")"
+        fields = ", ".join(f"(r ->> {n})::{kind}" for n, kind in enumerate(types))
+        assert values in statement, statement
+        selected = statement.replace(values, f"SELECT {fields} FROM json_array_elements(%s) r")
+        cursor.execute(self._sql(selected), (orjson.dumps(rows).decode(),))
 
     def _lock_live(self, cursor: Any) -> None:
         # The view tables, then the tracking table: the order a live runner's transaction takes
