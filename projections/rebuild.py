@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from eventsourcing.persistence import Tracking
 
 from domain.application import Chronicle
-from domain.subscriptions import PAGE_SIZE
+from domain.subscriptions import PAGE_SIZE, Pages
 from projections.runner import decoded, open_view_store, views_env
 from projections.store import LIVE, ViewStore
 from projections.views import Page, Views, apply_page
@@ -50,18 +50,21 @@ def _quiet(position: int, head: int) -> None:
 
 def _catch_up(app: Chronicle, beside: ViewStore, page_size: int, progress: Progress) -> int:
     """Pages of the log into the new tables, each its own transaction, until less than a page
-    is left (what the commands wrote meanwhile included); returns the position reached."""
+    is left (what the commands wrote meanwhile included); returns the position reached. The
+    log is read through a subscription, whose thread selects the next pages meanwhile."""
     views = Views(beside)
     position = 0
     head = app.recorder.max_notification_id() or 0
     progress(position, head)
-    while head - position > page_size:
-        for page in _pages(app, beside, position, head, page_size):
-            views.process_page(page)
-            position = page[-1][1].notification_id
+    with app.recorder.subscribe(gt=0) as subscription:
+        assert isinstance(subscription, Pages), "the recorders subscribe a page at a time"
+        while head - position > page_size:  # events after `position` exist: no long wait
+            notifications = subscription.next_page(page_size)
+            views.process_page(decoded(app, notifications, beside.application_name))
+            position = notifications[-1].id
             progress(position, head)
-        position = max(position, head)  # the last positions may be gaps (rejected saves)
-        head = app.recorder.max_notification_id() or 0
+            if head - position <= page_size:
+                head = app.recorder.max_notification_id() or 0
     return position
 
 
@@ -79,7 +82,8 @@ def _switch(app: Chronicle, beside: ViewStore, position: int, progress: Progress
 
 
 def _pages(app: Chronicle, beside: ViewStore, after: int, upto: int, size: int) -> Iterator[Page]:
-    """The events after `after` up to `upto`, decoded, a page at a time."""
+    """The events after `after` up to `upto`, decoded, a page at a time, read in the caller's
+    thread: the switch holds the live views' lock, so it reads only what exists, and stops."""
     while after < upto:
         notifications = app.recorder.select_notifications(
             start=after, limit=size, stop=upto, inclusive_of_start=False
