@@ -38,6 +38,30 @@ def _d20(faces: int, edge: int) -> list[float]:
     return out
 
 
+def _against_dc(result: dict[str, Any], natural: int, modifier: int, dc: int) -> CheckOutcome:
+    """A kept d20 face plus the modifier against the DC: `result` with the numbers and the
+    verdict added (scored by the total)."""
+    total = natural + modifier
+    success = total >= dc
+    result = {
+        **result,
+        "natural": natural,
+        "modifier": modifier,
+        "total": total,
+        "dc": dc,
+        "success": success,
+        "outcome": "success" if success else "failure",
+    }
+    return CheckOutcome(result, total, success)
+
+
+def _odds_against_dc(chances: list[float], modifier: int, dc: int, score: int) -> Odds:
+    """Odds of meeting the DC and of scoring at least `score`, from each face's chance."""
+    success = sum(p for f, p in enumerate(chances, 1) if f + modifier >= dc)
+    at_least = sum(p for f, p in enumerate(chances, 1) if f + modifier >= score)
+    return Odds(success, at_least)
+
+
 class AssessCheck(Check):
     name: ClassVar[str] = "assess"
     description: ClassVar[str] = (
@@ -57,20 +81,8 @@ class AssessCheck(Check):
         req = request_as(request, AssessRequest)
         edge = req.advantage - req.disadvantage
         natural = keep(roller.roll(D20, 1 + abs(edge), label="assess"), edge, 1, roller)[0].face
-        total = natural + req.modifier
-        success = total >= req.dc
-        result = {
-            "skill": req.skill,
-            "option": req.option,
-            "natural": natural,
-            "modifier": req.modifier,
-            "total": total,
-            "dc": req.dc,
-            "edge": edge,
-            "success": success,
-            "outcome": "success" if success else "failure",
-        }
-        return CheckOutcome(result, total, success)
+        result = {"skill": req.skill, "option": req.option, "edge": edge}
+        return _against_dc(result, natural, req.modifier, req.dc)
 
     def odds(
         self,
@@ -81,9 +93,7 @@ class AssessCheck(Check):
     ) -> Odds:
         req = request_as(request, AssessRequest)
         chances = _d20(D20, req.advantage - req.disadvantage)
-        success = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= req.dc)
-        at_least = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= outcome.score)
-        return Odds(success, at_least)
+        return _odds_against_dc(chances, req.modifier, req.dc, outcome.score)
 
 
 class HelpRerollRequest(RequestModel):
@@ -114,18 +124,7 @@ class HelpRerollCheck(Check):
     ) -> CheckOutcome:
         req = request_as(request, HelpRerollRequest)
         face = roller.roll(D20, 1, label="help")[0].face
-        total = face + req.modifier
-        success = total >= req.dc
-        result = {
-            "old_face": req.old_face,
-            "natural": face,
-            "modifier": req.modifier,
-            "total": total,
-            "dc": req.dc,
-            "success": success,
-            "outcome": "success" if success else "failure",
-        }
-        return CheckOutcome(result, total, success)
+        return _against_dc({"old_face": req.old_face}, face, req.modifier, req.dc)
 
     def odds(
         self,
@@ -135,6 +134,5 @@ class HelpRerollCheck(Check):
         outcome: CheckOutcome,
     ) -> Odds:
         req = request_as(request, HelpRerollRequest)
-        success = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= req.dc) / D20
-        at_least = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= outcome.score) / D20
-        return Odds(success, at_least)
+        # the helper's die is a plain d20: every face as likely
+        return _odds_against_dc([1 / D20] * D20, req.modifier, req.dc, outcome.score)
