@@ -1,0 +1,87 @@
+"""Where a server's time goes under the roll load: py-spy samples every thread of the real process
+(the event loop, the route threads, the views runner) while wrk runs, and the collapsed stacks are
+summed up per function (the share of busy samples whose stack holds it)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.load.servers import Process
+from bench.load.workload import Load, wrk
+
+FRAME = re.compile(r"^(?P<function>.+) \((?P<file>[^()]*?)(?::\d+)?\)$")
+
+
+@dataclass(frozen=True)
+class Profile:
+    samples: int
+    inclusive: list[tuple[str, float]]  # (function, share of samples), largest first
+    own: list[tuple[str, float]]  # where the samples' innermost frame was
+    load: Load
+
+
+def profile(server: Process, targets: Path, connections: int, seconds: float, raw: Path) -> Profile:
+    """Samples `server` (and its worker processes) for `seconds` while wrk rolls at `targets`."""
+    spy = shutil.which("py-spy")
+    if spy is None:
+        raise RuntimeError("py-spy is not installed (pip install -e '.[dev]')")
+    command = [spy, "record", "--pid", str(server.pid), "--duration", f"{seconds:g}"]
+    command += ["--rate", "250", "--subprocesses", "--format", "raw", "--output", str(raw)]
+    recorder = threading.Thread(
+        target=subprocess.run, args=(command,), kwargs={"capture_output": True}
+    )
+    recorder.start()
+    load = wrk(server.url, connections, seconds, targets)
+    recorder.join(timeout=seconds + 60)
+    samples, inclusive, own = summarize(raw.read_text())
+    return Profile(samples, inclusive, own, load)
+
+
+def summarize(collapsed: str) -> tuple[int, list[tuple[str, float]], list[tuple[str, float]]]:
+    """From py-spy's raw output ("frame;frame;... count" a line): the sample count, and per
+    function the share of samples whose stack holds it and whose innermost frame it is."""
+    total, holding, innermost = 0, Counter[str](), Counter[str]()
+    for line in collapsed.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        frames = [name(frame) for frame in stack.split(";")]
+        total += int(count)
+        for function in set(frames):
+            holding[function] += int(count)
+        innermost[frames[-1]] += int(count)
+    return total, _shares(holding, total), _shares(innermost, total)
+
+
+def _shares(counts: Counter[str], total: int) -> list[tuple[str, float]]:
+    return [(f, n / total) for f, n in counts.most_common()] if total else []
+
+
+def name(frame: str) -> str:
+    """`function (path/to/module.py:12)` → `function (module.py)`: lines of one function add up."""
+    match = FRAME.match(frame.strip())
+    if match is None:
+        return frame.strip()
+    return f"{match['function']} ({Path(match['file']).name})"
+
+
+def profile_lines(p: Profile, top: int = 30) -> list[str]:
+    lines = [
+        (
+            f"{p.samples} samples while wrk made {p.load.rate:,.0f} rolls/s at "
+            f"{p.load.connections} connections (py-spy slows the server: read shares, not rates)"
+        ),
+        "",
+        "| share of busy samples | function (inclusive) |",
+        "|---:|---|",
+    ]
+    lines += [f"| {s:.1%} | `{f}` |" for f, s in p.inclusive[:top]]
+    lines += ["", "| share | innermost frame (own time) |", "|---:|---|"]
+    lines += [f"| {s:.1%} | `{f}` |" for f, s in p.own[: top // 2]]
+    return lines
