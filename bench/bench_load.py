@@ -108,9 +108,9 @@ def rebuilt(tree: Tree, store: Store) -> CatchUp:
 
 
 def show_profile(
-    server: object, file: Path, work: Path, tree: str, opts: argparse.Namespace
+    server: Process, file: Path, work: Path, tree: str, opts: argparse.Namespace
 ) -> None:
-    found = profile(server, file, 10, opts.profile_seconds, work / "profile.txt")  # type: ignore[arg-type]
+    found = profile(server, file, 10, opts.profile_seconds, work / "profile.txt")
     print(f"\n### Profile: {tree}\n\n" + "\n".join(profile_lines(found)) + "\n", flush=True)
 
 
