@@ -55,6 +55,12 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     add("--idle-seconds", type=float, default=5.0)
     add("--lag-rate", type=float, default=50.0, help="rolls/s from one client for the lag")
     add("--lag-seconds", type=float, default=6.0)
+    add(
+        "--catch-up-seconds",
+        type=float,
+        default=20.0,
+        help="time the views worker this long at most",
+    )
     add("--no-catch-up", action="store_true", help="skip the views worker's catch-up")
     add("--no-baseline", action="store_true", help="measure this tree only")
     add("--baseline", default=BASELINE_COMMIT, help="the commit to compare with")
@@ -96,13 +102,13 @@ def measure(tree: Tree, backend: str, opts: argparse.Namespace) -> Measured:
                     show_profile(server, file, Path(work), tree.name, opts)
             positions.close()
         if not opts.no_catch_up:
-            measured.catch_up = rebuilt(tree, store)
+            measured.catch_up = rebuilt(tree, store, opts.catch_up_seconds)
     return measured
 
 
-def rebuilt(tree: Tree, store: Store) -> CatchUp:
+def rebuilt(tree: Tree, store: Store, seconds: float) -> CatchUp:
     with log_without_views(store) as copy:
-        result = catch_up(tree, copy)
+        result = catch_up(tree, copy, seconds)
     say(f"  catch-up: {result.events} events at {result.rate:,.0f}/s (raw {result.raw:,.0f}/s)")
     return result
 

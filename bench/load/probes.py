@@ -208,7 +208,7 @@ def quantile(values: list[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class CatchUp:
-    events: int  # events the worker applied while it was watched
+    events: int  # events the worker applied while it was timed
     rate: float  # of the views worker, events/s
     raw: float  # reading and decoding the same log, events/s
 
@@ -217,20 +217,25 @@ class CatchUp:
         return self.rate / self.raw
 
 
-def catch_up(tree: Tree, store: Store, timeout: float = 600.0) -> CatchUp:
+def catch_up(tree: Tree, store: Store, seconds: float = 20.0, timeout: float = 300.0) -> CatchUp:
     """A `chronicle project` worker of `tree` builds the views of `store` (which has none) from
-    zero; its rate is taken from its first tracking write to the head, so start-up is left out."""
+    zero. Its rate is timed from its first tracking write (start-up left out) until it reaches the
+    head, or for `seconds` at most (a slow worker on a long log: the rate so far)."""
     positions = Positions(store)
     head = positions.head()
-    with chronicle(tree, store, "project") as worker:
-        first, first_at = _first_progress(positions, worker, timeout)
-        while positions.views() < head:
-            _check_alive(worker, first_at + timeout)
-            time.sleep(0.002)  # the sampling interval
-        elapsed = time.perf_counter() - first_at
-    # A log so short that the first write seen is the head gives no interval to time: 0 events.
-    events = positions.events_between(first, head)
-    positions.close()
+    try:
+        with chronicle(tree, store, "project") as worker:
+            first, first_at = _first_progress(positions, worker, timeout)
+            while (reached := positions.views()) < head:
+                if time.perf_counter() - first_at > seconds:
+                    break
+                _check_alive(worker, first_at + timeout)
+                time.sleep(0.002)  # the sampling interval
+            elapsed = time.perf_counter() - first_at
+        # A log so short that the first write seen is the head gives no interval to time: 0 events.
+        events = positions.events_between(first, reached)
+    finally:
+        positions.close()
     return CatchUp(events, events / elapsed if events else 0.0, raw_read(tree, store))
 
 

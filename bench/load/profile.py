@@ -32,7 +32,9 @@ def profile(server: Process, targets: Path, connections: int, seconds: float, ra
     if spy is None:
         raise RuntimeError("py-spy is not installed (pip install -e '.[dev]')")
     command = [spy, "record", "--pid", str(server.pid), "--duration", f"{seconds:g}"]
-    command += ["--rate", "250", "--subprocesses", "--format", "raw", "--output", str(raw)]
+    # --nonblocking: the server is not paused for each sample, so it runs at its own pace.
+    command += ["--rate", "250", "--nonblocking", "--subprocesses"]
+    command += ["--format", "raw", "--output", str(raw)]
     recorder = threading.Thread(
         target=subprocess.run, args=(command,), kwargs={"capture_output": True}
     )
@@ -43,15 +45,28 @@ def profile(server: Process, targets: Path, connections: int, seconds: float, ra
     return Profile(samples, inclusive, own, load)
 
 
+# A thread whose innermost frame is one of these is waiting, not working: left out of "busy".
+WAITING = {
+    "Condition.wait (threading.py)",
+    "Event.wait (threading.py)",
+    "Queue.get (queue.py)",
+    "EpollSelector.select (selectors.py)",
+    "Thread.join (threading.py)",
+    "sleep (time.py)",
+}
+
+
 def summarize(collapsed: str) -> tuple[int, list[tuple[str, float]], list[tuple[str, float]]]:
-    """From py-spy's raw output ("frame;frame;... count" a line): the sample count, and per
-    function the share of samples whose stack holds it and whose innermost frame it is."""
+    """From py-spy's raw output ("frame;frame;... count" a line): the busy sample count, and per
+    function the share of busy samples whose stack holds it and whose innermost frame it is."""
     total, holding, innermost = 0, Counter[str](), Counter[str]()
     for line in collapsed.splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():
             continue
-        frames = [name(frame) for frame in stack.split(";")]
+        frames = [name(f) for f in stack.split(";") if not f.startswith("process ")]
+        if not frames or frames[-1] in WAITING:
+            continue
         total += int(count)
         for function in set(frames):
             holding[function] += int(count)
@@ -71,10 +86,10 @@ def name(frame: str) -> str:
     return f"{match['function']} ({Path(match['file']).name})"
 
 
-def profile_lines(p: Profile, top: int = 30) -> list[str]:
+def profile_lines(p: Profile, top: int = 40) -> list[str]:
     lines = [
         (
-            f"{p.samples} samples while wrk made {p.load.rate:,.0f} rolls/s at "
+            f"{p.samples} busy samples while wrk made {p.load.rate:,.0f} rolls/s at "
             f"{p.load.connections} connections (py-spy slows the server: read shares, not rates)"
         ),
         "",

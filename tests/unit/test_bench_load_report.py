@@ -43,15 +43,17 @@ def test_the_targets_file_has_one_tab_separated_campaign_a_line(tmp_path: Path) 
     ]
 
 
-def test_py_spy_stacks_add_up_per_function_inclusive_and_innermost() -> None:
+def test_py_spy_busy_stacks_add_up_per_function_inclusive_and_innermost() -> None:
     collapsed = (
         "run (threading.py:10);roll (app/rolls.py:5);save (es/application.py:70) 6\n"
         "run (threading.py:10);roll (app/rolls.py:9);deepcopy (copy.py:128) 3\n"
-        "run (threading.py:10);health (meta.py:3) 1\n"
+        'process 7:"python -m api.cli serve";run (threading.py:10);health (meta.py:3) 1\n'
+        "run (threading.py:10);Condition.wait (threading.py:355) 50\n"
     )
     samples, inclusive, own = summarize(collapsed)
     shares = dict(inclusive)
-    assert samples == 10
+    assert samples == 10  # the waiting thread is left out
+    assert not [f for f in shares if f.startswith("process")]
     assert shares["run (threading.py)"] == 1.0
     assert shares["roll (rolls.py)"] == 0.9  # two lines of roll add up
     assert dict(own) == {
