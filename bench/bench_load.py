@@ -4,13 +4,14 @@ baseline commit in the same run, as ratios.
 Run: .venv/bin/python bench/bench_load.py [--backends sqlite postgres] [--seconds 10] [--no-baseline]
      [--profile] (PostgreSQL at CHRONICLE_TEST_POSTGRES_URL; wrk from Debian; docs/performance.md)
 
-For each backend, and for the baseline (3d1068e, checked out once into a cached worktree under
-/tmp/chronicle-bench with its own venv) and this tree, on a fresh store (SQLite file; a new
-PostgreSQL database dropped after): seed WCBH campaigns through the API (campaign, hero, story,
-game Issue, open scene), measure the idle server's CPU, `/health` requests/s, trait checks to a
-random campaign per request at 1, 10 and 50 connections (rolls/s, p50, p99), the commit-to-view
-lag at a steady rate, then a `chronicle project` worker building the views of a copy of that log
-from zero against reading and decoding the same log. Prints Markdown tables and the targets.
+Per backend, the baseline (3d1068e, checked out once into a cached worktree under
+/tmp/chronicle-bench with its own venv) and this tree each get a fresh store (a SQLite file; a new
+PostgreSQL database, dropped after) and a real server. Step by step, one server measured while the
+other is frozen: seed WCBH campaigns through the API (campaign, hero, story, game Issue, open
+scene), the idle server's CPU, `/health` requests/s, trait checks to a random campaign per request
+at 1, 10 and 50 connections (rolls/s, p50, p99), the commit-to-view lag at a steady rate; then a
+`chronicle project` worker builds the views of a copy of each log from zero, against reading and
+decoding the same log. Prints Markdown tables, the ratios and issue #17's targets.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import json
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,9 +40,10 @@ from bench.load.servers import (
     current_tree,
     fresh_store,
     log_without_views,
+    paused,
     serving,
 )
-from bench.load.workload import seed, write_targets, wrk
+from bench.load.workload import Target, seed, write_targets, wrk
 
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
@@ -75,35 +79,97 @@ def say(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def measure(tree: Tree, backend: str, opts: argparse.Namespace) -> Measured:
-    measured = Measured(tree.name, backend)
-    extra = opts.serve_arg if tree.name == "current" else []
-    with fresh_store(backend) as store:
-        with serving(tree, store, *extra) as server:
-            say(f"{tree.name} on {backend}: seeding {opts.campaigns} campaigns at {server.url}")
-            targets = seed(server.url, opts.campaigns)
-            positions = Positions(store)
-            wait_for_views(positions)
-            measured.idle = idle_cpu(server.pid, opts.idle_seconds)
-            measured.health = wrk(
-                f"{server.url}/health", opts.health_connections, opts.health_seconds
-            )
-            with tempfile.TemporaryDirectory() as work:
-                file = write_targets(targets, Path(work) / "targets.tsv")
-                wrk(server.url, 10, opts.warmup, file)
-                for connections in opts.connections:
-                    measured.rolls[connections] = wrk(server.url, connections, opts.seconds, file)
-                    say(
-                        f"  {connections:3} connections: {measured.rolls[connections].rate:,.0f} rolls/s"
-                    )
-                wait_for_views(positions)
-                measured.lag = lag(server, store, targets, opts.lag_rate, opts.lag_seconds)
-                if opts.profile and backend == opts.backends[0]:
-                    show_profile(server, file, Path(work), tree.name, opts)
-            positions.close()
+@dataclass
+class Run:
+    """One checkout's server on one backend, measured phase by phase beside the other's."""
+
+    tree: Tree
+    store: Store
+    server: Process
+    measured: Measured
+    targets: list[Target] = field(default_factory=list)
+    file: Path = Path()
+
+
+Step = Callable[[Run, argparse.Namespace], None]
+
+
+def seeded(run: Run, opts: argparse.Namespace) -> None:
+    say(f"{run.tree.name} on {run.store.backend}: seeding {opts.campaigns} campaigns")
+    run.targets = seed(run.server.url, opts.campaigns)
+    write_targets(run.targets, run.file)
+    settled(run)
+
+
+def settled(run: Run) -> None:
+    positions = Positions(run.store)
+    wait_for_views(positions)
+    positions.close()
+
+
+def idle(run: Run, opts: argparse.Namespace) -> None:
+    run.measured.idle = idle_cpu(run.server.pid, opts.idle_seconds)
+
+
+def health(run: Run, opts: argparse.Namespace) -> None:
+    url = f"{run.server.url}/health"
+    run.measured.health = wrk(url, opts.health_connections, opts.health_seconds)
+
+
+def warmed(run: Run, opts: argparse.Namespace) -> None:
+    wrk(run.server.url, 10, opts.warmup, run.file)
+
+
+def rolls_at(connections: int) -> Step:
+    def rolls(run: Run, opts: argparse.Namespace) -> None:
+        load = wrk(run.server.url, connections, opts.seconds, run.file)
+        run.measured.rolls[connections] = load
+        say(f"  {run.tree.name}: {connections:3} connections, {load.rate:,.0f} rolls/s")
+
+    return rolls
+
+
+def lagged(run: Run, opts: argparse.Namespace) -> None:
+    settled(run)  # the backlog of the load is not lag
+    run.measured.lag = lag(run.server, run.store, run.targets, opts.lag_rate, opts.lag_seconds)
+
+
+def profiled(run: Run, opts: argparse.Namespace) -> None:
+    found = profile(run.server, run.file, 10, opts.profile_seconds, run.file.with_suffix(".spy"))
+    print(
+        f"\n### Profile: {run.tree.name}\n\n" + "\n".join(profile_lines(found)) + "\n", flush=True
+    )
+
+
+def steps(backend: str, opts: argparse.Namespace) -> list[Step]:
+    plan: list[Step] = [seeded, idle, health, warmed]
+    plan += [rolls_at(c) for c in opts.connections]
+    plan.append(lagged)
+    if opts.profile and backend == opts.backends[0]:
+        plan.append(profiled)
+    return plan
+
+
+def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[Measured]:
+    """Both servers run side by side; each step measures one while the other is frozen, in
+    alternating order (A B, B A, ...), so that the machine's drift falls on both alike."""
+    with ExitStack() as stores, tempfile.TemporaryDirectory() as work:
+        runs = []
+        with ExitStack() as servers:
+            for tree in trees:
+                store = stores.enter_context(fresh_store(backend))
+                extra = opts.serve_arg if tree.name == "current" else []
+                server = servers.enter_context(serving(tree, store, *extra))
+                file = Path(work) / f"{tree.name}.tsv"
+                runs.append(Run(tree, store, server, Measured(tree.name, backend), file=file))
+            for n, step in enumerate(steps(backend, opts)):
+                for run in runs if n % 2 == 0 else runs[::-1]:
+                    with paused([other.server for other in runs if other is not run]):
+                        step(run, opts)
         if not opts.no_catch_up:
-            measured.catch_up = rebuilt(tree, store, opts.catch_up_seconds)
-    return measured
+            for run in runs:
+                run.measured.catch_up = rebuilt(run.tree, run.store, opts.catch_up_seconds)
+    return [run.measured for run in runs]
 
 
 def rebuilt(tree: Tree, store: Store, seconds: float) -> CatchUp:
@@ -113,21 +179,14 @@ def rebuilt(tree: Tree, store: Store, seconds: float) -> CatchUp:
     return result
 
 
-def show_profile(
-    server: Process, file: Path, work: Path, tree: str, opts: argparse.Namespace
-) -> None:
-    found = profile(server, file, 10, opts.profile_seconds, work / "profile.txt")
-    print(f"\n### Profile: {tree}\n\n" + "\n".join(profile_lines(found)) + "\n", flush=True)
-
-
 def main(argv: list[str] | None = None) -> None:
     opts = options(argv)
     trees = [current_tree()] if opts.no_baseline else [baseline_tree(opts.baseline), current_tree()]
     results: Results = {}
     started = time.monotonic()
     for backend in opts.backends:
-        for tree in trees:
-            results[(tree.name, backend)] = measure(tree, backend, opts)
+        for measured in measure(trees, backend, opts):
+            results[(measured.tree, backend)] = measured
     names = [t.name for t in trees]
     print(f"\n{render(results, opts.backends, names)}\n")
     say(f"done in {time.monotonic() - started:.0f} s")

@@ -15,7 +15,15 @@ from pathlib import Path
 import httpx
 import psycopg
 
-from bench.load.servers import SQLITE_FILE, VIEWS_FILE, Process, Store, Tree, chronicle
+from bench.load.servers import (
+    SQLITE_FILE,
+    VIEWS_FILE,
+    Process,
+    Store,
+    Tree,
+    chronicle,
+    process_tree,
+)
 from bench.load.workload import Target
 
 RAW_READ = Path(__file__).with_name("raw_read.py")
@@ -102,28 +110,13 @@ def cpu_seconds(pid: int) -> float:
     """CPU time of a process and all its descendants (workers included), every thread, from the
     scheduler's nanosecond counters (the tick counters of /proc/PID/stat are 10 ms coarse)."""
     total = 0
-    for process in _process_tree(pid):
+    for process in process_tree(pid):
         for task in (Path("/proc") / str(process) / "task").glob("*/schedstat"):
             try:
                 total += int(task.read_text().split()[0])
             except (OSError, IndexError, ValueError):
                 continue  # the thread ended meanwhile
     return total / 1e9
-
-
-def _process_tree(root: int) -> list[int]:
-    parent: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue  # it ended meanwhile
-    tree, frontier = [], [root]
-    while frontier:
-        pid = frontier.pop()
-        tree.append(pid)
-        frontier.extend(child for child, up in parent.items() if up == pid)
-    return tree
 
 
 def idle_cpu(pid: int, seconds: float) -> float:
