@@ -33,6 +33,7 @@ from bench.load.profile import profile, profile_lines
 from bench.load.report import Measured, Results, render
 from bench.load.servers import (
     BASELINE_COMMIT,
+    CACHE,
     Process,
     Store,
     Tree,
@@ -71,6 +72,8 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     add("--serve-arg", action="append", default=[], help="passed to this tree's `serve` only")
     add("--profile", action="store_true", help="py-spy each tree on the first backend")
     add("--profile-seconds", type=float, default=10.0)
+    add("--profile-connections", type=int, default=1, help="1: one roll at a time")
+    add("--profile-dir", type=Path, default=CACHE / "profiles", help="py-spy's raw stacks go here")
     add("--json", type=Path, help="also write every figure here")
     return parser.parse_args(argv)
 
@@ -135,9 +138,12 @@ def lagged(run: Run, opts: argparse.Namespace) -> None:
 
 
 def profiled(run: Run, opts: argparse.Namespace) -> None:
-    found = profile(run.server, run.file, 10, opts.profile_seconds, run.file.with_suffix(".spy"))
+    opts.profile_dir.mkdir(parents=True, exist_ok=True)
+    raw = opts.profile_dir / f"{run.tree.name}-{run.store.backend}.txt"
+    found = profile(run.server, run.file, opts.profile_connections, opts.profile_seconds, raw)
     print(
-        f"\n### Profile: {run.tree.name}\n\n" + "\n".join(profile_lines(found)) + "\n", flush=True
+        f"\n### Profile: {run.tree.name} ({raw})\n\n" + "\n".join(profile_lines(found)) + "\n",
+        flush=True,
     )
 
 

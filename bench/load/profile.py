@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sysconfig
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from pathlib import Path
 from bench.load.servers import Process
 from bench.load.workload import Load, wrk
 
+STDLIB = sysconfig.get_paths()["stdlib"]  # the servers run on the same interpreter as the bench
 FRAME = re.compile(r"^(?P<function>.+) \((?P<file>[^()]*?)(?::\d+)?\)$")
 
 
@@ -86,7 +88,7 @@ def is_ours(frame: str) -> bool:
     match = FRAME.match(frame)
     path = match["file"] if match else ""
     return "/eventsourcing/" in path or not (
-        "site-packages" in path or path.startswith(("/usr/lib/", "<"))
+        "site-packages" in path or path.startswith((STDLIB, "<"))
     )
 
 

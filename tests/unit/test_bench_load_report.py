@@ -3,6 +3,7 @@ the targets file, and the report's ratios and verdicts."""
 
 from __future__ import annotations
 
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from bench.load.profile import name, summarize
 from bench.load.report import Measured, render, verdicts
 from bench.load.workload import Load, Target, parse_wrk, write_targets
 
-LIB = "/usr/lib/python3.11"
+LIB = sysconfig.get_paths()["stdlib"]
 SITE = "/w/.venv/lib/python3.11/site-packages"
 ES = f"{SITE}/eventsourcing"
 WRK_OUTPUT = """Running 2s test @ http://127.0.0.1:8000
