@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sysconfig
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 from bench.load.servers import Process
 from bench.load.workload import Load, wrk
 
-STDLIB = sysconfig.get_paths()["stdlib"]  # the servers run on the same interpreter as the bench
+OURS = {"api", "domain", "projections", "systems", "eventsourcing"}
 FRAME = re.compile(r"^(?P<function>.+) \((?P<file>[^()]*?)(?::\d+)?\)$")
 
 
@@ -84,12 +83,11 @@ def summarize(collapsed: str) -> Samples:
 
 
 def is_ours(frame: str) -> bool:
-    """The checkout's own code and eventsourcing's: where a change of ours can save time."""
+    """The checkout's own code and eventsourcing's: where a change of ours can save time. py-spy
+    names a file by its path below the import root (`domain/rolls.py`, `eventsourcing/sqlite.py`,
+    `threading.py`), so the first part of the path tells the package."""
     match = FRAME.match(frame)
-    path = match["file"] if match else ""
-    return "/eventsourcing/" in path or not (
-        "site-packages" in path or path.startswith((STDLIB, "<"))
-    )
+    return match is not None and match["file"].split("/")[0] in OURS
 
 
 def _shares(counts: Counter[str], total: int) -> list[tuple[str, float]]:
@@ -97,11 +95,11 @@ def _shares(counts: Counter[str], total: int) -> list[tuple[str, float]]:
 
 
 def name(frame: str) -> str:
-    """`function (path/to/module.py:12)` → `function (module.py)`: lines of one function add up."""
+    """`function (domain/rolls.py:12)` → `function (domain/rolls.py)`: a function's lines add up."""
     match = FRAME.match(frame.strip())
     if match is None:
         return frame.strip()
-    return f"{match['function']} ({Path(match['file']).name})"
+    return f"{match['function']} ({match['file']})"
 
 
 def profile_lines(p: Profile, top: int = 30) -> list[str]:
