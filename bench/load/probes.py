@@ -90,8 +90,21 @@ class Positions:
 
     def _pg_conn(self) -> psycopg.Connection[tuple[int]]:
         if self._pg is None:
-            self._pg = psycopg.connect(self.store.database_url or "", autocommit=True)
+            self._pg = connect_patiently(self.store.database_url or "")
         return self._pg
+
+
+def connect_patiently(url: str, seconds: float = 60.0) -> psycopg.Connection[tuple[int]]:
+    """A connection even while PostgreSQL is full ("too many clients": on a shared machine other
+    servers come and go); waits for a free slot rather than failing a ten-minute run."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return psycopg.connect(url, autocommit=True)
+        except psycopg.OperationalError as exc:
+            if "too many clients" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)  # until another session ends
 
 
 def wait_for_views(positions: Positions, timeout: float = 120.0) -> None:
