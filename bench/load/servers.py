@@ -224,10 +224,26 @@ def paused(processes: list[Process]) -> Iterator[None]:
     for pid in frozen:
         os.kill(pid, signal.SIGSTOP)
     try:
+        for pid in frozen:
+            stopped(pid)
         yield
     finally:
         for pid in frozen:
             os.kill(pid, signal.SIGCONT)
+
+
+def stopped(pid: int, timeout: float = 5.0) -> None:
+    """Until the kernel has stopped `pid` (a signal is delivered when the process next runs)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            return  # it has ended
+        if state in ("T", "t"):
+            return
+        time.sleep(0.001)  # polling the process state
+    raise RuntimeError(f"process {pid} did not stop")
 
 
 def wait_healthy(process: Process, timeout: float = 90.0) -> None:

@@ -5,13 +5,28 @@ never how fast anything is."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from bench.load.probes import Positions, catch_up, cpu_seconds, lag, wait_for_views
-from bench.load.servers import Process, Store, current_tree, fresh_store, log_without_views, serving
+from bench.load.servers import (
+    Process,
+    Store,
+    current_tree,
+    fresh_store,
+    log_without_views,
+    paused,
+    process_tree,
+    serving,
+)
 from bench.load.workload import Target, seed, write_targets, wrk
 
 
@@ -85,6 +100,28 @@ def test_the_server_process_tree_uses_cpu_time(server: Process) -> None:
     before = cpu_seconds(server.pid)
     httpx.get(f"{server.url}/health", timeout=30)
     assert cpu_seconds(server.pid) > before
+
+
+def state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def test_a_paused_server_is_stopped_with_its_children_and_goes_on_after(tmp_path: Path) -> None:
+    grandchild = "import signal; signal.pause()"
+    child = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {grandchild!r}])"
+    popen = subprocess.Popen([sys.executable, "-c", child])
+    tree = [popen.pid]
+    try:
+        deadline = time.monotonic() + 30
+        while len(tree := process_tree(popen.pid)) < 2:  # the grandchild is starting
+            assert time.monotonic() < deadline, "the child never started its own child"
+        with paused([Process(popen, tmp_path / "log")]):
+            assert {state(pid) for pid in tree} == {"T"}
+        assert "T" not in {state(pid) for pid in tree}
+    finally:
+        for pid in reversed(tree):
+            os.kill(pid, signal.SIGKILL)
+        popen.wait()
 
 
 def test_a_views_worker_builds_the_views_of_a_copy_of_the_log_from_zero(
