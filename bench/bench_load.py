@@ -181,7 +181,9 @@ def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[M
 def rebuilt(tree: Tree, store: Store, seconds: float) -> CatchUp:
     with log_without_views(store) as copy:
         result = catch_up(tree, copy, seconds)
-    say(f"  catch-up: {result.events} events at {result.rate:,.0f}/s (raw {result.raw:,.0f}/s)")
+    say(
+        f"  {tree.name} catch-up: {result.events} events at {result.rate:,.0f}/s (raw {result.raw:,.0f}/s)"
+    )
     return result
 
 
