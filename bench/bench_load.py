@@ -105,9 +105,8 @@ def seeded(run: Run, opts: argparse.Namespace) -> None:
 
 
 def settled(run: Run) -> None:
-    positions = Positions(run.store)
-    wait_for_views(positions)
-    positions.close()
+    with Positions(run.store) as positions:
+        wait_for_views(positions)
 
 
 def idle(run: Run, opts: argparse.Namespace) -> None:

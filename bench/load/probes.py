@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import httpx
 import psycopg
@@ -61,6 +62,12 @@ class Positions:
         """Events in (after, upto]: positions have gaps on PostgreSQL."""
         return self._one(SQLITE_FILE, SQLITE_COUNT, PG_COUNT, (after, upto))
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
     def close(self) -> None:
         for conn in self._sqlite.values():
             conn.close()
@@ -107,13 +114,15 @@ def connect_patiently(url: str, seconds: float = 60.0) -> psycopg.Connection[tup
             time.sleep(0.5)  # until another session ends
 
 
-def wait_for_views(positions: Positions, timeout: float = 120.0) -> None:
+def wait_for_views(positions: Positions, timeout: float = 120.0) -> int:
+    """Until the views hold the head of the log as it is now; returns that head."""
     head = positions.head()
     deadline = time.monotonic() + timeout
     while positions.views() < head:
         if time.monotonic() > deadline:
             raise RuntimeError(f"the views did not reach {head} in {timeout} s")
-        time.sleep(0.05)
+        time.sleep(0.05)  # polling the views' position
+    return head
 
 
 # ---- CPU -----------------------------------------------------------------------------------------
@@ -158,12 +167,13 @@ class LagProbe:
             self.pending.append((position, time.perf_counter()))
 
     def run(self, poll: float = 0.001) -> None:
-        while not (self.done.is_set() and not self.pending):
-            seen, now = self.positions.views(), time.perf_counter()
-            with self.lock:
-                self.lags += [now - at for position, at in self.pending if position <= seen]
-                self.pending = [(p, at) for p, at in self.pending if p > seen]
-            time.sleep(poll)  # the probe's sampling interval
+        with self.positions:  # its connections belong to this thread
+            while not (self.done.is_set() and not self.pending):
+                seen, now = self.positions.views(), time.perf_counter()
+                with self.lock:
+                    self.lags += [now - at for position, at in self.pending if position <= seen]
+                    self.pending = [(p, at) for p, at in self.pending if p > seen]
+                time.sleep(poll)  # the probe's sampling interval
 
 
 def steady_rolls(
@@ -227,9 +237,8 @@ def catch_up(tree: Tree, store: Store, seconds: float = 20.0, timeout: float = 3
     """A `chronicle project` worker of `tree` builds the views of `store` (which has none) from
     zero. Its rate is timed from its first tracking write (start-up left out) until it reaches the
     head, or for `seconds` at most (a slow worker on a long log: the rate so far)."""
-    positions = Positions(store)
-    head = positions.head()
-    try:
+    with Positions(store) as positions:
+        head = positions.head()
         with chronicle(tree, store, "project") as worker:
             first, first_at = _first_progress(positions, worker, timeout)
             while (reached := positions.views()) < head:
@@ -240,8 +249,6 @@ def catch_up(tree: Tree, store: Store, seconds: float = 20.0, timeout: float = 3
             elapsed = time.perf_counter() - first_at
         # A log so short that the first write seen is the head gives no interval to time: 0 events.
         events = positions.events_between(first, reached)
-    finally:
-        positions.close()
     return CatchUp(events, events / elapsed if events else 0.0, raw_read(tree, store))
 
 

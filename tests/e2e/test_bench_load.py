@@ -51,9 +51,8 @@ def test_seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(
     server: Process, store: Store, targets: list[Target]
 ) -> None:
     assert len({t.scene_id for t in targets}) == 3
-    positions = Positions(store)
-    wait_for_views(positions)  # the scenes are read from the views
-    positions.close()
+    with Positions(store) as positions:
+        wait_for_views(positions)  # the scenes are read from the views
     for target in targets:
         headers = {"Authorization": f"Bearer {target.token}"}
         scene = httpx.get(
@@ -71,14 +70,15 @@ def test_wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
     server: Process, store: Store, targets: list[Target], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     file = write_targets(targets, tmp_path_factory.mktemp("wrk") / "targets.tsv")
-    positions = Positions(store)
-    before = positions.head()
-    done = wrk(server.url, 2, 1.0, file)
-    assert done.requests > 0 and done.errors == 0
-    assert positions.head() - before >= done.requests  # a roll writes at least one event
-    wait_for_views(positions)
-    assert positions.views() == positions.head()
-    positions.close()
+    with Positions(store) as positions:
+        before = positions.head()
+        done = wrk(server.url, 2, 1.0, file)
+        # A roll writes at least one event (a last answer may land after wrk has stopped).
+        assert done.requests > 0 and done.errors == 0
+        assert positions.head() - before >= done.requests
+        head = wait_for_views(positions)
+        assert head >= before + done.requests
+        assert positions.views() >= head
 
 
 def test_wrk_without_targets_gets_the_url_it_is_given(server: Process) -> None:
@@ -129,16 +129,13 @@ def test_a_views_worker_builds_the_views_of_a_copy_of_the_log_from_zero(
 ) -> None:
     server.popen.terminate()  # the copy needs a stopped server (the last test of the module)
     server.popen.wait(timeout=30)
-    original = Positions(store)
-    head = original.head()
-    original.close()
+    with Positions(store) as original:
+        head = original.head()
     with log_without_views(store) as copy:
-        positions = Positions(copy)
-        assert (positions.head(), positions.views()) == (head, 0)
-        positions.close()
+        with Positions(copy) as positions:
+            assert (positions.head(), positions.views()) == (head, 0)
         found = catch_up(current_tree(), copy)
-        positions = Positions(copy)
-        assert positions.views() == head
-        positions.close()
+        with Positions(copy) as positions:
+            assert positions.views() == head
     assert 0 <= found.events < head
     assert found.raw > 0
