@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 from eventsourcing.persistence import OperationalError
+from eventsourcing.postgres import PostgresDatastore
 
 
 class Claims:
@@ -103,7 +104,8 @@ def lock_id(key: str) -> int:
 
 def claims_for(recorder: Any) -> Claims:
     """Shared claims when the store is PostgreSQL, with the pool's own connection settings."""
-    pool = getattr(getattr(recorder, "datastore", None), "pool", None)
-    if pool is None or not pool.__class__.__module__.startswith("psycopg_pool"):
+    datastore = getattr(recorder, "datastore", None)
+    if not isinstance(datastore, PostgresDatastore):
         return Claims()
+    pool = datastore.pool
     return PostgresClaims({**pool.kwargs, "connect_timeout": max(1, int(pool.timeout))})
