@@ -82,6 +82,11 @@ class Supervisor:
                 self.restarts += 1
                 self.stopping.wait(self.restart_delay)
 
+    def alive(self) -> bool:
+        """Whether a runner is following the log now (not stopped, not between restarts)."""
+        runner = self.runner
+        return runner is not None and not runner.is_interrupted.is_set()
+
     def stop(self) -> None:
         self.stopping.set()
         runner = self.runner

@@ -49,8 +49,10 @@ def _running(
     if settings.database_url:
         env["CHRONICLE_DATABASE_URL"] = settings.database_url
     env["CHRONICLE_PROJECTIONS"] = settings.projections
-    if settings.secret_key:
-        env["CHRONICLE_SECRET_KEY"] = settings.secret_key
+    # Whatever else the test set (a key shared by replicas, pool sizes, timeouts) holds there too.
+    for name in sorted(settings.model_fields_set - {"data_dir", "database_url", "projections"}):
+        value = getattr(settings, name)
+        env[f"CHRONICLE_{name.upper()}"] = ",".join(value) if isinstance(value, list) else str(value)
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", *argv],
         env=env,

@@ -4,6 +4,8 @@ whatever one replica writes, the other reads, streams, replays and refuses as on
 from __future__ import annotations
 
 import secrets
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -19,6 +21,7 @@ import pytest
 from api.settings import Settings
 from domain.claims import PostgresClaims
 from domain.secrets import parse_token
+from projections.heartbeat import fresh
 from tests.api.test_stream import TIMEOUT, Campaign, bearer, read_until
 from tests.conftest import temporary_database
 from tests.server import running_server, running_worker
@@ -29,6 +32,7 @@ class Replicas:
     settings: Settings
     a: httpx.Client
     b: httpx.Client
+    heartbeat: Path  # the worker's
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +53,16 @@ def replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replicas]:
                 postgres_connect_timeout=15,  # the machine is shared: a slow start is no failure
             )
 
+        worker = settings("worker")
+        heartbeat = worker.data_dir / "heartbeat"
         with (
             running_server(settings("replica-a")) as a,
             running_server(settings("replica-b")) as b,
-            running_worker(settings("worker")),
+            running_worker(worker, "--heartbeat", str(heartbeat)),
             httpx.Client(base_url=a.url, timeout=TIMEOUT) as client_a,
             httpx.Client(base_url=b.url, timeout=TIMEOUT) as client_b,
         ):
-            yield Replicas(settings("probe"), client_a, client_b)
+            yield Replicas(settings("probe"), client_a, client_b, heartbeat)
 
 
 def test_what_one_replica_writes_the_other_reads_from_the_store_and_the_views(
@@ -180,3 +186,16 @@ def test_a_token_revoked_on_one_replica_is_refused_by_the_other(replicas: Replic
     refused = replicas.b.get(scene, headers=bearer(member["token"]))
     assert refused.status_code == 401
     assert refused.json()["error"]["code"] == "token_revoked"
+
+
+def test_the_worker_beats_while_its_runner_follows_the_log(replicas: Replicas) -> None:
+    def healthcheck(path: Path) -> int:
+        check = [sys.executable, "-m", "projections.heartbeat", str(path)]
+        return subprocess.run(check, check=False, capture_output=True, timeout=60).returncode
+
+    # The worker beats as soon as its runner is up, then every few seconds.
+    deadline = time.monotonic() + 20
+    while not fresh(replicas.heartbeat) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert healthcheck(replicas.heartbeat) == 0
+    assert healthcheck(replicas.heartbeat.with_name("no-such-heartbeat")) == 1
