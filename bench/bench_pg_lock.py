@@ -52,7 +52,7 @@ def writer(url: str, unlocked: bool, seconds: float, start_at: float, out: Any) 
     env = Settings(database_url=url, postgres_pool_size=2).eventsourcing_env()
     if unlocked:
         env["APPLICATION_RECORDER_TOPIC"] = "bench_pg_lock:UnlockedRecorder"
-    app = Application(env)
+    app: Any = Application(env)
     app.save(Tick())  # connect and prepare before the clock starts
     while time.time() < start_at:
         time.sleep(0.001)

@@ -108,4 +108,5 @@ def claims_for(recorder: Any) -> Claims:
     if not isinstance(datastore, PostgresDatastore):
         return Claims()
     pool = datastore.pool
-    return PostgresClaims({**pool.kwargs, "connect_timeout": max(1, int(pool.timeout))})
+    kwargs = pool.kwargs if isinstance(pool.kwargs, dict) else {}
+    return PostgresClaims({**kwargs, "connect_timeout": max(1, int(pool.timeout))})

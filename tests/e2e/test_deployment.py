@@ -11,7 +11,7 @@ from typing import Any
 from uuid import uuid4
 
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from api.cli import build_parser
 from api.main import create_app

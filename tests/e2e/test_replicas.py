@@ -34,6 +34,11 @@ class Replicas:
     b: httpx.Client
     heartbeat: Path  # the worker's
 
+    @property
+    def url(self) -> str:
+        assert self.settings.database_url is not None
+        return self.settings.database_url
+
 
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replicas]:
@@ -135,7 +140,7 @@ def test_a_key_claimed_elsewhere_is_in_flight_for_a_replica_until_released(
     path = f"/v1/campaigns/{campaign.id}/stories"
     parts = parse_token(campaign.token)
     assert parts is not None
-    elsewhere = PostgresClaims({"conninfo": replicas.settings.database_url})
+    elsewhere = PostgresClaims({"conninfo": replicas.url})
     try:
         # As replica A holds it while the first request runs (the scope is the member).
         assert elsewhere.claim(f"{parts.member_id.hex}\n{key}")
@@ -149,15 +154,15 @@ def test_a_key_claimed_elsewhere_is_in_flight_for_a_replica_until_released(
 
 
 def test_a_claim_ends_with_the_session_that_held_it(replicas: Replicas) -> None:
-    first = PostgresClaims({"conninfo": replicas.settings.database_url})
-    second = PostgresClaims({"conninfo": replicas.settings.database_url})
+    first = PostgresClaims({"conninfo": replicas.url})
+    second = PostgresClaims({"conninfo": replicas.url})
     try:
         assert first.claim("member\nkey-1")
         assert not second.claim("member\nkey-1")
         assert second.claim("member\nkey-2")  # other keys are free
         # As when its process crashes: the session ends (waited for), and nothing is left held.
         pid = first._connection.info.backend_pid  # type: ignore[union-attr]
-        with psycopg.connect(replicas.settings.database_url, autocommit=True) as admin:
+        with psycopg.connect(replicas.url, autocommit=True) as admin:
             assert admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,)).fetchone()[0]  # type: ignore[index]
         assert second.claim("member\nkey-1")
     finally:
