@@ -158,13 +158,22 @@ def _project(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from api.main import build_application
     from projections.heartbeat import Heartbeat
     from projections.runner import Supervisor, open_view_store, views_env
+    from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
+    app = build_application(settings)
+    try:  # the webhooks' secrets are sealed with the server key: refuse another key (WrongKey)
+        app.claim_server_key()
+    finally:
+        app.close()
     env = settings.eventsourcing_env()
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
+    # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
+    dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
     heartbeat = Heartbeat(args.heartbeat, supervisor.alive).start() if args.heartbeat else None
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -173,6 +182,7 @@ def _project(args: argparse.Namespace) -> int:
     done.wait()
     if heartbeat is not None:
         heartbeat.stop()
+    dispatcher.stop()
     supervisor.stop()
     return 0
 

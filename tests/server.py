@@ -24,6 +24,22 @@ class Server:
     log: list[str] = field(default_factory=list)  # everything the server wrote to stderr
 
 
+def cli_env(settings: Settings) -> dict[str, str]:
+    """The environment a `chronicle` subprocess reads the test's store settings from."""
+    env = {**os.environ, "CHRONICLE_DATA_DIR": str(settings.data_dir)}
+    env.pop("CHRONICLE_DATABASE_URL", None)
+    if settings.database_url:
+        env["CHRONICLE_DATABASE_URL"] = settings.database_url
+    env["CHRONICLE_PROJECTIONS"] = settings.projections
+    # Whatever else the test set (a key shared by replicas, pool sizes, timeouts) holds there too.
+    for name in sorted(settings.model_fields_set - {"data_dir", "database_url", "projections"}):
+        value = getattr(settings, name)
+        env[f"CHRONICLE_{name.upper()}"] = (
+            ",".join(value) if isinstance(value, list) else str(value)
+        )
+    return env
+
+
 @contextmanager
 def running_server(settings: Settings) -> Iterator[Server]:
     """Start the server on a free port; yield its base URL once uvicorn says it is listening."""
@@ -44,15 +60,7 @@ def running_worker(settings: Settings, *extra: str) -> Iterator[list[str]]:
 def _running(
     argv: list[str], settings: Settings, ready: re.Pattern[str], *, stdout: bool = False
 ) -> Iterator[tuple[re.Match[str], list[str]]]:
-    env = {**os.environ, "CHRONICLE_DATA_DIR": str(settings.data_dir)}
-    env.pop("CHRONICLE_DATABASE_URL", None)
-    if settings.database_url:
-        env["CHRONICLE_DATABASE_URL"] = settings.database_url
-    env["CHRONICLE_PROJECTIONS"] = settings.projections
-    # Whatever else the test set (a key shared by replicas, pool sizes, timeouts) holds there too.
-    for name in sorted(settings.model_fields_set - {"data_dir", "database_url", "projections"}):
-        value = getattr(settings, name)
-        env[f"CHRONICLE_{name.upper()}"] = ",".join(value) if isinstance(value, list) else str(value)
+    env = cli_env(settings)
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", *argv],
         env=env,
