@@ -159,6 +159,7 @@ def _project(args: argparse.Namespace) -> int:
     import threading
 
     from api.main import build_application
+    from projections.heartbeat import Heartbeat
     from projections.runner import Supervisor, open_view_store, views_env
     from projections.webhooks import start_dispatcher
 
@@ -173,11 +174,14 @@ def _project(args: argparse.Namespace) -> int:
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
     dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+    heartbeat = Heartbeat(args.heartbeat, supervisor.alive).start() if args.heartbeat else None
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     print("chronicle project: keeping the views up to date", flush=True)
     done.wait()
+    if heartbeat is not None:
+        heartbeat.stop()
     dispatcher.stop()
     supervisor.stop()
     return 0
@@ -281,7 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
     keys = sub.add_parser("keys", help="manage the signing keys of receipts, heads and exports")
     keys_sub = keys.add_subparsers(dest="action", required=True)
     _store_command(keys_sub, "rotate", "add a new active signing key", _rotate_key)
-    _store_command(sub, "project", "run a projection worker (the views) until stopped", _project)
+    project = _store_command(
+        sub, "project", "run a projection worker (the views) until stopped", _project
+    )
+    project.add_argument(
+        "--heartbeat",
+        type=Path,
+        help="touch this file every few seconds while the views runner runs (the container's "
+        "healthcheck: python -m projections.heartbeat FILE)",
+    )
     projections = sub.add_parser("projections", help="manage the views")
     projections_sub = projections.add_subparsers(dest="action", required=True)
     _store_command(
