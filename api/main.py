@@ -10,8 +10,9 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
-from api import errors, openapi
+from api import errors, metrics, openapi
 from api.conditional import NotModified
+from api.request_ids import RequestIds
 from api.routers import (
     api_docs,
     campaigns,
@@ -20,6 +21,7 @@ from api.routers import (
     members,
     meta,
     missions,
+    ops,
     play,
     proof,
     rolls,
@@ -95,7 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # no state of an app (a request reaches its app through its scope). The one thing lost, the
     # app's `dependency_overrides`, nothing here uses. The OpenAPI schema is the same.
     routers = [
-        *(r.router for r in (meta, campaigns, members, characters, play)),
+        *(r.router for r in (meta, ops, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
         *(r.router for r in (missions, rolls, visibility, history, signing, stream, proof)),
         *(r.router for r in (api_docs, web)),
@@ -125,6 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         )
+    # Outermost: every answer is counted and carries its request id, a middleware's answer too.
+    app.state.metrics = metrics.app_registry(app.state)
+    app.add_middleware(metrics.RequestMetrics)  # type: ignore[arg-type]
+    app.add_middleware(RequestIds)  # type: ignore[arg-type]
     return app
 
 
@@ -138,8 +144,9 @@ CORS_REQUEST_HEADERS = [
     "If-None-Match",
     "Idempotency-Key",
     "Last-Event-ID",
+    "X-Request-Id",
 ]
-CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed"]
+CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed", "X-Request-Id"]
 
 
 class BodyLimit:
