@@ -15,6 +15,7 @@ from starlette.datastructures import State
 from api.main import create_app
 from api.metrics import AppGauges
 from api.settings import Settings
+from projections.webhook_metrics import count_webhook_delivery
 from tests.api.support import Table, bearer
 
 LOOPBACK = ("127.0.0.1", 40000)
@@ -155,3 +156,13 @@ def test_the_open_streams_of_the_app_are_its_subscribers(local: TestClient) -> N
     gauges = {metric.name: metric.samples[0].value for metric in AppGauges(state).collect()}
     # and with the store unreachable, nothing that would have to ask it
     assert gauges == {"chronicle_stream_subscribers": 3, "chronicle_store_up": 0}
+
+
+def test_webhook_deliveries_the_delivery_code_counts_reach_the_scrape(local: TestClient) -> None:
+    name = "chronicle_webhook_deliveries_total"
+    before = {o: value(local, name, outcome=o) for o in ("delivered", "retrying", "failed")}
+    count_webhook_delivery("delivered")
+    count_webhook_delivery("retrying")
+    count_webhook_delivery("retrying")
+    after = {o: value(local, name, outcome=o) - before[o] for o in before}
+    assert after == {"delivered": 1, "retrying": 2, "failed": 0}
