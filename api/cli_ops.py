@@ -115,7 +115,7 @@ def _gm_export(app: Chronicle, campaign_id: UUID, quiet: bool) -> list[dict[str,
     from domain.export import signed_export
 
     try:
-        campaign = app.repository.get(campaign_id)
+        campaign: object = app.repository.get(campaign_id)
     except AggregateNotFoundError:
         return None
     if not isinstance(campaign, Campaign):
