@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import systems
 from api import errors, metrics, openapi
 from api.conditional import NotModified
+from api.http_middleware import HttpMiddleware
 from api.request_ids import RequestIds
 from api.routers import (
     api_docs,
@@ -149,7 +150,7 @@ CORS_REQUEST_HEADERS = [
 CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed", "X-Request-Id"]
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """Refuses bodies over the limit with 413 in the error shape, declared or streamed.
 
     FastAPI's own max_body_size answers a declared oversized body in plain text, not our JSON shape.
@@ -159,13 +160,10 @@ class BodyLimit:
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._refuse(send)

@@ -21,9 +21,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.datastructures import State
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from api import request_ids
+from api.http_middleware import HttpMiddleware
 from projections.lag import lag_of
 from projections.webhook_metrics import WEBHOOK_DELIVERIES  # noqa: F401  (registers it)
 
@@ -64,16 +65,10 @@ def outcome_of(status: int, code: str | None) -> tuple[str, str]:
     return "refused", code or ""
 
 
-class RequestMetrics:
+class RequestMetrics(HttpMiddleware):
     """Counts each request under its operation id, once the router has named it."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         status = 500  # what the server answers if the app fails before its headers
 

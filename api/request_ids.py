@@ -10,7 +10,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from api.http_middleware import HttpMiddleware
 
 HEADER = "X-Request-Id"
 # What an incoming id may be: a proxy's or a client's own id is kept when it is a plain token, so
@@ -49,16 +51,10 @@ def incoming_or_new(value: str | None) -> str:
     return uuid.uuid4().hex
 
 
-class RequestIds:
+class RequestIds(HttpMiddleware):
     """Outermost middleware: every answer, even one a middleware gives, carries the id."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         sent = dict(scope["headers"]).get(HEADER.lower().encode())
         info = RequestInfo(incoming_or_new(sent.decode("latin-1") if sent else None))
         token = CURRENT.set(info)
