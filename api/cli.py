@@ -165,12 +165,15 @@ def _rotate_key(args: argparse.Namespace) -> int:
 
 def _project(args: argparse.Namespace) -> int:
     """A projection worker: keeps the views up to date until SIGTERM/SIGINT (restarting on errors)."""
+    import logging.config
     import signal
     import threading
 
+    from api.logs import log_config
     from projections.runner import Supervisor, open_view_store, views_env
 
     settings = _settings(args)
+    logging.config.dictConfig(log_config(settings.log_format, "info"))  # as `serve` logs
     env = settings.eventsourcing_env()
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
