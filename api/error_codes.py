@@ -155,6 +155,7 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
         "version_conflict",
         "villainous_deed_done",
         "weapon_lost",
+        "webhook_removed",
         "wrong_page",
     ),
     # the body is too large

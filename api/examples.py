@@ -55,4 +55,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "approve_roll_request": {"modifiers": {"modifier": 1}},
     "decline_roll_request": {"note": "No help from the crowd here"},
     "follow_up_roll": {"follow_up": "resolve_dice", "request": {"resolve": 1}},
+    "register_webhook": {
+        "url": "https://forum.example.org/chronicle/hook",
+        "types": ["Roll.Recorded", "Scene.*"],
+        "description": "the forum's dice thread",
+    },
 }

@@ -30,6 +30,7 @@ from api.routers import (
     stream,
     visibility,
     web,
+    webhooks,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
@@ -37,6 +38,7 @@ from api.visibility import Withholding
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
+from projections.webhooks import Outbox, start_dispatcher
 
 
 def build_application(settings: Settings) -> Chronicle:
@@ -72,12 +74,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))
-        supervisor = Supervisor(env).start() if settings.projections == "embedded" else None
+        app.state.outbox = Outbox(app.state.views.store, views_env(env))  # the delivery logs
+        supervisor, dispatcher = None, None
+        if settings.projections == "embedded":
+            supervisor = Supervisor(env).start()
+            dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+        app.state.dispatcher = dispatcher
         try:
             yield
         finally:
+            if dispatcher is not None:
+                dispatcher.stop()
             if supervisor is not None:
                 supervisor.stop()
+            app.state.outbox.close()
             app.state.views.store.datastore.close()
             app.state.chronicle.close()
 
@@ -100,7 +110,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, ops, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, visibility, history, signing, stream, proof)),
+        *(
+            r.router
+            for r in (missions, rolls, visibility, history, signing, stream, proof, webhooks)
+        ),
         *(r.router for r in (api_docs, web)),
     ]
     for router in routers:

@@ -298,13 +298,23 @@ def play(s: Session) -> tuple[str, list[str]]:
     play_fight(s, campaign_id, gm, player, sheet)
     play_sheet_approval_and_credentials(s, sheet)
     play_campaign_from_an_old_log(s, sheet)
+    hook_secrets = play_webhooks(s, campaign_id, gm)
 
     # A scene still open when its game Issue ends is closed in the same save.
     s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Getaway"})
     s.call("POST", f"/v1/issues/{issue}/end", gm)
     s.call("POST", f"/v1/stories/{story}/complete", gm)
     tokens = [gm, player]
-    return campaign_id, tokens + [hash_token(t) for t in tokens]
+    return campaign_id, tokens + [hash_token(t) for t in tokens] + hook_secrets
+
+
+def play_webhooks(s: Session, campaign_id: str, gm: str) -> list[str]:
+    """A webhook registered and removed; its secret and URL, which the log must never show."""
+    url = "https://forum.example.org/chronicle/hook?key=forum-credential"
+    body = {"url": url, "types": ["Roll.Recorded", "Scene.*"], "description": "the dice thread"}
+    hook = s.call("POST", f"/v1/campaigns/{campaign_id}/webhooks", gm, body)
+    s.call("DELETE", f"/v1/webhooks/{hook['id']}", gm)
+    return [hook["secret"], url]
 
 
 def play_resolve_area(
@@ -849,7 +859,8 @@ def read_log(s: Session, campaign_id: str, token: str) -> list[dict[str, Any]]:
             f"&min_position={s.position}",
             token,
         )
-        entries.extend(page["items"])
+        # `text` is the views' telling of an entry (docs/front-ends.md), not a field of the event.
+        entries.extend({k: v for k, v in e.items() if k != "text"} for e in page["items"])
         after = page["next_after"]
     return entries
 

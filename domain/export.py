@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from domain.application import Chronicle
 
 # Never leave the store: sealed seeds (unrevealed until their scene closes), token hashes (also of
-# rotated tokens, Campaign.TokenRotated), Idempotency-Key hashes and the sealed private signing keys.
+# rotated tokens, Campaign.TokenRotated), Idempotency-Key hashes, the sealed private signing keys, and
+# a webhook's sealed secret and its URL (a chat service's webhook URL is itself a credential).
 SECRET_FIELDS = frozenset(
     {
         "sealed_seed",
@@ -26,6 +27,8 @@ SECRET_FIELDS = frozenset(
         "gm_token_hash",
         "key_hash",
         "sealed_private_key",
+        "sealed_secret",
+        "receiver_url",
     }
 )
 PAGE = 500

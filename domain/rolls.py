@@ -30,7 +30,6 @@ from domain.commands import (
     CommandContext,
     Outcome,
     command,
-    recorded_as,
     revive_arguments,
 )
 from domain.dice import FairSource, Roller, commitment, new_client_seed, new_seed
@@ -142,7 +141,6 @@ class RollCommands(Service):
     # ---- rolls -------------------------------------------------------------------------------
 
     @command
-    @recorded_as(check_name="check")
     def roll(self, ctx: CommandContext, scene_id: UUID, body: RollCreate) -> Outcome:
         """A check of the ruleset. A player names what is rolled (the sheet gives the numbers)
         and may declare situational modifiers (they follow the campaign's player_modifiers); the

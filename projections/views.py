@@ -21,6 +21,7 @@ from projections.translation import (
     refresh_derived,
     system_state,
 )
+from projections.webhook_views import webhook
 
 Handler = Callable[[Translation], None]
 
@@ -615,4 +616,5 @@ HANDLERS: dict[str, Handler] = {
     "RollChain": roll_chain,
     "RollRequest": roll_request,
     "SceneRollRequests": roll_request,
+    "Webhook": webhook,
 }

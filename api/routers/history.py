@@ -24,6 +24,12 @@ class LogEntry(BaseModel):
     timestamp: str
     actor: str | None = Field(description="The member whose command wrote it")
     payload: dict[str, Any] = Field(description="The event's fields, secrets left out")
+    text: str | None = Field(
+        default=None,
+        description="What happened, for people: the replay's step texts of this entry, one line "
+        "each; null for bookkeeping entries whose story another entry tells, and for what is "
+        "withheld from the reader",
+    )
 
 
 class LogPage(BaseModel):

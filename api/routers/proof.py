@@ -9,27 +9,26 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import Mount
 
 from api import proof_page
-from api.command_routes import CommandRoutes, application
+from api.command_routes import CommandRoutes, Op, application
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES
 from api.schemas import CampaignPublic, campaign_public
 from domain.application import Chronicle
 from domain.proofs import public_proof
-from domain.requests import ProofPagesSet
 
 router = APIRouter(tags=["proof pages"], responses=ERROR_RESPONSES)
 
 routes = CommandRoutes(router, application)
-routes.post(
-    "/v1/campaigns/{campaign_id}/proof-pages",
-    Chronicle.set_proof_pages,
-    ProofPagesSet,
-    operation_id="set_proof_pages",
-    method="PUT",
-    model=CampaignPublic,
-    present=lambda outcome, _: campaign_public(outcome.aggregate),  # type: ignore[arg-type]
-    doc="""The GM makes the campaign's rolls' proof pages public (`GET /proof/{roll_id}`, no
+routes.declare(
+    Op(
+        "/v1/campaigns/{campaign_id}/proof-pages",
+        Chronicle.set_proof_pages,
+        """The GM makes the campaign's rolls' proof pages public (`GET /proof/{roll_id}`, no
     token) or private again; recorded as `Campaign.ProofPagesSet`. Off in every new campaign.""",
+        method="PUT",
+        model=CampaignPublic,
+        present=lambda outcome, _: campaign_public(outcome.aggregate),  # type: ignore[arg-type]
+    )
 )
 
 

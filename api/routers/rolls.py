@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
-from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, ActorDep, AppDep, Commands
+from api.command_routes import CommandRoutes, Op, application
+from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
@@ -34,7 +34,6 @@ from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
 from domain.proofs import what_was_rolled, who_rolled
-from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
 from domain.visibility import WITHHELD_TEXT
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
@@ -42,19 +41,19 @@ router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
 routes = CommandRoutes(router, application)
 reads = ReadRoutes(router)
-routes.post(
-    "/v1/scenes/{scene_id}/rolls",
-    Chronicle.roll,
-    RollCreate,
-    operation_id="roll",
-    status_code=201,
-    responses=ASKS_GM,
-    model=RollPublic,
-    present=roll_shown,
-    doc="""Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
+routes.declare(
+    Op(
+        "/v1/scenes/{scene_id}/rolls",
+        Chronicle.roll,
+        """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
     a player for its own characters: it names what is rolled, the sheet gives the numbers, and
     its situational modifiers follow the campaign's `player_modifiers`, 202 when they wait for
     the GM).""",
+        model=RollPublic,
+        present=roll_shown,
+        created=True,
+        asks_gm=True,
+    )
 )
 
 
@@ -85,24 +84,20 @@ reads.one(
 )
 
 
-routes.post(
-    "/v1/roll-requests/{request_id}/approve",
-    Chronicle.approve_roll_request,
-    RollRequestApproval,
-    operation_id="approve_roll_request",
-    model=RollRequestPublic,
-    present=_request,
-    doc="""The GM approves (optionally changing `modifiers`): the player's command runs now, as the
+routes.declare(
+    Op(
+        "/v1/roll-requests/{request_id}/approve",
+        Chronicle.approve_roll_request,
+        """The GM approves (optionally changing `modifiers`): the player's command runs now, as the
     player's roll with its client seed; `result_id` is the roll it made.""",
-)
-routes.post(
-    "/v1/roll-requests/{request_id}/decline",
-    Chronicle.decline_roll_request,
-    RollRequestDecline,
-    operation_id="decline_roll_request",
+    ),
+    Op(
+        "/v1/roll-requests/{request_id}/decline",
+        Chronicle.decline_roll_request,
+        "The GM declines: nothing is rolled.",
+    ),
     model=RollRequestPublic,
     present=_request,
-    doc="The GM declines: nothing is rolled.",
 )
 
 
@@ -192,15 +187,16 @@ def list_rolls(
     return RollPage(items=items, next_after=next_after(rows, query.limit))
 
 
-routes.post(
-    "/v1/rolls/{roll_id}/follow-ups",
-    Chronicle.follow_up,
-    FollowUpCreate,
-    operation_id="follow_up_roll",
-    status_code=201,
-    model=RollPublic,
-    present=roll_shown,
-    doc="A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save.",
+routes.declare(
+    Op(
+        "/v1/rolls/{roll_id}/follow-ups",
+        Chronicle.follow_up,
+        "A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save.",
+        operation_id="follow_up_roll",
+        model=RollPublic,
+        present=roll_shown,
+        created=True,
+    )
 )
 
 
@@ -224,13 +220,14 @@ def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> Campaign
     return CampaignVerification.model_validate(app.verify_campaign(actor, campaign_id))
 
 
-routes.post(
-    "/v1/scenes/{scene_id}/seed/rotate",
-    Chronicle.rotate_seed,
-    operation_id="rotate_seed",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="Reveal the scene's current seed and commit to a new one (GM).",
+routes.declare(
+    Op(
+        "/v1/scenes/{scene_id}/seed/rotate",
+        Chronicle.rotate_seed,
+        "Reveal the scene's current seed and commit to a new one (GM).",
+        model=ScenePublic,
+        present=scene_shown,
+    )
 )
 
 

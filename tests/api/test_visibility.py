@@ -206,7 +206,11 @@ def _filled(path: str, ids: dict[str, str]) -> str | None:
 
 def _world_ids(world: Secrets, table: Table) -> dict[str, str]:
     scene = table.get(f"/v1/scenes/{world.scene}")
+    # a webhook of the GM's (nothing listens there), so that its delivery log is walked too
+    hook = {"url": "http://127.0.0.1:9/hook", "types": ["*"]}
+    webhook = table.post(f"/v1/campaigns/{table.campaign_id}/webhooks", hook)
     return {
+        "webhook_id": webhook["id"],
         "campaign_id": table.campaign_id,
         "character_id": world.hero,
         "scene_id": world.scene,
