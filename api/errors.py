@@ -128,6 +128,10 @@ def store_unavailable() -> JSONResponse:
     )
 
 
+def internal_error() -> JSONResponse:
+    return error_response(500, "internal_error", "an unexpected error happened; it was logged")
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     def _domain(_: Request, exc: DomainError) -> JSONResponse:
@@ -192,7 +196,5 @@ def install(app: FastAPI) -> None:
             gate.trip()
         return store_unavailable()
 
-    @app.exception_handler(Exception)
-    def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error")
-        return error_response(500, "internal_error", "an unexpected error happened; it was logged")
+    # An unexpected error is answered by the request ids' middleware (api/request_ids.py), which
+    # still knows the request's id.

@@ -14,6 +14,8 @@ from starlette.types import Message, Receive, Scope, Send
 
 from api.http_middleware import HttpMiddleware
 
+log = logging.getLogger("chronicle.api")
+
 HEADER = "X-Request-Id"
 # What an incoming id may be: a proxy's or a client's own id is kept when it is a plain token, so
 # that one id follows a request across services; anything else (too long, spaces, quotes) could
@@ -58,14 +60,26 @@ class RequestIds(HttpMiddleware):
         sent = dict(scope["headers"]).get(HEADER.lower().encode())
         info = RequestInfo(incoming_or_new(sent.decode("latin-1") if sent else None))
         token = CURRENT.set(info)
+        started = False
 
         async def answer(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 MutableHeaders(scope=message)[HEADER] = info.id
             await send(message)
 
         try:
             await self.app(scope, receive, answer)
+        except Exception:
+            # Answered here, not by Starlette's outermost handler: there the request's id is
+            # gone, from the 500's body and header and from the line that logs the error.
+            if started:
+                raise
+            from api.errors import internal_error  # here: api.errors imports this module
+
+            log.exception("unexpected error")
+            await internal_error()(scope, receive, answer)
         finally:
             CURRENT.reset(token)
 

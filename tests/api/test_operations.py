@@ -166,3 +166,22 @@ def test_webhook_deliveries_the_delivery_code_counts_reach_the_scrape(local: Tes
     count_webhook_delivery("retrying")
     after = {o: value(local, name, outcome=o) - before[o] for o in before}
     assert after == {"delivered": 1, "retrying": 2, "failed": 0}
+
+
+def test_an_unexpected_error_is_a_500_naming_the_request_id_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path))
+
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    app.add_api_route("/boom", boom)
+    with TestClient(app) as client:
+        answer = client.get("/boom", headers={"X-Request-Id": "bug-1"})
+    assert answer.status_code == 500
+    assert answer.headers["X-Request-Id"] == "bug-1"
+    assert answer.json()["error"]["code"] == "internal_error"
+    assert answer.json()["error"]["request_id"] == "bug-1"
+    [logged] = [r for r in caplog.records if r.getMessage() == "unexpected error"]
+    assert logged.exc_info is not None and "a bug" in str(logged.exc_info[1])
