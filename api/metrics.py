@@ -84,10 +84,16 @@ class RequestMetrics(HttpMiddleware):
         finally:
             operation = _operation(scope)
             REQUESTS.labels(operation, str(status)).inc()
-            if scope["method"] not in READS and operation != UNROUTED:
+            if _is_command(scope):
                 info = request_ids.CURRENT.get()
                 outcome, code = outcome_of(status, info.error_code if info else None)
                 OUTCOMES.labels(operation, outcome, code).inc()
+
+
+def _is_command(scope: Scope) -> bool:
+    """A request that ran an operation that is not a read (a wrong method's 405 ran none)."""
+    method = scope["method"]
+    return method not in READS and method in getattr(scope.get("route"), "methods", ())
 
 
 def _operation(scope: Scope) -> str:
