@@ -1,7 +1,7 @@
 """The count of webhook deliveries this process attempted, for `/metrics`.
 
-The delivery code calls `count_webhook_delivery` once per attempt it records, with what became of
-it: "delivered" (a 2xx answer), "retrying" (failed, tried again after the backoff) or "failed"
+The delivery code (`projections.webhooks.Outbox.record`) calls `count_webhook_delivery` once per
+attempt it notes, with what became of it: "delivered" (a 2xx answer), "retrying" (failed, tried again after the backoff) or "failed"
 (given up). It runs in the views runner's process (`chronicle serve` embedded, or `chronicle
 project`), so this lives below the API, in the process-wide registry of prometheus_client.
 """
