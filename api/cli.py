@@ -86,7 +86,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _read(lines: Any, args: argparse.Namespace) -> Any:
-    return cli_ops.counted(lines, "reading the export", args.quiet)
+    size = None if args.file == "-" else Path(args.file).stat().st_size
+    return cli_ops.counted(lines, size, args.quiet)
 
 
 class BadInputFile(Exception):

@@ -15,8 +15,8 @@ from uuid import UUID
 
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
-from tqdm import tqdm
 
+from api.progress import Update, progress_bar
 from api.settings import SQLITE_FILENAME, Settings
 
 if TYPE_CHECKING:
@@ -121,9 +121,9 @@ def _gm_export(app: Chronicle, campaign_id: UUID, quiet: bool) -> list[dict[str,
     if not isinstance(campaign, Campaign):
         return None
     head = app.recorder.max_notification_id() or 0
-    with progress_bar(head, "reading the log", quiet) as bar:
-        actor = Actor(campaign_id, campaign.gm.id, "gm")
-        return signed_export(app, actor, lambda position: bar.update(position - bar.n))
+    actor = Actor(campaign_id, campaign.gm.id, "gm")
+    with shown_progress("reading the log (log positions)", quiet) as update:
+        return signed_export(app, actor, lambda position: update(position, head))
 
 
 def _write(lines: Iterator[bytes], out: Path | None) -> None:
@@ -139,19 +139,23 @@ def _write(lines: Iterator[bytes], out: Path | None) -> None:
 
 
 @contextmanager
-def progress_bar(total: int | None, what: str, quiet: bool) -> Iterator[tqdm[Any]]:
+def shown_progress(what: str, quiet: bool) -> Iterator[Update]:
     """Progress on standard error (never on standard output, which may be the export itself)."""
-    with tqdm(
-        total=total, desc=what, unit=" positions", file=sys.stderr, disable=quiet, mininterval=0.5
-    ) as bar:
-        yield bar
+    if quiet:
+        yield lambda done, total: None
+        return
+    with progress_bar(what) as update:
+        yield update
 
 
-def counted(lines: Iterable[bytes], what: str, quiet: bool) -> Iterator[bytes]:
-    """The lines, counted on standard error as they are read (their total is not known)."""
-    yield from tqdm(
-        lines, desc=what, unit=" lines", file=sys.stderr, disable=quiet, mininterval=0.5
-    )
+def counted(lines: Iterable[bytes], size: int | None, quiet: bool) -> Iterator[bytes]:
+    """The lines, with the bytes read against `size` (None: not known, from standard input)."""
+    read = 0
+    with shown_progress("reading the export (bytes)", quiet) as update:
+        for line in lines:
+            read += len(line)
+            update(read, size or read)
+            yield line
 
 
 def add_commands(sub: Any, store_command: Any) -> None:
