@@ -12,8 +12,11 @@ from uuid import UUID
 
 from pydantic import ValidationError
 
+from api import cli_ops
+from api.cli_ops import EXIT_BAD_INPUT, EXIT_STORE_UNREACHABLE, StoreUnreachable
 from api.settings import Settings
 from domain import receipts
+from domain.secrets import WrongKey
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -22,6 +25,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         "port": args.port,
         "data_dir": args.data_dir,
         "database_url": args.database_url,
+        "log_format": getattr(args, "log_format", None),
     }
     return Settings(**{k: v for k, v in flags.items() if v is not None})
 
@@ -29,6 +33,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.logs import log_config
     from api.main import create_app
 
     settings = _settings(args)
@@ -39,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
+        log_config=log_config(settings.log_format, args.log_level),
         timeout_graceful_shutdown=10,  # a backstop: open streams end on shutdown by themselves
     )
     return 0
@@ -52,10 +58,10 @@ def _verify(args: argparse.Namespace) -> int:
 
     try:
         if args.file == "-":
-            entries = parse_export(getattr(sys.stdin, "buffer", sys.stdin))
+            entries = parse_export(_read(getattr(sys.stdin, "buffer", sys.stdin), args))
         else:
             with open(args.file, "rb") as f:  # bytes: a line that is not UTF-8 is named
-                entries = parse_export(f)
+                entries = parse_export(_read(f, args))
     except CutExport as exc:
         print(f"TRUNCATED: {exc}\nFAILED")
         return 1
@@ -77,6 +83,11 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"{len(kept)} receipts checked")
     print("\n".join(report.lines()))
     return report.exit_code
+
+
+def _read(lines: Any, args: argparse.Namespace) -> Any:
+    size = None if args.file == "-" else Path(args.file).stat().st_size
+    return cli_ops.counted(lines, size, args.quiet)
 
 
 class BadInputFile(Exception):
@@ -155,15 +166,18 @@ def _rotate_key(args: argparse.Namespace) -> int:
 
 def _project(args: argparse.Namespace) -> int:
     """A projection worker: keeps the views up to date until SIGTERM/SIGINT (restarting on errors)."""
+    import logging.config
     import signal
     import threading
 
+    from api.logs import log_config
     from api.main import build_application
     from projections.heartbeat import Heartbeat
     from projections.runner import Supervisor, open_view_store, views_env
     from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
+    logging.config.dictConfig(log_config(settings.log_format, "info"))  # as `serve` logs
     app = build_application(settings)
     try:  # the webhooks' secrets are sealed with the server key: refuse another key (WrongKey)
         app.claim_server_key()
@@ -252,6 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port (CHRONICLE_PORT, default 8000)")
     _store_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument(
+        "--log-format",
+        choices=["json", "text"],
+        help="json: one object a line; text: for a terminal (CHRONICLE_LOG_FORMAT, default json)",
+    )
     serve.set_defaults(func=_serve)
     verify = sub.add_parser(
         "verify",
@@ -281,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--keys", type=Path, help="the trusted keys, as GET /v1/signing-keys serves"
     )
+    verify.add_argument("--quiet", action="store_true", help="no progress on standard error")
     verify.set_defaults(func=_verify)
     keys = sub.add_parser("keys", help="manage the signing keys of receipts, heads and exports")
     keys_sub = keys.add_subparsers(dest="action", required=True)
@@ -306,6 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay = _store_command(sub, "replay", "print a scene's story in the terminal", _replay)
     replay.add_argument("scene_id", type=UUID)
+    cli_ops.add_commands(sub, _store_command)
     return parser
 
 
@@ -325,10 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except ValidationError as exc:
         print(f"chronicle: bad setting: {exc}", file=sys.stderr)
-        return 2
-    except (BadInputFile, OSError) as exc:  # a file that cannot be read: say which, exit 2
+        return EXIT_BAD_INPUT
+    except (BadInputFile, OSError, WrongKey) as exc:  # a file that cannot be read: say which
         print(f"chronicle: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except StoreUnreachable as exc:
+        print(f"chronicle: {exc}", file=sys.stderr)
+        return EXIT_STORE_UNREACHABLE
 
 
 if __name__ == "__main__":
