@@ -147,7 +147,7 @@ class RollCommands(Service):
         GM may give any number, and the record lists those it set."""
         actor = self._member(ctx)
         scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor)
+        campaign = self.campaign_of(actor, to_change=False)  # a roll records nothing on it
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         character, sheet = self._roller_character(actor, rules, settings, body.character_id)

@@ -58,9 +58,7 @@ def counted_transactions(recorder: Recorder) -> Iterator[list[bool]]:
         recorder.datastore.transaction = original  # type: ignore[method-assign]
 
 
-def saved_while_the_turn_is_held(
-    app: Application, saves: list[Callable[[], Any]]
-) -> list[Any]:
+def saved_while_the_turn_is_held(app: Application, saves: list[Callable[[], Any]]) -> list[Any]:
     """Runs the saves in threads while the group commit's turn is taken, so that they all queue;
     then lets them go. Each save's result or exception, in order."""
     group = recorder_of(app)._group_commit
@@ -88,9 +86,7 @@ def saved_while_the_turn_is_held(
 def test_saves_that_queue_together_are_committed_in_one_transaction(app: Application) -> None:
     counters = [Counter() for _ in range(6)]
     with counted_transactions(recorder_of(app)) as opened:
-        results = saved_while_the_turn_is_held(
-            app, [lambda c=c: app.save(c) for c in counters]
-        )
+        results = saved_while_the_turn_is_held(app, [lambda c=c: app.save(c) for c in counters])
     assert len(opened) == 1
     positions = sorted(r.notification.id for result in results for r in result)
     assert positions == list(range(positions[0], positions[0] + 6))
