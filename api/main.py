@@ -52,6 +52,18 @@ def _claim_key(chronicle: Chronicle, settings: Settings) -> None:
         ) from None
 
 
+def prepare_store(settings: Settings) -> None:
+    """What the first start of a store makes (its tables, the server key's claim, the first
+    signing key, the views' tables), made once before several server processes start."""
+    chronicle = build_application(settings)
+    try:
+        _claim_key(chronicle, settings)
+        chronicle.signing.ensure_key()
+    finally:
+        chronicle.close()
+    open_view_store(views_env(settings.eventsourcing_env())).datastore.close()  # type: ignore[attr-defined]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 

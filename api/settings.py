@@ -50,6 +50,14 @@ class Settings(BaseSettings):
         description="Origins a browser front end may call the API from, comma-separated "
         "(e.g. https://table.example.org,http://localhost:5173); none by default (docs/front-ends.md).",
     )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Server processes of `chronicle serve` (uvicorn workers): more than one spreads "
+        "the commands over the cores (PostgreSQL); the views then run in one `chronicle project` "
+        'process beside them, never once per worker (docs/performance.md, "Write path").',
+    )
     projections: Literal["embedded", "external"] = Field(
         default="embedded",
         description="embedded: `chronicle serve` runs the view runner itself; external: `chronicle "
