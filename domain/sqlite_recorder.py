@@ -14,6 +14,7 @@ and one commit makes them all durable before any caller hears back (`GroupCommit
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,8 +29,11 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 # The bound on how late a subscriber sees another process's write. Writes of its own process wake
 # it at once; before they did, every subscriber polled the file every 3 ms, an idle server's
-# steady load.
+# steady load. A tick only looks at the files' size and time (a write of another process changes
+# them) and reads the log when they changed, or at least every FULL_POLL_TICKS ticks (a write
+# within the file system's clock tick that leaves the sizes alone shows no change).
 POLL_SECONDS = 0.05
+FULL_POLL_TICKS = 20
 
 _subscribers: dict[str, WeakSet[SubscriptionOfFile]] = {}
 _subscribers_lock = Lock()
@@ -40,6 +44,18 @@ def _wake(file: str) -> None:
         subscribers = list(_subscribers.get(file, ()))
     for subscriber in subscribers:
         subscriber.wake()
+
+
+def _file_state(file: str) -> tuple[tuple[int, int] | None, ...]:
+    """The size and modification time of the database and its write-ahead log (None: absent)."""
+    found = []
+    for name in (file, f"{file}-wal"):
+        try:
+            stat = os.stat(name)
+            found.append((stat.st_size, stat.st_mtime_ns))
+        except OSError:
+            found.append(None)
+    return tuple(found)
 
 
 class SubscriptionOfFile(ListenNotifySubscription[Any]):
@@ -58,8 +74,12 @@ class SubscriptionOfFile(ListenNotifySubscription[Any]):
         self._has_been_notified.set()
 
     def _tick(self) -> None:
+        seen, ticks = _file_state(self._file), 0
         while not self._stopping.wait(POLL_SECONDS):
-            self.wake()
+            now, ticks = _file_state(self._file), ticks + 1
+            if now != seen or ticks >= FULL_POLL_TICKS:
+                seen, ticks = now, 0
+                self.wake()
 
     def stop(self) -> None:
         self._stopping.set()

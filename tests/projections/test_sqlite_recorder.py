@@ -1,14 +1,16 @@
-"""The SQLite recorder's group commit: concurrent saves share one transaction, each behind its own
-savepoint, and every caller returns only once its events are committed."""
+"""The SQLite recorder: its group commit (concurrent saves share one transaction, each behind its own
+savepoint, every caller answered once its events are committed) and its subscription."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from eventsourcing.application import Application
@@ -127,3 +129,25 @@ def test_every_concurrent_save_is_stored_once_with_its_own_position(app: Applica
     stored = app.recorder.select_notifications(start=1, limit=100)
     assert {n.id: n.originator_id for n in stored} == {p: i for i, p in recorded.items()}
     assert len(stored) == 40
+
+
+def test_a_subscriber_sees_a_write_of_another_process(
+    app: Application, tmp_path: Path
+) -> None:
+    app.save(Counter())
+    subscription = recorder_of(app).subscribe(gt=1)
+    # Another process's writer: a plain connection to the file, which wakes no one here.
+    stored = app.recorder.select_notifications(start=1, limit=1)[0]
+    other = sqlite3.connect(str(tmp_path / "chronicle.sqlite3"))
+    with other:
+        other.execute(
+            "INSERT INTO stored_events VALUES (?,?,?,?)",
+            (uuid4().hex, 1, stored.topic, stored.state),
+        )
+    other.close()
+    seen: list[Any] = []
+    reader = threading.Thread(target=lambda: seen.append(next(iter(subscription))), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    subscription.stop()
+    assert [notification.id for notification in seen] == [2]
