@@ -3,6 +3,7 @@ present the outcome, one call each, instead of a decorated function per route sa
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Concatenate, Generic, TypeVar
 from uuid import UUID
 
+from anyio import to_thread
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -104,11 +106,12 @@ class CommandRoutes(Generic[H]):
     ) -> Callable[..., JSONResponse]:
         holder = self.holder
 
-        def endpoint(commands: Commands, **values: Any) -> JSONResponse:
+        async def endpoint(commands: Commands, **values: Any) -> JSONResponse:
             args = [*(values[name] for name in ids), *fixed]
             if body is not None:
                 args.append(values["body"] or body())  # an optional body left out: its defaults
-            return commands.run(
+            run = functools.partial(
+                commands.run,
                 # looked up on the holder per request, as `app.verb` was: a subclass's or a
                 # test's replacement of the verb is the one that runs
                 getattr(holder(commands.app), verb.__name__),
@@ -116,6 +119,10 @@ class CommandRoutes(Generic[H]):
                 present=lambda outcome: present(outcome, commands),
                 status_code=status_code,
             )
+            # In a thread (eventsourcing and the drivers are synchronous), but only so many at
+            # once: the others wait here, holding no thread, instead of all contending for the
+            # interpreter and the store (settings.command_threads).
+            return await to_thread.run_sync(run, limiter=commands.limiter)
 
         return endpoint
 

@@ -50,6 +50,13 @@ class Settings(BaseSettings):
         description="Origins a browser front end may call the API from, comma-separated "
         "(e.g. https://table.example.org,http://localhost:5173); none by default (docs/front-ends.md).",
     )
+    command_threads: int = Field(
+        default=8,
+        ge=1,
+        le=200,
+        description="Commands a server process runs at once; the others wait their turn without "
+        "holding a thread (more only contend for the interpreter and the store's write lock).",
+    )
     workers: int = Field(
         default=1,
         ge=1,
