@@ -205,17 +205,27 @@ def _project(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from api.main import build_application
     from projections.runner import Supervisor, open_view_store, views_env
+    from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
+    app = build_application(settings)
+    try:  # the webhooks' secrets are sealed with the server key: refuse another key (WrongKey)
+        app.claim_server_key()
+    finally:
+        app.close()
     env = settings.eventsourcing_env()
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
+    # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
+    dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     print("chronicle project: keeping the views up to date", flush=True)
     done.wait()
+    dispatcher.stop()
     supervisor.stop()
     return 0
 

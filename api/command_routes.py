@@ -1,13 +1,15 @@
-"""Command routes as data: a path, the verb it runs, the request and response models and how to
-present the outcome, one call each, instead of a decorated function per route saying it again."""
+"""Command routes as data: each route is one row (`Op`: its path, the verb it runs and what the
+operation does); its request model is the verb's own `body` and its operation id the verb's name, so
+neither can drift from the command. What rows share is said once, where they are declared."""
 
 from __future__ import annotations
 
 import functools
 import inspect
 import re
+import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any, Concatenate, Generic, TypeVar
 from uuid import UUID
 
@@ -16,7 +18,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from api.deps import AnonymousCommandsDep, Commands, CommandsDep
+from api.deps import ASKS_GM, AnonymousCommandsDep, Commands, CommandsDep
 from domain.application import Chronicle
 from domain.commands import CommandContext, Outcome
 
@@ -35,6 +37,38 @@ def application(app: Chronicle) -> Chronicle:
 
 
 @dataclass(frozen=True)
+class Op:
+    """One command route. Its request model is the type of the verb's `body` (none if it takes
+    none); its operation id is the verb's name and its summary that name without the routes'
+    `unprefixed`, unless the row names others (names the API has kept since before a rename).
+
+    The rarer options: `params` types path parameters that are not UUIDs; `anonymous` runs it
+    without a token; `optional` lets the body be left out (the verb then gets the body model's
+    defaults); `fixed` are arguments passed after the path ids (one verb behind two paths);
+    `status` picks the status from the outcome (`created`'s 201 or 200 is what OpenAPI shows)."""
+
+    path: str
+    verb: Callable[..., Outcome]
+    doc: str | None = None
+    operation_id: str | None = None
+    name: str | None = None
+    model: type[BaseModel] | None = None  # the routes' own unless named
+    present: Present | None = None  # the routes' own unless named
+    created: bool = False  # answers 201
+    asks_gm: bool = False  # may answer the 202 of a roll request waiting for the GM
+    responses: Responses | None = None
+    method: str = "POST"
+    params: Mapping[str, Any] | None = None
+    anonymous: bool = False
+    optional: bool = False
+    fixed: tuple[Any, ...] = ()
+    status: Callable[[Outcome], int] | None = None
+
+
+_DEFAULTS = {f.name: f.default for f in fields(Op)}
+
+
+@dataclass(frozen=True)
 class CommandRoutes(Generic[H]):
     """The command routes of one holder of verbs (the application, a game system's part): each
     runs `verb(holder, ctx, *path ids, body)` through `Commands.run` and presents the outcome.
@@ -48,51 +82,40 @@ class CommandRoutes(Generic[H]):
     prefix: str = ""  # before each path of the table (the router's own prefix comes first)
     model: type[BaseModel] | None = None  # the response model, unless a route names its own
     present: Present | None = None  # the presenter, unless a route names its own
+    unprefixed: str = ""  # what operation ids begin with and summaries leave out (a system's name)
 
-    def post(
-        self,
-        path: str,
-        verb: Callable[Concatenate[H, CommandContext, ...], Outcome],
-        body: type[BaseModel] | None = None,
-        *,
-        operation_id: str,
-        name: str | None = None,
-        doc: str | None = None,
-        status_code: int = 200,
-        responses: Responses | None = None,
-        model: type[BaseModel] | None = None,
-        present: Present | None = None,
-        params: Mapping[str, Any] | None = None,
-        method: str = "POST",
-        anonymous: bool = False,
-        optional: bool = False,
-        fixed: tuple[Any, ...] = (),
-        status: Callable[[Outcome], int] | None = None,
-    ) -> None:
-        """Register one command route. `name` (the summary) defaults to the verb's; `params`
-        types path parameters that are not UUIDs; `anonymous` runs it without a token; `optional`
-        lets the body be left out (the verb then gets the body model's defaults); `fixed` are
-        arguments the route passes after the path ids (one verb behind two paths); `status` picks
-        the status from the outcome (`status_code` is then what OpenAPI shows)."""
-        presenter = present or self.present
-        response_model = model or self.model
+    def declare(self, *ops: Op, **shared: Any) -> None:
+        """Register `ops`; `shared` are the Op fields every one of them has (its model and
+        presenter, `created`, `asks_gm`), said once for the group instead of on each row."""
+        for op in ops:
+            assert all(getattr(op, k) == _DEFAULTS[k] for k in shared), (op.path, shared)
+            self._add(replace(op, **shared))
+
+    def _add(self, op: Op) -> None:
+        """Make the row's endpoint and register it with its OpenAPI details."""
+        presenter = op.present or self.present
+        response_model = op.model or self.model
+        operation_id = op.operation_id or op.verb.__name__
         assert presenter is not None and response_model is not None, operation_id
-        path = self.prefix + path
+        body = typing.get_type_hints(op.verb).get("body")
+        status_code = 201 if op.created else 200
+        path = self.prefix + op.path
         ids = PATH_PARAM.findall(path)
-        endpoint = self._endpoint(ids, fixed, verb, body, presenter, status or status_code)
-        signature = _signature(ids, body, params or {}, anonymous, optional)
-        endpoint.__name__ = endpoint.__qualname__ = name or verb.__name__
-        endpoint.__doc__ = doc
-        endpoint.__signature__ = signature  # type: ignore[attr-defined]  # FastAPI reads it
-        endpoint.verb = verb  # type: ignore[attr-defined]  # tests/unit/test_roll_request_202.py
+        endpoint = self._endpoint(ids, op.fixed, op.verb, body, presenter, op.status or status_code)
+        endpoint.__name__ = endpoint.__qualname__ = op.name or op.verb.__name__.removeprefix(
+            self.unprefixed
+        )
+        endpoint.__doc__ = op.doc
+        endpoint.__signature__ = _signature(ids, body, op.params or {}, op.anonymous, op.optional)  # type: ignore[attr-defined]  # FastAPI reads it
+        endpoint.verb = op.verb  # type: ignore[attr-defined]  # tests/unit/test_roll_request_202.py
         self.router.add_api_route(
             path,
             endpoint,
-            methods=[method],
+            methods=[op.method],
             status_code=status_code,
             response_model=response_model,
             operation_id=operation_id,
-            responses=responses,
+            responses=ASKS_GM if op.asks_gm else op.responses,
         )
 
     def _endpoint(

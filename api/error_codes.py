@@ -115,6 +115,7 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
         "not_in_the_fight",
         "not_pending",
         "not_suppressed",
+        "not_withheld",
         "not_your_turn",
         "once_per_scene",
         "once_per_story",
@@ -151,6 +152,7 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
         "version_conflict",
         "villainous_deed_done",
         "weapon_lost",
+        "webhook_removed",
         "wrong_page",
     ),
     # the body is too large

@@ -32,6 +32,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "reason": "Levelled up after the story",
     },
     "approve_sheet_change": {"note": "Fits the story"},
+    "set_character_visibility": {"hidden": True},
+    "set_proof_pages": {"public": True},
     "decline_sheet_change": {"note": "Too strong for now"},
     "start_story": {"title": "The Null Protocol"},
     "start_issue": {"title": "#1: Lights Out"},
@@ -53,4 +55,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "approve_roll_request": {"modifiers": {"modifier": 1}},
     "decline_roll_request": {"note": "No help from the crowd here"},
     "follow_up_roll": {"follow_up": "resolve_dice", "request": {"resolve": 1}},
+    "register_webhook": {
+        "url": "https://forum.example.org/chronicle/hook",
+        "types": ["Roll.Recorded", "Scene.*"],
+        "description": "the forum's dice thread",
+    },
 }

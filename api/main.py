@@ -14,6 +14,7 @@ import systems
 from api import errors, openapi
 from api.conditional import NotModified
 from api.routers import (
+    api_docs,
     campaigns,
     characters,
     history,
@@ -21,15 +22,21 @@ from api.routers import (
     meta,
     missions,
     play,
+    proof,
     rolls,
     signing,
     stream,
+    visibility,
+    web,
+    webhooks,
 )
 from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
+from api.visibility import Withholding
 from domain.application import Chronicle
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
+from projections.webhooks import Outbox, start_dispatcher
 
 
 def build_application(settings: Settings) -> Chronicle:
@@ -78,12 +85,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         env = settings.eventsourcing_env()
         # Open (and create) the views before any runner starts, so they never race to create them.
         app.state.views = ViewReader(open_view_store(views_env(env)))
-        supervisor = Supervisor(env).start() if settings.projections == "embedded" else None
+        app.state.outbox = Outbox(app.state.views.store, views_env(env))  # the delivery logs
+        supervisor, dispatcher = None, None
+        if settings.projections == "embedded":
+            supervisor = Supervisor(env).start()
+            dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+        app.state.dispatcher = dispatcher
         try:
             yield
         finally:
+            if dispatcher is not None:
+                dispatcher.stop()
             if supervisor is not None:
                 supervisor.stop()
+            app.state.outbox.close()
             app.state.views.store.datastore.close()
             app.state.chronicle.close()
 
@@ -92,6 +107,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Event-sourced campaign state for tabletop RPGs played by post, in chat and at tables.",
         lifespan=lifespan,
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: api_docs serves them offline
+        docs_url=None,
+        redoc_url=None,
     )
     errors.install(app)
     openapi.install(app)
@@ -103,11 +121,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [
         *(r.router for r in (meta, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
-        *(r.router for r in (missions, rolls, history, signing, stream)),
+        *(
+            r.router
+            for r in (missions, rolls, visibility, history, signing, stream, proof, webhooks)
+        ),
+        *(r.router for r in (api_docs, web)),
     ]
     for router in routers:
         app.router.routes.extend(router.routes)
-    # Innermost, so that the CORS headers reach a 304 too (a browser app reads its ETag).
+    # Innermost: what a player may not see is gone before anything else reads the answer.
+    app.add_middleware(Withholding)  # type: ignore[arg-type]
+    # So that the CORS headers reach a 304 too (a browser app reads its ETag).
     app.add_middleware(NotModified)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
     probe = (

@@ -3,8 +3,9 @@ aggregate it changed (api/command_routes.py calls them with the request's Comman
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
+from uuid import UUID
 
 from pydantic import BaseModel
 
@@ -22,6 +23,7 @@ from domain.aggregates import Campaign, Character, Roll, Scene
 from domain.commands import Outcome
 
 M = TypeVar("M", bound=BaseModel)
+R = TypeVar("R", bound="NamesARoll")
 
 
 def roll_shown(outcome: Outcome, commands: Commands) -> RollPublic:
@@ -58,3 +60,32 @@ def character_shown(outcome: Outcome, commands: Commands) -> CharacterPublic:
     assert isinstance(character, Character)
     campaign: Campaign = commands.app.repository.get(character.campaign_id)
     return character_public(character, campaign)
+
+
+class NamesARoll(Protocol):
+    """A game system's command result that names the roll its answer shows."""
+
+    @property
+    def roll_id(self) -> UUID | None: ...
+
+
+def roll_named(outcome: Outcome, commands: Commands, result: type[R]) -> tuple[R, Roll | None]:
+    """The command's typed result and the roll it names, if any: one the command saved, else an
+    earlier one from the store (the roll a follow-up command resolves)."""
+    named = outcome.result_as(result)
+    if named.roll_id is None:
+        return named, None
+    saved = next((a for a in outcome.saved if a.id == named.roll_id), None)
+    roll = saved or commands.app.repository.get(named.roll_id)
+    assert isinstance(roll, Roll)
+    return named, roll
+
+
+def with_roll(scene: Scene, roll: Roll | None, outcome: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The fields a game system's answer about a scene ends with: the command's roll (if any),
+    what came of it and the scene's version."""
+    return {
+        "roll": None if roll is None else roll_public(roll, scene),
+        "outcome": dict(outcome or {}),
+        "version": scene.version,
+    }

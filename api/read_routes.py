@@ -65,12 +65,17 @@ class ReadRoutes:
     router: APIRouter
 
     def get(
-        self, path: str, *, operation_id: str, model: Any = None, **options: Any
+        self, path: str, *, operation_id: str, model: Any = None, etag: bool = False, **options: Any
     ) -> Callable[[C], C]:
         """A read written as a plain function: every read authenticates first and honours
-        `min_position` (api.deps.WAIT); `options` go to FastAPI as they are."""
+        `min_position` (api.deps.WAIT). With `etag` it answers one (the function renders through
+        `api.deps.respond`), so If-None-Match may make it a 304, which its OpenAPI says.
+        `options` go to FastAPI as they are."""
         if model is not None:
             options["response_model"] = model
+        if etag:
+            assert "responses" not in options, operation_id
+            options["responses"] = NOT_MODIFIED
         return self.router.get(path, dependencies=WAIT, operation_id=operation_id, **options)
 
     def one(

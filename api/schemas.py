@@ -95,6 +95,18 @@ class CampaignPublic(Written):
     ruleset: RulesetId
     settings: dict[str, Any]
     members: list[MemberPublic]
+    hidden_character_ids: list[UUID] = Field(
+        default_factory=list,
+        description="The characters players and observers do not see (the GM's list; empty for them)",
+    )
+    withheld_roll_ids: list[UUID] = Field(
+        default_factory=list,
+        description="The secret GM rolls not revealed yet: chained and counted, contents withheld",
+    )
+    proof_pages_public: bool = Field(
+        description="Whether anyone may open its rolls' proof pages, GET /proof/{roll_id}, "
+        "without a token (PUT .../proof-pages; off until the GM opens them)"
+    )
 
 
 class CampaignCreated(CampaignPublic):
@@ -318,7 +330,7 @@ class OddsPublic(BaseModel):
 
 class Proof(BaseModel):
     commitment: str
-    client_seed: str
+    client_seed: str | None = Field(description="null while the roll is withheld")
     nonce: int
     sequence: int = Field(description="Place in the campaign's roll chain, from 0")
     prev_hash: str
@@ -333,13 +345,19 @@ class RollPublic(Written):
     nonce: int
     character_id: UUID | None
     rolled_by: UUID
-    check: str
+    withheld: bool = Field(
+        default=False,
+        description="A secret GM roll (or a roll of a hidden character) as a player or an "
+        "observer sees it until revealed: its place in the chain, hashes and commitment only; "
+        "every content field is null",
+    )
+    check: str | None
     follow_up: str | None
     follow_up_of: UUID | None
-    request: dict[str, Any]
-    faces: list[FacePublic]
-    result: dict[str, Any]
-    odds: OddsPublic
+    request: dict[str, Any] | None
+    faces: list[FacePublic] | None
+    result: dict[str, Any] | None
+    odds: OddsPublic | None
     proof: Proof
     receipt: ReceiptPublic
     modifiers: list[dict[str, Any]] = Field(

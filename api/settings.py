@@ -71,6 +71,23 @@ class Settings(BaseSettings):
         "project` workers do (the PostgreSQL deployment).",
     )
 
+    webhook_attempts: int = Field(
+        default=8, ge=1, le=50, description="Tries of one webhook delivery before it is failed."
+    )
+    webhook_retry_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="Wait after a webhook delivery's first failure; it doubles after each next "
+        'one, up to an hour (docs/front-ends.md, "Webhooks").',
+    )
+    webhook_timeout_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        description="How long one webhook delivery waits for its receiver.",
+    )
+
     @field_validator("database_url")
     @classmethod
     def _postgres_only(cls, value: str | None) -> str | None:
@@ -124,6 +141,14 @@ class Settings(BaseSettings):
             # the next requests. The views store inherits it (its env falls back to these keys).
             "POSTGRES_PRE_PING": "y",
             "POSTGRES_LOCK_TIMEOUT": "10",
+        }
+
+    def webhook_policy(self) -> dict[str, float]:
+        """What projections/webhooks.py `Policy` takes."""
+        return {
+            "attempts": self.webhook_attempts,
+            "first_retry_seconds": self.webhook_retry_seconds,
+            "timeout_seconds": self.webhook_timeout_seconds,
         }
 
     def key_source(self) -> str:

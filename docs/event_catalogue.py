@@ -292,18 +292,29 @@ def play(s: Session) -> tuple[str, list[str]]:
     play_nimble_encounter(s)
     play_nwod_firefight(s)
     play_nimble_health(s)
+    play_visibility(s)
     play_resolve_area(s, campaign_id, gm, player, sheet)
     play_scene_play(s, campaign_id, gm, player, sheet)
     play_fight(s, campaign_id, gm, player, sheet)
     play_sheet_approval_and_credentials(s, sheet)
     play_campaign_from_an_old_log(s, sheet)
+    hook_secrets = play_webhooks(s, campaign_id, gm)
 
     # A scene still open when its game Issue ends is closed in the same save.
     s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "Getaway"})
     s.call("POST", f"/v1/issues/{issue}/end", gm)
     s.call("POST", f"/v1/stories/{story}/complete", gm)
     tokens = [gm, player]
-    return campaign_id, tokens + [hash_token(t) for t in tokens]
+    return campaign_id, tokens + [hash_token(t) for t in tokens] + hook_secrets
+
+
+def play_webhooks(s: Session, campaign_id: str, gm: str) -> list[str]:
+    """A webhook registered and removed; its secret and URL, which the log must never show."""
+    url = "https://forum.example.org/chronicle/hook?key=forum-credential"
+    body = {"url": url, "types": ["Roll.Recorded", "Scene.*"], "description": "the dice thread"}
+    hook = s.call("POST", f"/v1/campaigns/{campaign_id}/webhooks", gm, body)
+    s.call("DELETE", f"/v1/webhooks/{hook['id']}", gm)
+    return [hook["secret"], url]
 
 
 def play_resolve_area(
@@ -583,6 +594,30 @@ def play_fight(s: Session, campaign_id: str, gm: str, player: str, sheet: dict[s
     s.call("POST", f"/v1/issues/{issue}/end", gm)
 
 
+def play_visibility(s: Session) -> None:
+    """In a campaign of its own, read by its GM (a player sees none of it): a villain the GM
+    hides, shows and hides again; a secret GM roll for it, then revealed."""
+    wcbh = s.call("GET", "/v1/rulesets/wcbh", None)
+    campaign = s.call("POST", "/v1/campaigns", None, {"name": "Masks", "ruleset": "wcbh"})
+    campaign_id, gm = campaign["id"], campaign["gm_token"]
+    s.more.append((campaign_id, gm))
+    body = {"name": "Dr. Null", "side": "villain", "sheet": wcbh["example_sheets"]["villain"]}
+    villain = s.call(
+        "POST", f"/v1/campaigns/{campaign_id}/characters", gm, {**body, "hidden": True}
+    )
+    for hidden in (False, True):
+        s.call("POST", f"/v1/characters/{villain['id']}/visibility", gm, {"hidden": hidden})
+    story = s.call("POST", f"/v1/campaigns/{campaign_id}/stories", gm, {"title": "Masks"})["id"]
+    issue = s.call("POST", f"/v1/stories/{story}/issues", gm, {"title": "Issue #1"})["id"]
+    scene = s.call("POST", f"/v1/issues/{issue}/scenes", gm, {"title": "The gala"})["id"]
+    check = wcbh["checks"][0]
+    secret = {"check": check["name"], "request": check["example"], "secret": True}
+    roll = s.call(
+        "POST", f"/v1/scenes/{scene}/rolls", gm, {**secret, "character_id": villain["id"]}
+    )
+    s.call("POST", f"/v1/rolls/{roll['id']}/reveal", gm)
+
+
 def play_mission_counters(s: Session, campaign_id: str, gm: str, story: str) -> None:
     """Missions area (CD-22..25): the alarm through a zone, a GM counter, a counted rest, and rival
     progress at 10 ending the mission as lost to rivals."""
@@ -617,7 +652,8 @@ def play_mission_counters(s: Session, campaign_id: str, gm: str, story: str) -> 
 
 def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> None:
     """A campaign where players' sheet changes wait for the GM (one declined, one approved), then
-    a token rotated, one revoked and a member removed (its hero passes to the GM)."""
+    its proof pages made public, a token rotated, one revoked and a member removed (its hero
+    passes to the GM)."""
     campaign = s.call(
         "POST",
         "/v1/campaigns",
@@ -643,6 +679,7 @@ def play_sheet_approval_and_credentials(s: Session, sheet: dict[str, Any]) -> No
             i for i, c in proposed["sheet_changes"].items() if c["status"] == "pending"
         )
         s.call("POST", f"{changes}/{change_id}/{decision}", gm, {"note": "as agreed"})
+    s.call("PUT", f"/v1/campaigns/{campaign_id}/proof-pages", gm, {"public": True})
     s.call("POST", f"{members}/{bo['id']}/token", bo["token"], {"expires_in": 3600})
     s.call("DELETE", f"{members}/{cy['id']}/token", gm)
     s.call("DELETE", f"{members}/{bo['id']}", gm)
@@ -822,7 +859,8 @@ def read_log(s: Session, campaign_id: str, token: str) -> list[dict[str, Any]]:
             f"&min_position={s.position}",
             token,
         )
-        entries.extend(page["items"])
+        # `text` is the views' telling of an entry (docs/front-ends.md), not a field of the event.
+        entries.extend({k: v for k, v in e.items() if k != "text"} for e in page["items"])
         after = page["next_after"]
     return entries
 

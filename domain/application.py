@@ -39,6 +39,7 @@ from domain.requests import (
     IssueCreate,
     MemberCreate,
     PoolChange,
+    ProofPagesSet,
     ResourceChange,
     SceneCreate,
     SheetChangeDecision,
@@ -49,6 +50,7 @@ from domain.requests import (
 from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
 from domain.secrets import Sealer, hash_token, mint_token
+from domain.visibility import VisibilityCommands
 
 __all__ = [
     "Actor",
@@ -101,6 +103,7 @@ class Chronicle(RollCommands):
             self.systems[component.ruleset_id] = component
         self._no_system = _NoSystem(self)
         self.missions = Missions(self)
+        self.visibility = VisibilityCommands(self)
 
     def system(self, kind: type[G]) -> G:
         """The component of one game system, typed (`app.system(Nwod).attack(...)`)."""
@@ -176,6 +179,16 @@ class Chronicle(RollCommands):
             character.release_to_gm(f"{name} left the campaign")
         return self._commit(ctx, campaign, *owned)
 
+    @command
+    def set_proof_pages(
+        self, ctx: CommandContext, campaign_id: UUID, body: ProofPagesSet
+    ) -> Outcome:
+        """The GM opens the campaign's proof pages to the public, or closes them (recorded)."""
+        actor = self._gm(ctx)
+        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign.set_proof_pages(body.public)
+        return self._commit(ctx, campaign)
+
     def _expiry(self, expires_in: int | None) -> str | None:
         if expires_in is None:
             return None
@@ -220,6 +233,10 @@ class Chronicle(RollCommands):
             self._starting_resources(campaign, valid, side),
         )
         campaign.enrol(character.id)
+        if body.hidden:
+            if not actor.is_gm:
+                raise Forbidden("only the GM creates hidden characters", field="hidden")
+            campaign.hide_character(character.id)
         return self._commit(ctx, character, campaign)
 
     @command

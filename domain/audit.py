@@ -57,6 +57,9 @@ CHAIN_KINDS = frozenset({"tampered", "missing", "misordered", "malformed"})
 # beside the rolls whose seed is secret, and `chronicle verify` exits UNKNOWN_RULES_EXIT for it.
 UNKNOWN_RULES = "unknown_rules_version"
 UNKNOWN_RULES_EXIT = 3
+# A roll whose contents the export's reader may not see yet (a secret GM roll): listed with the
+# unverified rolls, no failure.
+WITHHELD = "withheld"
 EXPORT_HEAD = "ExportHead"  # the signed trailer line (domain/receipts.py): not an event of the log
 
 
@@ -128,7 +131,11 @@ class Report:
 
     @property
     def unrevealed(self) -> list[Problem]:
-        return [p for p in self.unverified if p.kind != UNKNOWN_RULES]
+        return [p for p in self.unverified if p.kind not in (UNKNOWN_RULES, WITHHELD)]
+
+    @property
+    def withheld(self) -> list[Problem]:
+        return [p for p in self.unverified if p.kind == WITHHELD]
 
     @property
     def exit_code(self) -> int:
@@ -156,6 +163,8 @@ class Report:
         )
         if self.unknown_rules:
             summary += f", {len(self.unknown_rules)} not recomputed (rules version unknown)"
+        if self.withheld:
+            summary += f", {len(self.withheld)} withheld by the GM (chain checked)"
         out = [summary]
         out += [p.describe() for p in self.problems]
         out += [p.describe() for p in self.unverified]
@@ -172,7 +181,8 @@ class Report:
         elif self.unverified:
             out.append(
                 "OK: the chain is intact and every revealed roll recomputes; UNVERIFIED: "
-                f"{len(self.unverified)} roll(s) whose seed is not revealed yet"
+                f"{len(self.unverified)} roll(s) whose seed is not revealed yet or whose "
+                "contents are withheld"
             )
         else:
             out.append("OK: the chain is intact and every revealed roll recomputes")
@@ -182,7 +192,7 @@ class Report:
         """What concerns one roll: the chain as a whole, and the roll's own checks."""
         chain = [p for p in self.problems if p.kind in CHAIN_KINDS]
         own = [p for p in self.problems if p.roll_id == roll_id and p.kind not in CHAIN_KINDS]
-        revealed = not any(p.roll_id == roll_id for p in self.unrevealed)
+        revealed = not any(p.roll_id == roll_id for p in self.unrevealed + self.withheld)
         unknown = [p for p in self.unknown_rules if p.roll_id == roll_id]
         return {
             "roll_id": roll_id,
@@ -523,6 +533,9 @@ class _Recorded:
     originator_id: str
     record: Mapping[str, Any]
     shown: Shown
+    # A roll withheld from the export's reader (a secret GM roll, domain/visibility.py): only its
+    # chain fields are there, so its links, commitment and nonce are checked, nothing else.
+    withheld: bool = False
 
     @property
     def roll_id(self) -> str:
@@ -623,7 +636,10 @@ def _roll_event(log: _Log, line: int, position: int, entry: Mapping[str, Any]) -
         if not isinstance(record, Mapping):
             raise TypeError("its record is not an object")
         shown = Shown(payload.get("score"), payload.get("success"), payload.get("odds"))
-        log.recorded.append(_Recorded(line, position, str(entry["originator_id"]), record, shown))
+        withheld = payload.get("withheld") is True
+        log.recorded.append(
+            _Recorded(line, position, str(entry["originator_id"]), record, shown, withheld)
+        )
         if payload.get("campaign_id") != record.get("campaign_id"):
             log.problems.append(
                 log.recorded[-1].problem(
@@ -786,6 +802,15 @@ def verify_export(
         epoch = epochs.get(recorded.roll_id)
         if epoch is None:
             continue  # its commitment was never published: reported by _check_epochs
+        if recorded.withheld:
+            report.unverified.append(
+                recorded.problem(
+                    WITHHELD,
+                    "its contents are withheld until the GM reveals it: its chain link, "
+                    "commitment and nonce check, its faces are not recomputed",
+                )
+            )
+            continue
         first = by_id.get(str(recorded.record.get("follow_up_of")))
         original = first.record if first is not None else None
         named = [by_id.get(str(i)) for i in recorded.record.get("after") or ()]
@@ -900,7 +925,8 @@ def _check_link(recorded: _Recorded, link: Link, previous: str) -> list[Problem]
             )
         )
     try:
-        actual = record_hash(record)
+        # a withheld record cannot be hashed again by its reader: its hash must be the link's
+        actual = record.get("hash") if recorded.withheld else record_hash(record)
     except UnknownFormat as exc:
         return [*problems, recorded.problem("unverifiable", str(exc))]
     if actual != record.get("hash") or actual != link.hash:
@@ -1060,6 +1086,8 @@ def _check_sheets(log: _Log) -> list[Problem]:
     problems: list[Problem] = []
     for recorded in log.recorded:
         record = recorded.record
+        if recorded.withheld:
+            continue  # no snapshots to compare
         if record.get("ruleset") != log.ruleset:
             problems.append(
                 recorded.problem(
@@ -1097,6 +1125,8 @@ def _warnings(log: _Log, epochs: dict[str, _Epoch]) -> list[Problem]:
     warnings: list[Problem] = []
     seen: dict[tuple[int, str], _Recorded] = {}
     for recorded in log.recorded:
+        if recorded.withheld:
+            continue  # its client seed is not shown
         client_seed = str(recorded.record.get("client_seed"))
         if recorded.record.get("client_seed_by") == "server":
             warnings.append(

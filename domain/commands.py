@@ -187,19 +187,9 @@ def command_arguments(
     return to_jsonable_python(named)  # type: ignore[no-any-return]
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def recorded_as(**renamed: str) -> Callable[[F], F]:
-    """Marks a command whose roll requests, recorded before it took its request model whole, hold
-    some of the model's fields under their old parameter names (old=new): `revive_arguments`
-    renames them. Put it under `@command`."""
-
-    def mark(fn: F) -> F:
-        fn.renamed_fields = renamed  # type: ignore[attr-defined]
-        return fn
-
-    return mark
+# The validation context of a stored request's arguments being revived: only then may a body
+# arrive in a shape it was stored in before (a body sent to the API must have today's).
+REVIVING: dict[str, bool] = {"reviving": True}
 
 
 def argument_path(fn: Callable[..., Any], path: str) -> str:
@@ -222,17 +212,17 @@ def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[
     tuples, request models…), validated the way pydantic validates any input.
 
     A roll request recorded before its command took a request model whole holds the model's
-    fields one by one: those the command no longer names go into its one model parameter
-    (under the names `recorded_as` gives, if it renamed some)."""
+    fields one by one: those the command no longer names go into its one model parameter. The
+    validation runs in the `REVIVING` context, in which a model revives what it stored in an older
+    shape (`domain.requests.Recorded`: renamed fields, reshaped values)."""
     hints = typing.get_type_hints(fn)
     names = list(inspect.signature(fn).parameters)[2:]
     models = [n for n in _model_parameters(fn) if n not in arguments]
     if len(models) == 1:
-        renamed: dict[str, str] = getattr(fn, "renamed_fields", {})
-        loose = {renamed.get(k, k): v for k, v in arguments.items() if k not in names}
+        loose = {k: v for k, v in arguments.items() if k not in names}
         arguments = {k: v for k, v in arguments.items() if k in names} | {models[0]: loose}
     return {
-        name: TypeAdapter(hints.get(name, Any)).validate_python(value)
+        name: TypeAdapter(hints.get(name, Any)).validate_python(value, context=REVIVING)
         for name, value in arguments.items()
     }
 

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from domain.aggregates import IdempotencyRecord
+from domain.commands import Actor
+from domain.visibility import Visibility
 
 if TYPE_CHECKING:
     from domain.application import Chronicle
 
 # Never leave the store: sealed seeds (unrevealed until their scene closes), token hashes (also of
-# rotated tokens, Campaign.TokenRotated), Idempotency-Key hashes and the sealed private signing keys.
+# rotated tokens, Campaign.TokenRotated), Idempotency-Key hashes, the sealed private signing keys, and
+# a webhook's sealed secret and its URL (a chat service's webhook URL is itself a credential).
 SECRET_FIELDS = frozenset(
     {
         "sealed_seed",
@@ -23,9 +27,12 @@ SECRET_FIELDS = frozenset(
         "gm_token_hash",
         "key_hash",
         "sealed_private_key",
+        "sealed_secret",
+        "receiver_url",
     }
 )
 PAGE = 500
+UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
 
@@ -39,6 +46,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def ids_in(value: Any) -> set[str]:
+    """Every id (UUID text) a plain JSON value holds, as a key, a value or inside a text."""
+    if isinstance(value, str):
+        return set(UUID_TEXT.findall(value))
+    if isinstance(value, dict):
+        return {i for k, v in value.items() for i in ids_in(k) | ids_in(v)}
+    if isinstance(value, list):
+        return {i for v in value for i in ids_in(v)}
+    return set()
 
 
 def entry(position: int, event: Any) -> dict[str, Any]:
@@ -82,11 +100,14 @@ def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, An
         start = notifications[-1].id + 1
 
 
-def signed_export(app: Chronicle, campaign_id: UUID) -> list[dict[str, Any]]:
-    """The campaign's export as `GET /v1/campaigns/{id}/export` sends it: every entry, read fully
-    first (so an error is an answer, not half a file), then the signed trailer covering them
-    (docs/receipts.md)."""
-    entries = list(campaign_entries(app, campaign_id))
+def signed_export(app: Chronicle, actor: Actor) -> list[dict[str, Any]]:
+    """The campaign's export as `GET /v1/campaigns/{id}/export` sends it to `actor`: every entry
+    it may see (domain/visibility.py), read fully first (so an error is an answer, not half a
+    file), then the signed trailer covering them (docs/receipts.md)."""
+    campaign_id = actor.campaign_id
+    read = list(campaign_entries(app, campaign_id))
+    # the campaign after the entries: it knows every hide and secret roll they hold
+    entries = Visibility.of(app.campaign_of(actor), actor).entries(read)
     entries.append(app.signing.export_trailer(campaign_id, entries))
     return entries
 

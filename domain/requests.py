@@ -6,11 +6,12 @@ publishes them as they are (api/schemas.py re-exports them; the domain never imp
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
+from domain.commands import REVIVING
 from domain.rulesets import RULESETS
 
 Title = Field(min_length=1, max_length=200)
@@ -23,6 +24,46 @@ assert set(RulesetId.__args__) == set(RULESETS), "RulesetId must list the regist
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+SEED = "Your own contribution to the randomness; generated when omitted"
+
+
+def seed_field(description: str | None = SEED) -> Any:
+    """The optional `client_seed` of a body that rolls: the caller's own share of the randomness
+    (docs/fair-dice.md), at most 128 characters."""
+    return Field(default=None, min_length=1, max_length=128, description=description)
+
+
+class Recorded(Strict):
+    """A body that roll requests recorded before issue #14 may hold in an older shape (the
+    command's arguments one by one). Each model names what changed since: `recorded_renamed`, old
+    field names (old: new); `recorded_replaced`, old fields a new one replaced (old: new), dropped
+    unless the body names the new one; `recorded_pairs`, lists whose items were stored as pairs
+    (the field: the names of a pair's two places). Only a stored request's revival reads them
+    (`domain.commands.revive_arguments` validates in the `REVIVING` context): a body sent to the
+    API must have today's shape. tests/unit/wcbh/test_recorded_bodies.py, tests/app."""
+
+    recorded_renamed: ClassVar[dict[str, str]] = {}
+    recorded_replaced: ClassVar[dict[str, str]] = {}
+    recorded_pairs: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _revived(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, dict) or info.context != REVIVING:
+            return data
+        old = {cls.recorded_renamed.get(name, name): value for name, value in data.items()}
+        for name, new in cls.recorded_replaced.items():
+            if name in old and new not in old:
+                del old[name]
+        for name, places in cls.recorded_pairs.items():
+            if isinstance(old.get(name), list):
+                old[name] = [
+                    dict(zip(places, item, strict=True)) if isinstance(item, list | tuple) else item
+                    for item in old[name]
+                ]
+        return old
 
 
 # ---- campaigns and members ---------------------------------------------------------------------
@@ -55,6 +96,13 @@ class TokenRotate(Strict):
     expires_in: int | None = ExpiresIn
 
 
+class ProofPagesSet(Strict):
+    public: bool = Field(
+        description="true: anyone with a roll's link may open its proof page, GET /proof/{roll_id}, "
+        "without a token; false (the default of every campaign): nobody may."
+    )
+
+
 # ---- characters --------------------------------------------------------------------------------
 
 
@@ -66,6 +114,15 @@ class CharacterCreate(Strict):
         description="A player of the campaign; omitted: the GM (or, for a player, itself).",
     )
     sheet: dict[str, Any] = Field(description="Validated by the campaign's ruleset (sheet_schema).")
+    hidden: bool = Field(
+        default=False,
+        description="GM only: hidden from players and observers until shown "
+        "(POST /v1/characters/{character_id}/visibility)",
+    )
+
+
+class CharacterVisibility(Strict):
+    hidden: bool = Field(description="true: players and observers no longer see it; false: shown")
 
 
 class ResourceChange(Strict):
@@ -117,7 +174,9 @@ class SceneCreate(Strict):
 # ---- rolls and roll requests -------------------------------------------------------------------
 
 
-class RollCreate(Strict):
+class RollCreate(Recorded):
+    recorded_renamed: ClassVar[dict[str, str]] = {"check_name": "check"}
+
     check: str = Field(
         min_length=1, max_length=60, description="A check of the ruleset (see its `checks`)"
     )
@@ -127,18 +186,18 @@ class RollCreate(Strict):
     character_id: UUID | None = Field(
         default=None, description="Who rolls; omitted: a raw roll, for the GM only"
     )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
+    client_seed: str | None = seed_field()
+    secret: bool = Field(
+        default=False,
+        description="GM only: a secret roll, chained and counted like any other but its "
+        "contents withheld from players and observers until POST /v1/rolls/{roll_id}/reveal",
     )
 
 
 class FollowUpCreate(Strict):
     follow_up: str = Field(min_length=1, max_length=60, description="A follow-up of the ruleset")
     request: dict[str, Any] = Field(default_factory=dict)
-    client_seed: str | None = Field(default=None, min_length=1, max_length=128)
+    client_seed: str | None = seed_field(None)
 
 
 class RollRequestApproval(Strict):
@@ -214,9 +273,4 @@ class RestCreate(Strict):
         default=None,
         description="The open scene whose fair dice roll the rest; default: the mission's",
     )
-    client_seed: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=128,
-        description="Your own contribution to the randomness; generated when omitted",
-    )
+    client_seed: str | None = seed_field()

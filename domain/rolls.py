@@ -30,7 +30,6 @@ from domain.commands import (
     CommandContext,
     Outcome,
     command,
-    recorded_as,
     revive_arguments,
 )
 from domain.dice import FairSource, Roller, commitment, new_client_seed, new_seed
@@ -56,6 +55,7 @@ from domain.rulesets.base import (
 )
 from domain.service import Service
 from domain.signing import Signing
+from domain.visibility import Visibility, VisibilityCommands
 
 if TYPE_CHECKING:
     from domain.components import GameSystem
@@ -94,6 +94,7 @@ class RollCommands(Service):
     # application).
     systems: dict[str, GameSystem]
     missions: Missions
+    visibility: VisibilityCommands
 
     def system_of(self, campaign: Campaign) -> GameSystem:
         """The campaign's own game system (the application holds one per installed system)."""
@@ -140,12 +141,13 @@ class RollCommands(Service):
     # ---- rolls -------------------------------------------------------------------------------
 
     @command
-    @recorded_as(check_name="check")
     def roll(self, ctx: CommandContext, scene_id: UUID, body: RollCreate) -> Outcome:
         """A check of the ruleset. A player names what is rolled (the sheet gives the numbers)
         and may declare situational modifiers (they follow the campaign's player_modifiers); the
         GM may give any number, and the record lists those it set."""
         actor = self._member(ctx)
+        if body.secret and not actor.is_gm:
+            raise Forbidden("only the GM rolls in secret", field="secret")
         scene = self._target(ctx, actor, Scene, scene_id)
         campaign = self.campaign_of(actor, to_change=False)  # a roll records nothing on it
         rules = get_ruleset(campaign.ruleset)
@@ -182,6 +184,9 @@ class RollCommands(Service):
                 sheet=sheet,  # parsed already
             )
         )
+        if body.secret:  # the campaign withholds it from players and observers
+            campaign.withhold_roll(touched[0].id)
+            touched.append(campaign)
         return self._commit(ctx, *touched)
 
     def roll_check(self, ask: CheckRoll) -> tuple[CheckOutcome, list[Any]]:
@@ -331,6 +336,9 @@ class RollCommands(Service):
         actor = self._member(ctx)
         original = self.get(actor, Roll, roll_id)
         campaign = self.campaign_of(actor)
+        if Visibility.of(campaign, actor).withholds(original.record):
+            # its answer would show what the GM withholds
+            raise Forbidden("a secret roll is the GM's until revealed", field="roll_id")
         name = body.follow_up
         follow = get_ruleset(campaign.ruleset).follow_ups.get(name)
         if follow is not None and not follow.direct:
@@ -639,9 +647,9 @@ class RollCommands(Service):
         return owner, getattr(type(owner), name).__wrapped__
 
     def command_holders(self) -> list[object]:
-        """Everything that holds commands: the application, the missions, each game system and
-        each of its parts."""
-        holders: list[object] = [self, self.missions]
+        """Everything that holds commands: the application, the missions, the visibility, each
+        game system and each of its parts."""
+        holders: list[object] = [self, self.missions, self.visibility]
         for system in self.systems.values():
             holders += [system, *system.parts]
         return holders
@@ -700,14 +708,19 @@ class RollCommands(Service):
     def verify_roll(self, actor: Actor, roll_id: UUID) -> dict[str, Any]:
         """The campaign's report (the one `chronicle verify` gives) as it concerns this roll."""
         self.get(actor, Roll, roll_id)  # 404 unless it is a roll of the actor's campaign
-        entries = campaign_entries(self, actor.campaign_id)  # type: ignore[arg-type]
+        entries = self._seen_entries(actor)
         return verify_export(entries, only_roll=str(roll_id)).for_roll(str(roll_id))
 
     def verify_campaign(self, actor: Actor, campaign_id: UUID) -> dict[str, Any]:
         """The whole campaign's report, from the live store's entries (what an export would show)."""
-        campaign = self.get(actor, Campaign, campaign_id)
-        entries = campaign_entries(self, campaign.id)  # type: ignore[arg-type]
-        return verify_export(entries).to_json()
+        self.get(actor, Campaign, campaign_id)  # 404 unless it is the actor's campaign
+        return verify_export(self._seen_entries(actor)).to_json()
+
+    def _seen_entries(self, actor: Actor) -> list[dict[str, Any]]:
+        """The campaign's entries from the live store, as the actor may see them (what its export
+        would show): a player's check of a secret roll is its chain link until the reveal."""
+        read = list(campaign_entries(self, actor.campaign_id))  # type: ignore[arg-type]
+        return Visibility.of(self.campaign_of(actor), actor).entries(read)
 
 
 def _seed_by(client_seed: str | None) -> str:

@@ -184,6 +184,11 @@ class ViewStore(TrackingRecorder):
         rows = self._rows(DOC_QUERY, (kind, doc_id))
         return json.loads(rows[0]["doc"]) if rows else None
 
+    def docs(self, kind: str) -> list[dict[str, Any]]:
+        """Every document of one kind, of every campaign (for the few kinds that stay few)."""
+        rows = self._rows("SELECT doc FROM view_docs WHERE kind = %s ORDER BY id", (kind,))
+        return [json.loads(r["doc"]) for r in rows]
+
     def version_at(
         self, kind: str, doc_id: str, *, position: int | None = None, at: str | None = None
     ) -> dict[str, Any] | None:
@@ -201,14 +206,38 @@ class ViewStore(TrackingRecorder):
     def log(
         self, campaign_id: str, after: int = 0, limit: int | None = None
     ) -> list[dict[str, Any]]:
+        """A campaign's log entries after `after`, each with its readable `text`."""
+        return [entry for _, entry in self.log_rows(after, limit, campaign_id)]
+
+    def log_rows(
+        self, after: int = 0, limit: int | None = None, campaign_id: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """(campaign id, entry) of the log after `after`, of one campaign or of all, in order.
+        Each entry carries `text`: its replay steps' texts (a line each), the very texts the
+        replays show; null for bookkeeping entries whose story another entry tells."""
+        scope = "campaign_id = %s AND " if campaign_id else ""
+        given = [campaign_id] if campaign_id else []
         statement = (
-            "SELECT entry FROM view_log WHERE campaign_id = %s AND position > %s ORDER BY position"
+            f"SELECT campaign_id, entry FROM view_log WHERE {scope}position > %s ORDER BY position"
         )
-        params: list[Any] = [campaign_id, after]
         if limit is not None:
-            statement += " LIMIT %s"
-            params.append(limit)
-        return [json.loads(r["entry"]) for r in self._rows(statement, params)]
+            statement += f" LIMIT {int(limit)}"
+        rows = [
+            (r["campaign_id"], json.loads(r["entry"]))
+            for r in self._rows(statement, [*given, after])
+        ]
+        if not rows:
+            return rows
+        texts: dict[int, list[str]] = {}
+        for row in self._rows(
+            f"SELECT position, step FROM view_timeline WHERE {scope}position > %s "
+            "AND position <= %s ORDER BY position, n",
+            [*given, after, rows[-1][1]["position"]],
+        ):
+            texts.setdefault(int(row["position"]), []).append(json.loads(row["step"])["text"])
+        for _, entry in rows:
+            entry["text"] = "\n".join(texts.get(entry["position"], [])) or None
+        return rows
 
     def listed(
         self,

@@ -11,7 +11,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 import systems
-from domain.export import entry
+from domain.export import entry, ids_in
 from domain.rulesets import get_ruleset
 from projections.store import Changes, ViewStore, ViewTransaction
 from projections.translation import (
@@ -21,6 +21,7 @@ from projections.translation import (
     refresh_derived,
     system_state,
 )
+from projections.webhook_views import webhook
 
 Handler = Callable[[Translation], None]
 
@@ -55,6 +56,10 @@ def translate(view: ViewTransaction, event: Any, position: int) -> Changes:
     handler(t)
     if t.changes.campaign_id is not None:
         t.changes.log = entry(position, event)
+        # what each step is about, so that a reader's replay leaves out what it may not see
+        about = sorted(ids_in(t.changes.log))
+        for step in t.changes.steps:
+            step["about"] = about
     return t.changes
 
 
@@ -539,6 +544,9 @@ def roll(t: Translation) -> None:
     if t.name == "FollowedUp":
         roll_followed_up(t)
         return
+    if t.name == "Revealed":  # a secret roll shows whole (the campaign's RollRevealed tells it)
+        t.changes.campaign_id = t.load("roll", t.id)["campaign_id"]
+        return
     record = e.record
     doc = {
         "id": t.id,
@@ -608,4 +616,5 @@ HANDLERS: dict[str, Handler] = {
     "RollChain": roll_chain,
     "RollRequest": roll_request,
     "SceneRollRequests": roll_request,
+    "Webhook": webhook,
 }

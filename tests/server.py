@@ -39,15 +39,21 @@ def _wait_answering(url: str, process: subprocess.Popen[str], timeout: float = 9
             time.sleep(0.05)
 
 
-@contextmanager
-def running_server(settings: Settings, *extra: str) -> Iterator[Server]:
-    """Start the server on a free port (`extra`: more flags of `chronicle serve`); yield its base
-    URL once uvicorn says it is listening."""
+def cli_env(settings: Settings) -> dict[str, str]:
+    """The environment a `chronicle` subprocess reads the test's store settings from."""
     env = {**os.environ, "CHRONICLE_DATA_DIR": str(settings.data_dir)}
     env.pop("CHRONICLE_DATABASE_URL", None)
     if settings.database_url:
         env["CHRONICLE_DATABASE_URL"] = settings.database_url
     env["CHRONICLE_PROJECTIONS"] = settings.projections
+    return env
+
+
+@contextmanager
+def running_server(settings: Settings, *extra: str) -> Iterator[Server]:
+    """Start the server on a free port (`extra`: more flags of `chronicle serve`); yield its base
+    URL once uvicorn says it is listening."""
+    env = cli_env(settings)
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", "0", *extra],
         env=env,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.command_routes import CommandRoutes, application
+from api.command_routes import CommandRoutes, Op, application
 from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.presenters import shown
@@ -13,7 +13,6 @@ from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIss
 from domain.aggregates import Campaign
 from domain.aggregates.campaign import Member
 from domain.application import Chronicle, Outcome, TokenMinted
-from domain.requests import CampaignCreate, MemberCreate, TokenRotate
 
 router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES)
 
@@ -55,16 +54,16 @@ def _token(outcome: Outcome, _: Commands) -> TokenIssued:
 
 
 routes = CommandRoutes(router, application, model=CampaignPublic, present=shown(campaign_public))
-routes.post(
-    "",
-    Chronicle.create_campaign,
-    CampaignCreate,
-    operation_id="create_campaign",
-    status_code=201,
-    model=CampaignCreated,
-    present=_created,
-    anonymous=True,
-    doc="Create a campaign; needs no token. The answer carries the GM's token, shown once.",
+routes.declare(
+    Op(
+        "",
+        Chronicle.create_campaign,
+        "Create a campaign; needs no token. The answer carries the GM's token, shown once.",
+        model=CampaignCreated,
+        present=_created,
+        anonymous=True,
+        created=True,
+    )
 )
 
 
@@ -77,38 +76,36 @@ ReadRoutes(router).one(
 )
 
 
-routes.post(
-    "/{campaign_id}/members",
-    Chronicle.add_member,
-    MemberCreate,
-    operation_id="add_member",
-    status_code=201,
-    model=MemberCreated,
-    present=_member,
-    doc="The GM adds a player or an observer; the answer carries its token, shown once.",
-)
-routes.post(
-    "/{campaign_id}/members/{member_id}/token",
-    Chronicle.rotate_token,
-    TokenRotate,
-    operation_id="rotate_member_token",
-    optional=True,  # no body: a token without expiry
-    model=TokenIssued,
-    present=_token,
-    doc="""A new token for a member (the GM for anyone, a member for itself), shown once; the old
+routes.declare(
+    Op(
+        "/{campaign_id}/members",
+        Chronicle.add_member,
+        "The GM adds a player or an observer; the answer carries its token, shown once.",
+        model=MemberCreated,
+        present=_member,
+        created=True,
+    ),
+    Op(
+        "/{campaign_id}/members/{member_id}/token",
+        Chronicle.rotate_token,
+        """A new token for a member (the GM for anyone, a member for itself), shown once; the old
     token gets 401 from now on, on every replica.""",
-)
-routes.post(
-    "/{campaign_id}/members/{member_id}/token",
-    Chronicle.revoke_token,
-    operation_id="revoke_member_token",
-    method="DELETE",
-    doc="The GM revokes a member's token: 401 at once, until the GM rotates it a new one.",
-)
-routes.post(
-    "/{campaign_id}/members/{member_id}",
-    Chronicle.remove_member,
-    operation_id="remove_member",
-    method="DELETE",
-    doc="The GM removes a member (never itself): its token gets 401, its characters pass to the GM.",
+        operation_id="rotate_member_token",
+        optional=True,  # no body: a token without expiry
+        model=TokenIssued,
+        present=_token,
+    ),
+    Op(
+        "/{campaign_id}/members/{member_id}/token",
+        Chronicle.revoke_token,
+        "The GM revokes a member's token: 401 at once, until the GM rotates it a new one.",
+        operation_id="revoke_member_token",
+        method="DELETE",
+    ),
+    Op(
+        "/{campaign_id}/members/{member_id}",
+        Chronicle.remove_member,
+        "The GM removes a member (never itself): its token gets 401, its characters pass to the GM.",
+        method="DELETE",
+    ),
 )

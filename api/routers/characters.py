@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.command_routes import CommandRoutes, application
+from api.command_routes import CommandRoutes, Op, application
 from api.deps import (
     NOT_MODIFIED,
     ActorDep,
@@ -27,10 +27,6 @@ from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
 from domain.errors import InvalidInput, NotFound
 from domain.requests import (
-    CharacterCreate,
-    ResourceChange,
-    SheetChangeDecision,
-    SheetReplace,
     Side,
 )
 from projections.translation import iso
@@ -42,13 +38,13 @@ routes = CommandRoutes(router, application, model=CharacterPublic, present=chara
 reads = ReadRoutes(router)
 
 
-routes.post(
-    "/v1/campaigns/{campaign_id}/characters",
-    Chronicle.create_character,
-    CharacterCreate,
-    operation_id="create_character",
-    status_code=201,
-    doc="The GM creates any character; a player creates characters it owns.",
+routes.declare(
+    Op(
+        "/v1/campaigns/{campaign_id}/characters",
+        Chronicle.create_character,
+        "The GM creates any character; a player creates characters it owns.",
+        created=True,
+    )
 )
 
 
@@ -126,12 +122,13 @@ def get_character(
     return respond(CharacterPublic.model_validate(doc))
 
 
-routes.post(
-    "/v1/characters/{character_id}/resources",
-    Chronicle.adjust_resource,
-    ResourceChange,
-    operation_id="adjust_character_resource",
-    doc="The GM awards or takes a resource with a reason (Resolve awards, WCBH-18).",
+routes.declare(
+    Op(
+        "/v1/characters/{character_id}/resources",
+        Chronicle.adjust_resource,
+        "The GM awards or takes a resource with a reason (Resolve awards, WCBH-18).",
+        operation_id="adjust_character_resource",
+    )
 )
 
 
@@ -140,24 +137,25 @@ def _proposed(outcome: Outcome) -> int:
     return 202 if isinstance(outcome.result, SheetProposed) else 200
 
 
-routes.post(
-    "/v1/characters/{character_id}/sheet",
-    Chronicle.change_sheet,
-    SheetReplace,
-    operation_id="replace_character_sheet",
-    name="replace_sheet",
-    method="PUT",
-    status=_proposed,
-    responses={
-        202: {
-            "model": CharacterPublic,
-            "description": "A player's change awaits the GM's approval (in `sheet_changes`)",
-        }
-    },
-    doc="""Replace the sheet (the GM at any time; the owning player under the campaign's
+routes.declare(
+    Op(
+        "/v1/characters/{character_id}/sheet",
+        Chronicle.change_sheet,
+        """Replace the sheet (the GM at any time; the owning player under the campaign's
     `player_sheet_changes`). The ruleset validates it; current resources are kept (lowered to a
     smaller maximum, never refilled). A player's change that needs the GM's approval is 202: it
     waits in `sheet_changes` as pending.""",
+        operation_id="replace_character_sheet",
+        name="replace_sheet",
+        method="PUT",
+        status=_proposed,
+        responses={
+            202: {
+                "model": CharacterPublic,
+                "description": "A player's change awaits the GM's approval (in `sheet_changes`)",
+            }
+        },
+    )
 )
 
 
@@ -170,13 +168,14 @@ SHEET_DECISIONS = {
     "decline": (False, "The GM declines a player's pending sheet change, with a note."),
 }
 for decision, (approved, decision_doc) in SHEET_DECISIONS.items():
-    routes.post(
-        f"/v1/characters/{{character_id}}/sheet-changes/{{change_id}}/{decision}",
-        Chronicle.decide_sheet_change,
-        SheetChangeDecision,
-        operation_id=f"{decision}_sheet_change",
-        name=f"{decision}_sheet_change",
-        fixed=(approved,),
-        optional=True,
-        doc=decision_doc,
+    routes.declare(
+        Op(
+            f"/v1/characters/{{character_id}}/sheet-changes/{{change_id}}/{decision}",
+            Chronicle.decide_sheet_change,
+            decision_doc,
+            operation_id=f"{decision}_sheet_change",
+            name=f"{decision}_sheet_change",
+            fixed=(approved,),
+            optional=True,
+        )
     )

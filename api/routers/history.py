@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import ActorDep, AppDep, ViewsDep, position_query
 from api.errors import ERROR_RESPONSES
+from api.visibility import seen_by
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 
 router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
@@ -23,6 +24,12 @@ class LogEntry(BaseModel):
     timestamp: str
     actor: str | None = Field(description="The member whose command wrote it")
     payload: dict[str, Any] = Field(description="The event's fields, secrets left out")
+    text: str | None = Field(
+        default=None,
+        description="What happened, for people: the replay's step texts of this entry, one line "
+        "each; null for bookkeeping entries whose story another entry tells, and for what is "
+        "withheld from the reader",
+    )
 
 
 class LogPage(BaseModel):
@@ -58,8 +65,9 @@ def events(
     """The campaign's log in order, paged; follow `next_after`."""
     campaign = app.get(actor, Campaign, campaign_id)
     items = views.store.log(str(campaign.id), after=after, limit=limit)
+    seen = seen_by(app, actor)  # after the read (domain/visibility.py)
     return LogPage(
-        items=[LogEntry.model_validate(i) for i in items],
+        items=[LogEntry.model_validate(i) for i in seen.entries(items)],
         next_after=items[-1]["position"] if len(items) == limit else None,
     )
 
@@ -68,21 +76,24 @@ def events(
 def replay_scene(scene_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
     """The scene step by step: what happened and what changed."""
     scene = app.get(actor, Scene, scene_id)
-    return Replay(id=scene.id, steps=views.store.timeline("scene_id", str(scene.id)))  # type: ignore[arg-type]
+    steps = views.store.timeline("scene_id", str(scene.id))
+    return Replay(id=scene.id, steps=seen_by(app, actor).steps(steps))  # type: ignore[arg-type]
 
 
 @router.get("/v1/issues/{issue_id}/replay", response_model=Replay, operation_id="replay_issue")
 def replay_issue(issue_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
     """The game Issue step by step, its scenes included."""
     issue = app.get(actor, Issue, issue_id)
-    return Replay(id=issue.id, steps=views.store.timeline("issue_id", str(issue.id)))  # type: ignore[arg-type]
+    steps = views.store.timeline("issue_id", str(issue.id))
+    return Replay(id=issue.id, steps=seen_by(app, actor).steps(steps))  # type: ignore[arg-type]
 
 
 @router.get("/v1/stories/{story_id}/replay", response_model=Replay, operation_id="replay_story")
 def replay_story(story_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Replay:
     """The story step by step, its game Issues and scenes included."""
     story = app.get(actor, Story, story_id)
-    return Replay(id=story.id, steps=views.store.timeline("story_id", str(story.id)))  # type: ignore[arg-type]
+    steps = views.store.timeline("story_id", str(story.id))
+    return Replay(id=story.id, steps=seen_by(app, actor).steps(steps))  # type: ignore[arg-type]
 
 
 @router.get(
@@ -92,4 +103,5 @@ def replay_character(character_id: UUID, app: AppDep, actor: ActorDep, views: Vi
     """The character's history step by step: each change with who made it (`actor`) and why (sheet
     changes and their proposals carry their reason)."""
     character = app.get(actor, Character, character_id)
-    return Replay(id=character.id, steps=views.store.doc_timeline("character", str(character.id)))  # type: ignore[arg-type]
+    steps = views.store.doc_timeline("character", str(character.id))
+    return Replay(id=character.id, steps=seen_by(app, actor).steps(steps))  # type: ignore[arg-type]

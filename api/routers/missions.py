@@ -11,7 +11,7 @@ from eventsourcing.domain import Aggregate
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
-from api.command_routes import CommandRoutes
+from api.command_routes import CommandRoutes, Op
 from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
@@ -21,12 +21,7 @@ from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
 from domain.missions import Missions
 from domain.requests import (
-    CounterChange,
-    CounterDefine,
-    MissionCreate,
-    MissionEnd,
     MissionOutcome,
-    RestCreate,
 )
 
 router = APIRouter(tags=["missions"], responses=ERROR_RESPONSES)
@@ -149,13 +144,13 @@ routes = CommandRoutes(router, _missions, model=MissionPublic, present=_mission)
 # ---- routes --------------------------------------------------------------------------------------
 
 
-routes.post(
-    "/v1/campaigns/{campaign_id}/missions",
-    Missions.create_mission,
-    MissionCreate,
-    operation_id="create_mission",
-    status_code=201,
-    doc="Start a mission (GM): alarm and rival progress at 0, no rests yet.",
+routes.declare(
+    Op(
+        "/v1/campaigns/{campaign_id}/missions",
+        Missions.create_mission,
+        "Start a mission (GM): alarm and rival progress at 0, no rests yet.",
+        created=True,
+    )
 )
 
 
@@ -194,38 +189,32 @@ def _mission_summary(doc: dict[str, Any]) -> MissionSummary:
 MISSIONS = Listing("mission", MissionPage, _mission_summary)
 
 
-routes.post(
-    "/v1/missions/{mission_id}/end",
-    Missions.end_mission,
-    MissionEnd,
-    operation_id="end_mission",
-    doc="End the mission (GM), once: a mission has one attempt (CD-21).",
-)
-routes.post(
-    "/v1/missions/{mission_id}/counters",
-    Missions.define_mission_counter,
-    CounterDefine,
-    operation_id="define_mission_counter",
-    name="define_counter",
-    status_code=201,
-    doc="Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25).",
-)
-routes.post(
-    "/v1/missions/{mission_id}/counters/{counter}",
-    Missions.change_mission_counter,
-    CounterChange,
-    params={"counter": CounterName},
-    operation_id="change_mission_counter",
-    name="change_counter",
-    doc="""Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
+routes.declare(
+    Op(
+        "/v1/missions/{mission_id}/end",
+        Missions.end_mission,
+        "End the mission (GM), once: a mission has one attempt (CD-21).",
+    ),
+    Op(
+        "/v1/missions/{mission_id}/counters",
+        Missions.define_mission_counter,
+        "Define a counter of the GM's own, e.g. the catastrophe counter (GM, CD-25).",
+        name="define_counter",
+        created=True,
+    ),
+    Op(
+        "/v1/missions/{mission_id}/counters/{counter}",
+        Missions.change_mission_counter,
+        """Raise or lower a counter with a reason (GM): clamped to 0..maximum, a crossed zone
     recorded (CD-23); rival progress at 10 ends the mission as lost to rivals (CD-24).""",
-)
-routes.post(
-    "/v1/missions/{mission_id}/rests",
-    Missions.rest_on_mission,
-    RestCreate,
-    operation_id="rest_on_mission",
-    name="rest",
-    doc="""A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
+        params={"counter": CounterName},
+        name="change_counter",
+    ),
+    Op(
+        "/v1/missions/{mission_id}/rests",
+        Missions.rest_on_mission,
+        """A rest (GM, CD-22): each participant gets 1d6 Health and 1d6 Will back (one fair roll in an
     open scene), never above its maxima; the mission's rest counter counts up.""",
+        name="rest",
+    ),
 )

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from api.command_routes import CommandRoutes, application
+from api.command_routes import CommandRoutes, Op, application
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.presenters import issue_shown, scene_shown, shown
@@ -22,14 +22,6 @@ from api.schemas import (
 )
 from domain.aggregates import Campaign, Issue, Scene, Story
 from domain.application import Actor, Chronicle
-from domain.requests import (
-    ActFirst,
-    CombatantsJoin,
-    IssueCreate,
-    PoolChange,
-    SceneCreate,
-    StoryCreate,
-)
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
 
@@ -105,14 +97,14 @@ def list_scenes(
 
 
 routes = CommandRoutes(router, application)
-routes.post(
-    "/v1/campaigns/{campaign_id}/stories",
-    Chronicle.start_story,
-    StoryCreate,
-    operation_id="start_story",
-    status_code=201,
-    model=StoryPublic,
-    present=shown(story_public),
+routes.declare(
+    Op(
+        "/v1/campaigns/{campaign_id}/stories",
+        Chronicle.start_story,
+        model=StoryPublic,
+        present=shown(story_public),
+        created=True,
+    )
 )
 
 
@@ -121,55 +113,52 @@ reads.one(
 )
 
 
-routes.post(
-    "/v1/stories/{story_id}/complete",
-    Chronicle.complete_story,
-    operation_id="complete_story",
-    model=StoryPublic,
-    present=shown(story_public),
-    doc="Complete the story; its game Issue must have ended.",
-)
-routes.post(
-    "/v1/stories/{story_id}/issues",
-    Chronicle.start_issue,
-    IssueCreate,
-    operation_id="start_issue",
-    status_code=201,
-    model=IssuePublic,
-    present=issue_shown,
-    doc="Start a game Issue (a session of play); only one runs per story.",
+routes.declare(
+    Op(
+        "/v1/stories/{story_id}/complete",
+        Chronicle.complete_story,
+        "Complete the story; its game Issue must have ended.",
+        model=StoryPublic,
+        present=shown(story_public),
+    ),
+    Op(
+        "/v1/stories/{story_id}/issues",
+        Chronicle.start_issue,
+        "Start a game Issue (a session of play); only one runs per story.",
+        model=IssuePublic,
+        present=issue_shown,
+        created=True,
+    ),
 )
 
 
 reads.one("/v1/issues/{issue_id}", Issue, issue_public, model=IssuePublic, operation_id="get_issue")
 
 
-routes.post(
-    "/v1/issues/{issue_id}/pools",
-    Chronicle.change_pool,
-    PoolChange,
-    operation_id="change_issue_pool",
-    model=IssuePublic,
-    present=issue_shown,
-    doc="The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21).",
-)
-routes.post(
-    "/v1/issues/{issue_id}/end",
-    Chronicle.end_issue,
-    operation_id="end_issue",
-    model=IssuePublic,
-    present=issue_shown,
-    doc="End the game Issue; its open scenes close with it.",
-)
-routes.post(
-    "/v1/issues/{issue_id}/scenes",
-    Chronicle.open_scene,
-    SceneCreate,
-    operation_id="open_scene",
-    status_code=201,
-    model=ScenePublic,
-    present=scene_shown,
-    doc="Open a scene; only in a running game Issue.",
+routes.declare(
+    Op(
+        "/v1/issues/{issue_id}/pools",
+        Chronicle.change_pool,
+        "The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21).",
+        operation_id="change_issue_pool",
+        model=IssuePublic,
+        present=issue_shown,
+    ),
+    Op(
+        "/v1/issues/{issue_id}/end",
+        Chronicle.end_issue,
+        "End the game Issue; its open scenes close with it.",
+        model=IssuePublic,
+        present=issue_shown,
+    ),
+    Op(
+        "/v1/issues/{issue_id}/scenes",
+        Chronicle.open_scene,
+        "Open a scene; only in a running game Issue.",
+        model=ScenePublic,
+        present=scene_shown,
+        created=True,
+    ),
 )
 
 
@@ -187,36 +176,19 @@ reads.one(
 )
 
 
-routes.post(
-    "/v1/scenes/{scene_id}/pages",
-    Chronicle.advance_page,
-    operation_id="advance_page",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="Advance to the next page (round).",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/combatants",
-    Chronicle.join_fight,
-    CombatantsJoin,
-    operation_id="join_fight",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="The GM puts characters into the scene's fight; the scene then shows its order of action.",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/act-first",
-    Chronicle.act_first,
-    ActFirst,
-    operation_id="act_first",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="1 Resolve: the character acts first every page from now on (WCBH-24).",
-)
-routes.post(
-    "/v1/scenes/{scene_id}/close",
-    Chronicle.close_scene,
-    operation_id="close_scene",
+routes.declare(
+    Op("/v1/scenes/{scene_id}/pages", Chronicle.advance_page, "Advance to the next page (round)."),
+    Op(
+        "/v1/scenes/{scene_id}/combatants",
+        Chronicle.join_fight,
+        "The GM puts characters into the scene's fight; the scene then shows its order of action.",
+    ),
+    Op(
+        "/v1/scenes/{scene_id}/act-first",
+        Chronicle.act_first,
+        "1 Resolve: the character acts first every page from now on (WCBH-24).",
+    ),
+    Op("/v1/scenes/{scene_id}/close", Chronicle.close_scene),
     model=ScenePublic,
     present=scene_shown,
 )

@@ -9,11 +9,12 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
-from api.command_routes import CommandRoutes, application
-from api.deps import ASKS_GM, ActorDep, AppDep, Commands
+from api.command_routes import CommandRoutes, Op, application
+from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
+from api.proof_page import proof_link
 from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import (
     CampaignVerification,
@@ -27,31 +28,32 @@ from api.schemas import (
     roll_public_of,
     roll_request_public,
 )
+from api.visibility import roll_seen, seen_by
 from domain.aggregates import Campaign, Character, Roll, RollRequest, Scene
 from domain.application import Actor, Chronicle, Outcome
 from domain.export import jsonl, signed_export
 from domain.luck import RollLuck, report
-from domain.requests import FollowUpCreate, RollCreate, RollRequestApproval, RollRequestDecline
-from domain.rulesets import get_ruleset
+from domain.proofs import what_was_rolled, who_rolled
+from domain.visibility import WITHHELD_TEXT
 
 router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application)
 reads = ReadRoutes(router)
-routes.post(
-    "/v1/scenes/{scene_id}/rolls",
-    Chronicle.roll,
-    RollCreate,
-    operation_id="roll",
-    status_code=201,
-    responses=ASKS_GM,
-    model=RollPublic,
-    present=roll_shown,
-    doc="""Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
+routes.declare(
+    Op(
+        "/v1/scenes/{scene_id}/rolls",
+        Chronicle.roll,
+        """Roll a check of the campaign's ruleset in an open scene (the GM for anyone or a raw pool;
     a player for its own characters: it names what is rolled, the sheet gives the numbers, and
     its situational modifiers follow the campaign's `player_modifiers`, 202 when they wait for
     the GM).""",
+        model=RollPublic,
+        present=roll_shown,
+        created=True,
+        asks_gm=True,
+    )
 )
 
 
@@ -82,29 +84,26 @@ reads.one(
 )
 
 
-routes.post(
-    "/v1/roll-requests/{request_id}/approve",
-    Chronicle.approve_roll_request,
-    RollRequestApproval,
-    operation_id="approve_roll_request",
-    model=RollRequestPublic,
-    present=_request,
-    doc="""The GM approves (optionally changing `modifiers`): the player's command runs now, as the
+routes.declare(
+    Op(
+        "/v1/roll-requests/{request_id}/approve",
+        Chronicle.approve_roll_request,
+        """The GM approves (optionally changing `modifiers`): the player's command runs now, as the
     player's roll with its client seed; `result_id` is the roll it made.""",
-)
-routes.post(
-    "/v1/roll-requests/{request_id}/decline",
-    Chronicle.decline_roll_request,
-    RollRequestDecline,
-    operation_id="decline_roll_request",
+    ),
+    Op(
+        "/v1/roll-requests/{request_id}/decline",
+        Chronicle.decline_roll_request,
+        "The GM declines: nothing is rolled.",
+    ),
     model=RollRequestPublic,
     present=_request,
-    doc="The GM declines: nothing is rolled.",
 )
 
 
-def _roll(roll: Roll, app: Chronicle, _: Actor) -> RollPublic:
-    return roll_public(roll, app.repository.get(roll.scene_id))
+def _roll(roll: Roll, app: Chronicle, actor: Actor) -> RollPublic:
+    public = roll_public(roll, app.repository.get(roll.scene_id))
+    return roll_seen(public, roll.record, seen_by(app, actor))
 
 
 reads.one(
@@ -138,22 +137,13 @@ def get_roll_text(
     roll = app.get(actor, Roll, roll_id)
     record = roll.record
     campaign: Campaign = app.repository.get(roll.campaign_id)
-    if record.get("character_id") is not None:
-        character: Character = app.repository.get(UUID(record["character_id"]))
-        who = character.name
-    else:
-        who = campaign.member(UUID(record["rolled_by"])).name
-    proof = f"{request.base_url}v1/rolls/{roll.id}/verification"
-    text = roll_text.roll_text(record, roll.odds, who, _reads(campaign, record), proof)
+    if seen_by(app, actor).withholds(record):
+        # the same words in every format: no markup to add to what is not shown
+        return PlainTextResponse(f"{WITHHELD_TEXT} (roll #{record['sequence']} of the chain)")
+    who = who_rolled(app.repository, campaign, record)
+    proof = proof_link(str(request.base_url), campaign, roll)
+    text = roll_text.roll_text(record, roll.odds, who, what_was_rolled(campaign, record), proof)
     return PlainTextResponse(roll_text.RENDERERS[format](text))
-
-
-def _reads(campaign: Campaign, record: dict[str, Any]) -> str:
-    """What was rolled, as the campaign's ruleset reads its check (a follow-up: by its name)."""
-    if record.get("follow_up"):
-        return f"{record['follow_up'].replace('_', ' ')} (a follow-up of {record['check']})"
-    check = get_ruleset(campaign.ruleset).checks.get(record["check"])
-    return check.reads(record["request"]) if check is not None else record["check"]
 
 
 class RollPage(Page):
@@ -185,21 +175,28 @@ def list_rolls(
     for scene in {r.doc["scene_id"] for r in rows}:
         for epoch in (views.store.doc("scene", scene) or {}).get("seeds", []):
             seeds[epoch["commitment"]] = epoch["revealed_seed"]
+    seen = seen_by(app, actor)
     items = [
-        roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at) for r in rows
+        roll_seen(
+            roll_public_of(r.doc["record"], r.doc["odds"], r.doc["version"], seeds, r.at),
+            r.doc["record"],
+            seen,
+        )
+        for r in rows
     ]
     return RollPage(items=items, next_after=next_after(rows, query.limit))
 
 
-routes.post(
-    "/v1/rolls/{roll_id}/follow-ups",
-    Chronicle.follow_up,
-    FollowUpCreate,
-    operation_id="follow_up_roll",
-    status_code=201,
-    model=RollPublic,
-    present=roll_shown,
-    doc="A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save.",
+routes.declare(
+    Op(
+        "/v1/rolls/{roll_id}/follow-ups",
+        Chronicle.follow_up,
+        "A follow-up linked to a roll (Resolve dice, rerolls…); what it costs is spent in the same save.",
+        operation_id="follow_up_roll",
+        model=RollPublic,
+        present=roll_shown,
+        created=True,
+    )
 )
 
 
@@ -223,13 +220,14 @@ def verify_campaign(campaign_id: UUID, app: AppDep, actor: ActorDep) -> Campaign
     return CampaignVerification.model_validate(app.verify_campaign(actor, campaign_id))
 
 
-routes.post(
-    "/v1/scenes/{scene_id}/seed/rotate",
-    Chronicle.rotate_seed,
-    operation_id="rotate_seed",
-    model=ScenePublic,
-    present=scene_shown,
-    doc="Reveal the scene's current seed and commit to a new one (GM).",
+routes.declare(
+    Op(
+        "/v1/scenes/{scene_id}/seed/rotate",
+        Chronicle.rotate_seed,
+        "Reveal the scene's current seed and commit to a new one (GM).",
+        model=ScenePublic,
+        present=scene_shown,
+    )
 )
 
 
@@ -243,16 +241,17 @@ def export(campaign_id: UUID, app: AppDep, actor: ActorDep) -> StreamingResponse
     """The whole campaign log as JSON Lines, secrets left out (check it offline: `chronicle verify`).
 
     Read from the event store itself, not from the views: an audit must see what is stored now."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    entries = signed_export(app, campaign.id)
+    app.get(actor, Campaign, campaign_id)  # 404 unless it is the actor's campaign
+    entries = signed_export(app, actor)
     return StreamingResponse(jsonl(iter(entries)), media_type="application/x-ndjson")
 
 
-def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckReport:
-    _, rolls = app.campaign_rolls(campaign_id)
+def _luck(app: Chronicle, actor: Actor, character_id: UUID | None) -> LuckReport:
+    _, rolls = app.campaign_rolls(actor.campaign_id)
+    seen = seen_by(app, actor)
     values = []
     for roll in rolls:
-        if roll is None:
+        if roll is None or seen.withholds(roll.record):
             continue
         if character_id is not None and roll.record.get("character_id") != str(character_id):
             continue
@@ -271,7 +270,7 @@ def _luck(app: Chronicle, campaign_id: UUID, character_id: UUID | None) -> LuckR
 def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
     """Are this character's dice cursed? Its rolls against their exact distributions."""
     character = app.get(actor, Character, character_id)
-    return _luck(app, character.campaign_id, character.id)
+    return _luck(app, actor, character.id)
 
 
 @reads.get(
@@ -280,5 +279,5 @@ def character_luck(character_id: UUID, app: AppDep, actor: ActorDep) -> LuckRepo
     operation_id="campaign_luck",
 )
 def campaign_luck(campaign_id: UUID, app: AppDep, actor: ActorDep) -> LuckReport:
-    campaign = app.get(actor, Campaign, campaign_id)
-    return _luck(app, campaign.id, None)
+    app.get(actor, Campaign, campaign_id)  # 404 unless it is the actor's campaign
+    return _luck(app, actor, None)

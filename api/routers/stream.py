@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import ActorDep, AppDep, bearer, position_query
 from api.errors import ERROR_RESPONSES
 from api.routers.history import LogEntry
+from api.visibility import seen_by
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
 from domain.errors import InvalidInput, Unauthenticated
@@ -38,11 +39,6 @@ RETRY_MILLISECONDS = 1000  # tells EventSource how soon to reconnect
 CHECK_SECONDS = 0.25  # bound on noticing a disconnect or a server shutdown while idle
 CREDENTIAL_SECONDS = 1.0  # an open stream re-checks its token against the store this often
 CREDENTIAL_ENTRIES = ("Campaign.TokenRotated", "Campaign.TokenRevoked", "Campaign.MemberRemoved")
-
-
-def readable(entry: dict[str, Any], actor: Actor) -> bool:
-    """May this member see this log entry? Every member reads the whole (redacted) log today."""
-    return True
 
 
 def server_exiting() -> bool:
@@ -198,12 +194,15 @@ async def _events(
         beat = time.monotonic() + heartbeat
         while await credential.valid():
             read = await head.read(campaign_id, last)
+            # taken after the read: it knows every hide and secret roll the entries hold
+            seen = await to_thread.run_sync(seen_by, credential.app, credential.actor)
             for entry in read.entries:
                 last = entry["position"]
                 if not await credential.valid(entry):
                     return
-                if readable(entry, credential.actor):
-                    yield _event(entry)
+                shown = seen.entry(entry)
+                if shown is not None:
+                    yield _event(shown)
                     sent += 1
                     if sent == limit:
                         return

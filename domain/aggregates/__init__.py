@@ -14,6 +14,7 @@ from domain.aggregates.scene import Scene
 from domain.aggregates.server_key import ServerKey
 from domain.aggregates.signing_keys import SigningKeys
 from domain.aggregates.story import Story
+from domain.aggregates.webhook import Webhook
 
 __all__ = [
     "MISSION_OUTCOMES",
@@ -33,4 +34,5 @@ __all__ = [
     "ServerKey",
     "SigningKeys",
     "Story",
+    "Webhook",
 ]

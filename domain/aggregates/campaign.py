@@ -36,6 +36,9 @@ class Member:
 
 
 class Campaign(Aggregate):
+    # Off until the GM opens them; a class default, so campaigns that never set it read False.
+    proof_pages_public: bool = False
+
     @event("Created")
     def __init__(
         self,
@@ -182,6 +185,14 @@ class Campaign(Aggregate):
 
     # ---- open scenes --------------------------------------------------------------------------
 
+    def set_proof_pages(self, public: bool) -> None:
+        """Make the rolls' proof pages public (GET /proof/{roll_id}, no token) or private again."""
+        self._proof_pages_set(public)
+
+    @event("ProofPagesSet")
+    def _proof_pages_set(self, public: bool) -> None:
+        self.proof_pages_public = public
+
     def note_scene_opened(self, scene_id: UUID) -> None:
         self._scene_opened(scene_id)
 
@@ -217,6 +228,57 @@ class Campaign(Aggregate):
     @event("CharacterEnrolled")
     def _character_enrolled(self, character_id: UUID) -> None:
         self.character_ids.append(character_id)
+
+    # ---- visibility (docs/front-ends.md, "Visibility") -----------------------------------------
+    # The campaign is the index of what its players and observers may not see: every read path
+    # asks it (one aggregate, read at each request anyway), so a new read cannot miss a
+    # character hidden or a roll withheld a moment ago. Campaigns from before have neither list.
+
+    @property
+    def hidden_character_ids(self) -> list[UUID]:
+        return list(getattr(self, "_hidden_character_ids", []))
+
+    @property
+    def withheld_roll_ids(self) -> list[UUID]:
+        return list(getattr(self, "_withheld_roll_ids", []))
+
+    # Hiding a hidden character (or showing a shown one) is recorded all the same: the GM's
+    # command always writes, and the list stays a set.
+    def hide_character(self, character_id: UUID) -> None:
+        self._character_hidden(character_id)
+
+    def show_character(self, character_id: UUID) -> None:
+        self._character_shown(character_id)
+
+    @event("CharacterHidden")
+    def _character_hidden(self, character_id: UUID) -> None:
+        kept = [i for i in self.hidden_character_ids if i != character_id]
+        self._hidden_character_ids = [*kept, character_id]
+
+    @event("CharacterShown")
+    def _character_shown(self, character_id: UUID) -> None:
+        self._hidden_character_ids = [i for i in self.hidden_character_ids if i != character_id]
+
+    def withhold_roll(self, roll_id: UUID) -> None:
+        """A secret GM roll: chained like any other, its contents withheld until revealed."""
+        self._roll_withheld(roll_id)
+
+    def reveal_roll(self, roll_id: UUID) -> None:
+        if roll_id not in self.withheld_roll_ids:
+            raise Conflict(
+                f"roll {roll_id} is not a secret roll waiting to be revealed",
+                field="roll_id",
+                code="not_withheld",
+            )
+        self._roll_revealed(roll_id)
+
+    @event("RollWithheld")
+    def _roll_withheld(self, roll_id: UUID) -> None:
+        self._withheld_roll_ids = [*self.withheld_roll_ids, roll_id]
+
+    @event("RollRevealed")
+    def _roll_revealed(self, roll_id: UUID) -> None:
+        self._withheld_roll_ids = [i for i in self.withheld_roll_ids if i != roll_id]
 
     def _add_member(
         self,

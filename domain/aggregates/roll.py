@@ -57,7 +57,14 @@ class Roll(Aggregate):
 
     def note_follow_up(self, follow_up_id: UUID, name: str, outcome: CheckOutcome) -> None:
         """A follow-up roll was made on this one; its own record holds its faces and proof."""
-        self._followed_up(follow_up_id, name, outcome.result, outcome.score, outcome.success)
+        self._followed_up(
+            follow_up_id,
+            name,
+            outcome.result,
+            outcome.score,
+            outcome.success,
+            self.record.get("character_id"),
+        )
 
     @event("FollowedUp")
     def _followed_up(
@@ -67,6 +74,9 @@ class Roll(Aggregate):
         result: dict[str, Any],
         score: int,
         success: bool | None,
+        # whose roll it follows, so that a reader who may not see the character does not see
+        # this either (domain/visibility.py); None in events from before it was noted
+        character_id: str | None = None,
     ) -> None:
         self.follow_ups.append(
             {
@@ -77,6 +87,15 @@ class Roll(Aggregate):
                 "success": success,
             }
         )
+
+    def reveal(self) -> None:
+        """The GM reveals a secret roll (the campaign stops withholding it in the same save);
+        noted here too, so that the roll's version, and so its ETag, moves when it shows whole."""
+        self._revealed()
+
+    @event("Revealed")
+    def _revealed(self) -> None:
+        pass
 
 
 class RollChain(Aggregate):

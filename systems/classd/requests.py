@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.requests import Strict
+from domain.requests import Strict, seed_field
 
 AttackType = Literal["melee", "ranged", "mental"]
 EDGE = "CD-5: advantages (or disadvantages), one d6 each."
@@ -28,9 +28,7 @@ class ClassDRolled(Strict):
         description="CD-6: at most this many Will, one per ordinary failure, to reroll the check; "
         "a critical failure is never rerolled.",
     )
-    client_seed: str | None = Field(
-        default=None, min_length=1, max_length=128, description="Your own randomness."
-    )
+    client_seed: str | None = seed_field("Your own randomness.")
 
 
 class ClassDAttackCreate(ClassDRolled):

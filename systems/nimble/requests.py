@@ -8,10 +8,10 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.requests import Strict
+from domain.requests import Strict, seed_field
 
 Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
+Seed = seed_field("Your own randomness.")
 Short = Field(default="", max_length=200)
 SceneId = Field(description="The scene this happens in (open).")
 Reason = Field(default="", max_length=200, description="Why (shown in the timeline).")

@@ -3,17 +3,17 @@ and hand it to the command whole (systems/nwod_micro/routes/fight.py)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 from uuid import UUID
 
 from pydantic import Field
 
-from domain.requests import Strict
+from domain.requests import Recorded, Strict, seed_field
 
 Affinity = Literal["INT", "ELG", "VIO"]
 RangeBand = Literal["close", "medium", "long", "double_long"]
 Condition = Literal["bad_weather", "smoke", "fog", "poor_light", "glare"]
-Seed = Field(default=None, min_length=1, max_length=128, description="Your own randomness.")
+Seed = seed_field("Your own randomness.")
 
 
 class NwodSituation(Strict):
@@ -46,7 +46,10 @@ class InitiativeCreate(Strict):
     client_seed: str | None = Seed
 
 
-class AttackCreate(NwodSituation):
+class AttackCreate(NwodSituation, Recorded):
+    # roll requests recorded before the command took its body whole held `range` as `range_band`
+    recorded_renamed: ClassVar[dict[str, str]] = {"range_band": "range"}
+
     attacker_id: UUID
     target_ids: list[UUID] = Field(
         min_length=1,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 from uuid import UUID
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from domain.requests import Strict
+from domain.requests import Recorded, Strict, seed_field
 from systems.wcbh.rules.attack import AttackResolve
 
 # The texts the bodies take, each kind with its bounds once: a name (a trait, Power, effect or
@@ -17,37 +17,6 @@ from systems.wcbh.rules.attack import AttackResolve
 Named = Annotated[str, Field(min_length=1, max_length=80)]
 Reason = Annotated[str, Field(min_length=1, max_length=200)]
 Account = Annotated[str, Field(min_length=1, max_length=500)]
-
-
-class Recorded(Strict):
-    """A body that roll requests recorded before issue #14 may hold in an older shape, the
-    command's arguments one by one: the GM's approval revives them into the body
-    (tests/app/test_wcbh_old_roll_requests.py, test_wcbh_roll_requests.py). A body names what
-    changed since: `recorded_pairs`, its lists whose items were stored as pairs (the field, and
-    the names of a pair's two places); `recorded_replaced`, old fields a new one replaced (old
-    name: new name), dropped unless the body names the new one. The attacks' `active_defences`
-    were the attacker's choice for the target, which WCBH-28 leaves to the target's side (issue
-    #15): revived, the target defends with everything its sheet has, the best counting."""
-
-    recorded_pairs: ClassVar[dict[str, tuple[str, str]]] = {}
-    recorded_replaced: ClassVar[dict[str, str]] = {}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_old_arguments(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        old = dict(data)
-        for name, new in cls.recorded_replaced.items():
-            if name in old and new not in old:
-                del old[name]
-        for name, places in cls.recorded_pairs.items():
-            if isinstance(old.get(name), list):
-                old[name] = [
-                    dict(zip(places, item, strict=True)) if isinstance(item, list | tuple) else item
-                    for item in old[name]
-                ]
-        return old
 
 
 class AttackRecorded(Recorded):
@@ -58,12 +27,7 @@ class AttackRecorded(Recorded):
 
 # ---- scene play (commands/scene_play.py): WCBH-10..12, 27, 34, 37..39 -----------------------------
 
-ClientSeed = Field(
-    default=None,
-    min_length=1,
-    max_length=128,
-    description="Your own contribution to the randomness; generated when omitted",
-)
+ClientSeed = seed_field()
 TraitRequestBody: Any = Field(
     default_factory=dict,
     description="The `trait` check's request (see GET /v1/rulesets/wcbh): trait, modifier, "
@@ -251,7 +215,7 @@ Defences = Field(
     "(WCBH-28); passive ones (Stamina, armour Powers) always count",
 )
 # The fight's bodies describe no client seed (their OpenAPI is as it was).
-FightClientSeed = Field(default=None, min_length=1, max_length=128)
+FightClientSeed = seed_field(None)
 Purpose = Field(default=None, max_length=200)
 
 

@@ -143,6 +143,8 @@ class Table:
     def position(self) -> int:
         return self.app.recorder.max_notification_id() or 0
 
-    def export(self) -> list[dict[str, Any]]:
-        """The campaign's export as a reader of the file sees it: each JSON line parsed back."""
-        return [json.loads(line) for line in jsonl(iter(signed_export(self.app, self.campaign_id)))]
+    def export(self, reader: Actor | None = None) -> list[dict[str, Any]]:
+        """The campaign's export as a reader of the file sees it (the GM's by default): each
+        JSON line parsed back."""
+        entries = signed_export(self.app, reader or self.gm)
+        return [json.loads(line) for line in jsonl(iter(entries))]

@@ -4,19 +4,20 @@ model whole (its fields were then stored one by one)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
-from pydantic import BaseModel
+import pytest
+from pydantic import BaseModel, ValidationError
 
 from domain.commands import (
     CommandContext,
     Outcome,
     argument_path,
     command_arguments,
-    recorded_as,
     revive_arguments,
 )
+from domain.requests import Recorded
 
 
 class Body(BaseModel):
@@ -32,8 +33,15 @@ def flat(app: Any, ctx: CommandContext, scene_id: UUID, target_id: UUID, bonus: 
     raise NotImplementedError
 
 
-@recorded_as(aimed_at="target_id")
-def renamed(app: Any, ctx: CommandContext, scene_id: UUID, body: Body) -> Outcome:
+class RenamedBody(Recorded):
+    """`target_id` was stored as `aimed_at` before."""
+
+    recorded_renamed: ClassVar[dict[str, str]] = {"aimed_at": "target_id"}
+    target_id: UUID
+    bonus: int = 0
+
+
+def renamed(app: Any, ctx: CommandContext, scene_id: UUID, body: RenamedBody) -> Outcome:
     raise NotImplementedError
 
 
@@ -67,8 +75,13 @@ def test_a_field_renamed_since_the_request_was_recorded_revives_under_its_new_na
     stored = command_arguments(older, None, CommandContext(None), (scene, target, 1), {})
     assert revive_arguments(renamed, stored) == {
         "scene_id": scene,
-        "body": Body(target_id=target, bonus=1),
+        "body": RenamedBody(target_id=target, bonus=1),
     }
+
+
+def test_a_body_sent_today_under_an_old_field_name_is_refused_naming_the_field() -> None:
+    with pytest.raises(ValidationError, match="aimed_at"):
+        RenamedBody.model_validate({"aimed_at": str(uuid4())})
 
 
 def test_a_place_in_the_request_body_sits_inside_the_model_in_the_arguments() -> None:

@@ -9,18 +9,20 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.command_routes import CommandRoutes, Op
+from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import RollPublic, Written, roll_public
+from api.presenters import roll_named, with_roll
+from api.read_routes import ReadRoutes
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.application import Outcome
-from systems.classd import requests
 from systems.classd.commands import ClassD
 from systems.classd.commands.fight import AREA, ClassDResult, Fight
 from systems.classd.rules import combat
 
 router = APIRouter(tags=["classd"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 def classd_fight(app: AppDep) -> Fight:
@@ -81,28 +83,23 @@ def combat_public(
         fleeing=combat.fleeing(state),
         grants=state.get("grants", {}),
         fight_over=state.get("over", False),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
-def present(outcome: Outcome, _: Commands) -> ClassDCombatPublic:
+def present(outcome: Outcome, commands: Commands) -> ClassDCombatPublic:
     """A combat command's answer: the round after it, its roll (saved with it) and its outcome."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(ClassDResult)
-    roll = next((a for a in outcome.saved if a.id == result.roll_id), None)
-    assert roll is None or isinstance(roll, Roll)
+    result, roll = roll_named(outcome, commands, ClassDResult)
     return combat_public(scene, roll, dict(result.outcome))
 
 
-@router.get(
-    dependencies=WAIT,
-    path="/v1/scenes/{scene_id}/classd",
-    response_model=ClassDCombatPublic,
+@reads.get(
+    "/v1/scenes/{scene_id}/classd",
     operation_id="classd_combat",
-    responses=NOT_MODIFIED,
+    model=ClassDCombatPublic,
+    etag=True,
 )
 def get_combat(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The round of a Class D fight: whose turn, actions, reactions, engaged pairs, edges,
@@ -111,110 +108,85 @@ def get_combat(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse
 
 
 routes = CommandRoutes(
-    router, classd_fight, "/v1/scenes/{scene_id}/classd", ClassDCombatPublic, present
+    router,
+    classd_fight,
+    "/v1/scenes/{scene_id}/classd",
+    ClassDCombatPublic,
+    present,
+    unprefixed="classd_",
 )
-routes.post(
-    "/villains-turn",
-    Fight.classd_end_heroes_turn,
-    operation_id="classd_end_heroes_turn",
-    name="end_heroes_turn",
-    doc="CD-8: the GM ends the heroes' turn; the villains act. The next page starts a new round.",
-)
-routes.post(
-    "/attacks",
-    Fight.classd_attack,
-    requests.ClassDAttackCreate,
-    operation_id="classd_attack",
-    name="attack",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""CD-10..13, 19, 20: a hero's action: attack a villain. One roll record holds the check, its
+routes.declare(
+    Op(
+        "/villains-turn",
+        Fight.classd_end_heroes_turn,
+        "CD-8: the GM ends the heroes' turn; the villains act. The next page starts a new round.",
+    ),
+    Op(
+        "/attacks",
+        Fight.classd_attack,
+        """CD-10..13, 19, 20: a hero's action: attack a villain. One roll record holds the check, its
     Will rerolls, the damage dice, the strike-back and any hostage hit.""",
-)
-routes.post(
-    "/villain-attacks",
-    Fight.classd_villain_attack,
-    requests.ClassDVillainAttackCreate,
-    operation_id="classd_villain_attack",
-    name="villain_attack",
-    status_code=201,
-    doc="CD-15, 17: (GM) a villain attacks a hero, who rolls the defence.",
-)
-routes.post(
-    "/actions",
-    Fight.classd_act,
-    requests.ClassDActionCreate,
-    operation_id="classd_act",
-    name="act",
-    status_code=201,
-    doc="""CD-9, 15: an action without a roll: a hero's power or item; a villain's special action or
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/villain-attacks",
+        Fight.classd_villain_attack,
+        "CD-15, 17: (GM) a villain attacks a hero, who rolls the defence.",
+        created=True,
+    ),
+    Op(
+        "/actions",
+        Fight.classd_act,
+        """CD-9, 15: an action without a roll: a hero's power or item; a villain's special action or
     flight (heroes may then try to stop it, CD-16).""",
-)
-routes.post(
-    "/retreats",
-    Fight.classd_retreat,
-    requests.ClassDRetreatCreate,
-    operation_id="classd_retreat",
-    name="retreat",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""CD-14: a hero's action: flee, Speed against the fastest pursuer's Speed; automatic if at
+        created=True,
+    ),
+    Op(
+        "/retreats",
+        Fight.classd_retreat,
+        """CD-14: a hero's action: flee, Speed against the fastest pursuer's Speed; automatic if at
     least as many allies cover as there are pursuers.""",
-)
-routes.post(
-    "/stops",
-    Fight.classd_stop,
-    requests.ClassDStopCreate,
-    operation_id="classd_stop",
-    name="stop",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""CD-16: in the villains' turn a hero tries to stop a fleeing villain (Speed vs Speed; one
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/stops",
+        Fight.classd_stop,
+        """CD-16: in the villains' turn a hero tries to stop a fleeing villain (Speed vs Speed; one
     villain per hero per turn).""",
-)
-routes.post(
-    "/moves",
-    Fight.classd_move,
-    requests.ClassDMoveCreate,
-    operation_id="classd_move",
-    name="move",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""CD-18: a hero moves for an edge (cover, high ground): Speed (or Might) against the GM's
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/moves",
+        Fight.classd_move,
+        """CD-18: a hero moves for an edge (cover, high ground): Speed (or Might) against the GM's
     difficulty; usually the hero's action.""",
-)
-routes.post(
-    "/hostage-shields",
-    Fight.classd_hostage_shield,
-    requests.ClassDShieldCreate,
-    operation_id="classd_hostage_shield",
-    name="hostage_shield",
-    doc="CD-20: (GM) a villain holds a hostage as a shield, or lets it go.",
-)
-routes.post(
-    "/fight-end",
-    Fight.classd_end_fight,
-    requests.ClassDFightEnd,
-    operation_id="classd_end_fight",
-    name="end_fight",
-    doc="""CD-8, 22: (GM) the fight in this scene is over, with a reason; the round starts afresh,
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/hostage-shields",
+        Fight.classd_hostage_shield,
+        "CD-20: (GM) a villain holds a hostage as a shield, or lets it go.",
+    ),
+    Op(
+        "/fight-end",
+        Fight.classd_end_fight,
+        """CD-8, 22: (GM) the fight in this scene is over, with a reason; the round starts afresh,
     and rests may follow (a rest is refused while a fight is under way).""",
-)
-routes.post(
-    "/grants",
-    Fight.classd_grant_action,
-    requests.ClassDGrantCreate,
-    operation_id="classd_grant_action",
-    name="grant_action",
-    doc="""CD-8, 9, 15, 17: (GM) the recorded override of the turn order and the action economy:
+    ),
+    Op(
+        "/grants",
+        Fight.classd_grant_action,
+        """CD-8, 9, 15, 17: (GM) the recorded override of the turn order and the action economy:
     the character's next action this round is taken whatever the turn and however many it took.""",
-)
-routes.post(
-    "/captures",
-    Fight.classd_capture,
-    requests.ClassDCaptureCreate,
-    operation_id="classd_capture",
-    name="capture",
-    doc="""CD-23: (GM) the villains capture a hero (out of action until freed), or the hero is
+    ),
+    Op(
+        "/captures",
+        Fight.classd_capture,
+        """CD-23: (GM) the villains capture a hero (out of action until freed), or the hero is
     freed (`release`); lower the alarm with the code heroes_captured as the rules say.""",
+    ),
 )

@@ -9,18 +9,20 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, Commands, respond
+from api.command_routes import CommandRoutes, Op
+from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import RollPublic, Written, roll_public
+from api.presenters import roll_named, with_roll
+from api.read_routes import ReadRoutes
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
-from systems.nimble import requests
 from systems.nimble.commands.encounter import Encounter, EncounterResult, state_of
 from systems.nimble.routes.deps import NimbleDep, encounter
 from systems.nimble.rules import encounter as enc
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class NimbleEncounterPublic(Written):
@@ -81,9 +83,7 @@ def encounter_public(
         helped=state["helped"],
         pending=state.get("pending"),
         refreshes=enc.refreshes(state, max_actions),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
@@ -91,22 +91,19 @@ def present(outcome: Outcome, commands: Commands) -> NimbleEncounterPublic:
     """The encounter after a command, with its roll (if any) and what came of it."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(EncounterResult)
-    roll = commands.app.repository.get(result.roll_id) if result.roll_id else None
+    result, roll = roll_named(outcome, commands, EncounterResult)
     max_actions = encounter(commands.app).nimble_max_actions_now(scene)
     return encounter_public(scene, roll, result.outcome, max_actions)
 
 
 BASE = "/v1/scenes/{scene_id}/nimble"
-routes = CommandRoutes(router, encounter, BASE, NimbleEncounterPublic, present)
+routes = CommandRoutes(
+    router, encounter, BASE, NimbleEncounterPublic, present, unprefixed="nimble_"
+)
 
 
-@router.get(
-    dependencies=WAIT,
-    path=f"{BASE}/encounter",
-    response_model=NimbleEncounterPublic,
-    operation_id="nimble_encounter",
-    responses=NOT_MODIFIED,
+@reads.get(
+    f"{BASE}/encounter", operation_id="nimble_encounter", model=NimbleEncounterPublic, etag=True
 )
 def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONResponse:
     """The encounter: order, whose turn, actions, uses, reactions and what refreshes when."""
@@ -116,104 +113,71 @@ def get_encounter(scene_id: UUID, nimble: NimbleDep, actor: ActorDep) -> JSONRes
     )
 
 
-routes.post(
-    "/encounter",
-    Encounter.nimble_start,
-    requests.NimbleStartCreate,
-    operation_id="nimble_start",
-    name="start",
-    status_code=201,
-    doc="NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns.",
-)
-routes.post(
-    "/encounter/end",
-    Encounter.nimble_end,
-    operation_id="nimble_end",
-    name="end",
-    doc="NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh.",
-)
-routes.post(
-    "/turns/end",
-    Encounter.nimble_end_turn,
-    requests.NimbleTurnEnd,
-    operation_id="nimble_end_turn",
-    name="end_turn",
-    doc="""NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
+routes.declare(
+    Op(
+        "/encounter",
+        Encounter.nimble_start,
+        "NB-1..NB-3: (GM) roll Initiative (one roll per hero) and fix the order of turns.",
+        created=True,
+    ),
+    Op(
+        "/encounter/end",
+        Encounter.nimble_end,
+        "NB-4: (GM) the encounter ends; per-encounter uses and Assess skills refresh.",
+    ),
+    Op(
+        "/turns/end",
+        Encounter.nimble_end_turn,
+        """NB-4/5/7: the current creature ends its turn (a hero's actions come back to 3). After
     the last turn the GM turns the page for the next round.""",
-)
-routes.post(
-    "/swaps",
-    Encounter.nimble_swap,
-    requests.NimbleSwapCreate,
-    operation_id="nimble_swap",
-    name="swap",
-    doc="NB-3: (GM) two heroes swap places for this round.",
-)
-routes.post(
-    "/grants",
-    Encounter.nimble_grant,
-    requests.NimbleGrantCreate,
-    operation_id="nimble_grant",
-    name="grant",
-    doc="NB-7: (GM) an effect grants a hero actions beyond the limit.",
-)
-routes.post(
-    "/actions",
-    Encounter.nimble_act,
-    requests.NimbleActionCreate,
-    operation_id="nimble_act",
-    name="act",
-    status_code=201,
-    doc="""NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
+    ),
+    Op("/swaps", Encounter.nimble_swap, "NB-3: (GM) two heroes swap places for this round."),
+    Op(
+        "/grants",
+        Encounter.nimble_grant,
+        "NB-7: (GM) an effect grants a hero actions beyond the limit.",
+    ),
+    Op(
+        "/actions",
+        Encounter.nimble_act,
+        """NB-5..8, 10, 12: an action on one's own turn: its cost, a free action, a limited use, a
     spell's mana, a save ability, a concentrated activity.""",
-)
-routes.post(
-    "/moves",
-    Encounter.nimble_move,
-    requests.NimbleMoveCreate,
-    operation_id="nimble_move",
-    name="move",
-    status_code=201,
-    doc="NB-13: move (Speed squares per action, difficult terrain double).",
-)
-routes.post(
-    "/attacks",
-    Encounter.nimble_attack,
-    requests.NimbleAttackCreate,
-    operation_id="nimble_attack",
-    name="attack",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
+        created=True,
+    ),
+    Op(
+        "/moves",
+        Encounter.nimble_move,
+        "NB-13: move (Speed squares per action, difficult terrain double).",
+        created=True,
+    ),
+    Op(
+        "/attacks",
+        Encounter.nimble_attack,
+        """NB-9..18: an attack (hasty, weakness, opportunity) with the target's reactions declared
     (Defend, Interpose); damage through the health rules.""",
-)
-routes.post(
-    "/attacks/{roll_id}/resolve",
-    Encounter.nimble_resolve_attack,
-    requests.NimbleResolveCreate,
-    operation_id="nimble_resolve_attack",
-    name="resolve_attack",
-    doc="""NB-15..17: a held attack lands after the reactions its target's side declares on seeing
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/attacks/{roll_id}/resolve",
+        Encounter.nimble_resolve_attack,
+        """NB-15..17: a held attack lands after the reactions its target's side declares on seeing
     the roll (Defend, Interpose, or none). The target's owner answers (the interposer's owner
     when interposing; the attacker's side for a monster target); the GM may answer for anyone.""",
-)
-routes.post(
-    "/assessments",
-    Encounter.nimble_assess,
-    requests.NimbleAssessCreate,
-    operation_id="nimble_assess",
-    name="assess",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="NB-14: Assess (1 action, skill check DC 10), once per skill per encounter.",
-)
-routes.post(
-    "/help",
-    Encounter.nimble_help,
-    requests.NimbleHelpCreate,
-    operation_id="nimble_help",
-    name="help_",
-    status_code=201,
-    doc="""NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
+    ),
+    Op(
+        "/assessments",
+        Encounter.nimble_assess,
+        "NB-14: Assess (1 action, skill check DC 10), once per skill per encounter.",
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/help",
+        Encounter.nimble_help,
+        """NB-19: help an ally's roll: reroll the d20 of its Assess, or one die of its held attack
     (once per roll; a reaction off its own turn, an action on it).""",
+        name="help_",
+        created=True,
+    ),
 )

@@ -6,24 +6,24 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM
+from api.command_routes import CommandRoutes, Op
 from api.errors import ERROR_RESPONSES
-from systems.nimble import requests
 from systems.nimble.commands.grapple import EncounterGrapple
 from systems.nimble.routes.deps import encounter_grapple
 from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, present
 
 router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
-routes = CommandRoutes(router, encounter_grapple, BASE, NimbleEncounterPublic, present)
-routes.post(
-    "/grapples",
-    EncounterGrapple.nimble_encounter_grapple,
-    requests.NimbleEncounterGrappleCreate,
-    operation_id="nimble_encounter_grapple",
-    name="grapple",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
+routes = CommandRoutes(
+    router, encounter_grapple, BASE, NimbleEncounterPublic, present, unprefixed="nimble_"
+)
+routes.declare(
+    Op(
+        "/grapples",
+        EncounterGrapple.nimble_encounter_grapple,
+        """NB-24: grapple in the encounter: 1 action and an attack (hasty attacks, NB-10), a Might or
     Finesse check DC 10; a Dying grappler first makes its STR save (NB-21).""",
+        name="grapple",
+        created=True,
+        asks_gm=True,
+    )
 )

@@ -24,7 +24,6 @@ from systems.nwod_micro.requests import (
     NwodContestCreate,
     NwodRollCreate,
     NwodSituation,
-    RangeBand,
     SuppressionRollCreate,
     TakeOut,
     TurnEnd,
@@ -277,17 +276,7 @@ class Fight(PagedPart):
     # ---- NW-6, 8, 10, 11, 13, 15..18: attacks -------------------------------------------------
 
     @command
-    def nwod_attack(
-        self,
-        ctx: CommandContext,
-        scene_id: UUID,
-        body: AttackCreate,
-        range_band: RangeBand | None = None,
-    ) -> Outcome:
-        """`range_band` comes only from a roll request recorded before this command took its
-        request whole (it held `range` under that name); the routes never send it."""
-        if range_band is not None:
-            body = body.model_copy(update={"range": range_band})
+    def nwod_attack(self, ctx: CommandContext, scene_id: UUID, body: AttackCreate) -> Outcome:
         turn = self._turn(ctx, scene_id)
         attacker = self._acting(turn, body.attacker_id, "attacker_id")
         state = self._state(turn)

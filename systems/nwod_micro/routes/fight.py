@@ -9,18 +9,20 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.command_routes import CommandRoutes
-from api.deps import ASKS_GM, NOT_MODIFIED, WAIT, ActorDep, AppDep, Commands, respond
+from api.command_routes import CommandRoutes, Op
+from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.schemas import RollPublic, Written, roll_public
+from api.presenters import roll_named, with_roll
+from api.read_routes import ReadRoutes
+from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
-from systems.nwod_micro import requests
 from systems.nwod_micro.commands import Nwod
 from systems.nwod_micro.commands.fight import AREA, RULESET, Fight, FightResult
 from systems.nwod_micro.rules import combat
 
 router = APIRouter(tags=["nwod"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class NwodFightPublic(Written):
@@ -71,19 +73,16 @@ def fight_public(
         suppressed=state["suppressed"],
         overrides=state.get("overrides", {}),
         out=state.get("out", {}),
-        roll=roll_public(roll, scene) if roll is not None else None,
-        outcome=outcome or {},
-        version=scene.version,
+        **with_roll(scene, roll, outcome),
     )
 
 
-def present(outcome: Outcome, _: Commands) -> NwodFightPublic:
+def present(outcome: Outcome, commands: Commands) -> NwodFightPublic:
     """The firefight after a command, with the command's (first) roll and what came of it."""
     scene = outcome.aggregate
     assert isinstance(scene, Scene)
-    result = outcome.result_as(FightResult)
-    rolls = (a for a in outcome.saved if isinstance(a, Roll) and a.id == result.roll_id)
-    return fight_public(scene, next(rolls, None), result.outcome())
+    result, roll = roll_named(outcome, commands, FightResult)
+    return fight_public(scene, roll, result.outcome())
 
 
 def fight(app: AppDep) -> Fight:
@@ -96,118 +95,84 @@ FightDep = Annotated[Fight, Depends(fight)]
 BASE = "/v1/scenes/{scene_id}/nwod"
 
 
-routes = CommandRoutes(router, fight, BASE, NwodFightPublic, present)
+routes = CommandRoutes(router, fight, BASE, NwodFightPublic, present, unprefixed="nwod_")
 
 
-@router.get(
-    BASE,
-    dependencies=WAIT,
-    response_model=NwodFightPublic,
-    operation_id="nwod_fight",
-    responses=NOT_MODIFIED,
-)
+@reads.get(BASE, operation_id="nwod_fight", model=NwodFightPublic, etag=True)
 def get_fight(scene_id: UUID, fight: FightDep, actor: ActorDep) -> JSONResponse:
     """The firefight: turn, Initiative order and who acts now, actions used, aim, reckless
     Defense, Defend, dodging, cover, magazines, suppressive fire (NW-7..NW-17)."""
     return respond(fight_public(fight.nwod_fight(actor, scene_id)))
 
 
-routes.post(
-    "/initiative",
-    Fight.nwod_initiative,
-    requests.InitiativeCreate,
-    operation_id="nwod_initiative",
-    name="initiative",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="NW-14: a character joins the fight with Initiative 1d10 + INT (once per fight).",
-)
-routes.post(
-    "/attacks",
-    Fight.nwod_attack,
-    requests.AttackCreate,
-    operation_id="nwod_attack",
-    name="attack",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""NW-6, 8, 10, 11, 13, 15..18: one action: a shot, strike, burst, suppressive fire or
+routes.declare(
+    Op(
+        "/initiative",
+        Fight.nwod_initiative,
+        "NW-14: a character joins the fight with Initiative 1d10 + INT (once per fight).",
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/attacks",
+        Fight.nwod_attack,
+        """NW-6, 8, 10, 11, 13, 15..18: one action: a shot, strike, burst, suppressive fire or
     reckless attack; one roll record per target; damage to Health on a hit.""",
-)
-routes.post(
-    "/actions",
-    Fight.nwod_act,
-    requests.ActionCreate,
-    operation_id="nwod_act",
-    name="act",
-    status_code=201,
-    responses=ASKS_GM,  # a player's full-cover DUR waits for the GM (NW-13)
-    doc="NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
-)
-routes.post(
-    "/will-power",
-    Fight.nwod_will_power,
-    requests.WillPowerCreate,
-    operation_id="nwod_will_power",
-    name="will_power",
-    status_code=201,
-    doc="""NW-9: spend Will Power for +2 Defense (until the fighter's next turn) or Initiative
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/actions",
+        Fight.nwod_act,
+        "NW-2, 13, 15..17: a maneuver without a roll: aim, move, take cover, defend, dodge, reload.",
+        created=True,
+        asks_gm=True,  # a player's full-cover DUR waits for the GM (NW-13)
+    ),
+    Op(
+        "/will-power",
+        Fight.nwod_will_power,
+        """NW-9: spend Will Power for +2 Defense (until the fighter's next turn) or Initiative
     (this turn, among those yet to act) per point, at any time, no action. For +3d10 on a roll,
     send `will_power` with the roll.""",
-)
-routes.post(
-    "/turn-ends",
-    Fight.nwod_end_turn,
-    requests.TurnEnd,
-    operation_id="nwod_end_turn",
-    name="end_turn",
-    doc="NW-14: the character whose turn it is ends it with actions left; the next acts.",
-)
-routes.post(
-    "/overrides",
-    Fight.nwod_override,
-    requests.TurnOverride,
-    operation_id="nwod_override",
-    name="override",
-    status_code=201,
-    doc="""NW-14, NW-15: (GM) a fighter may act out of turn, or has one action more, this turn;
+        created=True,
+    ),
+    Op(
+        "/turn-ends",
+        Fight.nwod_end_turn,
+        "NW-14: the character whose turn it is ends it with actions left; the next acts.",
+    ),
+    Op(
+        "/overrides",
+        Fight.nwod_override,
+        """NW-14, NW-15: (GM) a fighter may act out of turn, or has one action more, this turn;
     recorded with the GM's reason.""",
-)
-routes.post(
-    "/take-outs",
-    Fight.nwod_take_out,
-    requests.TakeOut,
-    operation_id="nwod_take_out",
-    name="take_out",
-    doc="""NW-8: (GM) a fighter leaves the Initiative order (at 0 Health, fled, surrendered), with
+        created=True,
+    ),
+    Op(
+        "/take-outs",
+        Fight.nwod_take_out,
+        """NW-8: (GM) a fighter leaves the Initiative order (at 0 Health, fled, surrendered), with
     the reason; only the GM brings it back, by rolling its Initiative again.""",
-)
-routes.post(
-    "/suppression-rolls",
-    Fight.nwod_suppression_roll,
-    requests.SuppressionRollCreate,
-    operation_id="nwod_suppression_roll",
-    name="suppression_roll",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="""NW-15: a target of suppressive fire rolls VIO: on a success it acts as usual, on a
+    ),
+    Op(
+        "/suppression-rolls",
+        Fight.nwod_suppression_roll,
+        """NW-15: a target of suppressive fire rolls VIO: on a success it acts as usual, on a
     failure it must spend its actions taking cover.""",
-)
-routes.post(
-    "/rolls",
-    Fight.nwod_roll,
-    requests.NwodRollCreate,
-    operation_id="nwod_roll",
-    name="roll",
-    status_code=201,
-    responses=ASKS_GM,
-    doc="NW-4, 5, 17, 18: an Affinity roll with situational modifiers, merits and Will Power.",
-)
-routes.post(
-    "/contests",
-    Fight.nwod_contest,
-    requests.NwodContestCreate,
-    operation_id="nwod_contest",
-    name="contest",
-    status_code=201,
-    doc="NW-6: (GM) every side rolls; the better result (more successes) wins; a tie has no winner.",
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/rolls",
+        Fight.nwod_roll,
+        "NW-4, 5, 17, 18: an Affinity roll with situational modifiers, merits and Will Power.",
+        created=True,
+        asks_gm=True,
+    ),
+    Op(
+        "/contests",
+        Fight.nwod_contest,
+        "NW-6: (GM) every side rolls; the better result (more successes) wins; a tie has no winner.",
+        created=True,
+    ),
 )

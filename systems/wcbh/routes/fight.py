@@ -10,10 +10,11 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.command_routes import CommandRoutes
+from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_shown
+from api.read_routes import ReadRoutes
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Character, Roll, Scene
 from domain.application import Outcome
@@ -25,9 +26,9 @@ from systems.wcbh.commands.fight import (
     TeamRolled,
     attack_follow_ups,
 )
-from systems.wcbh.routes.table import Op, declare, read
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 # ---- responses ---------------------------------------------------------------------------------
@@ -148,8 +149,7 @@ routes = CommandRoutes(router, lambda app: app.system(Wcbh).fight, "/v1/scenes/{
 
 # ---- WCBH-25: the page; WCBH-22..24: the order of action ------------------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/declarations",
         Fight.declare_actions,
@@ -189,8 +189,7 @@ declare(
     model=PageStatePublic,
     present=_page,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/moments",
         Fight.moment_came,
@@ -202,7 +201,7 @@ declare(
 )
 
 
-@read(router, "/v1/scenes/{scene_id}/turn", TurnPublic)
+@reads.get("/v1/scenes/{scene_id}/turn", operation_id="get_turn", model=TurnPublic, etag=True)
 def get_turn(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The page's order of action (WCBH-22..24): whose turn it is, who is done, who waits for a
     delayed moment, whom the GM let act out of order."""
@@ -210,7 +209,12 @@ def get_turn(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     return respond(TurnPublic.model_validate(app.system(Wcbh).fight.turn_view(actor, scene)))
 
 
-@read(router, "/v1/scenes/{scene_id}/page-states/{character_id}", PageStatePublic)
+@reads.get(
+    "/v1/scenes/{scene_id}/page-states/{character_id}",
+    operation_id="get_page_state",
+    model=PageStatePublic,
+    etag=True,
+)
 def get_page_state(
     scene_id: UUID, character_id: UUID, app: AppDep, actor: ActorDep
 ) -> JSONResponse:
@@ -225,8 +229,7 @@ def get_page_state(
 
 # ---- attacks -------------------------------------------------------------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/attacks",
         Fight.attack,
@@ -257,8 +260,7 @@ declare(
     created=True,
     asks_gm=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/ambushes",
         Fight.ambush,
@@ -269,8 +271,7 @@ declare(
     present=roll_shown,
     created=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/team-attacks",
         Fight.team_attack,
@@ -287,8 +288,7 @@ declare(
 # ---- WCBH-45, 46: after the roll -------------------------------------------------------------
 
 after_rolls = CommandRoutes(router, routes.holder, "/v1/rolls/{roll_id}")
-declare(
-    after_rolls,
+after_rolls.declare(
     Op(
         "/knockback",
         Fight.knockback,

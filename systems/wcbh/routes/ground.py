@@ -10,9 +10,10 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from api.command_routes import CommandRoutes
+from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.read_routes import ReadRoutes
 from api.schemas import Written
 from domain.aggregates import Scene
 from domain.application import Outcome
@@ -20,9 +21,9 @@ from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.fight import ground_of
 from systems.wcbh.commands.ground import Ground
 from systems.wcbh.routes.fight import PageStatePublic, _page
-from systems.wcbh.routes.table import Op, declare, read
 
 router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 class GroundPublic(Written):
@@ -63,8 +64,7 @@ def _rest_days(outcome: Outcome, commands: Commands) -> RestDaysPublic:
 
 routes = CommandRoutes(router, lambda app: app.system(Wcbh).ground, "/v1/scenes/{scene_id}")
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/ranges",
         Ground.set_range,
@@ -80,8 +80,7 @@ declare(
     model=GroundPublic,
     present=_present,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/range-moves",
         Ground.move_range,
@@ -91,8 +90,7 @@ declare(
     model=PageStatePublic,
     present=_page,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/rest-days",
         Ground.pass_rest_days,
@@ -104,7 +102,7 @@ declare(
 )
 
 
-@read(router, "/v1/scenes/{scene_id}/ground", GroundPublic)
+@reads.get("/v1/scenes/{scene_id}/ground", operation_id="get_ground", model=GroundPublic, etag=True)
 def get_ground(scene_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     """The scene's ground: the ranges between characters and their cover and sizes (WCBH-26,
     30)."""

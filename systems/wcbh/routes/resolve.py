@@ -10,10 +10,11 @@ from uuid import UUID
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from api.command_routes import CommandRoutes
+from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, ViewsDep
 from api.errors import ERROR_RESPONSES
 from api.presenters import character_shown, issue_shown, scene_shown
+from api.read_routes import ReadRoutes
 from api.schemas import (
     CharacterPublic,
     IssuePublic,
@@ -27,10 +28,10 @@ from domain.errors import NotCaughtUp
 from projections.runner import ViewReader
 from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.resolve import Gift, Luck, Resolve
-from systems.wcbh.routes.table import Op, declare, read
 from systems.wcbh.rules.ruleset import LIMITED_USES, LimitedUse
 
 router = APIRouter(tags=["resolve"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 # ---- response bodies -----------------------------------------------------------------
@@ -122,8 +123,7 @@ routes = CommandRoutes(router, lambda app: app.system(Wcbh).resolve)
 
 # ---- WCBH-20a, e, f; WCBH-19; WCBH-16 --------------------------------------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/characters/{character_id}/resolve-gifts",
         Resolve.give_resolve,
@@ -133,8 +133,7 @@ declare(
     model=ResolveGiftPublic,
     present=_gift,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/characters/{character_id}/luck-requests",
         Resolve.ask_luck,
@@ -145,8 +144,7 @@ declare(
     present=_luck,
     created=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/characters/{character_id}/luck-requests/{request_id}/decision",
         Resolve.decide_luck,
@@ -155,8 +153,7 @@ declare(
     model=LuckRequestPublic,
     present=_luck,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/characters/{character_id}/last-gasp",
         Resolve.last_gasp,
@@ -179,8 +176,7 @@ declare(
 
 # ---- WCBH-20f, WCBH-21 -----------------------------------------------------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/scenes/{scene_id}/imitations",
         Resolve.imitate_power,
@@ -200,8 +196,7 @@ declare(
     model=ScenePublic,
     present=scene_shown,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/v1/issues/{issue_id}/villainous-deed",
         Resolve.villainous_deed,
@@ -215,7 +210,9 @@ declare(
 # ---- issue #5: what is still available -----------------------------------------------------------
 
 
-@read(router, "/v1/scenes/{scene_id}/availability", Availability, "scene_availability", etag=False)
+@reads.get(
+    "/v1/scenes/{scene_id}/availability", operation_id="scene_availability", model=Availability
+)
 def availability(scene_id: UUID, app: AppDep, actor: ActorDep, views: ViewsDep) -> Availability:
     """For every character of the campaign, what is still available in this scene, its game Issue
     and its story (from the views: pass `min_position` to read your own writes)."""

@@ -12,9 +12,10 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.command_routes import CommandRoutes, Present
+from api.command_routes import CommandRoutes, Op, Present
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
+from api.read_routes import ReadRoutes
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
 from domain.application import Outcome
@@ -27,7 +28,6 @@ from systems.wcbh.commands.scene_play import (
     ScenePlay,
     ShakenOff,
 )
-from systems.wcbh.routes.table import Op, declare, read
 from systems.wcbh.schemas import (
     ChasePublic,
     ContestPublic,
@@ -39,6 +39,7 @@ from systems.wcbh.schemas import (
 )
 
 router = APIRouter(tags=["scene_play"], responses=ERROR_RESPONSES)
+reads = ReadRoutes(router)
 
 
 # ---- responses ------------------------------------------------------------------------------------
@@ -217,8 +218,7 @@ routes = CommandRoutes(router, lambda app: app.system(Wcbh).play, "/v1/scenes/{s
 
 # ---- WCBH-10: help; WCBH-34, 37: recovery, shaking an effect off -------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/assisted-rolls",
         ScenePlay.assisted_roll,
@@ -230,8 +230,7 @@ declare(
     created=True,
     asks_gm=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/recoveries",
         ScenePlay.recover_health,
@@ -243,8 +242,7 @@ declare(
     created=True,
     asks_gm=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/shake-offs",
         ScenePlay.shake_off_effect,
@@ -259,8 +257,7 @@ declare(
 
 # ---- WCBH-11: group checks; WCBH-12: contests; WCBH-27: chases -----------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/group-checks",
         ScenePlay.open_group_check,
@@ -276,8 +273,7 @@ declare(
     created=True,
     asks_gm=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/group-checks/{group_id}/handovers",
         ScenePlay.hand_over_successes,
@@ -287,8 +283,7 @@ declare(
     model=GroupCheckResponse,
     present=_group,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/contests",
         ScenePlay.start_contest,
@@ -298,8 +293,7 @@ declare(
     present=_contest,
     created=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/contests/{contest_id}/rolls",
         ScenePlay.contest_roll,
@@ -310,8 +304,7 @@ declare(
     created=True,
     asks_gm=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/chases",
         ScenePlay.start_chase,
@@ -322,8 +315,7 @@ declare(
     present=_chase,
     created=True,
 )
-declare(
-    routes,
+routes.declare(
     Op(
         "/chases/{chase_id}/checks",
         ScenePlay.chase_check,
@@ -336,19 +328,34 @@ declare(
 )
 
 
-@read(router, "/v1/scenes/{scene_id}/group-checks/{group_id}", GroupCheckResponse)
+@reads.get(
+    "/v1/scenes/{scene_id}/group-checks/{group_id}",
+    operation_id="get_group_check",
+    model=GroupCheckResponse,
+    etag=True,
+)
 def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
     return respond(_state_shown(scene, str(group_id), group_check, GroupCheckResponse))
 
 
-@read(router, "/v1/scenes/{scene_id}/contests/{contest_id}", ContestResponse)
+@reads.get(
+    "/v1/scenes/{scene_id}/contests/{contest_id}",
+    operation_id="get_contest",
+    model=ContestResponse,
+    etag=True,
+)
 def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
     return respond(_state_shown(scene, str(contest_id), contest, ContestResponse))
 
 
-@read(router, "/v1/scenes/{scene_id}/chases/{chase_id}", ChaseResponse)
+@reads.get(
+    "/v1/scenes/{scene_id}/chases/{chase_id}",
+    operation_id="get_chase",
+    model=ChaseResponse,
+    etag=True,
+)
 def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
     scene = app.get(actor, Scene, scene_id)
     return respond(_state_shown(scene, str(chase_id), chase, ChaseResponse))
@@ -356,8 +363,7 @@ def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> J
 
 # ---- WCBH-38, 39: effects past the scene, back in the fight ---------------------------------------
 
-declare(
-    routes,
+routes.declare(
     Op(
         "/effect-extensions",
         ScenePlay.extend_effect_past_scene,

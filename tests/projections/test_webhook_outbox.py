@@ -1,0 +1,44 @@
+"""The webhooks' outbox on each backend: an entry makes one delivery per wanted webhook, however
+often it is enqueued (a rebuild of the views, a second worker, a lost cursor)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from api.main import create_app
+from api.settings import Settings
+from domain.application import Chronicle
+from projections.runner import open_view_store, rebuild, views_env
+from projections.webhooks import Outbox, delivery_id
+from tests.api.support import Table
+
+
+def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) -> None:
+    # The API alone (no views runner, no dispatcher): the views are built by rebuilds below.
+    external = settings.model_copy(update={"projections": "external"})
+    with TestClient(create_app(external)) as client:
+        table = Table(client)
+        body = {"url": "http://127.0.0.1:9/hook", "types": ["Story.Started"]}
+        hook = table.post(f"/v1/campaigns/{table.campaign_id}/webhooks", body)
+        story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "The Heist"})
+        env = views_env(external.eventsourcing_env())
+        rebuild(external.eventsourcing_env(), timeout=30)
+        store = open_view_store(env)
+        reader = Chronicle(env)  # what a receiver may see is read off the campaign
+        outbox = Outbox(store, env, reader)
+        try:
+            assert outbox.enqueue() > 0
+            first = outbox.deliveries(hook["id"], 0, 10)
+            assert [(d["id"], d["position"], d["state"]) for d in first] == [
+                (delivery_id(hook["id"], story["position"]), story["position"], "pending")
+            ]
+            rebuild(external.eventsourcing_env(), timeout=30)  # the log's entries written again
+            assert outbox.enqueue() == 0  # the cursor is past them
+            with outbox._tx() as cursor:  # a cursor lost (or a second worker's, from 0)
+                cursor.execute("DELETE FROM webhook_cursor")
+            assert outbox.enqueue() > 0
+            assert outbox.deliveries(hook["id"], 0, 10) == first
+        finally:
+            outbox.close()
+            reader.close()
+            store.datastore.close()  # type: ignore[attr-defined]
