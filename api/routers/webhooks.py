@@ -9,15 +9,16 @@ from uuid import UUID
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from api.command_routes import CommandRoutes
-from api.deps import ActorDep, AppDep, Commands, ViewsDep
+from api.command_routes import CommandRoutes, Op
+from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
-from api.paging import After, Limit, Listing, Page, page_of
+from api.paging import After, Limit, Listing, Page
+from api.read_routes import PageQuery, ReadRoutes
 from api.schemas import Written
 from domain.aggregates import Campaign, Webhook
 from domain.application import Actor, Outcome
 from domain.errors import Forbidden
-from domain.webhooks import WebhookCreate, Webhooks, WebhookSecret
+from domain.webhooks import Webhooks, WebhookSecret
 from projections.webhooks import Outbox
 
 router = APIRouter(tags=["webhooks"], responses=ERROR_RESPONSES)
@@ -86,23 +87,22 @@ def _removed(outcome: Outcome, _: Commands) -> WebhookPublic:
 
 
 routes = CommandRoutes(router, Webhooks, model=WebhookPublic, present=_removed)
-routes.post(
-    "/v1/campaigns/{campaign_id}/webhooks",
-    Webhooks.register_webhook,
-    WebhookCreate,
-    operation_id="register_webhook",
-    status_code=201,
-    model=WebhookCreated,
-    present=_created,
-    doc="""Push the campaign's new log entries of the types wanted to a URL (GM): each a signed
+routes.declare(
+    Op(
+        "/v1/campaigns/{campaign_id}/webhooks",
+        Webhooks.register_webhook,
+        """Push the campaign's new log entries of the types wanted to a URL (GM): each a signed
     POST, retried with backoff. The answer carries the signing secret, shown once.""",
-)
-routes.post(
-    "/v1/webhooks/{webhook_id}",
-    Webhooks.remove_webhook,
-    operation_id="remove_webhook",
-    method="DELETE",
-    doc="Stop a webhook (GM): nothing more is pushed; its delivery log stays readable.",
+        created=True,
+        model=WebhookCreated,
+        present=_created,
+    ),
+    Op(
+        "/v1/webhooks/{webhook_id}",
+        Webhooks.remove_webhook,
+        "Stop a webhook (GM): nothing more is pushed; its delivery log stays readable.",
+        method="DELETE",
+    ),
 )
 
 
@@ -116,23 +116,15 @@ def _webhook_item(doc: dict[str, Any]) -> WebhookPublic:
 
 
 WEBHOOKS = Listing("webhook", WebhookPage, _webhook_item)
+reads = ReadRoutes(router)
 
 
-@router.get(
-    "/v1/campaigns/{campaign_id}/webhooks", response_model=WebhookPage, operation_id="list_webhooks"
-)
-def list_webhooks(
-    campaign_id: UUID,
-    app: AppDep,
-    actor: ActorDep,
-    views: ViewsDep,
-    after: After = 0,
-    limit: Limit = 100,
-) -> WebhookPage:
+@reads.page("/v1/campaigns/{campaign_id}/webhooks", model=WebhookPage, operation_id="list_webhooks")
+def list_webhooks(query: PageQuery) -> WebhookPage:
     """The campaign's webhooks in the order they were registered, removed ones too (GM)."""
-    campaign = app.get(actor, Campaign, campaign_id)
-    _gm(actor)
-    return page_of(views, WEBHOOKS, campaign.id, after, limit, {})
+    campaign = query.get(Campaign)
+    _gm(query.actor)
+    return query.page(WEBHOOKS, campaign.id, {})
 
 
 @router.get(
