@@ -230,11 +230,34 @@ def _project(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rebuild(args: argparse.Namespace) -> int:
-    from projections.runner import rebuild
+# `chronicle projections rebuild` exit codes (besides 0, switched, and 2, a bad setting).
+REBUILD_STORE_FAILED = 3  # the store failed or could not be reached: the live views are unchanged
+REBUILD_RUNNING = 4  # another rebuild of the same views is under way: nothing was done
+REBUILD_INTERRUPTED = 5  # stopped (Ctrl-C) before the switch: the live views are unchanged
 
-    position = rebuild(_settings(args).eventsourcing_env())
-    print(f"rebuilt every view up to log position {position}")
+
+def _rebuild(args: argparse.Namespace) -> int:
+    """New views beside the live ones, switched to in one transaction once caught up."""
+    from eventsourcing.persistence import PersistenceError
+
+    from api.progress import progress_bar
+    from projections.rebuild import rebuild
+    from projections.store import RebuildRunning
+
+    env = _settings(args).eventsourcing_env()
+    try:
+        with progress_bar("rebuilding the views (log positions)") as progress:
+            position = rebuild(env, progress=progress)
+    except RebuildRunning as exc:
+        print(f"chronicle: {exc}; nothing was done", file=sys.stderr)
+        return REBUILD_RUNNING
+    except PersistenceError as exc:
+        print(f"chronicle: the store failed ({exc}); the live views are unchanged", file=sys.stderr)
+        return REBUILD_STORE_FAILED
+    except KeyboardInterrupt:
+        print("chronicle: interrupted; the live views are unchanged", file=sys.stderr)
+        return REBUILD_INTERRUPTED
+    print(f"rebuilt every view up to log position {position} and switched to them")
     return 0
 
 
@@ -313,7 +336,14 @@ def build_parser() -> argparse.ArgumentParser:
     _store_command(sub, "project", "run a projection worker (the views) until stopped", _project)
     projections = sub.add_parser("projections", help="manage the views")
     projections_sub = projections.add_subparsers(dest="action", required=True)
-    _store_command(projections_sub, "rebuild", "rebuild every view from the whole log", _rebuild)
+    _store_command(
+        projections_sub,
+        "rebuild",
+        "rebuild every view from the whole log beside the live ones (which keep answering), "
+        "then switch to them; exit 3 if the store failed, 4 if another rebuild is running, "
+        "5 if interrupted (the live views are then unchanged)",
+        _rebuild,
+    )
     replay = _store_command(sub, "replay", "print a scene's story in the terminal", _replay)
     replay.add_argument("scene_id", type=UUID)
     return parser

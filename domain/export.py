@@ -36,7 +36,12 @@ UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:  # most values: one set lookup (the views write an entry per event)
+        return value
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, datetime):

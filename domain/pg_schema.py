@@ -10,11 +10,15 @@ process holds one advisory lock, and a second process waits, then finds everythi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from eventsourcing.postgres import (
     PostgresApplicationRecorder,
     PostgresRecorder,
     PostgresTrackingRecorder,
 )
+
+from domain.subscriptions import PostgresPages
 
 # Any fixed 64-bit number; it only has to differ from other advisory locks on the same database.
 SCHEMA_LOCK_KEY = 0x6368726F6E69636C  # "chronicl"
@@ -37,6 +41,9 @@ class SerialisedSchema(PostgresRecorder):
 
 class LockedApplicationRecorder(SerialisedSchema, PostgresApplicationRecorder):
     """The event store's recorder (chosen through APPLICATION_RECORDER_TOPIC)."""
+
+    def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> PostgresPages:
+        return PostgresPages(recorder=self, gt=gt, topics=topics)
 
 
 class LockedTrackingRecorder(SerialisedSchema, PostgresTrackingRecorder):

@@ -1,8 +1,8 @@
 """The SQLite application recorder of the service: it can be subscribed to (eventsourcing's SQLite
 recorder cannot), and a write wakes the subscribers of its process at once.
 
-A subscriber reuses eventsourcing's pull loop (ListenNotifySubscription). What wakes it in place of a
-PostgreSQL NOTIFY: every recorder of this process that commits events to the same file, at once
+A subscriber reuses eventsourcing's pull loop (ListenNotifySubscription), a page at a time. What
+wakes it in place of a PostgreSQL NOTIFY: every recorder of this process that commits events to the same file, at once
 (the embedded views runner sees the API's writes without delay), and a slow tick for what other
 processes write to the file (a second `chronicle serve`, a CLI command), within POLL_SECONDS.
 
@@ -24,8 +24,10 @@ from threading import Event, Lock, Thread
 from typing import Any
 from weakref import WeakSet
 
-from eventsourcing.persistence import IntegrityError, ListenNotifySubscription, StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+
+from domain.subscriptions import Pages
 
 # The bound on how late a subscriber sees another process's write. Writes of its own process wake
 # it at once; before they did, every subscriber polled the file every 3 ms, an idle server's
@@ -58,7 +60,7 @@ def _file_state(file: str) -> tuple[tuple[int, int] | None, ...]:
     return tuple(found)
 
 
-class SubscriptionOfFile(ListenNotifySubscription[Any]):
+class SubscriptionOfFile(Pages):
     def __init__(
         self, recorder: Recorder, gt: int | None = None, topics: Sequence[str] = ()
     ) -> None:

@@ -1,21 +1,22 @@
-"""Running the views: a supervised ProjectionRunner, a reader that waits for positions, and rebuilds."""
+"""Running the views: a supervised runner that follows the log a page at a time, and a reader that
+waits for positions."""
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from threading import Event, Thread
 
-from eventsourcing.persistence import InfrastructureFactory
-from eventsourcing.projection import ProjectionRunner
+from eventsourcing.persistence import InfrastructureFactory, Notification, Tracking
 from eventsourcing.utils import Environment, get_topic
 
 from domain.application import Chronicle
 from domain.sqlite_recorder import Recorder as SQLiteRecorder
+from domain.subscriptions import PAGE_SIZE, Pages
 from projections.store import ViewStore, view_store_class
-from projections.views import Views
+from projections.views import Page, Views
 
 log = logging.getLogger("chronicle.projections")
 
@@ -38,21 +39,32 @@ def views_env(app_env: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def open_view_store(env: Mapping[str, str]) -> ViewStore:
+def open_view_store(env: Mapping[str, str], *, beside_live: bool = False) -> ViewStore:
+    """The live views (what the API reads), or the tables a rebuild writes beside them."""
     factory = InfrastructureFactory.construct(Environment(Views.name, dict(env)))
-    return factory.tracking_recorder(view_store_class(env["PERSISTENCE_MODULE"]))  # type: ignore[return-value]
+    store_class = view_store_class(env["PERSISTENCE_MODULE"], beside_live=beside_live)
+    return factory.tracking_recorder(store_class)  # type: ignore[return-value]
+
+
+def decoded(app: Chronicle, notifications: Sequence[Notification], name: str) -> Page:
+    """Notifications as the events they record, each with its tracking under `name`."""
+    return [(app.mapper.to_domain_event(n), Tracking(name, n.id)) for n in notifications]
 
 
 class Supervisor:
-    """Keeps one ProjectionRunner alive: any error (a dead LISTEN connection included) restarts it,
-    and the new runner resumes from the tracking position, so nothing is applied twice or skipped."""
+    """Keeps the views following the log, a page of events per transaction (what the
+    subscription has pulled, up to `page_size`): any error (a dead LISTEN connection included)
+    restarts it, and it resumes from the tracking position, so nothing is applied twice or skipped."""
 
-    def __init__(self, env: Mapping[str, str], *, restart_delay: float = 0.5) -> None:
+    def __init__(
+        self, env: Mapping[str, str], *, restart_delay: float = 0.5, page_size: int = PAGE_SIZE
+    ) -> None:
         self.env = views_env(env)
         self.restart_delay = restart_delay
+        self.page_size = page_size
         self.stopping = Event()
         self.restarts = 0
-        self.runner: ProjectionRunner[Chronicle, ViewStore] | None = None
+        self._subscription: Pages | None = None
         self._thread: Thread | None = None
 
     def start(self) -> Supervisor:
@@ -63,30 +75,39 @@ class Supervisor:
     def run(self) -> None:
         while not self.stopping.is_set():
             try:
-                with ProjectionRunner(
-                    application_class=Chronicle,
-                    projection_class=Views,
-                    view_class=view_store_class(self.env["PERSISTENCE_MODULE"]),
-                    env=self.env,
-                ) as runner:
-                    self.runner = runner
-                    while not self.stopping.is_set():
-                        runner.run_forever(timeout=0.5)
-                        if runner.is_interrupted.is_set():
-                            break
+                self._follow()
             except Exception:
                 log.exception("the views runner stopped; restarting it")
-            finally:
-                self.runner = None
             if not self.stopping.is_set():
                 self.restarts += 1
                 self.stopping.wait(self.restart_delay)
 
+    def _follow(self) -> None:
+        """Apply the log to the views until stopped; returns when stopped, raises on errors."""
+        app = Chronicle(self.env)
+        store = open_view_store(self.env)
+        try:
+            views = Views(store)
+            after = store.max_tracking_id(app.name)
+            with app.recorder.subscribe(gt=after) as subscription:
+                assert isinstance(subscription, Pages), "the recorders subscribe a page at a time"
+                self._subscription = subscription
+                while not self.stopping.is_set():  # stop() may have come before the line above
+                    try:
+                        notifications = subscription.next_page(self.page_size)
+                    except StopIteration:
+                        return
+                    views.process_page(decoded(app, notifications, app.name))
+        finally:
+            self._subscription = None
+            app.close()
+            store.datastore.close()  # type: ignore[attr-defined]
+
     def stop(self) -> None:
         self.stopping.set()
-        runner = self.runner
-        if runner is not None:
-            runner.stop()
+        subscription = self._subscription
+        if subscription is not None:
+            subscription.stop()
         if self._thread is not None:
             self._thread.join(timeout=30)
 
@@ -115,19 +136,3 @@ class ViewReader:
             )  # polls the tracking row: views may live in another process
             delay = min(delay * 2, 0.01)
         return True
-
-
-def rebuild(env: Mapping[str, str], *, timeout: float = 3600.0) -> int:
-    """Forget every view and replay the whole log into them; returns the position reached."""
-    store = open_view_store(views_env(env))
-    store.clear()
-    app = Chronicle(views_env(env))
-    head = app.recorder.max_notification_id() or 0
-    app.close()
-    supervisor = Supervisor(env).start()
-    try:
-        if not ViewReader(store).wait(head, timeout=timeout):
-            raise TimeoutError(f"the views did not reach position {head} in {timeout} s")
-    finally:
-        supervisor.stop()
-    return head

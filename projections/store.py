@@ -8,44 +8,82 @@ export, stream) and `view_timeline` the human-readable steps (replay).
 
 from __future__ import annotations
 
+import fcntl
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from eventsourcing.persistence import Tracking, TrackingRecorder
-from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder, SQLiteTransaction
 from psycopg.sql import SQL
 
 from domain.pg_schema import LockedTrackingRecorder
 
 TABLES = ("view_docs", "view_versions", "view_log", "view_timeline")
+_TABLE_NAME = re.compile(r"\b(view_docs|view_versions|view_log|view_timeline)\b")
 
+# The secondary indexes are UNIQUE constraints whose columns end with the primary key's (so they
+# constrain nothing more): their indexes are named after their table and follow it when it is
+# renamed, so a set of tables rebuilt beside the live one takes its place by renames alone (SQLite
+# cannot rename an index, and index names are global to a database on both backends).
 CREATE = [
     (
         "CREATE TABLE IF NOT EXISTS view_docs (kind TEXT NOT NULL, id TEXT NOT NULL, campaign_id TEXT NOT NULL, "
-        "ref TEXT, position BIGINT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id))"
+        "ref TEXT, position BIGINT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id), "
+        "UNIQUE (campaign_id, kind, position, id))"
     ),
-    "CREATE INDEX IF NOT EXISTS view_docs_campaign ON view_docs (campaign_id, kind, position)",
     (
         "CREATE TABLE IF NOT EXISTS view_versions (kind TEXT NOT NULL, id TEXT NOT NULL, position BIGINT NOT NULL, "
         "at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (kind, id, position))"
     ),
     (
         "CREATE TABLE IF NOT EXISTS view_log (position BIGINT PRIMARY KEY, campaign_id TEXT NOT NULL, "
-        "entry TEXT NOT NULL)"
+        "entry TEXT NOT NULL, UNIQUE (campaign_id, position))"
     ),
-    "CREATE INDEX IF NOT EXISTS view_log_campaign ON view_log (campaign_id, position)",
     (
         "CREATE TABLE IF NOT EXISTS view_timeline (position BIGINT NOT NULL, n INTEGER NOT NULL, "
         "campaign_id TEXT NOT NULL, story_id TEXT, issue_id TEXT, scene_id TEXT, step TEXT NOT NULL, "
-        "PRIMARY KEY (position, n))"
+        "PRIMARY KEY (position, n), UNIQUE (scene_id, position, n), UNIQUE (issue_id, position, n), "
+        "UNIQUE (story_id, position, n))"
     ),
-    "CREATE INDEX IF NOT EXISTS view_timeline_scene ON view_timeline (scene_id, position)",
-    "CREATE INDEX IF NOT EXISTS view_timeline_issue ON view_timeline (issue_id, position)",
-    "CREATE INDEX IF NOT EXISTS view_timeline_story ON view_timeline (story_id, position)",
 ]
+
+UPSERT_DOC = (
+    "INSERT INTO view_docs (kind, id, campaign_id, ref, position, doc) "
+    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (kind, id) DO UPDATE SET "
+    "campaign_id = excluded.campaign_id, ref = excluded.ref, "
+    "position = excluded.position, doc = excluded.doc"
+)
+INSERT_VERSION = (
+    "INSERT INTO view_versions (kind, id, position, at, doc) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (kind, id, position) DO UPDATE SET at = excluded.at, doc = excluded.doc"
+)
+INSERT_LOG = "INSERT INTO view_log (position, campaign_id, entry) VALUES (%s, %s, %s)"
+INSERT_STEP = (
+    "INSERT INTO view_timeline (position, n, campaign_id, story_id, issue_id, scene_id, step) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+# What the views a rebuild replaced are called until they are dropped.
+RETIRED = "old_"
+# The column types of each insert, for PostgreSQL's one statement per table and page.
+COLUMN_TYPES = {
+    UPSERT_DOC: ("text", "text", "text", "text", "bigint", "text"),
+    INSERT_VERSION: ("text", "text", "bigint", "text", "text"),
+    INSERT_LOG: ("bigint", "text", "text"),
+    INSERT_STEP: ("bigint", "int", "text", "text", "text", "text", "text"),
+}
+# The live views' tracking name: their position in the Chronicle application's log.
+LIVE = "Chronicle"
+# Any fixed 64-bit number (domain/pg_schema.py holds another): one rebuild at a time.
+REBUILD_LOCK_KEY = 0x7669657773_2B2B
+
+
+class RebuildRunning(Exception):
+    """Another rebuild holds the lock on the tables built beside the live views."""
 
 
 DOC_QUERY = "SELECT doc FROM view_docs WHERE kind = %s AND id = %s"
@@ -82,7 +120,9 @@ class Changes:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Compact, keys sorted, UTF-8 unescaped: what json.dumps(sort_keys=True, separators=(",",
+    ":"), ensure_ascii=False) writes, about seven times faster (written for every event)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 class ViewStore(TrackingRecorder):
@@ -92,8 +132,10 @@ class ViewStore(TrackingRecorder):
     # A top-level field of a document, as text (NULL for JSON null), in the backend's SQL.
     json_text = "(d.doc::jsonb ->> '{name}')"
     _tracking_table: str
-    # The name under which the views track their position in the Chronicle application's log.
-    application_name = "Chronicle"
+    # The name under which these tables track their position in the Chronicle application's log,
+    # and what their names start with: the live views' (what the API reads) or a rebuild's.
+    application_name = LIVE
+    prefix = ""
 
     @contextmanager
     def _tx(self, *, commit: bool) -> Iterator[Any]:
@@ -101,6 +143,8 @@ class ViewStore(TrackingRecorder):
             yield cursor
 
     def _sql(self, statement: str) -> str:
+        if self.prefix:
+            statement = _TABLE_NAME.sub(lambda m: self.prefix + m.group(1), statement)
         return statement if self.placeholder == "%s" else statement.replace("%s", "?")
 
     def _rows(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -112,71 +156,97 @@ class ViewStore(TrackingRecorder):
 
     @contextmanager
     def transaction(self) -> Iterator[ViewTransaction]:
-        """One event's reads of the documents it changes and all its writes, its tracking row
-        included, in one write transaction: applied exactly once, or not at all."""
+        """One write transaction for a page of events: what each reads and all they write, the
+        last one's tracking row included. Applied exactly once, or not at all."""
         with self._tx(commit=True) as cursor:
-            yield ViewTransaction(self, cursor)
+            page = ViewTransaction(self, cursor)
+            yield page
+            page.flush()
 
     @contextmanager
-    def _batch(self, cursor: Any) -> Iterator[None]:
-        """Around an event's writes: a backend may batch them and relax their durability."""
-        yield
-
-    def _write(self, cursor: Any, changes: Changes, tracking: Tracking) -> None:
-        with self._batch(cursor):
-            for doc in changes.docs:
-                text = _dumps(doc.doc)
-                cursor.execute(
-                    self._sql(
-                        "INSERT INTO view_docs (kind, id, campaign_id, ref, position, doc) "
-                        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (kind, id) DO UPDATE SET "
-                        "campaign_id = excluded.campaign_id, ref = excluded.ref, "
-                        "position = excluded.position, doc = excluded.doc"
-                    ),
-                    (doc.kind, doc.id, doc.campaign_id, doc.ref, tracking.notification_id, text),
-                )
-                cursor.execute(
-                    self._sql(
-                        "INSERT INTO view_versions (kind, id, position, at, doc) "
-                        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (kind, id, position) DO UPDATE "
-                        "SET at = excluded.at, doc = excluded.doc"
-                    ),
-                    (doc.kind, doc.id, tracking.notification_id, changes.at, text),
-                )
-            if changes.log is not None and changes.campaign_id is not None:
-                cursor.execute(
-                    self._sql(
-                        "INSERT INTO view_log (position, campaign_id, entry) VALUES (%s, %s, %s)"
-                    ),
-                    (tracking.notification_id, changes.campaign_id, _dumps(changes.log)),
-                )
-            for n, step in enumerate(changes.steps):
-                cursor.execute(
-                    self._sql(
-                        "INSERT INTO view_timeline (position, n, campaign_id, story_id, issue_id, "
-                        "scene_id, step) VALUES (%s, %s, %s, %s, %s, %s, %s)"
-                    ),
-                    (
-                        tracking.notification_id,
-                        n,
-                        changes.campaign_id,
-                        changes.scopes.get("story_id"),
-                        changes.scopes.get("issue_id"),
-                        changes.scopes.get("scene_id"),
-                        _dumps(step),
-                    ),
-                )
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+    def replacing_live(self) -> Iterator[ViewTransaction]:
+        """A transaction that holds the live views' write lock while the caller brings these
+        tables up to the live position (`ViewTransaction.position(LIVE)`), then puts them, with
+        their tracking row, in the live ones' place. Readers see the old views until it commits
+        and these after; a live runner's next transaction writes into these."""
+        with self._tx(commit=True) as cursor:
+            self._lock_live(cursor)
+            page = ViewTransaction(self, cursor)
+            yield page
+            page.flush()
+            for table in TABLES:  # renames only: the old rows are dropped after the commit
+                cursor.execute(f"DROP TABLE IF EXISTS {RETIRED}{table}")
+                cursor.execute(f"ALTER TABLE {table} RENAME TO {RETIRED}{table}")
+                cursor.execute(f"ALTER TABLE {self.prefix}{table} RENAME TO {table}")
+            cursor.execute(
+                self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
+                (LIVE,),
+            )
+            cursor.execute(
+                self._sql(
+                    f"UPDATE {self._tracking_table} SET application_name = %s "
+                    "WHERE application_name = %s"
+                ),
+                (LIVE, self.application_name),
+            )
 
     def clear(self) -> None:
-        """Forget every view and the tracking position: the next run rebuilds from the start."""
+        """Forget every view and the tracking position, so that the next runner starts from the
+        beginning (what a benchmark of a new worker's catch-up needs; a rebuild never clears)."""
         with self._tx(commit=True) as cursor:
             for table in TABLES:
-                cursor.execute(f"DELETE FROM {table}")
+                cursor.execute(self._sql(f"DELETE FROM {table}"))
             cursor.execute(
                 self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
                 (self.application_name,),
             )
+
+    def drop_retired(self) -> None:
+        """Drop the views a switch replaced (outside its transaction: dropping takes a while)."""
+        with self._tx(commit=True) as cursor:
+            for table in TABLES:
+                cursor.execute(f"DROP TABLE IF EXISTS {RETIRED}{table}")
+
+    def recreate(self) -> None:
+        """Empty tables with this store's names (a rebuild's, after any interrupted one)."""
+        with self._tx(commit=True) as cursor:
+            for table in TABLES:
+                cursor.execute(self._sql(f"DROP TABLE IF EXISTS {table}"))
+            for statement in CREATE:
+                cursor.execute(self._sql(statement))
+            cursor.execute(
+                self._sql(f"DELETE FROM {self._tracking_table} WHERE application_name = %s"),
+                (self.application_name,),
+            )
+
+    def _lock_live(self, cursor: Any) -> None:
+        """Keep the live runner from committing until the caller's transaction ends."""
+
+    @contextmanager
+    def rebuild_lock(self) -> Iterator[None]:
+        """One rebuild at a time (raises RebuildRunning), released however the holder ends."""
+        yield
+
+    @contextmanager
+    def _batch(self, cursor: Any) -> Iterator[None]:
+        """Around a page's writes: a backend may batch them and relax their durability."""
+        yield
+
+    def _write(self, cursor: Any, page: ViewTransaction, tracking: Tracking) -> None:
+        rows = (
+            (UPSERT_DOC, list(page.docs.values())),
+            (INSERT_VERSION, page.versions),
+            (INSERT_LOG, page.log),
+            (INSERT_STEP, page.steps),
+        )
+        with self._batch(cursor):
+            for statement, values in rows:
+                if values:
+                    self._insert(cursor, statement, values)
+            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    def _insert(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        cursor.executemany(self._sql(statement), rows)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -333,24 +403,91 @@ class ViewStore(TrackingRecorder):
 
 
 class ViewTransaction:
-    """The views inside one event's write transaction: what the event reads, then what it writes."""
+    """The views inside the write transaction of a page of events. Each event reads the documents
+    it changes (those an earlier event of the page changed as that event left them, from memory),
+    and the page's rows are written together when it ends, with the last event's tracking row."""
 
     def __init__(self, store: ViewStore, cursor: Any) -> None:
         self.store = store
         self.cursor = cursor
+        # Documents as the page has read or left them, as stored (JSON text; None: no such doc).
+        self._texts: dict[tuple[str, str], str | None] = {}
+        self.docs: dict[tuple[str, str], tuple[Any, ...]] = {}  # the last row of each document
+        self.versions: list[tuple[Any, ...]] = []
+        self.log: list[tuple[Any, ...]] = []
+        self.steps: list[tuple[Any, ...]] = []
+        self.tracking: Tracking | None = None
 
     def doc(self, kind: str, doc_id: str) -> dict[str, Any] | None:
-        self.cursor.execute(self.store._sql(DOC_QUERY), (kind, doc_id))
+        """A fresh copy of the document as the page stands (parsing is cheaper than a deep copy)."""
+        key = (kind, doc_id)
+        if key not in self._texts:
+            self.cursor.execute(self.store._sql(DOC_QUERY), key)
+            rows = self.cursor.fetchall()
+            self._texts[key] = rows[0]["doc"] if rows else None
+        text = self._texts[key]
+        return None if text is None else orjson.loads(text)  # type: ignore[no-any-return]
+
+    def position(self, application_name: str) -> int:
+        """The position the tracking table holds under a name, read inside this transaction."""
+        table = self.store._tracking_table
+        self.cursor.execute(
+            self.store._sql(
+                f"SELECT MAX(notification_id) AS n FROM {table} WHERE application_name = %s"
+            ),
+            (application_name,),
+        )
         rows = self.cursor.fetchall()
-        return json.loads(rows[0]["doc"]) if rows else None
+        return int(rows[0]["n"] or 0) if rows else 0
 
     def apply(self, changes: Changes, tracking: Tracking) -> None:
-        self.store._write(self.cursor, changes, tracking)
+        position = tracking.notification_id
+        for doc in changes.docs:
+            text = _dumps(doc.doc)
+            self._texts[(doc.kind, doc.id)] = text
+            self.docs[(doc.kind, doc.id)] = (
+                doc.kind,
+                doc.id,
+                doc.campaign_id,
+                doc.ref,
+                position,
+                text,
+            )
+            self.versions.append((doc.kind, doc.id, position, changes.at, text))
+        if changes.log is not None and changes.campaign_id is not None:
+            self.log.append((position, changes.campaign_id, _dumps(changes.log)))
+        scopes = [changes.scopes.get(s) for s in ("story_id", "issue_id", "scene_id")]
+        for n, step in enumerate(changes.steps):
+            self.steps.append((position, n, changes.campaign_id, *scopes, _dumps(step)))
+        self.tracking = tracking
+
+    def advance(self, tracking: Tracking) -> None:
+        """Track a later position than the last event applied (the log's last ids may be gaps)."""
+        current = self.tracking or Tracking(tracking.application_name, 0)
+        if tracking.notification_id > max(
+            current.notification_id, self.position(tracking.application_name)
+        ):
+            self.tracking = tracking
+
+    def flush(self) -> None:
+        if self.tracking is not None:
+            self.store._write(self.cursor, self, self.tracking)
 
 
 # Views are derived data: a crash may lose their last commits (never half of one, the tracking row
 # commits with the rows), and the runner applies those events again. So the views' own commits
 # do not wait for the disk; the event store's always do.
+
+
+class _Immediate(SQLiteTransaction):
+    """BEGIN IMMEDIATE: a write transaction takes the file's write lock first, waiting up to the
+    lock timeout. A deferred one that reads, then writes, fails at once if another process (a
+    rebuild, a second runner) wrote in between."""
+
+    def __enter__(self) -> Any:
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        return cursor
 
 
 class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
@@ -363,27 +500,86 @@ class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
         with self.datastore.get_connection(commit=commit) as connection:
             if commit:  # WAL and synchronous=NORMAL: no fsync per commit; set outside transactions
                 connection.cursor().execute("PRAGMA synchronous=NORMAL")
-            with connection.transaction(commit=commit) as cursor:
+                # Fewer, larger checkpoints (each syncs the disk twice): views are rewritten often.
+                connection.cursor().execute("PRAGMA wal_autocheckpoint=10000")
+            begin = _Immediate if commit else SQLiteTransaction
+            with begin(connection, commit=commit) as cursor, cursor:
                 yield cursor
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(), *CREATE]
+        return [*super().construct_create_table_statements(), *map(self._sql, CREATE)]
+
+    @contextmanager
+    def rebuild_lock(self) -> Iterator[None]:
+        # A lock on a file beside the views' file, which the system drops with the process.
+        with open(f"{self.datastore.pool.db_name}.rebuild-lock", "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RebuildRunning("another rebuild of these views is running") from None
+            yield
 
 
 class PostgresViewStore(ViewStore, LockedTrackingRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.sql_create_statements.extend(SQL(statement) for statement in CREATE)  # type: ignore[misc]
+        self.sql_create_statements.extend(SQL(self._sql(statement)) for statement in CREATE)  # type: ignore[misc,arg-type]
         self._tracking_table = f'"{self.datastore.schema}"."{self.tracking_table_name}"'
 
     @contextmanager
     def _batch(self, cursor: Any) -> Iterator[None]:
-        # One round trip for all of an event's writes (the tracking insert's fetch syncs the
-        # pipeline, so a clash still raises before the commit).
-        with cursor.connection.pipeline():
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            yield
+        # psycopg's executemany already sends each table's rows in one pipeline; an outer
+        # pipeline here would hand the tracking insert's fetch another statement's result.
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
+
+    def _insert(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        # One statement for the page's rows of a table, passed as one JSON array (orjson writes
+        # it; psycopg's text arrays escape in Python): the server parses and plans it once, where
+        # executemany ran one statement per row.
+        types = COLUMN_TYPES[statement]
+        values = "VALUES (" + ", ".join(["%s"] * len(types)) + ")"
+        fields = ", ".join(f"(r ->> {n})::{kind}" for n, kind in enumerate(types))
+        assert values in statement, statement
+        selected = statement.replace(values, f"SELECT {fields} FROM json_array_elements(%s) r")
+        cursor.execute(self._sql(selected), (orjson.dumps(rows).decode(),))
+
+    def _lock_live(self, cursor: Any) -> None:
+        # The view tables, then the tracking table: the order a live runner's transaction takes
+        # them in, so that neither waits for the other in a cycle.
+        cursor.execute(f"SET LOCAL lock_timeout = '{int(self.datastore.lock_timeout)}s'")
+        cursor.execute(f"LOCK TABLE {', '.join(TABLES)} IN ACCESS EXCLUSIVE MODE")
+        cursor.execute(f"LOCK TABLE {self._tracking_table} IN EXCLUSIVE MODE")
+
+    @contextmanager
+    def rebuild_lock(self) -> Iterator[None]:
+        # A session lock on a connection held for the rebuild; PostgreSQL drops it with the session.
+        with self.datastore.get_connection() as conn:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS held", (REBUILD_LOCK_KEY,))
+            if not (row.fetchone() or {}).get("held"):
+                raise RebuildRunning("another rebuild of these views is running")
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (REBUILD_LOCK_KEY,))
 
 
-def view_store_class(persistence_module: str) -> type[ViewStore]:
-    return PostgresViewStore if persistence_module.endswith("postgres") else SQLiteViewStore
+class BesideLive:
+    """The tables a rebuild writes beside the live views, under their own tracking name."""
+
+    prefix = "next_"
+    application_name = f"{LIVE} (rebuild)"
+
+
+class SQLiteBesideLive(BesideLive, SQLiteViewStore):
+    pass
+
+
+class PostgresBesideLive(BesideLive, PostgresViewStore):
+    pass
+
+
+def view_store_class(persistence_module: str, *, beside_live: bool = False) -> type[ViewStore]:
+    if persistence_module.endswith("postgres"):
+        return PostgresBesideLive if beside_live else PostgresViewStore
+    return SQLiteBesideLive if beside_live else SQLiteViewStore

@@ -20,19 +20,18 @@ class Translation:
         self.view = view
         self.event = event
         self.position = position
-        self.aggregate, self.name = type(event).__qualname__.split(".", 1)
+        self.aggregate, self.name = _names(type(event))
         self.id = str(event.originator_id)
         self.changes = Changes(at=iso(event.timestamp))
-        self._loaded: dict[tuple[str, str], dict[str, Any] | None] = {}
+        self._saved: dict[tuple[str, str], dict[str, Any]] = {}
 
     def load(self, kind: str, doc_id: str) -> dict[str, Any]:
-        key = (kind, doc_id)
-        if key not in self._loaded:
-            self._loaded[key] = self.view.doc(kind, doc_id)
-        found = self._loaded[key]
+        """A copy of a document to change: as this event saved it, else as the page holds it."""
+        saved = self._saved.get((kind, doc_id))
+        found = copy.deepcopy(saved) if saved is not None else self.view.doc(kind, doc_id)
         if found is None:
             raise LookupError(f"no {kind} view {doc_id} for event {self.aggregate}.{self.name}")
-        return copy.deepcopy(found)
+        return found
 
     def new(self, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """A created event's document (nothing before it): its id, its campaign, then `fields`."""
@@ -40,8 +39,7 @@ class Translation:
 
     def edit(self, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """The event's own document as it was (for the step's changes) and a copy to change."""
-        before = self.load(kind, self.id)
-        return before, copy.deepcopy(before)
+        return self.load(kind, self.id), self.load(kind, self.id)
 
     def record(
         self, kind: str, doc: dict[str, Any], before: dict[str, Any], text: str | None
@@ -57,7 +55,7 @@ class Translation:
         doc["version"] = (
             self.event.originator_version if doc["id"] == self.id else doc.get("version")
         )
-        self._loaded[(kind, doc["id"])] = doc
+        self._saved[(kind, doc["id"])] = doc
         self.changes.docs = [d for d in self.changes.docs if (d.kind, d.id) != (kind, doc["id"])]
         self.changes.docs.append(Doc(kind, doc["id"], doc["campaign_id"], doc, ref))
 
@@ -101,18 +99,32 @@ def refresh_derived(t: Translation, doc: dict[str, Any]) -> None:
     }
 
 
+_NAMES: dict[type, tuple[str, str]] = {}
+
+
+def _names(event_class: type) -> tuple[str, str]:
+    """An event class's aggregate and event names ("Scene", "PageAdvanced"), worked out once."""
+    names = _NAMES.get(event_class)
+    if names is None:
+        aggregate, name = event_class.__qualname__.split(".", 1)
+        names = _NAMES[event_class] = (aggregate, name)
+    return names
+
+
 def iso(moment: datetime) -> str:
     """A fixed-width UTC timestamp, so that text order is time order (for as_of queries)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if moment.tzinfo is not UTC:  # the log's timestamps are UTC already
+        moment = moment.astimezone(UTC)
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
-    skip = {"version"}
-    return {
-        key: [before.get(key), after.get(key)]
-        for key in sorted(set(before) | set(after))
-        if key not in skip and before.get(key) != after.get(key)
-    }
+    changed = {}
+    for key in sorted(before.keys() | after.keys()):
+        old, new = before.get(key), after.get(key)
+        if old != new and key != "version":
+            changed[key] = [old, new]
+    return changed
 
 
 # A game system's translation of one of its events: changes `doc` (the view of the event's

@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from api.settings import Settings
+from tests.browser.table import Campaign
 from tests.server import Server, running_server
 
 # Where the screenshots of failed tests go (ignored by git); CI keeps the folder as an artifact.
@@ -50,12 +53,22 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real server on an SQLite file of its own, shared by the tests of one module."""
+    """A real server on an SQLite file of its own, shared by every browser test of the process
+    (each makes a campaign of its own): starting one and building its OpenAPI document costs
+    seconds, more than most tests."""
     settings = Settings(data_dir=tmp_path_factory.mktemp("browser-server"))
     with running_server(settings) as running:
+        # Its first /openapi.json takes the server seconds to build (the table and the docs read
+        # it): asked for now, it is built while Chromium starts.
+        warm = threading.Thread(target=_openapi, args=(running.url,), daemon=True)
+        warm.start()
         yield running
+
+
+def _openapi(url: str) -> None:
+    httpx.get(url + "/openapi.json", timeout=120)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -99,3 +112,9 @@ def new_page(browser: Browser, contexts: list[BrowserContext]):  # type: ignore[
         return page
 
     return open_page
+
+
+@pytest.fixture
+def campaign(server: Server) -> Campaign:
+    """A WCBH campaign of its own for the test (tests/browser/table.py)."""
+    return Campaign.start(server.url)

@@ -6,17 +6,19 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from fastapi.testclient import TestClient
+from playwright.sync_api import Page, Route, expect
 
+from api.main import create_app
 from api.settings import Settings
 from domain.dice import FairSource
 from tests import tamper
-from tests.server import Server, running_server
+from tests.browser.table import Campaign
+from tests.server import Server
 
 NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
 
@@ -97,85 +99,74 @@ def test_the_script_refuses_a_seed_that_is_not_the_commitment(
 # ---- a campaign played over HTTP, its proof page opened in the browser ------------------------
 
 
-@dataclass
-class Played:
-    roll: dict[str, Any]
-    scene_id: str
-    gm: str
+def play_a_public_roll(client: httpx.Client) -> tuple[Campaign, dict[str, Any]]:
+    """A campaign with public proof pages, and a player's roll in its open scene."""
+    campaign = Campaign.start(client)
+    campaign.put(f"/v1/campaigns/{campaign.campaign_id}/proof-pages", {"public": True})
+    return campaign, campaign.roll_for_nova()
 
 
-def call(client: httpx.Client, method: str, path: str, token: str | None, body: Any = None) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = client.request(method, path, json=body, headers=headers)
-    assert answer.status_code < 300, f"{method} {path}: {answer.status_code} {answer.text}"
-    return answer.json()
-
-
-def play_a_public_roll(url: str) -> Played:
-    """A campaign with public proof pages and a player's roll in an open scene."""
-    with httpx.Client(base_url=url, timeout=30) as c:
-        sheet = call(c, "GET", "/v1/rulesets/wcbh", None)["example_sheet"]
-        created = call(c, "POST", "/v1/campaigns", None, {"name": "Night City", "ruleset": "wcbh"})
-        campaign, gm = created["id"], created["gm_token"]
-        call(c, "PUT", f"/v1/campaigns/{campaign}/proof-pages", gm, {"public": True})
-        player = call(
-            c, "POST", f"/v1/campaigns/{campaign}/members", gm, {"name": "Bo", "role": "player"}
-        )
-        hero = {"name": "Nova", "side": "hero", "sheet": sheet}
-        characters = f"/v1/campaigns/{campaign}/characters"
-        hero_id = call(c, "POST", characters, player["token"], hero)["id"]
-        story = call(c, "POST", f"/v1/campaigns/{campaign}/stories", gm, {"title": "The Heist"})
-        issue = call(c, "POST", f"/v1/stories/{story['id']}/issues", gm, {"title": "Issue #1"})
-        scene = call(c, "POST", f"/v1/issues/{issue['id']}/scenes", gm, {"title": "The vault"})
-        body = {"check": "trait", "character_id": hero_id, "request": {"trait": "Agility"}}
-        roll = call(c, "POST", f"/v1/scenes/{scene['id']}/rolls", player["token"], body)
-    return Played(roll, scene["id"], gm)
-
-
-def close_scene(url: str, played: Played) -> None:
-    with httpx.Client(base_url=url, timeout=30) as c:
-        call(c, "POST", f"/v1/scenes/{played.scene_id}/close", played.gm)
+def close_scene(campaign: Campaign) -> None:
+    campaign.post(f"/v1/scenes/{campaign.scene_id}/close")
 
 
 def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page: NewPage) -> None:
-    played = play_a_public_roll(server.url)
+    campaign, roll = play_a_public_roll(httpx.Client(base_url=server.url, timeout=30))
     page = new_page()  # no token anywhere: the page is public
-    page.goto(f"{server.url}/proof/{played.roll['id']}")
+    page.goto(f"{server.url}/proof/{roll['id']}")
     verdict = page.locator("#verdict")
     expect(verdict).to_have_attribute("data-state", "sealed")
     expect(verdict).to_contain_text("still sealed")
-    close_scene(server.url, played)
+    close_scene(campaign)
     page.reload()
     expect(verdict).to_have_attribute("data-state", "verified")
-    count = len(played.roll["faces"])
+    count = len(roll["faces"])
     expect(verdict).to_contain_text(f"all {count} faces recompute")
     expect(page.locator("#faces .recomputed.same")).to_have_count(count)
     shown = page.locator("#faces .recomputed").all_inner_texts()
-    assert shown == [str(f["face"]) for f in played.roll["faces"]]
+    assert shown == [str(f["face"]) for f in roll["faces"]]
 
 
 def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(
     tmp_path: Path, new_page: NewPage
 ) -> None:
-    # A server of its own: its cache holds the honest roll, so the store is edited while it is
-    # stopped, as an attacker with the database would, and a fresh server serves the edited record.
+    # A store of its own: the roll is played in this process (the shared server's cache would
+    # hold the honest roll) and edited while no service runs, as an attacker with the database
+    # would; then a fresh service on it answers the browser's every request (no server process
+    # to start: Playwright hands each request to it).
     settings = Settings(data_dir=tmp_path)
-    with running_server(settings) as first:
-        played = play_a_public_roll(first.url)
-        close_scene(first.url, played)
-    honest = played.roll["faces"][0]
+    with TestClient(create_app(settings)) as first:
+        campaign, roll = play_a_public_roll(first)
+        close_scene(campaign)
+    honest = roll["faces"][0]
     forged = honest["face"] % honest["sides"] + 1
 
     def change(record: dict[str, Any]) -> None:
         record["faces"][0]["face"] = forged
 
-    tamper.edit_record(settings, played.roll["id"], change)
-    with running_server(settings) as second:
+    tamper.edit_record(settings, roll["id"], change)
+    with TestClient(create_app(settings)) as second:
         page = new_page()
-        page.goto(f"{second.url}/proof/{played.roll['id']}")
+        page.route(f"{LOOPBACK}/**", lambda route: answer_from(second, route))
+        page.goto(f"{LOOPBACK}/proof/{roll['id']}")
         verdict = page.locator("#verdict")
         expect(verdict).to_have_attribute("data-state", "mismatch")
         expect(verdict).to_contain_text(
             f"die #0 is recorded as {forged}; the seed gives {honest['face']}"
         )
         expect(page.locator("#faces .recomputed.differs")).to_have_count(1)
+
+
+# A loopback origin is a secure context (WebCrypto on); nothing listens there, the route answers.
+LOOPBACK = "http://127.0.0.1:9"
+
+
+def answer_from(service: TestClient, route: Route) -> None:
+    """The browser's request answered by the in-process service, headers (its CSP) and all."""
+    asked = route.request
+    answer = service.request(asked.method, asked.url.removeprefix(LOOPBACK))
+    # the body is handed over decoded, so its encoding and length are the browser's to work out
+    headers = {
+        k: v for k, v in answer.headers.items() if k not in ("content-encoding", "content-length")
+    }
+    route.fulfill(status=answer.status_code, headers=headers, body=answer.content)

@@ -13,7 +13,8 @@ import pytest
 from api.main import build_application
 from api.settings import Settings
 from domain.application import Chronicle
-from projections.runner import Supervisor, ViewReader, open_view_store, rebuild, views_env
+from projections.rebuild import rebuild
+from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from tests.conftest import store_settings
 from tests.projections.support import (
     assert_same_views,
@@ -47,7 +48,7 @@ def test_a_runner_stopped_half_way_and_a_new_one_apply_every_event_exactly_once(
     store = open_view_store(views_env(env))
     reader = ViewReader(store)
 
-    first = Supervisor(env).start()
+    first = Supervisor(env, page_size=10).start()  # small pages: many commits to stop between
     wait_for(lambda: reader.position() > head // 4, timeout=30, what="a quarter of the log")
     first.stop()
     stopped_at = reader.position()
@@ -65,7 +66,7 @@ def test_a_runner_stopped_half_way_and_a_new_one_apply_every_event_exactly_once(
     positions = [row[0] for row in resumed["view_log"]]
     assert len(positions) == len(set(positions))
     store.datastore.close()  # type: ignore[attr-defined]
-    rebuild(env, timeout=60)
+    rebuild(env)
     assert_same_views(dump_of(env), resumed)
 
 
@@ -119,5 +120,5 @@ def test_a_killed_listen_connection_restarts_the_runner_and_loses_no_event(
     assert supervisor.restarts == 1
     assert view_log_positions(store) == event_store_positions(env)
     store.datastore.close()  # type: ignore[attr-defined]
-    rebuild(env, timeout=60)
+    rebuild(env)
     assert_same_views(dump_of(env), running)

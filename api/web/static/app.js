@@ -9,6 +9,7 @@ import { h, moment, number, value, words } from "./render.js";
 import { showScene } from "./scene.js";
 import { Operations } from "./schema.js";
 import { showCharacter, showMission } from "./sheets.js";
+import { characterSwitch, isHidden, proofPages, visibilityKey } from "./visibility.js";
 
 // The OpenAPI document is public and the same for every member: read while the token is checked.
 let operations = null;
@@ -41,11 +42,14 @@ async function join() {
 
 async function loadNames() {
   const id = state.me.campaign.id;
-  const [members, characters] = await Promise.all([
+  // The campaign says what the GM keeps from the players and whether its proof pages are public.
+  const [members, characters, campaign] = await Promise.all([
     listAll(`/v1/campaigns/${id}/members`),
     listAll(`/v1/campaigns/${id}/characters`),
+    get(`/v1/campaigns/${id}`),
   ]);
   state.characters = characters;
+  state.campaign = campaign;
   state.names.clear();
   for (const { id: key, name } of [...members, ...characters]) state.names.set(key, name);
 }
@@ -91,7 +95,8 @@ async function navigationData() {
     issues: await Promise.all((await listAll(`/v1/stories/${story.id}/issues`)).map(scenesOf)),
   });
   const scenesOf = async (issue) => ({ ...issue, scenes: await listAll(`/v1/issues/${issue.id}/scenes`) });
-  return { stories: await Promise.all(stories.map(issuesOf)), characters, missions };
+  const tree = await Promise.all(stories.map(issuesOf));
+  return { stories: tree, characters, missions, seen: visibilityKey() };
 }
 
 function navigation({ stories, characters, missions }) {
@@ -129,7 +134,11 @@ function navigation({ stories, characters, missions }) {
         h(
           "li",
           {},
-          navButton(`${c.name} (${words(c.side)})`, () => showCharacter(c.id)),
+          // The GM's own marks: a character hidden from the players says so, with its switch.
+          navButton(`${c.name} (${words(c.side)}${isHidden(c.id) ? ", hidden" : ""})`, () =>
+            showCharacter(c.id),
+          ),
+          characterSwitch(c),
         ),
       ),
     ),
@@ -181,6 +190,7 @@ function showCampaign() {
         () => listAll(`/v1/campaigns/${id}/members`),
         (members) => [h("h3", {}, "Members"), value(members.map((m) => pick(m, ["name", "role"])))],
       ),
+    () => region(state.view, () => get(`/v1/campaigns/${id}`), proofPages),
     isGm()
       ? () =>
           commands("Start something", "/v1/campaigns/{campaign_id}/", ["play", "missions", "characters"], {

@@ -5,9 +5,10 @@ import { call } from "./api.js";
 import { isGm, refreshSoon, state } from "./live.js";
 import { h, words } from "./render.js";
 import { fieldsFor } from "./schema.js";
+import { secretChoice } from "./visibility.js";
 
 // Runs a command and says how it went; the stream brings its effects to every member's page.
-async function submit(out, send) {
+export async function submit(out, send) {
   out.className = "outcome";
   out.textContent = "…";
   try {
@@ -51,11 +52,15 @@ export function operationForm(op, known) {
     event.preventDefault();
     submit(out, () => {
       const values = { ...known, ...Object.fromEntries(extra.map((e) => [e.name, e.input.value.trim()])) };
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
-      return call(op.method, path, fields ? fields.read() : undefined);
+      return call(op.method, pathOf(op, values), fields ? fields.read() : undefined);
     });
   });
   return form;
+}
+
+// The operation's path with its parameters filled from `values`.
+export function pathOf(op, values) {
+  return op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name]));
 }
 
 // Every operation under `prefix` in these tags, each a generated form, behind one chooser.
@@ -100,6 +105,7 @@ export function rollForm(sceneId) {
   const about = h("small", { id: "roll-check-about" });
   const request = h("fieldset", { class: "fields" });
   const out = h("p", { role: "status", class: "outcome" });
+  const secret = secretChoice();
   let fields = null;
   const rebuild = () => {
     const chosen = state.ruleset.checks.find((c) => c.name === check.value);
@@ -123,6 +129,7 @@ export function rollForm(sceneId) {
       h("div", { class: "field" }, h("label", { for: "roll-check" }, "Check"), check, about),
     ),
     request,
+    secret?.element,
     h("button", { type: "submit" }, "Roll"),
     out,
   );
@@ -131,6 +138,7 @@ export function rollForm(sceneId) {
     submit(out, () => {
       const body = { check: check.value, request: fields.read() };
       if (who.value) body.character_id = who.value;
+      if (secret?.read()) body.secret = true;
       return call("POST", `/v1/scenes/${sceneId}/rolls`, body);
     });
   });

@@ -4,6 +4,7 @@ import { h, names } from "./render.js";
 
 export const state = {
   me: null, // GET /v1/me
+  campaign: null, // GET /v1/campaigns/{id}: its hidden characters, secret rolls, proof pages
   ruleset: null, // GET /v1/rulesets/{id}
   ops: null, // the OpenAPI document's operations
   names, // member and character ids -> names (render.js shows ids as names)

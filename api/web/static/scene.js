@@ -6,6 +6,7 @@ import { commands, operationForm, rollForm } from "./commands.js";
 import { $, drop, isGm, openView, region, role, state, systemTags } from "./live.js";
 import { h, rollCard, short, value, verdict, words } from "./render.js";
 import { scrubber } from "./scrubber.js";
+import { dressCard, visibilityKey, withheldCard } from "./visibility.js";
 
 const SCENE = "/v1/scenes/{scene_id}/";
 const verdicts = new Map(); // roll id -> its verification badge, kept across refreshes
@@ -55,7 +56,10 @@ export function showScene(sceneId) {
           h("h3", {}, "Live log"),
           region(
             state.view,
-            () => listAll(`/v1/campaigns/${state.me.campaign.id}/rolls?scene_id=${sceneId}`),
+            async () => ({
+              rolls: await listAll(`/v1/campaigns/${state.me.campaign.id}/rolls?scene_id=${sceneId}`),
+              seen: visibilityKey(), // a reveal or the proof pages' switch redraws the cards
+            }),
             rollLog,
             { id: "roll-log" },
           ),
@@ -121,10 +125,12 @@ function pendingRequests(list) {
   );
 }
 
-function rollLog(rolls) {
+function rollLog({ rolls }) {
   if (!rolls.length) return h("p", {}, "No rolls yet.");
   return [...rolls].reverse().map((roll) => {
-    const card = rollCard(roll, state.names, verify);
+    const card = roll.withheld
+      ? withheldCard(roll, verify)
+      : dressCard(rollCard(roll, state.names, verify), roll);
     const known = verdicts.get(roll.id);
     if (known) card.querySelector(".proof").append(" ", known.cloneNode(true));
     return card;
