@@ -32,9 +32,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings(**_flags(args))
 
 
-# How uvicorn runs the server: a backstop of 10 s for a graceful stop (open streams end on
-# shutdown by themselves).
-UVICORN = {"timeout_graceful_shutdown": 10}
+# A backstop for a graceful stop: open streams end on shutdown by themselves.
+GRACEFUL_SHUTDOWN_SECONDS = 10
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -52,7 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
-        **UVICORN,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
     return 0
 
@@ -82,7 +81,7 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
             host=settings.host,
             port=settings.port,
             log_level=log_level,
-            **UVICORN,
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
     finally:
         if views is not None:

@@ -8,7 +8,7 @@ import functools
 import inspect
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Concatenate, Generic, TypeVar
 from uuid import UUID
@@ -126,7 +126,7 @@ class CommandRoutes(Generic[H]):
         body: type[BaseModel] | None,
         present: Present,
         status_code: int | Callable[[Outcome], int],
-    ) -> Callable[..., JSONResponse]:
+    ) -> Callable[..., Awaitable[JSONResponse]]:
         holder = self.holder
 
         async def endpoint(commands: Commands, **values: Any) -> JSONResponse:

@@ -14,6 +14,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
@@ -39,7 +40,7 @@ def rate(topic: str, threads: int, saves: int) -> tuple[float, int]:
     how many saves failed (the pool's timeout: a writer waited too long for the lock)."""
     with tempfile.TemporaryDirectory() as data_dir:
         env = Settings(data_dir=Path(data_dir)).eventsourcing_env()
-        app = Application(env={**env, "APPLICATION_RECORDER_TOPIC": topic})
+        app: Application[UUID] = Application(env={**env, "APPLICATION_RECORDER_TOPIC": topic})
         start = threading.Barrier(threads + 1)
         failed: list[Exception] = []
 

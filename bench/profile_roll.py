@@ -26,6 +26,8 @@ from api.main import create_app
 from api.presenters import roll_shown
 from api.schemas import REQUEST_SIGNING
 from domain.requests import RollCreate
+from tests.api.support import Table
+from tests.api.test_rolls import Dice
 from tests.conftest import store_settings
 
 COUNTED = {
@@ -34,27 +36,6 @@ COUNTED = {
     "receipts signed": "sign_receipt",
     "commits": "commit",
 }
-
-
-def table(client: TestClient, described: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
-    """A campaign with a hero and an open scene: the GM's token, the scene and the roll's body."""
-    created = client.post("/v1/campaigns", json={"name": "P", "ruleset": "wcbh"}).json()
-    gm = {"Authorization": f"Bearer {created['gm_token']}"}
-
-    def made(path: str, body: dict[str, Any]) -> str:
-        return str(client.post(path, json=body, headers=gm).json()["id"])
-
-    hero = {"name": "Nova", "side": "hero", "sheet": described["example_sheet"]}
-    hero_id = made(f"/v1/campaigns/{created['id']}/characters", hero)
-    story = made(f"/v1/campaigns/{created['id']}/stories", {"title": "S"})
-    issue = made(f"/v1/stories/{story}/issues", {"title": "I"})
-    scene = made(f"/v1/issues/{issue}/scenes", {"title": "Sc"})
-    trait = next(c for c in described["checks"] if c["name"] == "trait")
-    return (
-        created["gm_token"],
-        scene,
-        {"check": "trait", "request": trait["example"], "character_id": hero_id},
-    )
 
 
 def main() -> None:
@@ -69,18 +50,18 @@ def main() -> None:
     ):
         settings.projections = "external"  # the views runner is not what is profiled
         with TestClient(create_app(settings)) as client:
-            described = client.get("/v1/rulesets/wcbh").json()
-            tables = [table(client, described) for _ in range(10)]
+            tables = [Dice(Table(client)) for _ in range(10)]
             app = client.app.state.chronicle  # type: ignore[attr-defined]
             REQUEST_SIGNING.set(app.signing)
 
             def roll(n: int) -> None:
-                token, scene, body = tables[n % len(tables)]
-                actor = app.authenticate(token)
+                dice = tables[n % len(tables)]
+                actor = app.authenticate(dice.table.gm)
+                body = {"check": dice.check, "request": dice.example, "character_id": dice.hero}
                 commands = Commands(app, actor, None, None, hashlib.sha256(b"p").hexdigest())
                 commands.run(
                     app.roll,
-                    UUID(scene),
+                    UUID(dice.scene),
                     RollCreate(**body),
                     present=lambda outcome: roll_shown(outcome, commands),
                     status_code=201,

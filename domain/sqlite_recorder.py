@@ -50,7 +50,7 @@ def _wake(file: str) -> None:
 
 def _file_state(file: str) -> tuple[tuple[int, int] | None, ...]:
     """The size and modification time of the database and its write-ahead log (None: absent)."""
-    found = []
+    found: list[tuple[int, int] | None] = []
     for name in (file, f"{file}-wal"):
         try:
             stat = os.stat(name)

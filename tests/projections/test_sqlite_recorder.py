@@ -3,6 +3,7 @@ savepoint, every caller answered once its events are committed) and its subscrip
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 import time
@@ -10,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.application import Application
@@ -28,13 +29,15 @@ class Counter(Aggregate):
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Application]:
-    application = Application(env=Settings(data_dir=tmp_path).eventsourcing_env())
+def app(tmp_path: Path) -> Iterator[Application[UUID]]:
+    application: Application[UUID] = Application(
+        env=Settings(data_dir=tmp_path).eventsourcing_env()
+    )
     yield application
     application.close()
 
 
-def recorder_of(app: Application) -> Recorder:
+def recorder_of(app: Application[UUID]) -> Recorder:
     recorder = app.recorder
     assert isinstance(recorder, Recorder)
     return recorder
@@ -60,7 +63,9 @@ def counted_transactions(recorder: Recorder) -> Iterator[list[bool]]:
         recorder.datastore.transaction = original  # type: ignore[method-assign]
 
 
-def saved_while_the_turn_is_held(app: Application, saves: list[Callable[[], Any]]) -> list[Any]:
+def saved_while_the_turn_is_held(
+    app: Application[UUID], saves: list[Callable[[], Any]]
+) -> list[Any]:
     """Runs the saves in threads while the group commit's turn is taken, so that they all queue;
     then lets them go. Each save's result or exception, in order."""
     group = recorder_of(app)._group_commit
@@ -85,10 +90,12 @@ def saved_while_the_turn_is_held(app: Application, saves: list[Callable[[], Any]
     return results
 
 
-def test_saves_that_queue_together_are_committed_in_one_transaction(app: Application) -> None:
+def test_saves_that_queue_together_are_committed_in_one_transaction(app: Application[UUID]) -> None:
     counters = [Counter() for _ in range(6)]
     with counted_transactions(recorder_of(app)) as opened:
-        results = saved_while_the_turn_is_held(app, [lambda c=c: app.save(c) for c in counters])
+        results = saved_while_the_turn_is_held(
+            app, [functools.partial(app.save, c) for c in counters]
+        )
     assert len(opened) == 1
     positions = sorted(r.notification.id for result in results for r in result)
     assert positions == list(range(positions[0], positions[0] + 6))
@@ -96,11 +103,11 @@ def test_saves_that_queue_together_are_committed_in_one_transaction(app: Applica
         assert app.repository.get(counter.id).version == 1
 
 
-def test_a_clash_in_a_group_undoes_only_its_own_events(app: Application) -> None:
+def test_a_clash_in_a_group_undoes_only_its_own_events(app: Application[UUID]) -> None:
     counter = Counter()
     app.save(counter)
-    stale = app.repository.get(counter.id)
-    fresh = app.repository.get(counter.id)
+    stale: Counter = app.repository.get(counter.id)
+    fresh: Counter = app.repository.get(counter.id)
     fresh.count()
     app.save(fresh)  # version 2 is taken: the stale copy's count clashes
     stale.count()
@@ -113,7 +120,7 @@ def test_a_clash_in_a_group_undoes_only_its_own_events(app: Application) -> None
     assert [n.originator_id for n in stored] == [counter.id, counter.id, other.id]
 
 
-def test_every_concurrent_save_is_stored_once_with_its_own_position(app: Application) -> None:
+def test_every_concurrent_save_is_stored_once_with_its_own_position(app: Application[UUID]) -> None:
     counters = [Counter() for _ in range(40)]
     recorded: dict[Any, int] = {}
 
@@ -132,7 +139,7 @@ def test_every_concurrent_save_is_stored_once_with_its_own_position(app: Applica
 
 
 def test_a_subscriber_sees_a_write_of_another_process(
-    app: Application, tmp_path: Path
+    app: Application[UUID], tmp_path: Path
 ) -> None:
     app.save(Counter())
     subscription = recorder_of(app).subscribe(gt=1)
