@@ -12,8 +12,11 @@ from uuid import UUID
 
 from pydantic import ValidationError
 
+from api import cli_ops
+from api.cli_ops import EXIT_BAD_INPUT, EXIT_STORE_UNREACHABLE, StoreUnreachable
 from api.settings import Settings
 from domain import receipts
+from domain.secrets import WrongKey
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
@@ -24,6 +27,7 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
         "data_dir": args.data_dir,
         "database_url": args.database_url,
         "workers": getattr(args, "workers", None),
+        "log_format": getattr(args, "log_format", None),
     }
     return {k: v for k, v in flags.items() if v is not None}
 
@@ -39,6 +43,7 @@ GRACEFUL_SHUTDOWN_SECONDS = 10
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.logs import log_config
     from api.main import create_app
 
     settings = _settings(args)
@@ -51,6 +56,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
+        log_config=log_config(settings.log_format, args.log_level),
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
     return 0
@@ -64,6 +70,7 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
 
     import uvicorn
 
+    from api.logs import log_config
     from api.main import prepare_store
 
     # The store's tables, the server key and the signing key made once, before the workers race.
@@ -81,6 +88,7 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
             host=settings.host,
             port=settings.port,
             log_level=log_level,
+            log_config=log_config(settings.log_format, log_level),
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
     finally:
@@ -98,10 +106,10 @@ def _verify(args: argparse.Namespace) -> int:
 
     try:
         if args.file == "-":
-            entries = parse_export(getattr(sys.stdin, "buffer", sys.stdin))
+            entries = parse_export(_read(getattr(sys.stdin, "buffer", sys.stdin), args))
         else:
             with open(args.file, "rb") as f:  # bytes: a line that is not UTF-8 is named
-                entries = parse_export(f)
+                entries = parse_export(_read(f, args))
     except CutExport as exc:
         print(f"TRUNCATED: {exc}\nFAILED")
         return 1
@@ -123,6 +131,11 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"{len(kept)} receipts checked")
     print("\n".join(report.lines()))
     return report.exit_code
+
+
+def _read(lines: Any, args: argparse.Namespace) -> Any:
+    size = None if args.file == "-" else Path(args.file).stat().st_size
+    return cli_ops.counted(lines, size, args.quiet)
 
 
 class BadInputFile(Exception):
@@ -201,14 +214,18 @@ def _rotate_key(args: argparse.Namespace) -> int:
 
 def _project(args: argparse.Namespace) -> int:
     """A projection worker: keeps the views up to date until SIGTERM/SIGINT (restarting on errors)."""
+    import logging.config
     import signal
     import threading
 
+    from api.logs import log_config
     from api.main import build_application
+    from projections.heartbeat import Heartbeat
     from projections.runner import Supervisor, open_view_store, views_env
     from projections.webhooks import start_dispatcher
 
     settings = _settings(args)
+    logging.config.dictConfig(log_config(settings.log_format, "info"))  # as `serve` logs
     app = build_application(settings)
     try:  # the webhooks' secrets are sealed with the server key: refuse another key (WrongKey)
         app.claim_server_key()
@@ -219,11 +236,14 @@ def _project(args: argparse.Namespace) -> int:
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
     dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+    heartbeat = Heartbeat(args.heartbeat, supervisor.alive).start() if args.heartbeat else None
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     print("chronicle project: keeping the views up to date", flush=True)
     done.wait()
+    if heartbeat is not None:
+        heartbeat.stop()
     dispatcher.stop()
     supervisor.stop()
     return 0
@@ -299,6 +319,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="server processes (CHRONICLE_WORKERS, default 1); the views run in one process beside",
     )
+    serve.add_argument(
+        "--log-format",
+        choices=["json", "text"],
+        help="json: one object a line; text: for a terminal (CHRONICLE_LOG_FORMAT, default json)",
+    )
     serve.set_defaults(func=_serve)
     verify = sub.add_parser(
         "verify",
@@ -328,11 +353,20 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument(
         "--keys", type=Path, help="the trusted keys, as GET /v1/signing-keys serves"
     )
+    verify.add_argument("--quiet", action="store_true", help="no progress on standard error")
     verify.set_defaults(func=_verify)
     keys = sub.add_parser("keys", help="manage the signing keys of receipts, heads and exports")
     keys_sub = keys.add_subparsers(dest="action", required=True)
     _store_command(keys_sub, "rotate", "add a new active signing key", _rotate_key)
-    _store_command(sub, "project", "run a projection worker (the views) until stopped", _project)
+    project = _store_command(
+        sub, "project", "run a projection worker (the views) until stopped", _project
+    )
+    project.add_argument(
+        "--heartbeat",
+        type=Path,
+        help="touch this file every few seconds while the views runner runs (the container's "
+        "healthcheck: python -m projections.heartbeat FILE)",
+    )
     projections = sub.add_parser("projections", help="manage the views")
     projections_sub = projections.add_subparsers(dest="action", required=True)
     _store_command(
@@ -345,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay = _store_command(sub, "replay", "print a scene's story in the terminal", _replay)
     replay.add_argument("scene_id", type=UUID)
+    cli_ops.add_commands(sub, _store_command)
     return parser
 
 
@@ -364,10 +399,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except ValidationError as exc:
         print(f"chronicle: bad setting: {exc}", file=sys.stderr)
-        return 2
-    except (BadInputFile, OSError) as exc:  # a file that cannot be read: say which, exit 2
+        return EXIT_BAD_INPUT
+    except (BadInputFile, OSError, WrongKey) as exc:  # a file that cannot be read: say which
         print(f"chronicle: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except StoreUnreachable as exc:
+        print(f"chronicle: {exc}", file=sys.stderr)
+        return EXIT_STORE_UNREACHABLE
 
 
 if __name__ == "__main__":

@@ -19,7 +19,10 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
         "unauthenticated",
     ),
     # the role may not
-    403: ("forbidden",),
+    403: (
+        "forbidden",
+        "metrics_forbidden",
+    ),
     # no such resource
     404: ("not_found",),
     # no such method on the path
@@ -177,6 +180,7 @@ ERROR_CODES: dict[int, tuple[str, ...]] = {
     # retry after Retry-After seconds
     503: (
         "not_caught_up",
+        "not_ready",
         "store_unavailable",
     ),
 }

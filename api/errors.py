@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api import request_ids
 from domain.errors import (
     Conflict,
     DomainError,
@@ -52,6 +53,11 @@ class ErrorDetail(BaseModel):
         default=None, description="On version conflicts: the resource's current version."
     )
     details: dict[str, Any] = Field(default_factory=dict)
+    request_id: str | None = Field(
+        default=None,
+        description="The request's id (its X-Request-Id header): quote it to find the request's "
+        "log lines.",
+    )
 
 
 class ErrorResponse(BaseModel):
@@ -93,8 +99,10 @@ def error_response(
             rule=rule,
             current_version=current_version,
             details=details or {},
+            request_id=request_ids.current_id(),
         )
     )
+    request_ids.note_error(code)
     return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
 
 
@@ -118,6 +126,10 @@ def store_unavailable() -> JSONResponse:
         "may have been written: retry it with the same Idempotency-Key)",
         headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
     )
+
+
+def internal_error() -> JSONResponse:
+    return error_response(500, "internal_error", "an unexpected error happened; it was logged")
 
 
 def install(app: FastAPI) -> None:
@@ -184,7 +196,5 @@ def install(app: FastAPI) -> None:
             gate.trip()
         return store_unavailable()
 
-    @app.exception_handler(Exception)
-    def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error")
-        return error_response(500, "internal_error", "an unexpected error happened; it was logged")
+    # An unexpected error is answered by the request ids' middleware (api/request_ids.py), which
+    # still knows the request's id.

@@ -11,8 +11,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import systems
-from api import errors, openapi
+from api import errors, metrics, openapi
 from api.conditional import NotModified
+from api.http_middleware import HttpMiddleware
+from api.request_ids import RequestIds
 from api.routers import (
     api_docs,
     campaigns,
@@ -21,6 +23,7 @@ from api.routers import (
     members,
     meta,
     missions,
+    ops,
     play,
     proof,
     rolls,
@@ -119,7 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # no state of an app (a request reaches its app through its scope). The one thing lost, the
     # app's `dependency_overrides`, nothing here uses. The OpenAPI schema is the same.
     routers = [
-        *(r.router for r in (meta, campaigns, members, characters, play)),
+        *(r.router for r in (meta, ops, campaigns, members, characters, play)),
         *(router for routes in systems.parts("routes") for router in routes.ROUTERS),
         *(
             r.router
@@ -152,6 +155,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expose_headers=CORS_EXPOSED_HEADERS,
             max_age=600,
         )
+    # Outermost: every answer is counted and carries its request id, a middleware's answer too.
+    app.state.metrics = metrics.app_registry(app.state)
+    app.add_middleware(metrics.RequestMetrics)  # type: ignore[arg-type]
+    app.add_middleware(RequestIds)  # type: ignore[arg-type]
     return app
 
 
@@ -165,11 +172,12 @@ CORS_REQUEST_HEADERS = [
     "If-None-Match",
     "Idempotency-Key",
     "Last-Event-ID",
+    "X-Request-Id",
 ]
-CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed"]
+CORS_EXPOSED_HEADERS = ["ETag", "Retry-After", "Location", "Idempotent-Replayed", "X-Request-Id"]
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """Refuses bodies over the limit with 413 in the error shape, declared or streamed.
 
     FastAPI's own max_body_size answers a declared oversized body in plain text, not our JSON shape.
@@ -179,13 +187,10 @@ class BodyLimit:
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.max_bytes = max_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._refuse(send)

@@ -610,3 +610,11 @@ class Health(BaseModel):
     status: Literal["ok"]
     backend: Literal["sqlite", "postgres"]
     position: int = Field(description="The newest log position.")
+
+
+class Ready(BaseModel):
+    status: Literal["ready"]
+    head: int = Field(description="The log's last position.")
+    views_position: int = Field(description="The last log position the views applied.")
+    lag: int = Field(description="Positions the views have still to apply.")
+    max_lag: int = Field(description="The most the views may lag for the service to be ready.")

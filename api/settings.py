@@ -71,6 +71,22 @@ class Settings(BaseSettings):
         "project` workers do (the PostgreSQL deployment).",
     )
 
+    ready_max_lag: int = Field(
+        default=1000,
+        ge=0,
+        description="GET /ready answers 503 while the views are more than this many log "
+        "positions behind the log's head (docs/operations.md).",
+    )
+    metrics_token: str | None = Field(
+        default=None,
+        description="A bearer token that lets a scraper read /metrics from another host; without "
+        "it /metrics answers only clients on the loopback interface (docs/operations.md).",
+    )
+    log_format: Literal["json", "text"] = Field(
+        default="json",
+        description="json: one JSON object a line (for log collectors); text: plain lines for a "
+        "terminal. Both carry each request's id.",
+    )
     webhook_attempts: int = Field(
         default=8, ge=1, le=50, description="Tries of one webhook delivery before it is failed."
     )

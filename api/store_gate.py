@@ -36,15 +36,21 @@ class StoreGate:
         """The store was found unreachable: check it before the next request."""
         self.tripped = self.probe is not None
 
-    def passes(self) -> bool:
-        if not self.tripped or self.probe is None:
+    def reachable(self) -> bool:
+        """Whether the store answers a plain connection now (readiness, metrics): a probe that
+        fails trips the gate, so it never waits out eventsourcing's retries."""
+        if self.probe is None:
             return True
         try:
             self.probe()
         except psycopg.Error:
+            self.tripped = True
             return False
         self.tripped = False
         return True
+
+    def passes(self) -> bool:
+        return not self.tripped or self.reachable()
 
 
 class StoreGateMiddleware:

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from anyio import to_thread
+from eventsourcing.persistence import InterfaceError, OperationalError
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -59,7 +60,16 @@ class Withholding:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         reads = scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
-        hidden = await self._hidden(scope) if reads else frozenset()
+        try:
+            hidden = await self._hidden(scope) if reads else frozenset()
+        except (OperationalError, InterfaceError):
+            # Outside the app's exception handlers: the store's outage is answered here as
+            # there, a 503 that trips the gate (not a 500).
+            gate = getattr(getattr(scope.get("app"), "state", None), "store_gate", None)
+            if gate is not None:
+                gate.trip()
+            await errors.store_unavailable()(scope, receive, send)
+            return
         if not hidden:
             await self.app(scope, receive, send)
             return

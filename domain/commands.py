@@ -20,6 +20,7 @@ from pydantic_core import to_jsonable_python
 from domain.errors import Conflict, VersionConflict
 
 if TYPE_CHECKING:
+    from domain.application import Chronicle
     from domain.service import Service
 
 A = TypeVar("A", bound=Aggregate)
@@ -229,3 +230,11 @@ def revive_arguments(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[
 
 def _is_model(hint: Any) -> bool:
     return isinstance(hint, type) and issubclass(hint, BaseModel)
+
+
+class Component:
+    """A part of the application that holds the commands of one area (`app.missions`,
+    `app.visibility`, a game system...): the `Host` its commands run on, `app` the application."""
+
+    def __init__(self, app: Chronicle) -> None:
+        self.app = app

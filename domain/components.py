@@ -13,7 +13,7 @@ from eventsourcing.domain import Aggregate
 from pydantic import BaseModel
 
 from domain.aggregates import Campaign, Character, Issue, Roll, RollChain, Scene, Story
-from domain.commands import Actor, CommandContext, Outcome
+from domain.commands import Actor, CommandContext, Component, Outcome
 from domain.errors import Conflict, Forbidden, InvalidInput
 from domain.rolls import CheckRoll, Declared
 from domain.rulesets import Ruleset, get_ruleset
@@ -122,7 +122,7 @@ class PageBoundary:
     loaded: Loaded
 
 
-class GameSystem:
+class GameSystem(Component):
     """The commands of one game system: the component the application holds for it.
 
     The lifecycle (domain/application.py) tells only the campaign's own system about a boundary;
@@ -130,9 +130,6 @@ class GameSystem:
     command. The roll hooks let a system add to the shared roll commands (only WCBH uses them)."""
 
     ruleset_id: ClassVar[str]
-
-    def __init__(self, app: Chronicle) -> None:
-        self.app = app
 
     @property
     def parts(self) -> tuple[object, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -81,7 +81,13 @@ def entry(position: int, event: Any) -> dict[str, Any]:
     }
 
 
-def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, Any]]:
+# Told the last log position read after each page, for a long export's progress.
+Progress = Callable[[int], None]
+
+
+def campaign_entries(
+    app: Chronicle, campaign_id: UUID, progress: Progress | None = None
+) -> Iterator[dict[str, Any]]:
     """Every event of the campaign's aggregates, in log order, read from the event store itself.
 
     A scan of the whole log (about 270k events/s on SQLite): an export must show what is stored now,
@@ -100,17 +106,21 @@ def campaign_entries(app: Chronicle, campaign_id: UUID) -> Iterator[dict[str, An
             if isinstance(event, (IdempotencyRecord.Event,)):
                 continue
             yield entry(notification.id, event)
+        if progress is not None and notifications:
+            progress(notifications[-1].id)
         if len(notifications) < PAGE:
             return
         start = notifications[-1].id + 1
 
 
-def signed_export(app: Chronicle, actor: Actor) -> list[dict[str, Any]]:
+def signed_export(
+    app: Chronicle, actor: Actor, progress: Progress | None = None
+) -> list[dict[str, Any]]:
     """The campaign's export as `GET /v1/campaigns/{id}/export` sends it to `actor`: every entry
     it may see (domain/visibility.py), read fully first (so an error is an answer, not half a
     file), then the signed trailer covering them (docs/receipts.md)."""
     campaign_id = actor.campaign_id
-    read = list(campaign_entries(app, campaign_id))
+    read = list(campaign_entries(app, campaign_id, progress))
     # the campaign after the entries: it knows every hide and secret roll they hold
     entries = Visibility.of(app.campaign_of(actor), actor).entries(read)
     entries.append(app.signing.export_trailer(campaign_id, entries))

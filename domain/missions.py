@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from domain.aggregates import Campaign, Character, Mission, Scene, Story
-from domain.commands import Actor, CommandContext, Outcome, command
+from domain.commands import Actor, CommandContext, Component, Outcome, command
 from domain.errors import Conflict, InvalidInput, NotFound
 from domain.requests import CounterChange, CounterDefine, MissionCreate, MissionEnd, RestCreate
 from domain.rolls import CheckRoll
 from domain.rulesets import get_ruleset
-
-if TYPE_CHECKING:
-    from domain.application import Chronicle
 
 # At most this many characters rest at once (the rest check's request takes as many).
 MAX_RESTING = 20
@@ -22,12 +19,9 @@ MAX_RESTING = 20
 REST_RULE = "CD-22"
 
 
-class Missions:
+class Missions(Component):
     """The missions' commands: a component the application holds as `app.missions`, shared by
     every ruleset (a mission is no game system's; only its rest rolls Class D's dice, CD-22)."""
-
-    def __init__(self, app: Chronicle) -> None:
-        self.app = app
 
     @command
     def create_mission(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeVar
@@ -15,6 +14,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregates import Campaign, Character, IdempotencyRecord, Roll, ServerKey
 from domain.aggregates.idempotency import hash_key
+from domain.claims import claims_for
 from domain.commands import (
     DEFAULT_ATTEMPTS,
     Actor,
@@ -67,10 +67,14 @@ class Service(Application):
         super().__init__(env)
         self._sealer = sealer
         self.attempts = attempts
-        self._in_flight_keys: set[tuple[str, str]] = set()
-        self._in_flight_lock = threading.Lock()
+        # Shared with every other process on the store when it is PostgreSQL (domain/claims.py).
+        self.claims = claims_for(self.recorder)
         # Token expiry and stored responses' expiry read this clock (tests move it on).
         self.clock: Callable[[], datetime] = utc_now
+
+    def close(self) -> None:
+        self.claims.close()
+        super().close()
 
     @property
     def app(self) -> Service:
@@ -298,25 +302,21 @@ def _made(saved: tuple[Aggregate, ...]) -> tuple[Aggregate, ...]:
 
 
 class _InFlight:
-    """Refuses a duplicate that arrives while the first request with its key is still running."""
+    """Refuses a duplicate that arrives, at any process, while the first request with its key is
+    still running."""
 
     def __init__(self, app: Service, request: IdempotencyRequest | None) -> None:
-        self.app = app
-        self.key = None if request is None else (request.scope, request.key)
+        self.claims = app.claims
+        self.key = None if request is None else f"{request.scope}\n{request.key}"
 
     def __enter__(self) -> None:
-        if self.key is None:
-            return
-        with self.app._in_flight_lock:
-            if self.key in self.app._in_flight_keys:
-                raise Conflict(
-                    "a request with this Idempotency-Key is still in flight; retry later",
-                    field="Idempotency-Key",
-                    code="idempotency_in_flight",
-                )
-            self.app._in_flight_keys.add(self.key)
+        if self.key is not None and not self.claims.claim(self.key):
+            raise Conflict(
+                "a request with this Idempotency-Key is still in flight; retry later",
+                field="Idempotency-Key",
+                code="idempotency_in_flight",
+            )
 
     def __exit__(self, *exc: object) -> None:
         if self.key is not None:
-            with self.app._in_flight_lock:
-                self.app._in_flight_keys.discard(self.key)
+            self.claims.release(self.key)

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from domain.aggregates import Campaign, Character, Roll
-from domain.commands import Actor, CommandContext, Outcome, command
+from domain.commands import Actor, CommandContext, Component, Outcome, command
 from domain.requests import CharacterVisibility
-
-if TYPE_CHECKING:
-    from domain.application import Chronicle
 
 # What everyone sees of a withheld roll: its place in the chain, its links and its commitment,
 # so that the chain still checks (docs/fair-dice.md, "Secret rolls"). Nothing else of the record.
@@ -135,11 +132,8 @@ def _mentions(value: Any, ids: frozenset[str]) -> bool:
     return False
 
 
-class VisibilityCommands:
+class VisibilityCommands(Component):
     """The GM's visibility commands: a component the application holds as `app.visibility`."""
-
-    def __init__(self, app: Chronicle) -> None:
-        self.app = app
 
     @command
     def set_character_visibility(

@@ -7,7 +7,6 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -15,11 +14,8 @@ from pydantic import Field, field_validator
 
 from domain.aggregates import Campaign, Webhook
 from domain.aggregates._catalogue import aggregate_classes, event_classes
-from domain.commands import CommandContext, Outcome, command
+from domain.commands import CommandContext, Component, Outcome, command
 from domain.requests import Strict
-
-if TYPE_CHECKING:
-    from domain.application import Chronicle
 
 SECRET_PREFIX = "whsec_"
 SIGNATURE_HEADER = "X-Chronicle-Signature"
@@ -93,11 +89,8 @@ def wanted(types: list[str], entry_type: str) -> bool:
     return "*" in types or entry_type in types or f"{aggregate}.*" in types
 
 
-class Webhooks:
+class Webhooks(Component):
     """The webhooks' commands (GM only): a component the API builds over the application."""
-
-    def __init__(self, app: Chronicle) -> None:
-        self.app = app
 
     @command
     def register_webhook(

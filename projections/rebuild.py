@@ -70,10 +70,14 @@ def _catch_up(app: Chronicle, beside: ViewStore, page_size: int, progress: Progr
 
 def _switch(app: Chronicle, beside: ViewStore, position: int, progress: Progress) -> int:
     """In one transaction holding the live views' lock: the rest of the log up to the live
-    position (at least to `position`), then the new tables in the live ones' place."""
+    position or the log's head, whichever is further, then the new tables in the live ones'
+    place."""
     with beside.replacing_live() as tx:
         reached = tx.position(beside.application_name)
-        target = max(tx.position(LIVE), position, reached)
+        # at least the log's head: with no live runner (external views, none started) the
+        # live position stays 0 and a short log would otherwise be left out entirely
+        head = app.recorder.max_notification_id() or 0
+        target = max(tx.position(LIVE), position, reached, head)
         for page in _pages(app, beside, reached, target, PAGE_SIZE):
             apply_page(tx, page)
         tx.advance(Tracking(beside.application_name, target))  # past any gaps at the end

@@ -103,6 +103,11 @@ class Supervisor:
             app.close()
             store.datastore.close()  # type: ignore[attr-defined]
 
+    def alive(self) -> bool:
+        """Whether a runner is following the log now (subscribed, not stopped, not between
+        restarts)."""
+        return self._subscription is not None and not self.stopping.is_set()
+
     def stop(self) -> None:
         self.stopping.set()
         subscription = self._subscription

@@ -33,6 +33,7 @@ from domain.visibility import Visibility
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
 from projections.runner import open_view_store, views_env
 from projections.store import ViewStore
+from projections.webhook_metrics import DeliveryOutcome, count_webhook_delivery
 
 log = logging.getLogger("chronicle.webhooks")
 
@@ -244,12 +245,14 @@ class Outbox:
     def record(self, due: Due, attempt: Attempt, policy: Policy, *, final: bool = False) -> None:
         """Note an attempt: delivered, due again after the backoff, or given up."""
         n, at = due.attempts + 1, now_us()  # the backoff runs from the attempt's noted time
+        outcome: DeliveryOutcome
         if attempt.delivered:
-            state, next_us = "delivered", None
+            state, next_us, outcome = "delivered", None, "delivered"
         elif final or n >= policy.attempts:
-            state, next_us = "failed", None
+            state, next_us, outcome = "failed", None, "failed"
         else:
             state, next_us = "pending", at + int(policy.retry_after(n) * 1_000_000)
+            outcome = "retrying"
         with self._tx() as cursor:
             self._run(
                 cursor,
@@ -262,6 +265,7 @@ class Outbox:
                 "UPDATE webhook_deliveries SET state = %s, attempts = %s, due_us = %s WHERE id = %s",
                 (state, n, next_us, due.id),
             )
+        count_webhook_delivery(outcome)  # for /metrics, once the attempt is noted
 
     def deliveries(self, webhook_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         """A webhook's deliveries in log order with their attempts (the GM's delivery log)."""

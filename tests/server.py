@@ -1,4 +1,5 @@
-"""A real `chronicle serve` (uvicorn) in a subprocess, for tests that need real HTTP."""
+"""A real `chronicle serve` (uvicorn) or `chronicle project` worker in a subprocess, for tests that
+need real HTTP or several processes on one store."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import httpx
 from api.settings import Settings
 
 READY = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
+WORKER_READY = re.compile(r"chronicle project: keeping the views up to date")
 
 
 @dataclass
@@ -46,37 +48,60 @@ def cli_env(settings: Settings) -> dict[str, str]:
     if settings.database_url:
         env["CHRONICLE_DATABASE_URL"] = settings.database_url
     env["CHRONICLE_PROJECTIONS"] = settings.projections
+    # Whatever else the test set (a key shared by replicas, pool sizes, timeouts) holds there too.
+    for name in sorted(settings.model_fields_set - {"data_dir", "database_url", "projections"}):
+        value = getattr(settings, name)
+        env[f"CHRONICLE_{name.upper()}"] = (
+            ",".join(value) if isinstance(value, list) else str(value)
+        )
     return env
 
 
 @contextmanager
 def running_server(settings: Settings, *extra: str) -> Iterator[Server]:
     """Start the server on a free port (`extra`: more flags of `chronicle serve`); yield its base
-    URL once uvicorn says it is listening."""
+    URL once it answers."""
+    argv = ["serve", "--host", "127.0.0.1", "--port", "0", *extra]
+    with _running(argv, settings, READY) as (match, log, process):
+        _wait_answering(match.group(1), process)
+        yield Server(match.group(1), log, process.pid)
+
+
+@contextmanager
+def running_worker(settings: Settings, *extra: str) -> Iterator[list[str]]:
+    """Start a `chronicle project` views worker; yield its output once it says it is running."""
+    # It says so on stdout: read with its stderr.
+    with _running(["project", *extra], settings, WORKER_READY, stdout=True) as (_, log, _):
+        yield log
+
+
+@contextmanager
+def _running(
+    argv: list[str], settings: Settings, ready: re.Pattern[str], *, stdout: bool = False
+) -> Iterator[tuple[re.Match[str], list[str], subprocess.Popen[str]]]:
     env = cli_env(settings)
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", "0", *extra],
+        [sys.executable, "-m", "api.cli", *argv],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+        stderr=subprocess.STDOUT if stdout else subprocess.PIPE,
         text=True,
     )
+    output = process.stdout if stdout else process.stderr
     try:
-        assert process.stderr is not None
-        seen = []
-        for line in process.stderr:  # blocks until uvicorn logs; ends if the process dies
+        assert output is not None
+        seen: list[str] = []
+        for line in output:  # blocks until it logs; ends if the process dies
             seen.append(line)
-            match = READY.search(line)
+            match = ready.search(line)
             if match:
                 break
         else:
-            raise RuntimeError("chronicle serve did not start:\n" + "".join(seen))
-        server = Server(match.group(1), seen, process.pid)
-        # Keep draining stderr so that a chatty server never blocks on a full pipe.
-        drain = threading.Thread(target=lambda: seen.extend(process.stderr), daemon=True)  # type: ignore[arg-type]
+            raise RuntimeError(f"chronicle {argv[0]} did not start:\n" + "".join(seen))
+        # Keep draining stderr so that a chatty process never blocks on a full pipe.
+        drain = threading.Thread(target=lambda: seen.extend(output), daemon=True)  # type: ignore[arg-type]
         drain.start()
-        _wait_answering(server.url, process)
-        yield server
+        yield match, seen, process
     finally:
         process.terminate()
         try:

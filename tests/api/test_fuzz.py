@@ -29,7 +29,12 @@ from tests.server import Server, running_server
 # its ~100 cases an operation test FastAPI's validation more than ours (test_malformed.py sends
 # malformed bodies to every command on real ids, and test_bounds.py the bounds). The random phase
 # still sends both positive and negative cases to every operation.
-reads = schemathesis.openapi.from_dict(openapi_document()).include(method="GET")
+# /ready answers 503 by design while the views lag behind the fuzzer's own writes.
+reads = (
+    schemathesis.openapi.from_dict(openapi_document())
+    .include(method="GET")
+    .exclude(operation_id="ready")
+)
 commands = schemathesis.openapi.from_dict(openapi_document()).exclude(method="GET")
 commands.config.phases.coverage.generation.modes = [GenerationMode.POSITIVE]
 CHECKS = [

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 
 from api.main import create_app
 from api.settings import Settings
@@ -146,16 +147,29 @@ def test_a_wanted_entry_is_pushed_with_its_text_and_a_signature_that_verifies(
     )
 
 
+def attempts_counted() -> dict[str, float]:
+    """This process's webhook attempts as /metrics counts them, by outcome."""
+    name = "chronicle_webhook_deliveries_total"
+    return {
+        outcome: REGISTRY.get_sample_value(name, {"outcome": outcome}) or 0.0
+        for outcome in ("delivered", "retrying", "failed")
+    }
+
+
 def test_a_failing_receiver_is_retried_with_backoff_and_the_log_shows_every_attempt(
     client: TestClient, table: Table, receiver: Receiver
 ) -> None:
     receiver.statuses = [503, 500]
     hook = register(table, receiver.url, ["Story.*"])
+    counted = attempts_counted()
     table.story()
 
     got = receiver.wait_for(lambda got: len(got) >= 3)
     assert len({r.headers["x-chronicle-delivery"] for r in got}) == 1  # one delivery, three tries
     assert client.app.state.dispatcher.wait_for_attempts(3, WAIT)  # type: ignore[attr-defined]
+    # and /metrics counts each attempt by what became of it
+    now = attempts_counted()
+    assert {o: now[o] - counted[o] for o in now} == {"delivered": 1, "retrying": 2, "failed": 0}
     [delivery] = deliveries(table, hook["id"])
     assert delivery["state"] == "delivered"
     assert delivery["next_attempt_at"] is None
@@ -172,9 +186,11 @@ def test_a_receiver_that_keeps_failing_is_given_up_after_the_attempts_allowed(
 ) -> None:
     receiver.statuses = [500, 500, 500, 500]
     hook = register(table, receiver.url, ["*"])
+    counted = attempts_counted()
     table.story()
 
     assert client.app.state.dispatcher.wait_for_attempts(3, WAIT)  # type: ignore[attr-defined]
+    assert attempts_counted()["failed"] - counted["failed"] == 1
     [delivery] = deliveries(table, hook["id"])
     assert (delivery["state"], delivery["attempts"], delivery["next_attempt_at"]) == (
         "failed",

@@ -8,7 +8,8 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.settings import Settings
 from domain.application import Chronicle
-from projections.runner import open_view_store, rebuild, views_env
+from projections.rebuild import rebuild
+from projections.runner import open_view_store, views_env
 from projections.webhooks import Outbox, delivery_id
 from tests.api.support import Table
 
@@ -22,7 +23,7 @@ def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) ->
         hook = table.post(f"/v1/campaigns/{table.campaign_id}/webhooks", body)
         story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "The Heist"})
         env = views_env(external.eventsourcing_env())
-        rebuild(external.eventsourcing_env(), timeout=30)
+        rebuild(external.eventsourcing_env())
         store = open_view_store(env)
         reader = Chronicle(env)  # what a receiver may see is read off the campaign
         outbox = Outbox(store, env, reader)
@@ -32,7 +33,7 @@ def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) ->
             assert [(d["id"], d["position"], d["state"]) for d in first] == [
                 (delivery_id(hook["id"], story["position"]), story["position"], "pending")
             ]
-            rebuild(external.eventsourcing_env(), timeout=30)  # the log's entries written again
+            rebuild(external.eventsourcing_env())  # the log's entries written again
             assert outbox.enqueue() == 0  # the cursor is past them
             with outbox._tx() as cursor:  # a cursor lost (or a second worker's, from 0)
                 cursor.execute("DELETE FROM webhook_cursor")

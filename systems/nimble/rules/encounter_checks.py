@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, request_as
+from systems.nimble.odds import kept_die
 from systems.nimble.rules.checks import D20, Steps, keep
 
 ASSESS_DC = 10
@@ -26,16 +27,27 @@ class AssessRequest(Steps):
     purpose: Text = Field("", description="What the hero looks at.")
 
 
-def _d20(faces: int, edge: int) -> list[float]:
-    """Chances of each kept d20 face with ``edge`` steps (drop lowest / highest)."""
-    n = 1 + abs(edge)
-    out = []
-    for face in range(1, faces + 1):
-        if edge >= 0:
-            out.append((face / faces) ** n - ((face - 1) / faces) ** n)
-        else:
-            out.append(((faces - face + 1) / faces) ** n - ((faces - face) / faces) ** n)
-    return out
+def against_dc(result: dict[str, Any], natural: int, modifier: int, dc: int) -> CheckOutcome:
+    """A kept d20 face plus the modifier against the DC: `result` with the numbers and the
+    verdict added (scored by the total)."""
+    total = natural + modifier
+    success = total >= dc
+    result = {
+        **result,
+        "natural": natural,
+        "modifier": modifier,
+        "total": total,
+        "dc": dc,
+        "success": success,
+        "outcome": "success" if success else "failure",
+    }
+    return CheckOutcome(result, total, success)
+
+
+def dc_odds(edge: int, modifier: int, dc: int, score: int) -> Odds:
+    """Odds of a kept d20 plus the modifier meeting the DC, and of scoring at least `score`."""
+    d20 = kept_die(D20, edge)
+    return Odds(d20.at_least(dc - modifier), d20.at_least(score - modifier))
 
 
 class AssessCheck(Check):
@@ -57,20 +69,8 @@ class AssessCheck(Check):
         req = request_as(request, AssessRequest)
         edge = req.advantage - req.disadvantage
         natural = keep(roller.roll(D20, 1 + abs(edge), label="assess"), edge, 1, roller)[0].face
-        total = natural + req.modifier
-        success = total >= req.dc
-        result = {
-            "skill": req.skill,
-            "option": req.option,
-            "natural": natural,
-            "modifier": req.modifier,
-            "total": total,
-            "dc": req.dc,
-            "edge": edge,
-            "success": success,
-            "outcome": "success" if success else "failure",
-        }
-        return CheckOutcome(result, total, success)
+        result = {"skill": req.skill, "option": req.option, "edge": edge}
+        return against_dc(result, natural, req.modifier, req.dc)
 
     def odds(
         self,
@@ -80,10 +80,7 @@ class AssessCheck(Check):
         outcome: CheckOutcome,
     ) -> Odds:
         req = request_as(request, AssessRequest)
-        chances = _d20(D20, req.advantage - req.disadvantage)
-        success = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= req.dc)
-        at_least = sum(p for f, p in enumerate(chances, 1) if f + req.modifier >= outcome.score)
-        return Odds(success, at_least)
+        return dc_odds(req.advantage - req.disadvantage, req.modifier, req.dc, outcome.score)
 
 
 class HelpRerollRequest(RequestModel):
@@ -114,18 +111,7 @@ class HelpRerollCheck(Check):
     ) -> CheckOutcome:
         req = request_as(request, HelpRerollRequest)
         face = roller.roll(D20, 1, label="help")[0].face
-        total = face + req.modifier
-        success = total >= req.dc
-        result = {
-            "old_face": req.old_face,
-            "natural": face,
-            "modifier": req.modifier,
-            "total": total,
-            "dc": req.dc,
-            "success": success,
-            "outcome": "success" if success else "failure",
-        }
-        return CheckOutcome(result, total, success)
+        return against_dc({"old_face": req.old_face}, face, req.modifier, req.dc)
 
     def odds(
         self,
@@ -135,6 +121,4 @@ class HelpRerollCheck(Check):
         outcome: CheckOutcome,
     ) -> Odds:
         req = request_as(request, HelpRerollRequest)
-        success = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= req.dc) / D20
-        at_least = sum(1 for f in range(1, D20 + 1) if f + req.modifier >= outcome.score) / D20
-        return Odds(success, at_least)
+        return dc_odds(0, req.modifier, req.dc, outcome.score)  # the helper's die: a plain d20

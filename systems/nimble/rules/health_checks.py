@@ -16,12 +16,11 @@ from pydantic import BaseModel, Field
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of, request_as
-from systems.nimble.odds import kept_die
-from systems.nimble.rules.checks import MAX_STEPS, Steps, keep
+from systems.nimble.rules.checks import D20, MAX_STEPS, Steps, keep
+from systems.nimble.rules.encounter_checks import against_dc, dc_odds
 from systems.nimble.rules.health import DC
 from systems.nimble.rules.sheet import NimbleHero, NimbleMonster
 
-D20 = 20
 Stat = Literal["STR", "DEX", "INT", "WIL"]
 Modifier = Field(
     None,
@@ -98,30 +97,6 @@ def _modifier(given: int | None, sheet: BaseModel | None, of_sheet: Any, what: s
     return value
 
 
-def _d20(
-    edge: int, modifier: int, dc: int, roller: Roller, label: str
-) -> tuple[dict[str, Any], int, bool]:
-    rolled = roller.roll(D20, 1 + abs(edge), label=label)
-    natural = keep(rolled, edge, 1, roller)[0].face
-    total = natural + modifier
-    success = total >= dc
-    result = {
-        "natural": natural,
-        "modifier": modifier,
-        "total": total,
-        "dc": dc,
-        "edge": edge,
-        "outcome": "success" if success else "failure",
-        "success": success,
-    }
-    return result, total, success
-
-
-def _odds(edge: int, modifier: int, dc: int, score: int) -> Odds:
-    d20 = kept_die(D20, edge)
-    return Odds(d20.at_least(dc - modifier), d20.at_least(score - modifier))
-
-
 @dataclass(frozen=True)
 class _Throw:
     """The numbers of one d20 against the DC, and what its result names (the stat or skill)."""
@@ -147,8 +122,9 @@ class _D20Check(Check):
         self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
     ) -> CheckOutcome:
         throw = self._throw(request, sheet)
-        result, total, success = _d20(throw.edge, throw.modifier, throw.dc, roller, self.name)
-        return CheckOutcome({**throw.named, **result}, total, success)
+        rolled = roller.roll(D20, 1 + abs(throw.edge), label=self.name)
+        natural = keep(rolled, throw.edge, 1, roller)[0].face
+        return against_dc({**throw.named, "edge": throw.edge}, natural, throw.modifier, throw.dc)
 
     def odds(
         self,
@@ -158,7 +134,7 @@ class _D20Check(Check):
         outcome: CheckOutcome,
     ) -> Odds:
         throw = self._throw(request, sheet)
-        return _odds(throw.edge, throw.modifier, throw.dc, outcome.score)
+        return dc_odds(throw.edge, throw.modifier, throw.dc, outcome.score)
 
 
 class SaveCheck(_D20Check):

@@ -1,0 +1,1 @@
+"""The pieces of bench/bench_load.py: checkouts, servers and stores, the workload, probes, the report."""
