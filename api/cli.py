@@ -19,15 +19,25 @@ from domain import receipts
 from domain.secrets import WrongKey
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given as flags; the environment (CHRONICLE_*) gives the rest."""
     flags = {
         "host": args.host,
         "port": args.port,
         "data_dir": args.data_dir,
         "database_url": args.database_url,
+        "workers": getattr(args, "workers", None),
         "log_format": getattr(args, "log_format", None),
     }
-    return Settings(**{k: v for k, v in flags.items() if v is not None})
+    return {k: v for k, v in flags.items() if v is not None}
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings(**_flags(args))
+
+
+# A backstop for a graceful stop: open streams end on shutdown by themselves.
+GRACEFUL_SHUTDOWN_SECONDS = 10
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -39,14 +49,52 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     where = settings.database_url and "PostgreSQL" or f"SQLite in {settings.data_dir.resolve()}"
     print(f"Chronicle on http://{settings.host}:{settings.port} (store: {where})", flush=True)
+    if settings.workers > 1:
+        return _serve_workers(settings, _flags(args), args.log_level)
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
         log_config=log_config(settings.log_format, args.log_level),
-        timeout_graceful_shutdown=10,  # a backstop: open streams end on shutdown by themselves
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
+    return 0
+
+
+def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) -> int:
+    """uvicorn's worker processes, each building the app from the environment (the flags are
+    passed on in it); the views in one `chronicle project` process beside them, if embedded."""
+    import os
+    import subprocess
+
+    import uvicorn
+
+    from api.logs import log_config
+    from api.main import prepare_store
+
+    # The store's tables, the server key and the signing key made once, before the workers race.
+    prepare_store(settings)
+    os.environ.update({f"CHRONICLE_{k.upper()}": str(v) for k, v in flags.items()})
+    views = None
+    if settings.projections == "embedded":
+        os.environ["CHRONICLE_PROJECTIONS"] = "external"  # the workers leave the views to it
+        views = subprocess.Popen([sys.executable, "-m", "api.cli", "project"], env=os.environ)
+    try:
+        uvicorn.run(
+            "api.main:create_app",
+            factory=True,
+            workers=settings.workers,
+            host=settings.host,
+            port=settings.port,
+            log_level=log_level,
+            log_config=log_config(settings.log_format, log_level),
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        )
+    finally:
+        if views is not None:
+            views.terminate()
+            views.wait(timeout=30)
     return 0
 
 
@@ -266,6 +314,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port (CHRONICLE_PORT, default 8000)")
     _store_flags(serve)
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="server processes (CHRONICLE_WORKERS, default 1); the views run in one process beside",
+    )
     serve.add_argument(
         "--log-format",
         choices=["json", "text"],

@@ -4,14 +4,16 @@ neither can drift from the command. What rows share is said once, where they are
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Concatenate, Generic, TypeVar
 from uuid import UUID
 
+from anyio import to_thread
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -124,14 +126,15 @@ class CommandRoutes(Generic[H]):
         body: type[BaseModel] | None,
         present: Present,
         status_code: int | Callable[[Outcome], int],
-    ) -> Callable[..., JSONResponse]:
+    ) -> Callable[..., Awaitable[JSONResponse]]:
         holder = self.holder
 
-        def endpoint(commands: Commands, **values: Any) -> JSONResponse:
+        async def endpoint(commands: Commands, **values: Any) -> JSONResponse:
             args = [*(values[name] for name in ids), *fixed]
             if body is not None:
                 args.append(values["body"] or body())  # an optional body left out: its defaults
-            return commands.run(
+            run = functools.partial(
+                commands.run,
                 # looked up on the holder per request, as `app.verb` was: a subclass's or a
                 # test's replacement of the verb is the one that runs
                 getattr(holder(commands.app), verb.__name__),
@@ -139,6 +142,10 @@ class CommandRoutes(Generic[H]):
                 present=lambda outcome: present(outcome, commands),
                 status_code=status_code,
             )
+            # In a thread (eventsourcing and the drivers are synchronous), but only so many at
+            # once: the others wait here, holding no thread, instead of all contending for the
+            # interpreter and the store (settings.command_threads).
+            return await to_thread.run_sync(run, limiter=commands.limiter)
 
         return endpoint
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Annotated, Any
 
+from anyio import CapacityLimiter
 from fastapi import Depends, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -197,6 +198,7 @@ class Commands:
     expected_version: int | None
     idempotency_key: str | None
     request_hash: str
+    limiter: CapacityLimiter | None = None  # how many commands run at once (the app's)
 
     def run(
         self,
@@ -313,6 +315,7 @@ async def _commands(
         _expected_version(if_match),
         _idempotency_key(idempotency_key),
         await _request_hash(request),
+        getattr(request.app.state, "command_limiter", None),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from anyio import CapacityLimiter
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -62,12 +63,25 @@ def _claim_key(chronicle: Chronicle, settings: Settings) -> None:
         ) from None
 
 
+def prepare_store(settings: Settings) -> None:
+    """What the first start of a store makes (its tables, the server key's claim, the first
+    signing key, the views' tables), made once before several server processes start."""
+    chronicle = build_application(settings)
+    try:
+        _claim_key(chronicle, settings)
+        chronicle.signing.ensure_key()
+    finally:
+        chronicle.close()
+    open_view_store(views_env(settings.eventsourcing_env())).datastore.close()  # type: ignore[attr-defined]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
+        app.state.command_limiter = CapacityLimiter(settings.command_threads)
         app.state.chronicle = build_application(settings)
         _claim_key(app.state.chronicle, settings)
         app.state.chronicle.signing.ensure_key()  # the first start makes the first key

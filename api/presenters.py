@@ -29,7 +29,9 @@ R = TypeVar("R", bound="NamesARoll")
 def roll_shown(outcome: Outcome, commands: Commands) -> RollPublic:
     roll = outcome.aggregate
     assert isinstance(roll, Roll)
-    return roll_public(roll, commands.app.repository.get(roll.scene_id))
+    # the scene the command saved with the roll, if it did (a roll always does): no second read
+    scene = next((a for a in outcome.saved if isinstance(a, Scene) and a.id == roll.scene_id), None)
+    return roll_public(roll, scene or commands.app.repository.get(roll.scene_id))
 
 
 def scene_shown(outcome: Outcome, commands: Commands) -> ScenePublic:

@@ -50,6 +50,21 @@ class Settings(BaseSettings):
         description="Origins a browser front end may call the API from, comma-separated "
         "(e.g. https://table.example.org,http://localhost:5173); none by default (docs/front-ends.md).",
     )
+    command_threads: int = Field(
+        default=8,
+        ge=1,
+        le=200,
+        description="Commands a server process runs at once; the others wait their turn without "
+        "holding a thread (more only contend for the interpreter and the store's write lock).",
+    )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Server processes of `chronicle serve` (uvicorn workers): more than one spreads "
+        "the commands over the cores (PostgreSQL); the views then run in one `chronicle project` "
+        'process beside them, never once per worker (docs/performance.md, "Write path").',
+    )
     projections: Literal["embedded", "external"] = Field(
         default="embedded",
         description="embedded: `chronicle serve` runs the view runner itself; external: `chronicle "

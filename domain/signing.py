@@ -20,6 +20,7 @@ from domain.audit import GENESIS_HASH
 from domain.secrets import Sealer
 
 SAVE_ATTEMPTS = 5  # racing replicas: each round lets one writer through
+MEMO_SIZE = 1024  # receipts remembered: a request's own rolls, many times over
 
 
 def _now() -> str:
@@ -34,12 +35,19 @@ class Signing:
         self._save = save
         self._sealer = sealer
         self._unsealed: dict[str, receipts.SigningKey] = {}
+        # Receipts already signed, by key and statement: a command's answer shows its roll's
+        # receipt twice (the roll's own and the command's list), and Ed25519 is deterministic.
+        self._receipts: dict[tuple[int, str, int, str, str], dict[str, Any]] = {}
 
     # ---- the keyring ---------------------------------------------------------------------------
 
-    def keyring(self) -> SigningKeys | None:
+    def keyring(self, *, to_change: bool = False) -> SigningKeys | None:
+        """The keyring as stored now; only one `to_change` is a copy of the cached one (every
+        receipt reads it, and copying it cost more than reading it)."""
         try:
-            keyring: Any = self._repository.get(SigningKeys.create_id())
+            keyring: Any = self._repository.get(
+                SigningKeys.create_id(), deepcopy_from_cache=to_change
+            )
         except AggregateNotFoundError:
             return None
         assert isinstance(keyring, SigningKeys)
@@ -48,7 +56,7 @@ class Signing:
     def ensure_key(self) -> str:
         """On first start: a keyring with one key. Replicas racing to make it agree on the winner's."""
         for _ in range(SAVE_ATTEMPTS):
-            keyring = self.keyring()
+            keyring = self.keyring(to_change=True)
             if keyring is not None and keyring.active is not None:
                 return keyring.active.key_id
             try:
@@ -61,7 +69,7 @@ class Signing:
         """A new active key; the old ones stay published (`chronicle keys rotate`)."""
         for _ in range(SAVE_ATTEMPTS):
             try:
-                return self._add_key(self.keyring() or SigningKeys())
+                return self._add_key(self.keyring(to_change=True) or SigningKeys())
             except IntegrityError:
                 continue
         raise RuntimeError("could not rotate the signing key: too many concurrent writers")
@@ -110,13 +118,20 @@ class Signing:
 
     def receipt(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """The receipt of a roll record: it commits to the chain up to and including the roll."""
-        return receipts.sign_receipt(
-            self.active_key(),
+        key = self.active_key()
+        fields = (
             str(record["campaign_id"]),
             int(record["sequence"]),
             str(record["roll_id"]),
             str(record["hash"]),
         )
+        memo = (id(key), *fields)
+        signed = self._receipts.get(memo)
+        if signed is None:
+            if len(self._receipts) >= MEMO_SIZE:
+                self._receipts.clear()
+            signed = self._receipts[memo] = receipts.sign_receipt(key, *fields)
+        return dict(signed)
 
     def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
         """The receipt of a roll a response names only by id (a helper's roll, a rest); `made`:

@@ -8,9 +8,12 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+import httpx
 
 from api.settings import Settings
 
@@ -22,6 +25,20 @@ WORKER_READY = re.compile(r"chronicle project: keeping the views up to date")
 class Server:
     url: str
     log: list[str] = field(default_factory=list)  # everything the server wrote to stderr
+    pid: int = 0
+
+
+def _wait_answering(url: str, process: subprocess.Popen[str], timeout: float = 90) -> None:
+    """Until /health answers: with --workers, uvicorn says it listens before its workers do."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            httpx.get(f"{url}/health", timeout=5)
+            return
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("chronicle serve did not answer /health") from None
+            time.sleep(0.05)
 
 
 def cli_env(settings: Settings) -> dict[str, str]:
@@ -41,25 +58,27 @@ def cli_env(settings: Settings) -> dict[str, str]:
 
 
 @contextmanager
-def running_server(settings: Settings) -> Iterator[Server]:
-    """Start the server on a free port; yield its base URL once uvicorn says it is listening."""
-    argv = ["serve", "--host", "127.0.0.1", "--port", "0"]
-    with _running(argv, settings, READY) as (match, log):
-        yield Server(match.group(1), log)
+def running_server(settings: Settings, *extra: str) -> Iterator[Server]:
+    """Start the server on a free port (`extra`: more flags of `chronicle serve`); yield its base
+    URL once it answers."""
+    argv = ["serve", "--host", "127.0.0.1", "--port", "0", *extra]
+    with _running(argv, settings, READY) as (match, log, process):
+        _wait_answering(match.group(1), process)
+        yield Server(match.group(1), log, process.pid)
 
 
 @contextmanager
 def running_worker(settings: Settings, *extra: str) -> Iterator[list[str]]:
     """Start a `chronicle project` views worker; yield its output once it says it is running."""
     # It says so on stdout: read with its stderr.
-    with _running(["project", *extra], settings, WORKER_READY, stdout=True) as (_, log):
+    with _running(["project", *extra], settings, WORKER_READY, stdout=True) as (_, log, _):
         yield log
 
 
 @contextmanager
 def _running(
     argv: list[str], settings: Settings, ready: re.Pattern[str], *, stdout: bool = False
-) -> Iterator[tuple[re.Match[str], list[str]]]:
+) -> Iterator[tuple[re.Match[str], list[str], subprocess.Popen[str]]]:
     env = cli_env(settings)
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", *argv],
@@ -82,7 +101,7 @@ def _running(
         # Keep draining stderr so that a chatty process never blocks on a full pipe.
         drain = threading.Thread(target=lambda: seen.extend(output), daemon=True)  # type: ignore[arg-type]
         drain.start()
-        yield match, seen
+        yield match, seen, process
     finally:
         process.terminate()
         try:
