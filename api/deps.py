@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from api.schemas import REQUEST_SIGNING, RollRequestPublic, roll_request_public
 from domain.aggregates import RollRequest
@@ -143,7 +144,21 @@ async def bearer(
     return credentials.credentials if credentials is not None else None
 
 
-def get_actor(app: AppDep, token: Annotated[str | None, Depends(bearer)]) -> Actor:
+# The actor a middleware has already authenticated for this request (the visibility filter of
+# reads does), kept in the ASGI scope's state so that the route does not authenticate again.
+_AUTHENTICATED = "authenticated_actor"
+
+
+def remember_actor(scope: Scope, token: str, actor: Actor) -> None:
+    scope.setdefault("state", {})[_AUTHENTICATED] = (token, actor)
+
+
+def get_actor(
+    request: Request, app: AppDep, token: Annotated[str | None, Depends(bearer)]
+) -> Actor:
+    known = request.scope.get("state", {}).get(_AUTHENTICATED)
+    if known is not None and known[0] == token:
+        return known[1]  # type: ignore[no-any-return]
     return app.authenticate(token)
 
 

@@ -14,6 +14,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import errors
+from api.deps import remember_actor
 from api.schemas import RollPublic
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
@@ -88,6 +89,7 @@ class Withholding:
             return frozenset()
         try:
             actor = await to_thread.run_sync(app.authenticate, token.strip())
+            remember_actor(scope, token.strip(), actor)
             if actor.is_gm:  # sees everything: no second read of the campaign
                 return frozenset()
             seen = await to_thread.run_sync(seen_by, app, actor)

@@ -337,3 +337,23 @@ def test_a_tampered_secret_roll_fails_the_players_chain_check(client: TestClient
     lines = parse_export(edited.splitlines(keepends=True))
     report = receipts.audit_export(lines, receipts.parse_keys(ok(client.get("/v1/signing-keys"))))
     assert not report.intact
+
+
+def test_a_players_read_is_authenticated_once_though_the_filter_needs_the_actor_first(
+    world: Secrets, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = world.table.client.app.state.chronicle  # type: ignore[attr-defined]
+    calls: list[str] = []
+    real = app.authenticate
+
+    def counted(token: str | None) -> Any:
+        calls.append(token or "")
+        return real(token)
+
+    monkeypatch.setattr(app, "authenticate", counted)
+    ok(
+        world.table.client.get(
+            f"/v1/rolls/{world.secret['id']}", headers=bearer(world.table.player)
+        )
+    )
+    assert calls == [world.table.player]
