@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,7 +20,7 @@ from prometheus_client import REGISTRY
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer, ok, verified_export
-from tests.server import cli_env
+from tests.server import running_worker
 
 # Deliveries are rows in the views' database, written and read by the store: both backends.
 pytestmark = pytest.mark.store
@@ -305,34 +302,11 @@ def test_the_log_shows_a_registration_without_its_url_or_secret(
     verified_export(table)  # the webhook's entries keep the export verifiable
 
 
-@contextmanager
-def projection_worker(settings: Settings) -> Iterator[subprocess.Popen[str]]:
-    """`chronicle project` in a subprocess on the test's store, once it says it runs."""
-    env = {
-        **cli_env(settings),
-        "CHRONICLE_WEBHOOK_RETRY_SECONDS": str(settings.webhook_retry_seconds),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "project"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        assert "keeping the views up to date" in process.stdout.readline()
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def test_a_projection_worker_delivers_for_an_api_that_keeps_no_views(
     fast: Settings, receiver: Receiver
 ) -> None:
     external = fast.model_copy(update={"projections": "external"})
-    with projection_worker(external), TestClient(create_app(external)) as api:
+    with running_worker(external), TestClient(create_app(external)) as api:
         table = Table(api)
         hook = register(table, receiver.url, ["Story.Started"])
         table.story()
