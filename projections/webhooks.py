@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from threading import Condition, Event, Thread
+from threading import Condition, Event, Lock, Thread
 from typing import Any
 from uuid import UUID
 
@@ -309,7 +309,8 @@ class Dispatcher:
         self._recorded = Condition()
         self._thread: Thread | None = None
         self._senders = ThreadPoolExecutor(policy.senders, thread_name_prefix="webhook-send")
-        self._client = httpx.Client(timeout=policy.timeout_seconds, follow_redirects=False)
+        self._client: httpx.Client | None = None
+        self._client_made = Lock()
 
     def start(self) -> Dispatcher:
         self._thread = Thread(target=self.run, name="webhook-dispatcher", daemon=True)
@@ -367,17 +368,28 @@ class Dispatcher:
             SIGNATURE_HEADER: signature(secret, stamp, body),
         }
         try:
-            response = self._client.post(doc["url"], content=body, headers=headers)
+            response = self._http().post(doc["url"], content=body, headers=headers)
         except httpx.HTTPError as exc:
             return Attempt(None, f"{type(exc).__name__}: {exc}"[:500])
         return Attempt(response.status_code, None)
+
+    def _http(self) -> httpx.Client:
+        # Made at the first delivery, not at start: its TLS context (the system's CA bundle) costs
+        # tens of milliseconds, which every process start would pay though most never deliver.
+        with self._client_made:
+            if self._client is None:
+                self._client = httpx.Client(
+                    timeout=self.policy.timeout_seconds, follow_redirects=False
+                )
+            return self._client
 
     def stop(self) -> None:
         self.stopping.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
         self._senders.shutdown(wait=True)
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
         self.outbox.close()
         if self.outbox.app is not None:
             self.outbox.app.close()

@@ -4,6 +4,7 @@ PostgreSQL database for the tests that check the store's own behaviour)."""
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +13,15 @@ from pathlib import Path
 import psycopg
 import pytest
 from psycopg import sql
+
+# This machine and CI set PYTHONDONTWRITEBYTECODE=1, and the README installs with `--no-compile`: then
+# every process compiles each module it imports from source, again and again (importing the app: 5.8 s
+# instead of 2.8 s), and the suite starts many (two workers, every `chronicle serve`, every CLI run).
+# The first process to import a module caches its bytecode in the checkout and the venv (both ignored
+# by git); the servers the tests start inherit this environment. Before the imports below, so they
+# are cached too.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 from api.settings import Settings
 
