@@ -88,8 +88,9 @@ class Visibility:
             return dict(entry)
         payload = entry["payload"]
         # A withheld entry is built from the envelope alone: a field added beside the payload
-        # later (a readable text) cannot carry what is kept.
-        envelope = {k: entry[k] for k in ENVELOPE if k in entry}
+        # later cannot carry what is kept. Its readable text is none (null, as every reader of
+        # the entry gets it: the events API, the stream and a webhook's body alike).
+        envelope = {**{k: entry[k] for k in ENVELOPE if k in entry}, "text": None}
         if entry["type"] == "Roll.Recorded" and self.withholds(payload["record"]):
             shown = {"campaign_id": payload.get("campaign_id"), "withheld": True}
             return {**envelope, "payload": {**shown, "record": withheld_record(payload["record"])}}

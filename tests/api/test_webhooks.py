@@ -314,3 +314,46 @@ def test_a_projection_worker_delivers_for_an_api_that_keeps_no_views(
         assert documented_verify()(hook["secret"], pushed.headers, pushed.body)
         [delivery] = deliveries(table, hook["id"])  # the worker's outbox, read by the API
         assert delivery["id"] == pushed.headers["x-chronicle-delivery"]
+
+
+def test_a_secret_gm_roll_is_pushed_withheld_and_its_reveal_is_pushed_when_the_gm_reveals_it(
+    table: Table, receiver: Receiver
+) -> None:
+    """A receiver sees what anyone but the GM sees (docs/front-ends.md): the secret roll's place
+    in the chain, none of its contents and no text; then the GM's reveal, after which the roll
+    reads whole without a GM token."""
+    hook = register(table, receiver.url, ["Roll.Recorded", "Roll.Revealed"])
+    check = table.get(f"/v1/rulesets/{table.ruleset}")["checks"][0]
+    hero, scene = table.character(table.player), table.scene()
+    seed, purpose = "webhook-secret-seed-4410", "Listen at the vault door"
+    body = {
+        "check": check["name"],
+        "request": {**check["example"], "purpose": purpose},
+        "character_id": hero,
+        "secret": True,
+        "client_seed": seed,
+    }
+    secret = table.post(f"/v1/scenes/{scene}/rolls", body)
+
+    [pushed] = receiver.wait_for(lambda got: len(got) >= 1)
+    assert documented_verify()(hook["secret"], pushed.headers, pushed.body)
+    entry = pushed.entry
+    assert (entry["type"], entry["originator_id"]) == ("Roll.Recorded", secret["id"])
+    assert entry["payload"]["withheld"] is True and entry["text"] is None
+    record = entry["payload"]["record"]
+    assert record["withheld"] is True and record["hash"] == secret["proof"]["hash"]
+    for kept in (seed, purpose, json.dumps(secret["faces"])[1:-1]):
+        assert kept not in pushed.body.decode(), kept
+    # what an observer's events API shows is what was pushed, byte for byte in meaning
+    shown = table.get(f"/v1/campaigns/{table.campaign_id}/events", table.observer)["items"]
+    assert entry == next(e for e in shown if e["position"] == entry["position"])
+
+    table.post(f"/v1/rolls/{secret['id']}/reveal", status=200)
+    [_, revealed] = receiver.wait_for(lambda got: len(got) >= 2)
+    assert documented_verify()(hook["secret"], revealed.headers, revealed.body)
+    assert (revealed.entry["type"], revealed.entry["originator_id"]) == (
+        "Roll.Revealed",
+        secret["id"],
+    )
+    whole = table.get(f"/v1/rolls/{secret['id']}", table.observer)
+    assert whole["withheld"] is False and whole["faces"] == secret["faces"]
