@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 from uuid import UUID
 
-from fastapi.testclient import TestClient
-
 from domain.audit import verify_export
 from domain.export import campaign_entries
+from tests.client import TestClient
 
 ENABLED = os.environ.get("CHRONICLE_AUDIT_ALL") == "1"
 PAGE = 500

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 SHEET: dict[str, Any] = {
     "might": 2,

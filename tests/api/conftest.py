@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from tests.api import audit_all
 from tests.api.support import Table
+from tests.client import TestClient
 
 
 @pytest.fixture

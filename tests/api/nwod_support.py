@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 # VIO 4, DEF 2 (+ no shield), ARM 2, Health 8, Will Power 3, INT 3.
 SHOOTER: dict[str, Any] = {

@@ -7,11 +7,10 @@ import json
 from typing import Any
 from uuid import UUID
 
-from fastapi.testclient import TestClient
-
 from api.main import create_app
 from domain import receipts
 from domain.audit import Report, parse_export
+from tests.client import TestClient
 
 
 def openapi_document() -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 
 from api.main import create_app
+from tests.client import TestClient
 
 
 def test_two_apps_share_the_route_objects_built_at_import() -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.cli import main
 from api.main import create_app
@@ -21,6 +20,7 @@ from domain.audit import GENESIS_HASH, HASHED_FIELDS, record_hash, verify_export
 from tests import tamper
 from tests.api.support import Table, bearer
 from tests.cli import chronicle
+from tests.client import TestClient
 
 Entries = list[dict[str, Any]]
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 from tests.server import running_server
 
 LIMIT = 2048

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.classd_support import SHEET, Fight, final_check_dice, hand_check, kept
 from tests.api.support import bearer
+from tests.client import TestClient
 
 TRIES = 40
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.classd_support import Fight, hand_check, kept, villain_sheet
 from tests.api.support import verified_export
+from tests.client import TestClient
 
 MAX_ROUNDS = 6  # bound for the outcomes the dice decide (a double 1 is 1 in 36)
 

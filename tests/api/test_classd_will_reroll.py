@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 MAX_ROLLS = 400  # P(an ordinary failure, then a reroll that is not one) is about 0.3 a roll
 

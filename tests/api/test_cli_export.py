@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fastapi.testclient import TestClient
-
 from api.settings import Settings
 from tests.api.support import Table, bearer
 from tests.cli import chronicle
+from tests.client import TestClient
 
 
 def lines_of(text: str) -> list[dict[str, object]]:

@@ -7,12 +7,12 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from domain.application import command
 from tests.api.support import Table, bearer, ok
+from tests.client import TestClient
 
 # Version clashes, retries and stored idempotent responses are the store's own behaviour.
 pytestmark = pytest.mark.store

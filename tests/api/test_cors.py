@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import bearer
+from tests.client import TestClient
 from tests.unit.test_openapi_snapshot import document, operations
 
 TABLE = "https://table.example.org"

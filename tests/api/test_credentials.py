@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.deps import looks_random
 from api.main import create_app
@@ -19,6 +18,7 @@ from api.settings import Settings
 from domain.secrets import mint_token, parse_token
 from domain.service import IDEMPOTENCY_TTL
 from tests.api.support import Table, bearer, error_apart_from_its_request, ok
+from tests.client import TestClient
 
 CAMPAIGN = {"name": "Night City", "ruleset": "wcbh"}
 

@@ -14,12 +14,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from fastapi.testclient import TestClient
 
 from api.errors import STORE_RETRY_AFTER_SECONDS
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 from tests.conftest import POSTGRES_URL, empty_database
 from tests.tcp_proxy import TcpProxy
 

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 
 def declare(table: Table, scene: str, character: str, token: str) -> Any:

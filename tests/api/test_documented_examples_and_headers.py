@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from httpx import Response
 
 from api.main import create_app
 from api.openapi import operations, request_examples
 from api.settings import Settings
 from tests.api.support import bearer, openapi_document
+from tests.client import TestClient
 
 DOC = openapi_document()
 EXAMPLES = request_examples()

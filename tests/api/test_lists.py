@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 from tests.conftest import store_settings
 
 # The lists' queries are SQL of each backend (JSON fields, creation positions): both run them.

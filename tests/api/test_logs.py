@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from api.logs import LogFormat, log_config
 from api.request_ids import RequestIds
 from api.settings import Settings
+from tests.client import TestClient
 from tests.server import Server, running_server
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer, openapi_document
+from tests.client import TestClient
 
 NOBODY = "00000000-0000-0000-0000-000000000000"
 BODIES = [

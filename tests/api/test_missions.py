@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer, ok
+from tests.client import TestClient
 
 
 @pytest.fixture

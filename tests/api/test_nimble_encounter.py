@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 MONSTER = {"kind": "monster", "hp": 40, "armor": 1, "attacks": [{"name": "Claw", "dice": "1d6"}]}
 

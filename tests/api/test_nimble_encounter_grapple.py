@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table
 from tests.api.test_nimble_encounter import Enc
 from tests.api.test_nimble_encounter import stage as nimble_stage
+from tests.client import TestClient
 
 MIGHT = 4  # the example hero's Might
 

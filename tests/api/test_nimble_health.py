@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 MONSTER = {"kind": "monster", "hp": 10, "armor": 0, "attacks": [{"name": "Bite", "dice": "1d6"}]}
 

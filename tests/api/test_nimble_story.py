@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.support import Table, bearer, verified_export
+from tests.client import TestClient
 
 STATS = {"STR": 20, "DEX": 1, "INT": 0, "WIL": 0}
 NOVA = {

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 from httpx import Response
 
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer, ok
+from tests.client import TestClient
 
 ORIGIN = "https://table.example.org"
 

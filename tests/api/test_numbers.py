@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.classd_support import SHEET, villain_sheet
 from tests.api.nwod_support import Firefight
@@ -16,6 +15,7 @@ from tests.api.support import Table, bearer
 from tests.api.test_nimble_encounter import Enc
 from tests.api.test_wcbh_fight import attack_body, make, stage
 from tests.cli import chronicle
+from tests.client import TestClient
 
 
 class Rolls:

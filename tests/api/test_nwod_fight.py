@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.nwod_support import (
     SHOOTER,
@@ -17,6 +16,7 @@ from tests.api.nwod_support import (
     mods,
     thug,
 )
+from tests.client import TestClient
 
 
 @pytest.fixture

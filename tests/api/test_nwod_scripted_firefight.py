@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.nwod_support import Firefight, hand_damage, hand_pool, hand_successes, mods, thug
 from tests.api.support import verified_export
+from tests.client import TestClient
 
 
 @pytest.mark.store

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.datastructures import State
 
@@ -17,6 +16,7 @@ from api.metrics import AppGauges
 from api.settings import Settings
 from projections.webhook_metrics import count_webhook_delivery
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 LOOPBACK = ("127.0.0.1", 40000)
 ELSEWHERE = ("192.0.2.7", 40000)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from domain.rulesets import get_ruleset
 from tests.api.support import Table, bearer, ok
+from tests.client import TestClient
 
 
 def test_a_campaign_is_played_through_stories_game_issues_and_scenes(table: Table) -> None:

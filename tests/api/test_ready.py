@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from tests.cli import chronicle
+from tests.client import TestClient
 
 pytestmark = pytest.mark.store  # the lag is read from the store: both backends
 

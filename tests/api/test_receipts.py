@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from fastapi.testclient import TestClient
 
 from api.cli import main
 from api.main import create_app
@@ -20,6 +19,7 @@ from tests.api.nwod_support import Firefight, thug
 from tests.api.support import Table, bearer, ok
 from tests.api.test_rolls import Dice
 from tests.cli import chronicle
+from tests.client import TestClient
 
 ATTACKER = receipts.SigningKey.from_seed(b"\x07" * 32)
 

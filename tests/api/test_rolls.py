@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from tests import tamper
 from tests.api.support import Table, bearer, ok
 from tests.cli import chronicle
+from tests.client import TestClient
 
 
 class Dice:

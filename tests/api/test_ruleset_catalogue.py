@@ -3,7 +3,7 @@ which a refusal's `rule` field points to."""
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
+from tests.client import TestClient
 
 
 def test_the_rules_reference_is_served_as_json_and_as_its_document(client: TestClient) -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import KEY_FILENAME, Settings
 from domain.secrets import WrongKey
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 from tests.server import running_server
 
 # The fingerprint is kept in the store: checked on SQLite and PostgreSQL.

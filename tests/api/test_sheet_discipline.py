@@ -8,10 +8,10 @@ import copy
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from domain.aggregates import Campaign
 from tests.api.support import Table, bearer, ok
+from tests.client import TestClient
 
 APPROVAL = {"player_sheet_changes": "gm_approval"}
 

@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from domain import receipts
 from domain.audit import parse_export
 from tests.api.support import Table, bearer, ok, openapi_document
+from tests.client import TestClient
 
 VILLAIN = "Vesper the Unseen"
 SECRET_SEED = "gm-secret-client-seed-7731"

@@ -8,9 +8,8 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
-from fastapi.testclient import TestClient
-
 import api.web
+from tests.client import TestClient
 
 WEB = Path(api.web.__file__).parent / "static"
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from prometheus_client import REGISTRY
 
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer, ok, verified_export
+from tests.client import TestClient
 from tests.server import running_worker
 
 # Deliveries are rows in the views' database, written and read by the store: both backends.

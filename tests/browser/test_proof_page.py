@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from fastapi.testclient import TestClient
 from playwright.sync_api import Page, Route, expect
 
 from api.main import create_app
@@ -18,6 +17,7 @@ from api.settings import Settings
 from domain.dice import FairSource
 from tests import tamper
 from tests.browser.table import Campaign
+from tests.client import TestClient
 from tests.server import Server
 
 NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from fastapi.testclient import TestClient
-
 from domain.aggregates import Campaign, IdempotencyRecord, ServerKey, SigningKeys
 from domain.application import Chronicle, CommandContext, TokenMinted
 from domain.requests import CampaignCreate, IssueCreate, SceneCreate, StoryCreate
@@ -18,6 +16,7 @@ from projections.runner import ViewReader, open_view_store, views_env
 from projections.store import ViewStore
 from tests.api.support import Table, bearer, ok
 from tests.api.test_rolls import Dice
+from tests.client import TestClient
 
 Dump = dict[str, list[tuple[Any, ...]]]
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
 from tests.cli import chronicle
+from tests.client import TestClient
 from tests.projections.support import Played, caught_up, event_store_positions, play
 
 STEP_LINE = re.compile(r"^ +#(\d+) +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  (.*)$")

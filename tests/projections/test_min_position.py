@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 
-from fastapi.testclient import TestClient
-
 from api.main import create_app
 from api.settings import Settings
 from projections.runner import WAIT_SECONDS, Supervisor
 from tests.api.support import Table, bearer
+from tests.client import TestClient
 
 
 def test_a_min_position_beyond_the_end_of_the_log_is_invalid_input(settings: Settings) -> None:

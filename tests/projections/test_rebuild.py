@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from api.main import create_app
 from api.settings import Settings
 from projections.rebuild import rebuild
 from projections.runner import open_view_store, views_env
 from tests.cli import chronicle
+from tests.client import TestClient
 from tests.projections.support import (
     assert_same_views,
     caught_up,

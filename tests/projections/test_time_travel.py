@@ -9,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.schemas import character_public
@@ -17,6 +16,7 @@ from api.settings import Settings
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle
 from tests.api.support import bearer
+from tests.client import TestClient
 from tests.projections.support import Played, caught_up, play
 
 FIELDS = ("name", "side", "sheet", "version")

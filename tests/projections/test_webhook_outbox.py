@@ -3,8 +3,6 @@ often it is enqueued (a rebuild of the views, a second worker, a lost cursor).""
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
-
 from api.main import create_app
 from api.settings import Settings
 from domain.application import Chronicle
@@ -12,6 +10,7 @@ from projections.rebuild import rebuild
 from projections.runner import open_view_store, views_env
 from projections.webhooks import Outbox, delivery_id
 from tests.api.support import Table
+from tests.client import TestClient
 
 
 def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) -> None:
