@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar, overload
 
@@ -210,11 +211,15 @@ class Ruleset(ABC):
     def example_sheet(self) -> dict[str, Any]:
         """A valid hero sheet under default settings."""
 
+    other_sides: ClassVar[Mapping[str, dict[str, Any]]] = {}
+    """Side -> a valid sheet for it under default settings, for the sides but the hero's (whose
+    sheet is `example_sheet`); every installed system gives the four others."""
+
     def example_sheets(self) -> dict[str, dict[str, Any]]:
         """A valid sheet, under default settings, for each side of ``SIDES`` (side -> sheet), so
         that a GM sees how the system writes its villains, minions or monster groups, not only its
-        heroes. The default gives only the hero's; every installed system gives all five."""
-        return {"hero": self.example_sheet()}
+        heroes: the hero's, then `other_sides` (fresh copies: a caller may change them)."""
+        return {"hero": self.example_sheet(), **deepcopy(dict(self.other_sides))}
 
     def example_settings(self) -> dict[str, Any]:
         return self.Settings().model_dump(mode="json")
@@ -244,7 +249,18 @@ class Ruleset(ABC):
     ) -> tuple[str, str] | None:
         """The status a character's levels call for once something other than a hit changed them
         (a rest, a GM's award), with the rule that says so; None: the status stays. `effects`: the
-        character's special effects, where the ruleset's status depends on them (WCBH-36)."""
+        character's special effects, where the ruleset's status depends on them (WCBH-36). Every
+        installed system decides by Health alone: see `status_for_health`."""
+        health = resources.get("health")
+        if health is None:
+            return None
+        return self.status_for_health(status, health, effects or {})
+
+    def status_for_health(
+        self, status: str, health: int, effects: Mapping[str, Mapping[str, Any]]
+    ) -> tuple[str, str] | None:
+        """`status_after` for a character that has Health: the status its level calls for, with
+        the rule; None (the default): the status stays."""
         return None
 
     def check_rest(self, scene_states: Mapping[str, Mapping[str, Any]]) -> None:

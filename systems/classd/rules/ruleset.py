@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -41,6 +40,7 @@ class ClassdRuleset(Ruleset):
     scene_states: ClassVar[Mapping[str, SceneState]] = {"round": ROUND}
     Sheet: ClassVar[type[BaseModel]] = ClassdSheet
     Settings: ClassVar[type[BaseModel]] = ClassdSettings
+    other_sides: ClassVar[Mapping[str, dict[str, Any]]] = OTHER_SIDES
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (
         StatSpec(
             "difficulty_to_affect",
@@ -117,18 +117,12 @@ class ClassdRuleset(Ruleset):
         self._settings(settings)
         return full_pools(form_of(sheet, ClassdSheet), self.resource_specs)
 
-    def status_after(
-        self,
-        status: str,
-        resources: Mapping[str, int],
-        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    def status_for_health(
+        self, status: str, health: int, effects: Mapping[str, Mapping[str, Any]]
     ) -> tuple[str, str] | None:
         """CD-11 ruling: a character is out of the fight at 0 Health and back in it once Health
         is above 0 again (a rest, CD-22, or the GM's healing); captured stays captured (CD-12):
         being held is not a matter of Health."""
-        health = resources.get("health")
-        if health is None:
-            return None
         if status == "defeated" and health > 0:
             return "active", "CD-11"
         if status == "active" and health == 0:
@@ -150,9 +144,6 @@ class ClassdRuleset(Ruleset):
                 field="scene_id",
                 rule="CD-22",
             )
-
-    def example_sheets(self) -> dict[str, dict[str, Any]]:
-        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

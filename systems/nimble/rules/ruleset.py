@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -41,6 +40,7 @@ class NimbleRuleset(Ruleset):
     scene_states: ClassVar[Mapping[str, SceneState]] = {"encounter": ENCOUNTER}
     Sheet: ClassVar[type[BaseModel]] = NimbleSheet
     Settings: ClassVar[type[BaseModel]] = NimbleSettings
+    other_sides: ClassVar[Mapping[str, dict[str, Any]]] = OTHER_SIDES
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (
         StatSpec(
             "initiative_bonus",
@@ -146,9 +146,6 @@ class NimbleRuleset(Ruleset):
             "mana": resource(sheet.mana, sheet.mana, "rest"),
             "temp_hp": resource(None, 0, "rest"),
         }
-
-    def example_sheets(self) -> dict[str, dict[str, Any]]:
-        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from copy import deepcopy
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -39,6 +38,7 @@ class NwodMicroRuleset(Ruleset):
     scene_states: ClassVar[Mapping[str, SceneState]] = {"fight": FIGHT}
     Sheet: ClassVar[type[BaseModel]] = NwodSheet
     Settings: ClassVar[type[BaseModel]] = NwodSettings
+    other_sides: ClassVar[Mapping[str, dict[str, Any]]] = OTHER_SIDES
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (
         StatSpec("initiative_bonus", "Added to 1d10 for Initiative: INT.", "NW-14"),
         StatSpec(
@@ -126,9 +126,6 @@ class NwodMicroRuleset(Ruleset):
     def resources(self, sheet: BaseModel, settings: BaseModel) -> dict[str, dict[str, Any]]:
         self._settings(settings)
         return full_pools(form_of(sheet, NwodSheet), self.resource_specs)
-
-    def example_sheets(self) -> dict[str, dict[str, Any]]:
-        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -81,6 +80,7 @@ class WcbhRuleset(Ruleset):
     name: ClassVar[str] = "We Can Be Heroes"
     Sheet: ClassVar[type[BaseModel]] = WcbhSheet
     Settings: ClassVar[type[BaseModel]] = WcbhSettings
+    other_sides: ClassVar[Mapping[str, dict[str, Any]]] = OTHER_SIDES
     derived_specs: ClassVar[tuple[StatSpec, ...]] = (
         StatSpec(
             "health",
@@ -196,19 +196,13 @@ class WcbhRuleset(Ruleset):
         """WCBH-28..33, 35: see systems/wcbh/rules/attack.py."""
         return attack_request(attacker, target, **options)
 
-    def status_after(
-        self,
-        status: str,
-        resources: Mapping[str, int],
-        effects: Mapping[str, Mapping[str, Any]] | None = None,
+    def status_for_health(
+        self, status: str, health: int, effects: Mapping[str, Mapping[str, Any]]
     ) -> tuple[str, str] | None:
         """WCBH-31, 36: the GM's heal or harm of Health decides the status again
         (`effects.status_for_health`): at 0 defeated; above 0 back, unless an effect that defeated
         the character still holds it."""
-        health = resources.get("health")
-        if health is None:
-            return None
-        status_now = status_for_health(status, health, effects or {})
+        status_now = status_for_health(status, health, effects)
         return None if status_now is None else (status_now, "WCBH-31")
 
     def issue_pools(self, players: int, settings: BaseModel) -> dict[str, int]:
@@ -234,9 +228,6 @@ class WcbhRuleset(Ruleset):
             # WCBH-2: a Power's uses per game Issue, back to full when a new one starts
             **{name: resource(uses, uses, "issue") for name, uses in limited.items()},
         }
-
-    def example_sheets(self) -> dict[str, dict[str, Any]]:
-        return {"hero": self.example_sheet(), **deepcopy(OTHER_SIDES)}
 
     def example_sheet(self) -> dict[str, Any]:
         return {

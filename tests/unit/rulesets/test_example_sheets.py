@@ -10,6 +10,7 @@ from pydantic import BaseModel, RootModel
 
 from domain.rulesets import RULESETS, Ruleset, get_ruleset
 from domain.rulesets.base import SIDES
+from systems.wcbh.rules.ruleset import WcbhRuleset
 
 ALL = pytest.mark.parametrize("ruleset", list(RULESETS.values()), ids=list(RULESETS))
 
@@ -69,8 +70,11 @@ def test_the_description_carries_the_examples_by_side(ruleset: Ruleset) -> None:
 
 
 def test_a_ruleset_that_gives_no_other_examples_shows_its_hero_alone() -> None:
-    wcbh = get_ruleset("wcbh")
-    assert Ruleset.example_sheets(wcbh) == {"hero": wcbh.example_sheet()}
+    class HeroOnly(WcbhRuleset):
+        other_sides = Ruleset.other_sides  # the base's: none
+
+    hero_only = HeroOnly()
+    assert hero_only.example_sheets() == {"hero": hero_only.example_sheet()}
 
 
 def test_class_d_shows_a_villain_of_every_rank_cd_17() -> None:
