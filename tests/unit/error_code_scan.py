@@ -14,6 +14,7 @@ A code reaches a client in one of these ways, and each is a pattern of the synta
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,6 +109,14 @@ def _name(node: ast.AST) -> str | None:
 
 def raised_codes() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """The codes and the code prefixes the source names, each with the files that name it."""
+    codes, prefixes = _scan()
+    return {c: list(w) for c, w in codes.items()}, {p: list(w) for p, w in prefixes.items()}
+
+
+# Parsing and walking the whole source takes about 3 s, and each test of test_error_codes.py asks:
+# one scan a process (the source does not change under a test run); callers get their own copies.
+@functools.cache
+def _scan() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     codes: dict[str, list[str]] = {}
     prefixes: dict[str, list[str]] = {}
     sources = _sources()

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.unit.test_openapi_snapshot import document, operations
+from openapi_python_client import cli
+from typer.testing import CliRunner
+
+from tests.api.support import openapi_document as document
+from tests.unit.test_openapi_snapshot import operations
 
 METHOD = re.compile(r'"method": "(\w+)"')
 URL = re.compile(r'"url": "([^"]+)"')
@@ -33,12 +35,13 @@ def generate(doc: dict[str, Any], tmp: Path) -> tuple[str, Path]:
     config = tmp / "config.yaml"
     config.write_text("post_hooks: []\n")
     client = tmp / "client"
-    command = [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec)]
+    command = ["generate", "--path", str(spec)]
     command += ["--output-path", str(client), "--meta", "none", "--config", str(config)]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    output = run.stdout + run.stderr
-    assert run.returncode == 0, f"openapi-python-client failed:\n{output}"
-    return output, client
+    # Its command line, run in this process (as `openapi-python-client generate ...` would, with the
+    # same output): no new interpreter importing the generator.
+    run = CliRunner().invoke(cli.app, command)
+    assert run.exit_code == 0, f"openapi-python-client failed:\n{run.output}"
+    return run.output, client
 
 
 def generated_operations(client: Path) -> dict[str, str]:

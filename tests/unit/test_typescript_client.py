@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.test_openapi_snapshot import document, operations
+from tests.api.support import openapi_document as document
+from tests.unit.test_openapi_snapshot import operations
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 OPERATION = re.compile(
@@ -35,6 +36,20 @@ def _npm(*args: str, cwd: Path) -> str:
     return run.stdout + run.stderr
 
 
+def _bin(name: str, *args: str, cwd: Path) -> None:
+    """Run a tool `npm ci` installed, straight from node_modules/.bin: what `npm exec` would find,
+    without its second of start-up."""
+    run = subprocess.run(
+        [str(cwd / "node_modules" / ".bin" / name), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, f"{name} {' '.join(args)} failed:\n{run.stdout}\n{run.stderr}"
+
+
 def generated_operations(source: str) -> set[str]:
     start = source.index("export interface operations {")
     end = source.find("\n}\n", start)
@@ -46,12 +61,18 @@ def test_a_generated_typescript_client_has_every_operation_of_the_document(tmp_p
     work.mkdir()
     for name in ("package.json", "package-lock.json"):
         shutil.copy(CLIENT / name, work / name)
-    _npm("ci", "--no-audit", "--no-fund", cwd=work)
+    # --prefer-offline: the lock file pins every package's hash, so npm's cache needs no
+    # revalidation against the registry.
+    _npm("ci", "--no-audit", "--no-fund", "--prefer-offline", cwd=work)
     doc = document()
     (work / "openapi.json").write_text(json.dumps(doc))
-    _npm("exec", "--", "openapi-typescript", "openapi.json", "--output", "chronicle.d.ts", cwd=work)
-    # the types compile (TypeScript, strict): a schema the generator mistranslated would not
-    _npm("exec", "--", "tsc", "--noEmit", "--strict", "chronicle.d.ts", cwd=work)
+    _bin("openapi-typescript", "openapi.json", "--output", "chronicle.d.ts", cwd=work)
+    # the types compile (TypeScript, strict): a schema the generator mistranslated would not. The
+    # file is declarations of types alone, so the ES5 library's globals (Record, Array...) are all it
+    # can use; tsc's default library adds the DOM's declarations, and checking them took half of
+    # tsc's time (4.7 s -> 2.1 s). A type needing a newer global would fail to compile, not pass.
+    # (Not --skipLibCheck: that would skip the type errors of chronicle.d.ts, a declaration file.)
+    _bin("tsc", "--noEmit", "--strict", "--lib", "es5", "chronicle.d.ts", cwd=work)
     source = (work / "chronicle.d.ts").read_text()
     wanted = {operation["operationId"] for operation in operations(doc).values()}
     missing = sorted(wanted - generated_operations(source))
