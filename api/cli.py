@@ -41,12 +41,13 @@ GRACEFUL_SHUTDOWN_SECONDS = 10
 
 
 def _serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)  # a bad setting is refused before seconds of imports
+
     import uvicorn
 
     from api.logs import log_config
     from api.main import create_app
 
-    settings = _settings(args)
     where = settings.database_url and "PostgreSQL" or f"SQLite in {settings.data_dir.resolve()}"
     print(f"Chronicle on http://{settings.host}:{settings.port} (store: {where})", flush=True)
     if settings.workers > 1:

@@ -10,8 +10,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -73,6 +75,21 @@ def running_worker(settings: Settings, *extra: str) -> Iterator[list[str]]:
     # It says so on stdout: read with its stderr.
     with _running(["project", *extra], settings, WORKER_READY, stdout=True) as (_, log, _):
         yield log
+
+
+@contextmanager
+def all_running(*starts: AbstractContextManager[Any]) -> Iterator[list[Any]]:
+    """Several `running_server`s / `running_worker`s started at once and stopped at once: each
+    start is seconds of imports in its own process, which need not wait for the others'."""
+    with ThreadPoolExecutor(len(starts)) as pool:
+        entering = [pool.submit(start.__enter__) for start in starts]
+        wait(entering)
+        started = [s for s, f in zip(starts, entering, strict=True) if f.exception() is None]
+        try:
+            yield [future.result() for future in entering]  # raises the first failed start's
+        finally:  # the started ones are stopped whatever happened
+            for stopping in [pool.submit(start.__exit__, None, None, None) for start in started]:
+                stopping.result()
 
 
 @contextmanager

@@ -10,11 +10,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from bench.load.probes import Positions, catch_up, cpu_seconds, lag, wait_for_views
 from bench.load.servers import (
@@ -30,24 +28,25 @@ from bench.load.servers import (
 from bench.load.workload import Target, seed, write_targets, wrk
 
 
-@pytest.fixture(scope="module")
-def store(backend: str) -> Iterator[Store]:
-    with fresh_store(backend) as made:
-        yield made
+def test_the_harness_seeds_loads_probes_and_catches_up_on_one_server(tmp_path: Path) -> None:
+    """Each piece of the harness in turn on one seeded server (a server and its seeding cost
+    seconds). SQLite only: what is checked is the harness, not the store (docs/testing.md,
+    "Rulings"); the stores' views are tested by tests/projections on both backends."""
+    with fresh_store("sqlite") as store:
+        with serving(current_tree(), store) as server:
+            targets = seed(server.url, 3, threads=2)
+            seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(server, store, targets)
+            wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
+                server, store, targets, tmp_path
+            )
+            wrk_without_targets_gets_the_url_it_is_given(server)
+            the_lag_probe_sees_every_roll_reach_the_views(server, store, targets)
+            the_server_process_tree_uses_cpu_time(server)
+        # The copy needs a stopped server.
+        a_views_worker_builds_the_views_of_a_copy_of_the_log_from_zero(store)
 
 
-@pytest.fixture(scope="module")
-def server(store: Store) -> Iterator[Process]:
-    with serving(current_tree(), store) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def targets(server: Process) -> list[Target]:
-    return seed(server.url, 3, threads=2)
-
-
-def test_seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(
+def seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(
     server: Process, store: Store, targets: list[Target]
 ) -> None:
     assert len({t.scene_id for t in targets}) == 3
@@ -66,10 +65,10 @@ def test_seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(
         assert rolled.json()["character_id"] == target.body["character_id"]
 
 
-def test_wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
-    server: Process, store: Store, targets: list[Target], tmp_path_factory: pytest.TempPathFactory
+def wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
+    server: Process, store: Store, targets: list[Target], tmp_path: Path
 ) -> None:
-    file = write_targets(targets, tmp_path_factory.mktemp("wrk") / "targets.tsv")
+    file = write_targets(targets, tmp_path / "targets.tsv")
     with Positions(store) as positions:
         before = positions.head()
         done = wrk(server.url, 2, 1.0, file)
@@ -81,14 +80,14 @@ def test_wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
         assert positions.views() >= head
 
 
-def test_wrk_without_targets_gets_the_url_it_is_given(server: Process) -> None:
+def wrk_without_targets_gets_the_url_it_is_given(server: Process) -> None:
     done = wrk(f"{server.url}/health", 1, 1)
     assert done.requests > 0 and done.errors == 0
     missing = wrk(f"{server.url}/no-such-page", 1, 1)
     assert missing.requests > 0 and missing.errors == missing.requests  # 404s are not counted
 
 
-def test_the_lag_probe_sees_every_roll_reach_the_views(
+def the_lag_probe_sees_every_roll_reach_the_views(
     server: Process, store: Store, targets: list[Target]
 ) -> None:
     found = lag(server, store, targets, rate=20, seconds=0.5)
@@ -96,10 +95,23 @@ def test_the_lag_probe_sees_every_roll_reach_the_views(
     assert 0 <= found.p50 <= found.p99
 
 
-def test_the_server_process_tree_uses_cpu_time(server: Process) -> None:
+def the_server_process_tree_uses_cpu_time(server: Process) -> None:
     before = cpu_seconds(server.pid)
     httpx.get(f"{server.url}/health", timeout=30)
     assert cpu_seconds(server.pid) > before
+
+
+def a_views_worker_builds_the_views_of_a_copy_of_the_log_from_zero(store: Store) -> None:
+    with Positions(store) as original:
+        head = original.head()
+    with log_without_views(store) as copy:
+        with Positions(copy) as positions:
+            assert (positions.head(), positions.views()) == (head, 0)
+        found = catch_up(current_tree(), copy)
+        with Positions(copy) as positions:
+            assert positions.views() == head
+    assert 0 <= found.events < head
+    assert found.raw > 0
 
 
 def state(pid: int) -> str:
@@ -122,20 +134,3 @@ def test_a_paused_server_is_stopped_with_its_children_and_goes_on_after(tmp_path
         for pid in reversed(tree):
             os.kill(pid, signal.SIGKILL)
         popen.wait()
-
-
-def test_a_views_worker_builds_the_views_of_a_copy_of_the_log_from_zero(
-    store: Store, server: Process
-) -> None:
-    server.popen.terminate()  # the copy needs a stopped server (the last test of the module)
-    server.popen.wait(timeout=30)
-    with Positions(store) as original:
-        head = original.head()
-    with log_without_views(store) as copy:
-        with Positions(copy) as positions:
-            assert (positions.head(), positions.views()) == (head, 0)
-        found = catch_up(current_tree(), copy)
-        with Positions(copy) as positions:
-            assert positions.views() == head
-    assert 0 <= found.events < head
-    assert found.raw > 0

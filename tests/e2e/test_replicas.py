@@ -24,7 +24,7 @@ from domain.secrets import parse_token
 from projections.heartbeat import fresh
 from tests.api.test_stream import TIMEOUT, Campaign, bearer, read_until
 from tests.conftest import temporary_database
-from tests.server import running_server, running_worker
+from tests.server import all_running, running_server, running_worker
 
 
 @dataclass
@@ -61,9 +61,11 @@ def replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replicas]:
         worker = settings("worker")
         heartbeat = worker.data_dir / "heartbeat"
         with (
-            running_server(settings("replica-a")) as a,
-            running_server(settings("replica-b")) as b,
-            running_worker(worker, "--heartbeat", str(heartbeat)),
+            all_running(
+                running_server(settings("replica-a")),
+                running_server(settings("replica-b")),
+                running_worker(worker, "--heartbeat", str(heartbeat)),
+            ) as (a, b, _),
             httpx.Client(base_url=a.url, timeout=TIMEOUT) as client_a,
             httpx.Client(base_url=b.url, timeout=TIMEOUT) as client_b,
         ):

@@ -1,5 +1,9 @@
 """`chronicle serve --workers N`: several server processes on one store, the views in one process
-beside them (never one runner per worker)."""
+beside them (never one runner per worker).
+
+On SQLite only (docs/testing.md, "Rulings"): there the workers share one file, its locks and the
+views' cross-process wake-ups. Several processes writing one PostgreSQL database are
+tests/e2e/test_replicas.py's, and racing writes on each store tests/api/test_concurrency.py's."""
 
 from __future__ import annotations
 
@@ -51,10 +55,10 @@ def scene_with_a_hero(http: httpx.Client, described: dict[str, Any]) -> tuple[st
 
 
 def test_workers_answer_concurrent_rolls_and_one_views_process_follows_them(
-    settings: Settings,
+    tmp_path: Path,
 ) -> None:
     with (
-        running_server(settings, "--workers", "2") as server,
+        running_server(Settings(data_dir=tmp_path), "--workers", "2") as server,
         httpx.Client(base_url=server.url, timeout=60) as http,
     ):
         described = ok(http.get("/v1/rulesets/wcbh"), 200)
