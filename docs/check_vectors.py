@@ -171,7 +171,9 @@ class Vector:
     follow_up: str | None = None
     follow_up_request: Json = field(default_factory=dict)
     wanted: Predicate = _always  # of the original record (of the follow-up's, for a follow-up)
-    earlier: tuple[tuple[str, Json], ...] = ()  # follow-ups made before it, chained (their name, request)
+    earlier: tuple[
+        tuple[str, Json], ...
+    ] = ()  # follow-ups made before it, chained (their name, request)
 
 
 DEFENCES = [
