@@ -52,7 +52,7 @@ def real_roll(
     the_check = rules.checks[check]
     parsed = the_check.parse(request)
     roller = Roller(FairSource(seed, client_seed, nonce))
-    outcome = the_check.roll(parsed, parsed_sheet, parsed_settings, roller)
+    outcome = the_check.roll(the_check.asked(parsed, parsed_sheet, parsed_settings), roller)
     return _record(
         ruleset, check, None, parsed.model_dump(mode="json"), sheet, side, settings, client_seed,
         nonce, roller, outcome,

@@ -314,14 +314,14 @@ def _replay(
     odds: dict[str, float | None] = {"success": None, "at_least": None, "above": None}
     if record.get("follow_up") is None:
         check = rules.checks[str(record["check"])]
-        request = check.parse(record["request"])
-        outcome = declared if roller is None else check.roll(request, sheet, settings, roller)
-        chances = check.odds(request, sheet, settings, outcome)
+        asked = check.asked(check.parse(record["request"]), sheet, settings)
+        outcome = declared if roller is None else check.roll(asked, roller)
+        chances = check.odds(asked, outcome)
         # "above" is P(a better score), for the luck report (domain/rolls.py, `_next`)
         better = CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
-        above = check.odds(request, sheet, settings, better).at_least
+        above = check.odds(asked, better).at_least
         odds = {"success": chances.success, "at_least": chances.at_least, "above": above}
-        costs = check.cost(request)
+        costs = check.cost(asked.request)
     else:
         if original is None:
             raise LookupError(f"the roll it follows up, {record.get('follow_up_of')}, is missing")

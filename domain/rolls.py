@@ -211,7 +211,8 @@ class RollCommands(Service):
             sheet = rules.parse_sheet(character.sheet, settings, side=character.side)
         # The page's dice go into the request so that the record recomputes (WCBH-25, 41).
         request = self.system_of(campaign).with_page_dice(ask, check)
-        parsed = parse_request(check.Request, request, "request")
+        asked = check.asked(check.parse(request), sheet, settings)
+        parsed = asked.request
         modifiers = self.modifiers_of(actor, settings, scene, character, declared)
         modifiers.extend(dict(entry) for entry in ask.earlier_modifiers)
         modifiers.extend(_page_entries(parsed))
@@ -228,9 +229,9 @@ class RollCommands(Service):
             )
         nonce, epoch = scene.take_nonce(roll_id)  # 409 in a closed scene
         roller = Roller(FairSource(bytes.fromhex(self._reveal(scene)), client_seed, nonce))
-        outcome = check.roll(parsed, sheet, settings, roller)
-        odds = check.odds(parsed, sheet, settings, outcome)
-        above = check.odds(parsed, sheet, settings, _next(outcome)).at_least
+        outcome = check.roll(asked, roller)
+        odds = check.odds(asked, outcome)
+        above = check.odds(asked, _next(outcome)).at_least
         touched: list[Any] = [scene]
         if character is not None:
             touched.extend(

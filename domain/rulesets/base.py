@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar, overload
+from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast, overload
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 from pydantic_core import ErrorDetails
@@ -83,6 +83,7 @@ class Problem:
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 OtherT = TypeVar("OtherT", bound=BaseModel)
+RequestT = TypeVar("RequestT", bound=BaseModel)
 
 
 class SceneState(Protocol):
@@ -462,8 +463,21 @@ ATTACK_CHECK = "attack"
 """The name of the check that `POST /v1/scenes/{id}/attacks` rolls (see Ruleset.attack_request)."""
 
 
-class Check(ABC):
-    """One kind of roll of a system. Checks never touch randomness: they only call the Roller."""
+@dataclass(frozen=True)
+class Asked(Generic[RequestT]):
+    """What a check reads besides the dice: its own request model (checked once, by
+    `Check.asked`), the roller's sheet (None: a GM's raw roll, whose request must then carry
+    explicit numbers) and the campaign's settings."""
+
+    request: RequestT
+    sheet: BaseModel | None
+    settings: BaseModel
+
+
+class Check(ABC, Generic[RequestT]):
+    """One kind of roll of a system, generic in its request model (`Request`, whose class it
+    names again: a ClassVar cannot hold a type variable). Checks never touch randomness: they
+    only call the Roller."""
 
     name: ClassVar[str]
     description: ClassVar[str]
@@ -483,39 +497,38 @@ class Check(ABC):
     def example(self) -> dict[str, Any]:
         """A valid request against the ruleset's example sheet."""
 
-    def parse(self, raw: Mapping[str, Any]) -> BaseModel:
+    def parse(self, raw: Mapping[str, Any]) -> RequestT:
         """The request model; ``InvalidInput(field="request.<path>")`` on errors."""
-        return parse_request(self.Request, raw, "request")
+        return cast(RequestT, parse_request(self.Request, raw, "request"))
 
-    def declared_modifiers(self, request: BaseModel) -> dict[str, Any]:
+    def asked(
+        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel
+    ) -> Asked[RequestT]:
+        """What `roll` and `odds` read, the request checked to be this check's model (a check
+        handed another's is a bug): the one place a check's request is typed."""
+        return Asked(cast(RequestT, request_as(request, self.Request)), sheet, settings)
+
+    def declared_modifiers(self, request: RequestT) -> dict[str, Any]:
         """The situational modifiers ``request`` sets to something other than their default."""
         return declared(request, self.modifier_fields)
 
-    def once(self, request: BaseModel, side: str) -> list[Once]:
-        """The limited uses this request makes (none unless the ruleset says so)."""
+    def once(self, request: RequestT, side: str) -> list[Once]:
+        """The limited uses this request (a parsed or asked one) makes (none unless the ruleset
+        says so)."""
         return []
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        """Resources spent by the request itself (names from ``resource_specs``), e.g. Resolve
-        bought before the roll."""
+    def cost(self, request: RequestT) -> dict[str, int]:
+        """Resources spent by the request (a parsed or asked one) itself (names from
+        ``resource_specs``), e.g. Resolve bought before the roll."""
         return {}
 
     @abstractmethod
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        """Draw the dice from ``roller`` and read them. ``sheet`` None is a GM's raw roll: the
-        request must then carry explicit numbers."""
+    def roll(self, asked: Asked[RequestT], roller: Roller) -> CheckOutcome:
+        """Draw the dice from ``roller`` and read them."""
 
     @abstractmethod
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        """Exact odds for ``request``; ``at_least`` reads only ``outcome.score``."""
+    def odds(self, asked: Asked[RequestT], outcome: CheckOutcome) -> Odds:
+        """Exact odds for the request asked; ``at_least`` reads only ``outcome.score``."""
 
     def reads(self, request: Mapping[str, Any]) -> str:
         """How a recorded request of this check reads in a chat line (api/roll_text.py): its name
@@ -753,6 +766,7 @@ __all__ = [
     "PLAYER_MODIFIERS",
     "REFRESHES",
     "SIDES",
+    "Asked",
     "CampaignSettings",
     "Check",
     "CheckOutcome",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
+    Asked,
     Check,
     CheckOutcome,
     FollowUp,
@@ -88,7 +89,7 @@ class StatRequest(RequestModel):
         return self.advantage - self.disadvantage
 
 
-class StatCheck(Check):
+class StatCheck(Check[StatRequest]):
     name: ClassVar[str] = "stat"
     description: ClassVar[str] = (
         "Roll 2d6 + Might, Speed or Spirit against a difficulty (a named one, or 5 + the "
@@ -109,25 +110,17 @@ class StatCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"stat": "speed", "target_stat": 2, "advantage": 1, "purpose": "Ranged attack"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, StatRequest)
-        stat, value = stat_value(req, sheet)
+    def roll(self, asked: Asked[StatRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        stat, value = stat_value(req, asked.sheet)
         difficulty = difficulty_of(req)
         faces = roller.roll(SIDES, KEPT + abs(req.edge), label="check")
         keep(faces, req.edge, roller)
         return evaluate(req, stat, value, difficulty, faces)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, StatRequest)
-        _, value = stat_value(req, sheet)
+    def odds(self, asked: Asked[StatRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
+        _, value = stat_value(req, asked.sheet)
         success = classd_success(req.edge, value, difficulty_of(req))
         return Odds(success, classd_total(req.edge).at_least(outcome.score - value))
 
@@ -228,7 +221,8 @@ def _apply_will_reroll(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:
 
 
 def _odds_will_reroll(roll: FollowUpRoll, outcome: CheckOutcome) -> Odds:
-    return StatCheck().odds(roll.original, roll.sheet, roll.settings, outcome)
+    check = StatCheck()
+    return check.odds(check.asked(roll.original, roll.sheet, roll.settings), outcome)
 
 
 WILL_REROLL = FollowUp(

@@ -9,13 +9,13 @@ the same record: consequences such as a strike-back follow only the final attemp
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Odds, RequestModel, Text, request_as
+from domain.rulesets.base import Asked, Check, CheckOutcome, Odds, RequestModel, Text
 from systems.classd.odds import classd_success, classd_total
 from systems.classd.rules.checks import (
     KEPT,
@@ -87,7 +87,7 @@ def _damage(roller: Roller, dice: int, modifier: int, label: str) -> tuple[list[
     return faces, (sum(faces) + modifier if dice else 0)
 
 
-class ActionCheck(Check):
+class ActionCheck(Check[ActionRequest]):
     name: ClassVar[str] = "action"
     description: ClassVar[str] = (
         "A combat action: the stat check (retreat CD-14, stopping a fleeing villain CD-16, "
@@ -101,24 +101,16 @@ class ActionCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"stat": "speed", "target_stat": 2, "will_rerolls": 1, "purpose": "Retreat"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, ActionRequest)
-        stat, value = stat_value(req, sheet)
+    def roll(self, asked: Asked[ActionRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        stat, value = stat_value(req, asked.sheet)
         outcome, spent, earlier = _rolled(req, stat, value, roller, req.will_rerolls)
         result = {**outcome.result, "will_spent": spent, "rerolled_totals": earlier}
         return CheckOutcome(result, outcome.score, outcome.success)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, ActionRequest)
-        return _odds(req, stat_value(req, sheet)[1], outcome)
+    def odds(self, asked: Asked[ActionRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
+        return _odds(req, stat_value(req, asked.sheet)[1], outcome)
 
 
 def _attempt(
@@ -136,19 +128,15 @@ def _attempt(
     return _rolled(req.core(), stat, req.stat_value, roller, req.will_rerolls)
 
 
-class _AttackCheck(Check):
+AttackT = TypeVar("AttackT", bound="HeroAttackRequest | VillainAttackRequest")
+
+
+class _AttackCheck(Check[AttackT]):
     """A hero's or a villain's attack: its odds are those of one attempt of the stat check at
     its core (rerolls and damage aside)."""
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, self.Request)
-        assert isinstance(req, HeroAttackRequest | VillainAttackRequest)
+    def odds(self, asked: Asked[AttackT], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         return _odds(req.core(), req.stat_value, outcome)
 
 
@@ -208,7 +196,7 @@ class HeroAttackRequest(RequestModel):
         )
 
 
-class HeroAttackCheck(_AttackCheck):
+class HeroAttackCheck(_AttackCheck[HeroAttackRequest]):
     name: ClassVar[str] = "hero_attack"
     description: ClassVar[str] = (
         "A hero's attack (CD-10): 2d6 + stat against 5 + the target's same stat; critical "
@@ -245,10 +233,8 @@ class HeroAttackCheck(_AttackCheck):
             "attacker_will": 5,
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, HeroAttackRequest)
+    def roll(self, asked: Asked[HeroAttackRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         check, spent, earlier = _attempt(req, req.attacker_will, "attacker", roller)
         kind = check.result["outcome"]
         will = req.attacker_will - spent
@@ -333,7 +319,7 @@ class VillainAttackRequest(RequestModel):
         )
 
 
-class VillainAttackCheck(_AttackCheck):
+class VillainAttackCheck(_AttackCheck[VillainAttackRequest]):
     name: ClassVar[str] = "villain_attack"
     description: ClassVar[str] = (
         "A villain attacks a hero (CD-15): the hero rolls 2d6 + the matching stat against 5 + "
@@ -355,10 +341,8 @@ class VillainAttackCheck(_AttackCheck):
             "defender_will": 5,
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, VillainAttackRequest)
+    def roll(self, asked: Asked[VillainAttackRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         check, spent, earlier = _attempt(req, req.defender_will, "defender", roller)
         kind = check.result["outcome"]
         dice = {"failure": 1, "critical_failure": 2}.get(kind, 0)  # CD-15

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, request_as
+from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestModel, Text
 
 SIDES = 6
 MAX_PARTICIPANTS = 20
@@ -44,7 +44,7 @@ def restore(before: int, maximum: int, die: int) -> dict[str, int]:
     return {"die": die, "before": before, "gain": after - before, "after": after, "max": maximum}
 
 
-class RestCheck(Check):
+class RestCheck(Check[RestRequest]):
     name: ClassVar[str] = "rest"
     description: ClassVar[str] = (
         "A rest during a mission: each participant gets 1d6 Health and 1d6 Will back, never above "
@@ -64,10 +64,8 @@ class RestCheck(Check):
             "purpose": "Rest in the server room",
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, RestRequest)
+    def roll(self, asked: Asked[RestRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         rested = []
         total = 0
         for p in req.participants:
@@ -84,14 +82,8 @@ class RestCheck(Check):
             {"participants": rested, "total": total, "outcome": "rested"}, total, None
         )
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        dice = 2 * len(request_as(request, RestRequest).participants)
+    def odds(self, asked: Asked[RestRequest], outcome: CheckOutcome) -> Odds:
+        dice = 2 * len(asked.request.participants)
         return Odds(None, sum_of_d6(dice).at_least(outcome.score))
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
+    Asked,
     Check,
     CheckOutcome,
     FollowUp,
@@ -102,7 +103,7 @@ class AttackRequest(Steps):
         return self.advantage - self.disadvantage - (self.attack_number - 1)
 
 
-class AttackCheck(Check):
+class AttackCheck(Check[AttackRequest]):
     name: ClassVar[str] = "attack"
     description: ClassVar[str] = (
         "Roll the attack dice; damage is the total. The leftmost kept die of the first term is "
@@ -117,11 +118,9 @@ class AttackCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"attack": "Greataxe", "advantage": 1, "purpose": "Cleave the goblin"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, AttackRequest)
-        name, dice, primary = attack_of(req, sheet)
+    def roll(self, asked: Asked[AttackRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        name, dice, primary = attack_of(req, asked.sheet)
         drawn: list[Face] = []
         first: list[Face] = []
         crit_chain: list[Face] = []
@@ -136,15 +135,9 @@ class AttackCheck(Check):
         kept = [f for f in drawn + crit_chain if f.kept]
         return evaluate(req, name, dice, primary, kept, first, crit_chain)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, AttackRequest)
-        _, dice, primary = attack_of(req, sheet)
+    def odds(self, asked: Asked[AttackRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
+        _, dice, primary = attack_of(req, asked.sheet)
         terms = tuple((t.count, t.faces) for t in dice.dice)
         if req.primary_shift:  # NB-14: the odds tables know no shifted Primary die
             return Odds(None, 0.0)
@@ -335,7 +328,7 @@ class InitiativeRequest(Steps):
     )
 
 
-class InitiativeCheck(Check):
+class InitiativeCheck(Check[InitiativeRequest]):
     name: ClassVar[str] = "initiative"
     description: ClassVar[str] = (
         "Roll 1d20 + Initiative bonus: a total below 10 starts with 1 action, 10-19 with 2, 20+ "
@@ -349,11 +342,9 @@ class InitiativeCheck(Check):
     def example(self) -> dict[str, Any]:
         return {}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, InitiativeRequest)
-        bonus = initiative_of(req, sheet)
+    def roll(self, asked: Asked[InitiativeRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        bonus = initiative_of(req, asked.sheet)
         edge = req.advantage - req.disadvantage
         rolled = roller.roll(D20, 1 + abs(edge), label="initiative")
         natural = keep(rolled, edge, 1, roller)[0].face
@@ -370,16 +361,10 @@ class InitiativeCheck(Check):
         }
         return CheckOutcome(result, actions, None)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, InitiativeRequest)
+    def odds(self, asked: Asked[InitiativeRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         edge = req.advantage - req.disadvantage
-        actions = nimble_initiative(initiative_of(req, sheet), edge)
+        actions = nimble_initiative(initiative_of(req, asked.sheet), edge)
         return Odds(None, actions.at_least(outcome.score))
 
 

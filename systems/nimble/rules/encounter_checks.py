@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, RequestModel, Text, request_as
+from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestModel, Text
 from systems.nimble.odds import kept_die
 from systems.nimble.rules.checks import D20, Steps, keep
 
@@ -50,7 +50,7 @@ def dc_odds(edge: int, modifier: int, dc: int, score: int) -> Odds:
     return Odds(d20.at_least(dc - modifier), d20.at_least(score - modifier))
 
 
-class AssessCheck(Check):
+class AssessCheck(Check[AssessRequest]):
     name: ClassVar[str] = "assess"
     description: ClassVar[str] = (
         "Assess (NB-14): 1d20 + the skill's modifier against DC 10, with advantage or "
@@ -63,23 +63,15 @@ class AssessCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"skill": "Examination", "modifier": 2, "option": "find_weakness"}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, AssessRequest)
+    def roll(self, asked: Asked[AssessRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         edge = req.advantage - req.disadvantage
         natural = keep(roller.roll(D20, 1 + abs(edge), label="assess"), edge, 1, roller)[0].face
         result = {"skill": req.skill, "option": req.option, "edge": edge}
         return against_dc(result, natural, req.modifier, req.dc)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, AssessRequest)
+    def odds(self, asked: Asked[AssessRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         return dc_odds(req.advantage - req.disadvantage, req.modifier, req.dc, outcome.score)
 
 
@@ -93,7 +85,7 @@ class HelpRerollRequest(RequestModel):
     purpose: Text = Field("", description="How the helper justifies it.")
 
 
-class HelpRerollCheck(Check):
+class HelpRerollCheck(Check[HelpRerollRequest]):
     name: ClassVar[str] = "help_reroll"
     description: ClassVar[str] = (
         "Help (NB-19): reroll one die of an ally's roll (the kept d20 of an Assess); the new "
@@ -106,19 +98,11 @@ class HelpRerollCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"helped_roll_id": "roll-id", "old_face": 3, "modifier": 2}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, HelpRerollRequest)
+    def roll(self, asked: Asked[HelpRerollRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         face = roller.roll(D20, 1, label="help")[0].face
         return against_dc({"old_face": req.old_face}, face, req.modifier, req.dc)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, HelpRerollRequest)
+    def odds(self, asked: Asked[HelpRerollRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         return dc_odds(0, req.modifier, req.dc, outcome.score)  # the helper's die: a plain d20

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Check, CheckOutcome, Name, Odds, Text, form_of, request_as
+from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestT, Text, form_of
 from systems.nimble.rules.checks import D20, MAX_STEPS, Steps, keep
 from systems.nimble.rules.encounter_checks import against_dc, dc_odds
 from systems.nimble.rules.health import DC
@@ -107,7 +107,7 @@ class _Throw:
     dc: int
 
 
-class _D20Check(Check):
+class _D20Check(Check[RequestT]):
     """A save or a skill check (NB-11): one d20 against the DC, the same but for the numbers it
     reads from its request and the sheet (`_throw`)."""
 
@@ -116,28 +116,20 @@ class _D20Check(Check):
     modifier_fields: ClassVar[tuple[str, ...]] = ("dc", "advantage", "disadvantage")
 
     @abstractmethod
-    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw: ...
+    def _throw(self, request: RequestT, sheet: BaseModel | None) -> _Throw: ...
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        throw = self._throw(request, sheet)
+    def roll(self, asked: Asked[RequestT], roller: Roller) -> CheckOutcome:
+        throw = self._throw(asked.request, asked.sheet)
         rolled = roller.roll(D20, 1 + abs(throw.edge), label=self.name)
         natural = keep(rolled, throw.edge, 1, roller)[0].face
         return against_dc({**throw.named, "edge": throw.edge}, natural, throw.modifier, throw.dc)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        throw = self._throw(request, sheet)
+    def odds(self, asked: Asked[RequestT], outcome: CheckOutcome) -> Odds:
+        throw = self._throw(asked.request, asked.sheet)
         return dc_odds(throw.edge, throw.modifier, throw.dc, outcome.score)
 
 
-class SaveCheck(_D20Check):
+class SaveCheck(_D20Check[SaveRequest]):
     name: ClassVar[str] = "save"
     description: ClassVar[str] = (
         "A save: 1d20 + the stat against the DC (10): STR while attacking Dying, STR to keep "
@@ -150,13 +142,12 @@ class SaveCheck(_D20Check):
     def example(self) -> dict[str, Any]:
         return {"stat": "STR", "purpose": "Keep concentrating"}
 
-    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw:
-        req = request_as(request, SaveRequest)
-        edge = req.advantage - req.disadvantage
-        return _Throw({"stat": req.stat}, save_modifier(req, sheet), edge, req.dc)
+    def _throw(self, request: SaveRequest, sheet: BaseModel | None) -> _Throw:
+        edge = request.advantage - request.disadvantage
+        return _Throw({"stat": request.stat}, save_modifier(request, sheet), edge, request.dc)
 
 
-class SkillCheck(_D20Check):
+class SkillCheck(_D20Check[SkillRequest]):
     name: ClassVar[str] = "skill"
     description: ClassVar[str] = (
         "A skill check: 1d20 + the skill against the DC (10): Might or Finesse to grapple (an "
@@ -168,9 +159,13 @@ class SkillCheck(_D20Check):
     def example(self) -> dict[str, Any]:
         return {"skill": "Might", "purpose": "Grab the goblin"}
 
-    def _throw(self, request: BaseModel, sheet: BaseModel | None) -> _Throw:
-        req = request_as(request, SkillRequest)
-        return _Throw({"skill": req.skill}, skill_modifier(req, sheet), skill_edge(req), req.dc)
+    def _throw(self, request: SkillRequest, sheet: BaseModel | None) -> _Throw:
+        return _Throw(
+            {"skill": request.skill},
+            skill_modifier(request, sheet),
+            skill_edge(request),
+            request.dc,
+        )
 
 
 def skill_edge(req: SkillRequest) -> int:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from domain.dice.roller import Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
+    Asked,
     Check,
     CheckOutcome,
     Name,
@@ -18,7 +19,6 @@ from domain.rulesets.base import (
     Text,
     form_of,
     named_or_given,
-    request_as,
 )
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
@@ -87,7 +87,7 @@ class PoolRequest(RequestModel):
     purpose: Text = Field("", description="What the roll is for.")
 
 
-class PoolCheck(Check):
+class PoolCheck(Check[PoolRequest]):
     name: ClassVar[str] = "pool"
     description: ClassVar[str] = (
         "Roll Affinity + modifiers (- the target's Defense in melee) + 3 per Will Power in d10: "
@@ -120,15 +120,13 @@ class PoolCheck(Check):
             "purpose": "Shoot the sentry at medium range",
         }
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"will_power": request_as(request, PoolRequest).will_power}
+    def cost(self, request: PoolRequest) -> dict[str, int]:
+        return {"will_power": request.will_power}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, PoolRequest)
-        affinity, value = affinity_value(req, sheet)
-        bonus = damage_bonus(req, sheet)
+    def roll(self, asked: Asked[PoolRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        affinity, value = affinity_value(req, asked.sheet)
+        bonus = damage_bonus(req, asked.sheet)
         pool = pool_size(req, value)
         if pool > 0:
             faces = roller.roll(SIDES, pool, explodes=explodes, label="pool")
@@ -136,15 +134,9 @@ class PoolCheck(Check):
             faces = roller.roll(SIDES, 1, explodes=explodes, label="chance")
         return evaluate(req, affinity, value, pool, bonus, faces)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, PoolRequest)
-        _, value = affinity_value(req, sheet)
+    def odds(self, asked: Asked[PoolRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
+        _, value = affinity_value(req, asked.sheet)
         pool = pool_size(req, value)
         successes = nwod_pool(pool) if pool > 0 else nwod_chance()
         return Odds(successes.at_least(1), successes.at_least(outcome.score))

@@ -15,16 +15,7 @@ from pydantic import BaseModel, Field
 from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import (
-    Check,
-    CheckOutcome,
-    Name,
-    Odds,
-    RequestModel,
-    Text,
-    form_of,
-    request_as,
-)
+from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestModel, Text, form_of
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.checks import DICE_PER_WILL_POWER, SIDES, explodes, face_successes
 from systems.nwod_micro.rules.sheet import NwodSheet
@@ -40,7 +31,7 @@ class InitiativeRequest(RequestModel):
     purpose: Text = ""
 
 
-class InitiativeCheck(Check):
+class InitiativeCheck(Check[InitiativeRequest]):
     name: ClassVar[str] = "initiative"
     description: ClassVar[str] = "Initiative: 1d10 + INT (+ modifier); higher acts first."
     rules: ClassVar[tuple[str, ...]] = ("NW-14", "NW-18")
@@ -50,11 +41,9 @@ class InitiativeCheck(Check):
     def example(self) -> dict[str, Any]:
         return {"intelligence": 2}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, InitiativeRequest)
-        _check_sheet_value(sheet, "INT", req.intelligence, "request.intelligence")
+    def roll(self, asked: Asked[InitiativeRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        _check_sheet_value(asked.sheet, "INT", req.intelligence, "request.intelligence")
         face = roller.roll(SIDES, 1, label="initiative")[0].face
         total = face + req.intelligence + req.modifier
         result = {
@@ -65,14 +54,8 @@ class InitiativeCheck(Check):
         }
         return CheckOutcome(result, total, None)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, InitiativeRequest)
+    def odds(self, asked: Asked[InitiativeRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         base = req.intelligence + req.modifier
         dist = Distribution.of({base + face: 1 / SIDES for face in range(1, SIDES + 1)})
         return Odds(None, dist.at_least(outcome.score))
@@ -109,7 +92,7 @@ class FightRollRequest(RequestModel):
     purpose: Text = ""
 
 
-class FightRollCheck(Check):
+class FightRollCheck(Check[FightRollRequest]):
     name: ClassVar[str] = "fight_roll"
     description: ClassVar[str] = (
         "A firefight roll: Affinity + itemised modifiers - Defense + 3 per Will Power in d10 "
@@ -145,14 +128,12 @@ class FightRollCheck(Check):
             "target_health": 7,
         }
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        return {"will_power": request_as(request, FightRollRequest).will_power}
+    def cost(self, request: FightRollRequest) -> dict[str, int]:
+        return {"will_power": request.will_power}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, FightRollRequest)
-        _check_sheet_value(sheet, req.affinity, req.affinity_value, "request.affinity_value")
+    def roll(self, asked: Asked[FightRollRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        _check_sheet_value(asked.sheet, req.affinity, req.affinity_value, "request.affinity_value")
         _check_request(req)
         pool = fight_pool(req)
         chance = pool <= 0 or req.chance_only
@@ -161,14 +142,8 @@ class FightRollCheck(Check):
         successes = sum(face_successes(f, chance) for f in kept)
         return CheckOutcome(fight_result(req, pool, chance, successes), successes, successes >= 1)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, FightRollRequest)
+    def odds(self, asked: Asked[FightRollRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         pool = fight_pool(req)
         dist = nwod_chance() if pool <= 0 or req.chance_only else nwod_pool(pool)
         return Odds(dist.at_least(1), dist.at_least(outcome.score))

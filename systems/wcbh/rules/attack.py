@@ -20,6 +20,7 @@ from domain.dice.roller import Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
     ATTACK_CHECK,
+    Asked,
     Check,
     CheckOutcome,
     Name,
@@ -27,7 +28,6 @@ from domain.rulesets.base import (
     Once,
     RequestModel,
     Text,
-    request_as,
     unwrap,
 )
 from systems.wcbh.odds import wcbh_pool
@@ -300,7 +300,7 @@ def attack_bonus(req: AttackRequest) -> int:
     return bonus
 
 
-class AttackCheck(Check):
+class AttackCheck(Check[AttackRequest]):
     name = ATTACK_CHECK
     description = (
         "An attack: the attacking trait (+ weapon, situational and Page dice) against the target's "
@@ -332,22 +332,19 @@ class AttackCheck(Check):
             "purpose": "Lightning Bolt at Dr. Null",
         }
 
-    def once(self, request: BaseModel, side: str) -> list[Once]:
+    def once(self, request: AttackRequest, side: str) -> list[Once]:
         """WCBH-15, 16: an attack may be the attacker's Decisive Moment, as any roll."""
-        req = request_as(request, AttackRequest)
-        return decisive_moment_limits(req.decisive_moment, req.effort, side, "effort")
+        return decisive_moment_limits(request.decisive_moment, request.effort, side, "effort")
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
+    def cost(self, request: AttackRequest) -> dict[str, int]:
         """The attacker's Resolve: dice bought before the roll (WCBH-20b) and a team attacker's
         exploding 6s (WCBH-47); a use of a limited Power (WCBH-2). The target's `defence_resolve`
         is the target's to pay (the command spends it)."""
-        req = request_as(request, AttackRequest)
-        return {"resolve": req.resolve + (1 if req.explode else 0), **power_use_cost(req.power_use)}
+        resolve = request.resolve + (1 if request.explode else 0)
+        return {"resolve": resolve, **power_use_cost(request.power_use)}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, AttackRequest)
+    def roll(self, asked: Asked[AttackRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         if req.club is not None:
             return _roll_bash(req, roller)
         if req.guard is not None:
@@ -403,16 +400,10 @@ class AttackCheck(Check):
         result["success"] = done.net >= 1
         return CheckOutcome(result, done.net, done.net >= 1)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
+    def odds(self, asked: Asked[AttackRequest], outcome: CheckOutcome) -> Odds:
         """Exact for a plain, charging, all-out or team attack. With a club or a guard: the
         attack against the defence the result names (the others' rolls are left out)."""
-        req = request_as(request, AttackRequest)
+        req = asked.request
         attack_dice = base_dice(req.attack_rank, attack_bonus(req)) + resolve_dice(
             req.resolve, req.decisive_moment
         )
@@ -574,7 +565,7 @@ def _grapple_defence(req: GrappleRequest) -> Defence:
     return best_defence(active, halve_active=req.halve_active)
 
 
-class GrappleCheck(Check):
+class GrappleCheck(Check[GrappleRequest]):
     name = "grapple"
     description = (
         "Grappling: Strength against the target's best active defence; net <= 0 fails, 1-2 a "
@@ -584,16 +575,14 @@ class GrappleCheck(Check):
     Request = GrappleRequest
     verb = "POST /v1/scenes/{id}/grapples"
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        return power_use_cost(request_as(request, GrappleRequest).power_use)  # WCBH-2
+    def cost(self, request: GrappleRequest) -> dict[str, int]:
+        return power_use_cost(request.power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {"rank": 4, "defences": [{"name": "Agility", "rank": 5, "active": True}]}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, GrappleRequest)
+    def roll(self, asked: Asked[GrappleRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         rolled = roll_pool(roller, req.rank, req.modifier + req.page_modifier, label="grapple")
         defence = _grapple_defence(req)
         against = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
@@ -614,14 +603,8 @@ class GrappleCheck(Check):
         }
         return CheckOutcome(result, net, outcome != "failed")
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, GrappleRequest)
+    def odds(self, asked: Asked[GrappleRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         dice = base_dice(req.rank, req.modifier + req.page_modifier)
         against = base_dice(_grapple_defence(req).rank, req.defence_modifier)
         return _net_odds(dice, against, outcome.score)
@@ -646,7 +629,7 @@ class ManeuverRequest(RequestModel):
     purpose: Text | None = None
 
 
-class ManeuverCheck(Check):
+class ManeuverCheck(Check[ManeuverRequest]):
     name = "maneuver"
     description = (
         "A maneuver (feint, stunning blow, overpower, taunt): the attacker's trait against the "
@@ -657,8 +640,8 @@ class ManeuverCheck(Check):
     Request = ManeuverRequest
     verb = "POST /v1/scenes/{id}/maneuvers"
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        return power_use_cost(request_as(request, ManeuverRequest).power_use)  # WCBH-2
+    def cost(self, request: ManeuverRequest) -> dict[str, int]:
+        return power_use_cost(request.power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {
@@ -669,10 +652,8 @@ class ManeuverCheck(Check):
             "against_rank": 4,
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, ManeuverRequest)
+    def roll(self, asked: Asked[ManeuverRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         rolled = roll_pool(roller, req.rank, req.modifier + req.page_modifier, label="maneuver")
         against = roll_pool(roller, req.against_rank, req.defence_modifier, label="defence")
         net = rolled.successes - against.successes
@@ -696,14 +677,8 @@ class ManeuverCheck(Check):
         }
         return CheckOutcome(result, net, net >= 1)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, ManeuverRequest)
+    def odds(self, asked: Asked[ManeuverRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         dice = base_dice(req.rank, req.modifier + req.page_modifier)
         return _net_odds(dice, base_dice(req.against_rank, req.defence_modifier), outcome.score)
 
@@ -752,7 +727,7 @@ def hand_over(successes: dict[str, int]) -> list[tuple[str, str, int]]:
     return [(g, r, n) for (g, r), n in moves.items()]
 
 
-class AmbushCheck(Check):
+class AmbushCheck(Check[AmbushRequest]):
     name = "ambush"
     description = (
         "An ambush: every ambusher rolls Stealth (Charisma for deceit) as a group, successes "
@@ -769,10 +744,8 @@ class AmbushCheck(Check):
             "targets": [{"target_id": "t", "perception": 3}],
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, AmbushRequest)
+    def roll(self, asked: Asked[AmbushRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         rolled = {
             a.character_id: roll_pool(roller, a.rank, a.page_modifier, label="ambush").successes
             for a in req.ambushers
@@ -811,15 +784,9 @@ class AmbushCheck(Check):
         }
         return CheckOutcome(result, worst, None)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
+    def odds(self, asked: Asked[AmbushRequest], outcome: CheckOutcome) -> Odds:
         """The chance every ambusher rolls at least the worst total (hand-overs left out)."""
-        req = request_as(request, AmbushRequest)
+        req = asked.request
         p = 1.0
         for a in req.ambushers:
             p *= wcbh_pool(base_dice(a.rank, a.page_modifier), False).at_least(outcome.score)
@@ -854,7 +821,7 @@ class AreaAttackRequest(RequestModel):
     purpose: Text | None = None
 
 
-class AreaAttackCheck(Check):
+class AreaAttackCheck(Check[AreaAttackRequest]):
     name = "area_attack"
     description = (
         "An area attack: one attack roll; every target defends separately, an active defence "
@@ -864,8 +831,8 @@ class AreaAttackCheck(Check):
     Request = AreaAttackRequest
     verb = "POST /v1/scenes/{id}/area-attacks"
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        return power_use_cost(request_as(request, AreaAttackRequest).power_use)  # WCBH-2
+    def cost(self, request: AreaAttackRequest) -> dict[str, int]:
+        return power_use_cost(request.power_use)  # WCBH-2
 
     def example(self) -> dict[str, Any]:
         return {
@@ -879,12 +846,10 @@ class AreaAttackCheck(Check):
             ],
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
+    def roll(self, asked: Asked[AreaAttackRequest], roller: Roller) -> CheckOutcome:
         # maneuvers.area_attack, plus the defence dice of all-out defence and maneuvers (WCBH-41,
         # 44) and defences halved by the target's own charge (WCBH-44), which it does not take.
-        req = request_as(request, AreaAttackRequest)
+        req = asked.request
         attack = roll_pool(
             roller, req.attack_rank, req.weapon + req.modifier + req.page_modifier, label="attack"
         )
@@ -912,14 +877,8 @@ class AreaAttackCheck(Check):
         }
         return CheckOutcome(result, attack.successes, None)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, AreaAttackRequest)
+    def odds(self, asked: Asked[AreaAttackRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         dice = base_dice(req.attack_rank, req.weapon + req.modifier + req.page_modifier)
         return Odds(None, wcbh_pool(dice, False).at_least(outcome.score))
 
@@ -940,7 +899,7 @@ class RedirectedRequest(RequestModel):
     halve_passive: bool = False
 
 
-class RedirectedCheck(Check):
+class RedirectedCheck(Check[RedirectedRequest]):
     name = "redirected_attack"
     description = (
         "A redirected attack: the new target defends against the attack's successes (WCBH-46)."
@@ -957,10 +916,8 @@ class RedirectedCheck(Check):
             "target_health": 6,
         }
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, RedirectedRequest)
+    def roll(self, asked: Asked[RedirectedRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
         defence = _redirected_defence(req)
         rolled = roll_pool(roller, defence.rank, req.defence_modifier, label="defence")
         done = hit(req.attack_successes, rolled.successes, req.target_health, minion=req.minion)
@@ -972,14 +929,8 @@ class RedirectedCheck(Check):
         }
         return CheckOutcome(result, done.net, done.net >= 1)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, RedirectedRequest)
+    def odds(self, asked: Asked[RedirectedRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
         defence: Distribution = wcbh_pool(
             base_dice(_redirected_defence(req).rank, req.defence_modifier), False
         )

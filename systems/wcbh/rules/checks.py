@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from domain.dice.roller import Explodes, Face, Roller
 from domain.errors import InvalidInput
 from domain.rulesets.base import (
+    Asked,
     Check,
     CheckOutcome,
     Name,
@@ -19,7 +20,6 @@ from domain.rulesets.base import (
     RequestModel,
     Text,
     form_of,
-    request_as,
 )
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion, WcbhSettings
@@ -195,7 +195,7 @@ def decisive_moment_limits(
     return limits
 
 
-class TraitCheck(Check):
+class TraitCheck(Check[TraitRequest]):
     name: ClassVar[str] = "trait"
     description: ClassVar[str] = (
         "Roll d6 equal to a trait's rank (+ modifier dice, + Resolve dice): 2 and 4 are one "
@@ -216,35 +216,27 @@ class TraitCheck(Check):
             return super().reads(request)
         return f"{trait} check" + (f" ({purpose})" if purpose else "")
 
-    def once(self, request: BaseModel, side: str) -> list[Once]:
-        req = request_as(request, TraitRequest)
-        return decisive_moment_limits(req.decisive_moment, req.effort, side, "request.effort")
+    def once(self, request: TraitRequest, side: str) -> list[Once]:
+        return decisive_moment_limits(
+            request.decisive_moment, request.effort, side, "request.effort"
+        )
 
-    def cost(self, request: BaseModel) -> dict[str, int]:
-        req = request_as(request, TraitRequest)
-        return {"resolve": req.resolve, **power_use_cost(req.power_use)}
+    def cost(self, request: TraitRequest) -> dict[str, int]:
+        return {"resolve": request.resolve, **power_use_cost(request.power_use)}
 
-    def roll(
-        self, request: BaseModel, sheet: BaseModel | None, settings: BaseModel, roller: Roller
-    ) -> CheckOutcome:
-        req = request_as(request, TraitRequest)
-        trait, rank = trait_rank(req, sheet)
+    def roll(self, asked: Asked[TraitRequest], roller: Roller) -> CheckOutcome:
+        req = asked.request
+        trait, rank = trait_rank(req, asked.sheet)
         explodes = _explodes(req.decisive_moment)
         dice = base_dice(rank, req.modifier + req.page_modifier)
         faces = roller.roll(SIDES, dice, explodes=explodes, label="trait")
         extra = resolve_dice(req.resolve, req.decisive_moment)
         faces += roller.roll(SIDES, extra, explodes=explodes, label="resolve")
-        return evaluate(req, trait, rank, faces, settings)
+        return evaluate(req, trait, rank, faces, asked.settings)
 
-    def odds(
-        self,
-        request: BaseModel,
-        sheet: BaseModel | None,
-        settings: BaseModel,
-        outcome: CheckOutcome,
-    ) -> Odds:
-        req = request_as(request, TraitRequest)
-        _, rank = trait_rank(req, sheet)
+    def odds(self, asked: Asked[TraitRequest], outcome: CheckOutcome) -> Odds:
+        req = asked.request
+        _, rank = trait_rank(req, asked.sheet)
         dice = base_dice(rank, req.modifier + req.page_modifier) + resolve_dice(
             req.resolve, req.decisive_moment
         )

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome, FollowUpRoll
+from domain.rulesets.base import Asked, CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 RULES = RULESETS["classd"]
@@ -19,7 +19,7 @@ SHEET, SETTINGS = sheet_and_settings("classd")  # might 1, speed 3, spirit 2
 
 
 def roll(request: dict[str, Any], *faces: int, sheet: Any = SHEET) -> CheckOutcome:
-    return STAT.roll(STAT.parse(request), sheet, SETTINGS, scripted(*faces))
+    return STAT.roll(Asked(STAT.parse(request), sheet, SETTINGS), scripted(*faces))
 
 
 def test_two_d6_plus_stat_meeting_the_difficulty_succeeds_cd_2() -> None:
@@ -76,7 +76,8 @@ def test_exactly_one_difficulty_is_required_cd_2() -> None:
 def test_advantage_adds_a_die_and_keeps_the_best_two_cd_5() -> None:
     roller = scripted(1, 5, 4)
     outcome = STAT.roll(
-        STAT.parse({"stat_value": 0, "difficulty": 9, "advantage": 1}), None, SETTINGS, roller
+        Asked(STAT.parse({"stat_value": 0, "difficulty": 9, "advantage": 1}), None, SETTINGS),
+        roller,
     )
     assert [f.kept for f in roller.faces] == [False, True, True]
     assert (outcome.result["natural"], outcome.success) == (9, True)
@@ -85,7 +86,8 @@ def test_advantage_adds_a_die_and_keeps_the_best_two_cd_5() -> None:
 def test_disadvantage_keeps_the_worst_two_cd_5() -> None:
     roller = scripted(6, 2, 5, 3)
     outcome = STAT.roll(
-        STAT.parse({"stat_value": 0, "difficulty": 6, "disadvantage": 2}), None, SETTINGS, roller
+        Asked(STAT.parse({"stat_value": 0, "difficulty": 6, "disadvantage": 2}), None, SETTINGS),
+        roller,
     )
     assert [f.kept for f in roller.faces] == [False, True, False, True]
     assert outcome.result["natural"] == 5
@@ -94,9 +96,11 @@ def test_disadvantage_keeps_the_worst_two_cd_5() -> None:
 def test_one_disadvantage_cancels_one_advantage_cd_5() -> None:
     roller = scripted(1, 6, 4)
     outcome = STAT.roll(
-        STAT.parse({"stat_value": 0, "difficulty": 6, "advantage": 2, "disadvantage": 1}),
-        None,
-        SETTINGS,
+        Asked(
+            STAT.parse({"stat_value": 0, "difficulty": 6, "advantage": 2, "disadvantage": 1}),
+            None,
+            SETTINGS,
+        ),
         roller,
     )
     assert (outcome.result["dice"], outcome.result["edge"]) == (3, 1)
@@ -118,9 +122,9 @@ def test_a_raw_roll_needs_a_stat_value() -> None:
 
 def test_will_reroll_is_allowed_only_for_ordinary_failures_cd_6() -> None:
     request = STAT.parse({"stat_value": 0, "difficulty": 8})
-    failure = STAT.roll(request, None, SETTINGS, scripted(2, 3))
-    critical = STAT.roll(request, None, SETTINGS, scripted(1, 1))
-    success = STAT.roll(request, None, SETTINGS, scripted(4, 4))
+    failure = STAT.roll(Asked(request, None, SETTINGS), scripted(2, 3))
+    critical = STAT.roll(Asked(request, None, SETTINGS), scripted(1, 1))
+    success = STAT.roll(Asked(request, None, SETTINGS), scripted(4, 4))
     assert REROLL.allowed(request, failure) is None
     assert "critical failure" in str(REROLL.allowed(request, critical))
     assert "only ordinary failures" in str(REROLL.allowed(request, success))
@@ -129,7 +133,7 @@ def test_will_reroll_is_allowed_only_for_ordinary_failures_cd_6() -> None:
 def test_will_reroll_rolls_the_whole_check_again_for_one_will_cd_6() -> None:
     request = STAT.parse({"stat_value": 1, "difficulty": 8, "advantage": 1})
     first = scripted(2, 3, 1)
-    STAT.roll(request, None, SETTINGS, first)
+    STAT.roll(Asked(request, None, SETTINGS), first)
     old = [dataclasses.replace(f) for f in first.faces]
     again = scripted(5, 1, 3)
     outcome = REROLL.apply(FollowUpRoll(request, old, REROLL.parse({}), None, SETTINGS), again)
@@ -143,7 +147,7 @@ def test_will_reroll_rolls_the_whole_check_again_for_one_will_cd_6() -> None:
 def test_will_reroll_odds_are_those_of_a_fresh_check_cd_6() -> None:
     assert REROLL.odds is not None
     request = STAT.parse({"stat_value": 0, "difficulty": 7})
-    outcome = STAT.roll(request, None, SETTINGS, scripted(3, 4))
+    outcome = STAT.roll(Asked(request, None, SETTINGS), scripted(3, 4))
     odds = REROLL.odds(FollowUpRoll(request, [], REROLL.parse({}), None, SETTINGS), outcome)
     assert odds.success == pytest.approx(21 / 36)
     assert odds.at_least == pytest.approx(21 / 36)

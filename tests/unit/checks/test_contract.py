@@ -11,7 +11,7 @@ from domain.dice import FairSource, Roller
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS, Ruleset
-from domain.rulesets.base import Check, CheckOutcome, FollowUp, FollowUpRoll
+from domain.rulesets.base import Check, CheckOutcome, FollowUp, FollowUpRoll, RequestModel
 
 ALL = pytest.mark.parametrize("ruleset", list(RULESETS.values()), ids=list(RULESETS))
 NONCES = range(12)
@@ -70,15 +70,15 @@ def test_the_example_rolls_with_the_example_sheet_and_default_settings(
     sheet = ruleset.parse_sheet(ruleset.example_sheet(), settings, side="hero")
     request = check.parse(check.example())
     for nonce in NONCES:
-        outcome = check.roll(request, sheet, settings, fair(nonce))
+        outcome = check.roll(check.asked(request, sheet, settings), fair(nonce))
         assert json.loads(json.dumps(outcome.result)) == outcome.result
-        odds = check.odds(request, sheet, settings, outcome)
+        odds = check.odds(check.asked(request, sheet, settings), outcome)
         assert 0.0 < odds.at_least <= 1.0 + 1e-12
         assert (odds.success is None) == (outcome.success is None)
         if odds.success is not None:
             assert 0.0 <= odds.success <= 1.0 + 1e-12
         better = CheckOutcome(outcome.result, outcome.score + 1, outcome.success)
-        assert check.odds(request, sheet, settings, better).at_least <= odds.at_least
+        assert check.odds(check.asked(request, sheet, settings), better).at_least <= odds.at_least
 
 
 @CHECKS
@@ -90,8 +90,25 @@ def test_a_request_survives_its_json_dump_and_replays_to_the_same_roll(
     request = check.parse(check.example())
     again = check.parse(json.loads(json.dumps(request.model_dump(mode="json"))))
     first, second = fair(7), fair(7)
-    assert check.roll(request, sheet, settings, first) == check.roll(again, sheet, settings, second)
+    assert check.roll(check.asked(request, sheet, settings), first) == check.roll(
+        check.asked(again, sheet, settings), second
+    )
     assert [f.to_json() for f in first.faces] == [f.to_json() for f in second.faces]
+
+
+@CHECKS
+def test_a_check_is_asked_only_with_its_own_request_model(ruleset: Ruleset, check: Check) -> None:
+    """`Check.asked` is the one place a check's request is typed: another model is a bug."""
+    settings = ruleset.parse_settings(None)
+
+    class Other(RequestModel):
+        pass
+
+    assert check.asked(check.parse(check.example()), None, settings).request == check.parse(
+        check.example()
+    )
+    with pytest.raises(TypeError, match=f"expected {check.Request.__name__}, got Other"):
+        check.asked(Other(), None, settings)
 
 
 @CHECKS
@@ -116,7 +133,7 @@ def test_follow_ups_apply_to_allowed_example_rolls(ruleset: Ruleset) -> None:
             if applied == 3:
                 break
             first = fair(nonce)
-            outcome = check.roll(request, sheet, settings, first)
+            outcome = check.roll(check.asked(request, sheet, settings), first)
             if follow_up.allowed(request, outcome) is not None:
                 continue
             faces = [Face(**f.to_json()) for f in copy.deepcopy(first.faces)]  # type: ignore[arg-type]

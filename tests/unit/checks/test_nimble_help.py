@@ -11,7 +11,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import FollowUpRoll
+from domain.rulesets.base import Asked, FollowUpRoll
 from systems.nimble.rules.checks import HELP_DIE
 from tests.unit.checks.support import scripted, sheet_and_settings
 
@@ -23,7 +23,7 @@ def helped(request: dict[str, Any], faces: list[int], die: int, new: list[int]) 
     """The attack rolled with ``faces``, then Help rerolls ``die`` and draws ``new``."""
     parsed = ATTACK.parse(request)
     first = scripted(*faces)
-    ATTACK.roll(parsed, None, SETTINGS, first)
+    ATTACK.roll(Asked(parsed, None, SETTINGS), first)
     copies = [Face(**f.to_json()) for f in copy.deepcopy(first.faces)]  # type: ignore[arg-type]
     help_request = HELP_DIE.parse({"die": die})
     outcome = HELP_DIE.apply(
@@ -33,7 +33,7 @@ def helped(request: dict[str, Any], faces: list[int], die: int, new: list[int]) 
 
 
 def fresh(request: dict[str, Any], *faces: int) -> dict[str, Any]:
-    return ATTACK.roll(ATTACK.parse(request), None, SETTINGS, scripted(*faces)).result
+    return ATTACK.roll(Asked(ATTACK.parse(request), None, SETTINGS), scripted(*faces)).result
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import Asked, CheckOutcome
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 RULES = RULESETS["nwod-micro"]
@@ -17,7 +17,7 @@ SHEET, SETTINGS = sheet_and_settings("nwod-micro")  # INT 2, ELG 3, VIO 4, DEF 2
 
 
 def roll(request: dict[str, Any], *faces: int, sheet: Any = SHEET) -> CheckOutcome:
-    return POOL.roll(POOL.parse(request), sheet, SETTINGS, scripted(*faces))
+    return POOL.roll(Asked(POOL.parse(request), sheet, SETTINGS), scripted(*faces))
 
 
 def test_elegance_four_dice_rolling_3_6_8_2_is_one_success_nw_e1() -> None:
@@ -29,7 +29,7 @@ def test_elegance_four_dice_rolling_3_6_8_2_is_one_success_nw_e1() -> None:
 
 def test_two_tens_roll_two_more_dice_9_and_8_for_four_successes_nw_e2() -> None:
     roller = scripted(10, 10, 2, 4, 9, 8)
-    outcome = POOL.roll(POOL.parse({"pool": 4}), None, SETTINGS, roller)
+    outcome = POOL.roll(Asked(POOL.parse({"pool": 4}), None, SETTINGS), roller)
     assert [f.exploded_from for f in roller.faces] == [None, None, None, None, 0, 1]
     assert outcome.result["successes"] == 4
 
@@ -87,7 +87,7 @@ def test_melee_subtracts_the_targets_defense_nw_10() -> None:
     # Defense 2, attacker VIO 5 -> 3d10.
     roller = scripted(1, 1, 1)
     outcome = POOL.roll(
-        POOL.parse({"pool": 5, "kind": "melee", "target_defense": 2}), None, SETTINGS, roller
+        Asked(POOL.parse({"pool": 5, "kind": "melee", "target_defense": 2}), None, SETTINGS), roller
     )
     assert len(roller.faces) == 3
     assert outcome.result["pool"] == 3
@@ -108,7 +108,7 @@ def test_defense_is_not_subtracted_from_ranged_attacks_nw_6() -> None:
 def test_each_will_power_point_adds_three_dice_and_is_its_cost_nw_9() -> None:
     request = POOL.parse({"affinity": "INT", "will_power": 1})
     roller = scripted(1, 1, 1, 1, 8)
-    outcome = POOL.roll(request, SHEET, SETTINGS, roller)
+    outcome = POOL.roll(Asked(request, SHEET, SETTINGS), roller)
     assert len(roller.faces) == 5  # INT 2 + 3
     assert outcome.result["successes"] == 1
     assert POOL.cost(request) == {"will_power": 1}
@@ -140,16 +140,16 @@ def test_a_weapon_the_sheet_lacks_is_invalid_input() -> None:
 
 def test_odds_of_one_die_are_three_in_ten_nw_4() -> None:
     request = POOL.parse({"pool": 1})
-    outcome = POOL.roll(request, None, SETTINGS, scripted(9))
-    odds = POOL.odds(request, None, SETTINGS, outcome)
+    outcome = POOL.roll(Asked(request, None, SETTINGS), scripted(9))
+    odds = POOL.odds(Asked(request, None, SETTINGS), outcome)
     assert odds.success == pytest.approx(0.3)
     assert odds.at_least == pytest.approx(0.3)
 
 
 def test_odds_of_a_chance_roll_are_one_in_ten_nw_5() -> None:
     request = POOL.parse({"pool": 0})
-    outcome = POOL.roll(request, None, SETTINGS, scripted(10, 10, 1))
-    odds = POOL.odds(request, None, SETTINGS, outcome)
+    outcome = POOL.roll(Asked(request, None, SETTINGS), scripted(10, 10, 1))
+    odds = POOL.odds(Asked(request, None, SETTINGS), outcome)
     assert odds.success == pytest.approx(0.1)
     # Two successes: the chance die's 10, then its reroll succeeding as usual (8, 9 or 10).
     assert odds.at_least == pytest.approx(0.1 * 0.3)

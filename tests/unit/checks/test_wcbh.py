@@ -10,7 +10,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome, FollowUpRoll
+from domain.rulesets.base import Asked, CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted, sheet_and_settings
 
 RULES = RULESETS["wcbh"]
@@ -19,7 +19,7 @@ SHEET, SETTINGS = sheet_and_settings("wcbh")
 
 
 def roll(request: dict[str, Any], *faces: int, settings: Any = SETTINGS) -> CheckOutcome:
-    return TRAIT.roll(TRAIT.parse(request), SHEET, settings, scripted(*faces))
+    return TRAIT.roll(Asked(TRAIT.parse(request), SHEET, settings), scripted(*faces))
 
 
 def test_two_and_four_are_one_success_six_is_two_wcbh_7() -> None:
@@ -30,7 +30,7 @@ def test_two_and_four_are_one_success_six_is_two_wcbh_7() -> None:
 
 def test_the_trait_rank_is_the_number_of_dice_wcbh_7() -> None:
     roller = scripted(2, 2, 2, 2, 2)
-    outcome = TRAIT.roll(TRAIT.parse({"trait": "agility"}), SHEET, SETTINGS, roller)
+    outcome = TRAIT.roll(Asked(TRAIT.parse({"trait": "agility"}), SHEET, SETTINGS), roller)
     assert len(roller.faces) == 5  # Agility 5
     assert outcome.result["rank"] == 5
     assert outcome.result["trait"] == "agility"
@@ -103,7 +103,9 @@ def test_outcome_bands_of_the_gm_table_wcbh_9(faces: tuple[int, ...], outcome: s
 def test_every_six_explodes_in_a_decisive_moment_and_chains_wcbh_13() -> None:
     # 6 -> 6 -> 3 chain on the first die; 4 on the second: 2 + 2 + 0 + 1 = 5 successes.
     roller = scripted(6, 4, 6, 3)
-    outcome = TRAIT.roll(TRAIT.parse({"pool": 2, "decisive_moment": True}), None, SETTINGS, roller)
+    outcome = TRAIT.roll(
+        Asked(TRAIT.parse({"pool": 2, "decisive_moment": True}), None, SETTINGS), roller
+    )
     assert [f.face for f in roller.faces] == [6, 4, 6, 3]
     assert [f.exploded_from for f in roller.faces] == [None, None, 0, 2]
     assert outcome.result["successes"] == 5
@@ -113,14 +115,14 @@ def test_every_six_explodes_in_a_decisive_moment_and_chains_wcbh_13() -> None:
 def test_sixes_do_not_explode_outside_a_decisive_moment_wcbh_13() -> None:
     roller = scripted(6, 6)
     assert roll({"pool": 2}, 6, 6).result["successes"] == 4
-    TRAIT.roll(TRAIT.parse({"pool": 2}), None, SETTINGS, roller)
+    TRAIT.roll(Asked(TRAIT.parse({"pool": 2}), None, SETTINGS), roller)
     assert len(roller.faces) == 2
 
 
 def test_resolve_before_the_roll_buys_one_die_each_wcbh_20b() -> None:
     roller = scripted(1, 1, 1, 2, 2)
     request = TRAIT.parse({"pool": 3, "resolve": 2})
-    outcome = TRAIT.roll(request, None, SETTINGS, roller)
+    outcome = TRAIT.roll(Asked(request, None, SETTINGS), roller)
     assert [f.label for f in roller.faces] == ["trait"] * 3 + ["resolve"] * 2
     assert outcome.result["successes"] == 2
     assert TRAIT.cost(request) == {"resolve": 2}
@@ -129,7 +131,8 @@ def test_resolve_before_the_roll_buys_one_die_each_wcbh_20b() -> None:
 def test_resolve_gives_three_dice_in_a_decisive_moment_wcbh_13() -> None:
     roller = scripted(1, 1, 2, 2, 2)
     outcome = TRAIT.roll(
-        TRAIT.parse({"pool": 2, "resolve": 1, "decisive_moment": True}), None, SETTINGS, roller
+        Asked(TRAIT.parse({"pool": 2, "resolve": 1, "decisive_moment": True}), None, SETTINGS),
+        roller,
     )
     assert [f.label for f in roller.faces] == ["trait"] * 2 + ["resolve"] * 3
     assert outcome.result["dice"] == 5
@@ -138,7 +141,7 @@ def test_resolve_gives_three_dice_in_a_decisive_moment_wcbh_13() -> None:
 def test_a_pool_modified_to_zero_or_less_rolls_no_dice_ruling() -> None:
     roller = scripted()
     outcome = TRAIT.roll(
-        TRAIT.parse({"pool": 2, "modifier": -4, "difficulty": 1}), None, SETTINGS, roller
+        Asked(TRAIT.parse({"pool": 2, "modifier": -4, "difficulty": 1}), None, SETTINGS), roller
     )
     assert roller.faces == []
     assert (outcome.result["successes"], outcome.result["net"]) == (0, -1)
@@ -147,14 +150,14 @@ def test_a_pool_modified_to_zero_or_less_rolls_no_dice_ruling() -> None:
 def test_resolve_dice_still_add_to_a_pool_below_zero_ruling() -> None:
     roller = scripted(6)
     outcome = TRAIT.roll(
-        TRAIT.parse({"pool": 2, "modifier": -4, "resolve": 1}), None, SETTINGS, roller
+        Asked(TRAIT.parse({"pool": 2, "modifier": -4, "resolve": 1}), None, SETTINGS), roller
     )
     assert outcome.result["successes"] == 2
 
 
 def test_a_raw_roll_needs_a_pool_not_a_trait() -> None:
     with pytest.raises(InvalidInput) as caught:
-        TRAIT.roll(TRAIT.parse({"trait": "Agility"}), None, SETTINGS, scripted())
+        TRAIT.roll(Asked(TRAIT.parse({"trait": "Agility"}), None, SETTINGS), scripted())
     assert caught.value.field == "request.trait"
 
 
@@ -173,7 +176,7 @@ def test_trait_and_pool_together_are_refused() -> None:
 
 def test_a_minion_rolls_its_threat_rank_wcbh_3() -> None:
     minion, settings = sheet_and_settings("wcbh", {"kind": "minion", "threat": 2}, side="minion")
-    outcome = TRAIT.roll(TRAIT.parse({}), minion, settings, scripted(4, 6))
+    outcome = TRAIT.roll(Asked(TRAIT.parse({}), minion, settings), scripted(4, 6))
     assert (outcome.result["trait"], outcome.result["successes"]) == ("threat", 3)
 
 
@@ -194,7 +197,7 @@ def test_resolve_dice_add_after_seeing_the_roll_wcbh_20b() -> None:
     follow = RULES.follow_ups["resolve_dice"]
     request = TRAIT.parse({"pool": 2, "difficulty": 2})
     first = scripted(2, 1)
-    TRAIT.roll(request, None, SETTINGS, first)
+    TRAIT.roll(Asked(request, None, SETTINGS), first)
     extra = follow.parse({"resolve": 2})
     added = scripted(6, 3)
     outcome = follow.apply(FollowUpRoll(request, copies(first.faces), extra, None, SETTINGS), added)
@@ -209,7 +212,7 @@ def test_resolve_dice_after_the_roll_are_three_each_and_explode_in_a_decisive_mo
     follow = RULES.follow_ups["resolve_dice"]
     request = TRAIT.parse({"pool": 1, "decisive_moment": True})
     first = scripted(1)
-    TRAIT.roll(request, None, SETTINGS, first)
+    TRAIT.roll(Asked(request, None, SETTINGS), first)
     added = scripted(1, 6, 2, 1)
     outcome = follow.apply(
         FollowUpRoll(request, copies(first.faces), follow.parse({"resolve": 1}), None, SETTINGS),
@@ -223,7 +226,7 @@ def test_resolve_reroll_rerolls_every_die_including_resolve_dice_wcbh_20c() -> N
     follow = RULES.follow_ups["resolve_reroll"]
     request = TRAIT.parse({"pool": 2, "resolve": 1, "difficulty": 1})
     first = scripted(1, 3, 5)
-    TRAIT.roll(request, None, SETTINGS, first)
+    TRAIT.roll(Asked(request, None, SETTINGS), first)
     old = copies(first.faces)
     again = scripted(2, 4, 6)
     outcome = follow.apply(FollowUpRoll(request, old, follow.parse({}), None, SETTINGS), again)
@@ -238,7 +241,7 @@ def test_resolve_reroll_drops_old_explosions_and_explodes_anew_wcbh_20c() -> Non
     follow = RULES.follow_ups["resolve_reroll"]
     request = TRAIT.parse({"pool": 1, "decisive_moment": True})
     first = scripted(6, 2)
-    TRAIT.roll(request, None, SETTINGS, first)
+    TRAIT.roll(Asked(request, None, SETTINGS), first)
     old = copies(first.faces)
     again = scripted(6, 6, 1)
     outcome = follow.apply(FollowUpRoll(request, old, follow.parse({}), None, SETTINGS), again)
@@ -252,7 +255,7 @@ def test_resolve_dice_odds_are_given_the_roll_already_seen_wcbh_20b() -> None:
     assert follow.odds is not None
     request = TRAIT.parse({"pool": 2, "difficulty": 2})
     first = scripted(2, 1)
-    TRAIT.roll(request, None, SETTINGS, first)
+    TRAIT.roll(Asked(request, None, SETTINGS), first)
     faces = copies(first.faces)
     extra = follow.parse({"resolve": 1})
     outcome = follow.apply(FollowUpRoll(request, faces, extra, None, SETTINGS), scripted(4))

@@ -7,7 +7,7 @@ import dataclasses
 
 from domain.dice.roller import Face
 from domain.rulesets import RULESETS
-from domain.rulesets.base import EarlierFollowUp, FollowUp, FollowUpRoll, faces_after
+from domain.rulesets.base import Asked, EarlierFollowUp, FollowUp, FollowUpRoll, faces_after
 from tests.unit.checks.support import scripted
 
 RULES = RULESETS["wcbh"]
@@ -31,7 +31,7 @@ REQUEST = ATTACK.parse(
 
 def first_faces(*faces: int) -> list[Face]:
     roller = scripted(*faces)
-    ATTACK.roll(REQUEST, None, SETTINGS, roller)
+    ATTACK.roll(Asked(REQUEST, None, SETTINGS), roller)
     return [dataclasses.replace(f) for f in roller.faces]
 
 

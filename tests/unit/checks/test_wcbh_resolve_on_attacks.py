@@ -9,7 +9,7 @@ import pytest
 from domain.dice.roller import Face
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome, FollowUpRoll
+from domain.rulesets.base import Asked, CheckOutcome, FollowUpRoll
 from tests.unit.checks.support import scripted
 
 RULES = RULESETS["wcbh"]
@@ -32,7 +32,7 @@ REQUEST = ATTACK.parse(
 
 def first_roll(*faces: int) -> tuple[CheckOutcome, list[Face]]:
     roller = scripted(*faces)
-    outcome = ATTACK.roll(REQUEST, None, RULES.parse_settings(None), roller)
+    outcome = ATTACK.roll(Asked(REQUEST, None, RULES.parse_settings(None)), roller)
     return outcome, [dataclasses.replace(f) for f in roller.faces]
 
 
@@ -99,7 +99,7 @@ def test_resolve_on_an_attack_of_several_parties_is_refused_wcbh_20b(
 def attack_with(faces: tuple[int, ...], **fields: object) -> tuple[CheckOutcome, list[Face]]:
     request = ATTACK.parse({**REQUEST.model_dump(mode="json"), **fields})
     roller = scripted(*faces)
-    outcome = ATTACK.roll(request, None, RULES.parse_settings(None), roller)
+    outcome = ATTACK.roll(Asked(request, None, RULES.parse_settings(None)), roller)
     return outcome, roller.faces
 
 
@@ -146,7 +146,7 @@ def test_resolve_dice_after_a_decisive_moment_attack_are_three_each_and_explode_
         {**REQUEST.model_dump(mode="json"), "decisive_moment": True, "effort": "physical"}
     )
     roller = scripted(1, 1, 1, 1, 1)  # attack 0, defence 0
-    ATTACK.roll(request, None, RULES.parse_settings(None), roller)
+    ATTACK.roll(Asked(request, None, RULES.parse_settings(None)), roller)
     faces = [dataclasses.replace(f) for f in roller.faces]
     more = scripted(6, 1, 1, 2)  # 3 dice; the 6 explodes into the fourth
     asked = FollowUpRoll(

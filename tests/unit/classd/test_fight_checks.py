@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesets import RULESETS
-from domain.rulesets.base import CheckOutcome
+from domain.rulesets.base import Asked, CheckOutcome
 from tests.unit.checks.support import scripted
 
 RULES = RULESETS["classd"]
@@ -29,7 +29,7 @@ BASE: dict[str, Any] = {
 
 def attack(*faces: int, **changes: Any) -> dict[str, Any]:
     outcome = ATTACK.roll(
-        ATTACK.parse(BASE | changes), None, RULES.parse_settings(None), scripted(*faces)
+        Asked(ATTACK.parse(BASE | changes), None, RULES.parse_settings(None)), scripted(*faces)
     )
     return outcome.result
 
@@ -120,7 +120,9 @@ def defend(*faces: int, **changes: Any) -> CheckOutcome:
         "defender_health": 12,
         "defender_will": 5,
     } | changes
-    return DEFENCE.roll(DEFENCE.parse(request), None, RULES.parse_settings(None), scripted(*faces))
+    return DEFENCE.roll(
+        Asked(DEFENCE.parse(request), None, RULES.parse_settings(None)), scripted(*faces)
+    )
 
 
 def test_a_failed_defence_takes_a_die_and_a_critical_failure_one_more_cd_15() -> None:
@@ -136,7 +138,7 @@ def test_a_failed_defence_takes_a_die_and_a_critical_failure_one_more_cd_15() ->
 def test_the_action_check_rerolls_ordinary_failures_cd_6() -> None:
     request = ACTION.parse({"stat_value": 3, "difficulty": 10, "will_rerolls": 2})
     result = ACTION.roll(
-        request, None, RULES.parse_settings(None), scripted(2, 2, 3, 3, 4, 4)
+        Asked(request, None, RULES.parse_settings(None)), scripted(2, 2, 3, 3, 4, 4)
     ).result
     assert (result["outcome"], result["will_spent"], result["rerolled_totals"]) == (
         "success",

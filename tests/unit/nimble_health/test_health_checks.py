@@ -7,6 +7,7 @@ import pytest
 from domain.dice import FairSource, Roller
 from domain.errors import InvalidInput
 from domain.rulesets import get_ruleset
+from domain.rulesets.base import Asked
 
 NIMBLE = get_ruleset("nimble")
 SETTINGS = NIMBLE.parse_settings({})
@@ -22,7 +23,7 @@ def test_a_str_save_is_the_kept_d20_plus_str_against_10_nb_21(nonce: int) -> Non
     check = NIMBLE.checks["save"]
     request = check.parse({"stat": "STR", "advantage": 1})
     dice = roller(nonce)
-    outcome = check.roll(request, HERO, SETTINGS, dice)
+    outcome = check.roll(Asked(request, HERO, SETTINGS), dice)
     faces = [f.face for f in dice.faces]
     assert len(faces) == 2 and outcome.result["natural"] == max(faces)
     assert outcome.score == max(faces) + 2
@@ -32,20 +33,22 @@ def test_a_str_save_is_the_kept_d20_plus_str_against_10_nb_21(nonce: int) -> Non
 def test_the_modifier_must_match_the_hero_s_sheet() -> None:
     check = NIMBLE.checks["skill"]
     with pytest.raises(InvalidInput) as error:
-        check.roll(check.parse({"skill": "Might", "modifier": 9}), HERO, SETTINGS, roller(0))
+        check.roll(Asked(check.parse({"skill": "Might", "modifier": 9}), HERO, SETTINGS), roller(0))
     assert error.value.field == "request.modifier"
 
 
 def test_a_raw_roll_needs_a_modifier() -> None:
     check = NIMBLE.checks["save"]
     with pytest.raises(InvalidInput):
-        check.roll(check.parse({"stat": "DEX"}), None, SETTINGS, roller(0))
+        check.roll(Asked(check.parse({"stat": "DEX"}), None, SETTINGS), roller(0))
 
 
 def test_a_hasty_grapple_rolls_with_disadvantage_nb_24() -> None:
     check = NIMBLE.checks["skill"]
     dice = roller(3)
-    outcome = check.roll(check.parse({"skill": "Might", "attack_number": 2}), HERO, SETTINGS, dice)
+    outcome = check.roll(
+        Asked(check.parse({"skill": "Might", "attack_number": 2}), HERO, SETTINGS), dice
+    )
     faces = [f.face for f in dice.faces]
     assert outcome.result["natural"] == min(faces) and outcome.result["edge"] == -1
     assert outcome.score == min(faces) + 4
@@ -54,6 +57,6 @@ def test_a_hasty_grapple_rolls_with_disadvantage_nb_24() -> None:
 def test_the_odds_are_exact() -> None:
     check = NIMBLE.checks["save"]
     request = check.parse({"stat": "STR"})
-    outcome = check.roll(request, HERO, SETTINGS, roller(1))
-    odds = check.odds(request, HERO, SETTINGS, outcome)
+    outcome = check.roll(Asked(request, HERO, SETTINGS), roller(1))
+    odds = check.odds(Asked(request, HERO, SETTINGS), outcome)
     assert odds.success == pytest.approx(13 / 20)  # natural 8+ with STR +2

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from domain.errors import InvalidInput
+from domain.rulesets.base import Asked
 from systems.nwod_micro.rules.checks import PoolCheck, PoolRequest
 from systems.nwod_micro.rules.fight_checks import (
     FightRollCheck,
@@ -22,7 +23,7 @@ SHEET, SETTINGS = sheet_and_settings("nwod-micro")  # INT 2, ELG 3, VIO 4
 
 def fight_roll(faces: list[int], sheet: Any = None, **request: Any) -> dict[str, Any]:
     req = FightRollRequest.model_validate({"affinity_value": 4} | request)
-    outcome = FightRollCheck().roll(req, sheet, SETTINGS, scripted(*faces))
+    outcome = FightRollCheck().roll(Asked(req, sheet, SETTINGS), scripted(*faces))
     return outcome.result
 
 
@@ -30,7 +31,7 @@ def test_nw_e1_elegance_4d10_one_success() -> None:
     """NW-E1: Elegance 4d10 rolls 3, 6, 8, 2: one success (hidden, with a complication)."""
     result = fight_roll([3, 6, 8, 2], affinity="ELG", affinity_value=4)
     assert result["pool"] == 4 and result["successes"] == 1 and result["success"]
-    pool = PoolCheck().roll(PoolRequest(pool=4), None, SETTINGS, scripted(3, 6, 8, 2)).result
+    pool = PoolCheck().roll(Asked(PoolRequest(pool=4), None, SETTINGS), scripted(3, 6, 8, 2)).result
     assert pool["successes"] == 1
 
 
@@ -101,7 +102,7 @@ def test_nw_6_universal_rolls_carry_no_weapon_or_defense() -> None:
 def test_nw_14_initiative_is_one_d10_plus_int() -> None:
     check = InitiativeCheck()
     req = InitiativeRequest(intelligence=2, modifier=1)
-    outcome = check.roll(req, SHEET, SETTINGS, scripted(7))
+    outcome = check.roll(Asked(req, SHEET, SETTINGS), scripted(7))
     assert outcome.result["total"] == 7 + 2 + 1 and outcome.score == 10
-    odds = check.odds(req, SHEET, SETTINGS, outcome)
+    odds = check.odds(Asked(req, SHEET, SETTINGS), outcome)
     assert odds.at_least == pytest.approx(0.4)  # faces 7..10

@@ -11,6 +11,7 @@ import pytest
 
 from domain.errors import InvalidInput
 from domain.rulesets import RULESETS
+from domain.rulesets.base import Asked
 from systems.wcbh.rules.attack import AreaAttackCheck, AttackCheck, defence_options
 from systems.wcbh.rules.combat import Defence, best_defence
 from systems.wcbh.rules.fight import defence_choices
@@ -97,9 +98,7 @@ def test_an_area_attack_halves_a_dodge_but_meets_armour_at_full_rank_wcbh_43() -
     }
     # attack 2 dice, then the defence: Iron Skin's 8 dice (a dodge would be Agility 5 halved to 3)
     outcome = AreaAttackCheck().roll(
-        AreaAttackCheck.Request.model_validate(request),
-        None,
-        RULES.parse_settings(None),
+        Asked(AreaAttackCheck.Request.model_validate(request), None, RULES.parse_settings(None)),
         scripted(2, 2, *[1] * 8),
     )
     target = outcome.result["targets"][0]
@@ -120,9 +119,7 @@ def test_a_charge_on_armour_is_a_collision_for_the_charger_wcbh_44() -> None:
     # attack 4 + 2 dice: 6 successes; Iron Skin's 8 dice: 1; the charger's Iron Skin 8 dice: 0
     faces = [2, 2, 2, 2, 2, 2, 2, *[1] * 7, *[1] * 8]
     outcome = AttackCheck().roll(
-        AttackCheck.Request.model_validate(request),
-        None,
-        RULES.parse_settings(None),
+        Asked(AttackCheck.Request.model_validate(request), None, RULES.parse_settings(None)),
         scripted(*faces),
     )
     assert outcome.result["defence"] == "Iron Skin" and outcome.result["damage"] == 5

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesets import RULESETS
+from domain.rulesets.base import Asked
 from systems.wcbh.rules.attack import AttackCheck
 from systems.wcbh.rules.effects import Effect, effect_besides_damage
 from tests.unit.checks.support import scripted
@@ -25,7 +26,8 @@ def stun(health: int, faces: list[int], **more: Any) -> dict[str, Any]:
     }
     check = AttackCheck()
     outcome = check.roll(
-        check.Request.model_validate(request), None, RULES.parse_settings(None), scripted(*faces)
+        Asked(check.Request.model_validate(request), None, RULES.parse_settings(None)),
+        scripted(*faces),
     )
     return outcome.result
 
