@@ -38,7 +38,7 @@ class _OneCall(httpx.BaseTransport):
         if request.url.path.endswith("/stream") or self.client.portal is None:
             # a held-open answer, or a client used outside `with` (a portal per request then)
             return self.streaming.handle_request(request)
-        scope = self.streaming_scope(request)
+        scope = self.scope_of(request)
         body = request.read()
         status, headers, content, failure = self.client.portal.call(
             _exchange, self.client.app, scope, body
@@ -51,7 +51,10 @@ class _OneCall(httpx.BaseTransport):
             status, headers, content = 500, [], b""
         return httpx.Response(status, headers=headers, content=content, request=request)
 
-    def streaming_scope(self, request: httpx.Request) -> dict[str, Any]:
+    def close(self) -> None:
+        self.streaming.close()  # it aborts streams still open when the client closes
+
+    def scope_of(self, request: httpx.Request) -> dict[str, Any]:
         """The ASGI scope Starlette's transport builds for an HTTP request."""
         url, transport = request.url, self.streaming
         headers = [] if "host" in request.headers else [(b"host", url.netloc)]

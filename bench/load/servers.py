@@ -248,13 +248,16 @@ def stopped(pid: int, timeout: float = 5.0) -> None:
 
 def wait_healthy(process: Process, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.popen.poll() is not None:
-            raise RuntimeError(f"chronicle serve exited:\n{process.tail()}")
-        try:
-            if httpx.get(f"{process.url}/health", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
+    with httpx.Client(
+        timeout=2
+    ) as client:  # one for every try (a client per try costs a TLS context)
+        while time.monotonic() < deadline:
+            if process.popen.poll() is not None:
+                raise RuntimeError(f"chronicle serve exited:\n{process.tail()}")
+            try:
+                if client.get(f"{process.url}/health").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
     raise RuntimeError(f"chronicle serve did not answer /health in {timeout} s:\n{process.tail()}")
