@@ -77,7 +77,8 @@ def receiver() -> Iterator[Receiver]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     found.url = f"http://127.0.0.1:{server.server_address[1]}/chronicle/hook"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever's next poll: at the default 0.5 s, half a second a test.
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     yield found
     server.shutdown()
