@@ -34,9 +34,10 @@ from api.routers import (
     webhooks,
 )
 from api.settings import KEY_FILENAME, Settings
-from api.store_gate import StoreGate, StoreGateMiddleware, postgres_probe
+from api.store_gate import StoreGate, StoreGateMiddleware
 from api.visibility import Withholding
 from domain.application import Chronicle
+from domain.postgres import store_probe
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from projections.webhooks import Outbox, start_dispatcher
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.command_limiter = CapacityLimiter(settings.command_threads)
         app.state.chronicle = build_application(settings)
+        app.state.store_gate.probe = store_probe(app.state.chronicle.recorder)
         _claim_key(app.state.chronicle, settings)
         app.state.chronicle.signing.ensure_key()  # the first start makes the first key
         env = settings.eventsourcing_env()
@@ -137,12 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # So that the CORS headers reach a 304 too (a browser app reads its ETag).
     app.add_middleware(NotModified)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # type: ignore[arg-type]
-    probe = (
-        postgres_probe(settings.database_url, settings.postgres_connect_timeout)
-        if settings.database_url
-        else None
-    )
-    app.state.store_gate = StoreGate(probe)
+    app.state.store_gate = StoreGate()  # it watches the store the lifespan opens
     app.add_middleware(StoreGateMiddleware, gate=app.state.store_gate)  # type: ignore[arg-type]
     if settings.cors_origins:
         # Added last, so outermost: a 413 or a 503 the middlewares above answer carries the CORS

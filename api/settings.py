@@ -40,9 +40,10 @@ class Settings(BaseSettings):
         ge=1,
         le=60,
         description="Seconds a request waits for a PostgreSQL connection before the store counts "
-        "as unreachable (503 with Retry-After); eventsourcing retries reads and writes up to 10 "
-        "times, so the first request of an outage answers within about ten times this, and the "
-        "next ones at once while a plain connection still fails (api/store_gate.py).",
+        "as unreachable (503 with Retry-After): the first request of an outage answers after about "
+        "this plus one plain connection attempt (eventsourcing's further retries then fail at "
+        "once), and the next ones at once while a plain connection still fails "
+        "(domain/postgres.py, api/store_gate.py).",
     )
     # NoDecode: the variable is a plain comma-separated list, not the JSON pydantic-settings expects.
     cors_origins: Annotated[list[str], NoDecode] = Field(
@@ -141,7 +142,8 @@ class Settings(BaseSettings):
             }
         url = urlsplit(self.database_url)
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # eventsourcing's, failing at once while the server is known unreachable.
+            "PERSISTENCE_MODULE": "domain.postgres",
             # Replicas and views runners starting together create the schema one at a time.
             "APPLICATION_RECORDER_TOPIC": "domain.pg_schema:LockedApplicationRecorder",
             "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",

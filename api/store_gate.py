@@ -2,9 +2,9 @@
 
 Once a request has found the store unreachable, every later request first tries one plain
 connection: while that fails it is answered 503 with Retry-After at once, and the first that
-succeeds lets requests through again. Without the gate each request waits out eventsourcing's
-retries (10 attempts, each up to the pool's connect timeout, 30 s at the defaults) before its 503,
-and an outage fills the thread pool with requests that are waiting to fail.
+succeeds lets requests through again (and every datastore of the process with them: the probe is
+the store's own, domain/postgres.py). An outage so never fills the thread pool with requests that
+are waiting to fail.
 """
 
 from __future__ import annotations
@@ -12,24 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import anyio.to_thread
-import psycopg
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api import errors
 
-Probe = Callable[[], None]  # raises psycopg.Error while the store is unreachable
-
-
-def postgres_probe(database_url: str, timeout_seconds: int) -> Probe:
-    def probe() -> None:
-        psycopg.connect(database_url, connect_timeout=timeout_seconds).close()
-
-    return probe
+Probe = Callable[[], bool]  # whether the store answers one plain connection now
 
 
 class StoreGate:
-    def __init__(self, probe: Probe | None) -> None:
-        self.probe = probe  # None: a store that cannot be unreachable (a SQLite file)
+    def __init__(self, probe: Probe | None = None) -> None:
+        # None: a store that cannot be unreachable (a SQLite file), or none opened yet.
+        self.probe = probe
         self.tripped = False
 
     def trip(self) -> None:
@@ -41,13 +34,9 @@ class StoreGate:
         fails trips the gate, so it never waits out eventsourcing's retries."""
         if self.probe is None:
             return True
-        try:
-            self.probe()
-        except psycopg.Error:
-            self.tripped = True
-            return False
-        self.tripped = False
-        return True
+        answered = self.probe()
+        self.tripped = not answered
+        return answered
 
     def passes(self) -> bool:
         return not self.tripped or self.reachable()

@@ -7,6 +7,7 @@ shared PostgreSQL server itself is never stopped.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,14 +101,18 @@ def test_an_unreachable_database_is_503_with_retry_after_and_recovers(
 
         gate = client.app.state.store_gate  # type: ignore[attr-defined]
         proxy.close()
-        # The first request finds the store unreachable (after eventsourcing's retries); the gate
-        # answers the next ones itself, each after one failed connection attempt.
+        # The first request finds the store unreachable: one pool timeout, one plain connection,
+        # then eventsourcing's other attempts fail at once (domain/postgres.py), not ten timeouts.
+        # The gate answers the next ones itself, each after one failed connection attempt.
+        first_within = 4 * settings.postgres_connect_timeout
         for method, url, body in (
             ("GET", path, None),
             ("POST", f"{path}/stories", {"title": "In the dark"}),
             ("GET", "/health", None),
         ):
+            started = time.monotonic()
             response = client.request(method, url, json=body, headers=bearer(table.gm))
+            assert time.monotonic() - started < first_within, f"{method} {url} answered late"
             assert response.status_code == 503, response.text
             assert response.headers["Retry-After"] == str(STORE_RETRY_AFTER_SECONDS)
             assert response.json()["error"]["code"] == "store_unavailable"

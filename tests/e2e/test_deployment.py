@@ -56,7 +56,7 @@ def test_every_chronicle_variable_in_the_deployment_is_a_real_setting() -> None:
 def test_the_deployment_database_url_is_one_the_service_accepts() -> None:
     url = concrete(COMPOSE["x-chronicle-env"]["CHRONICLE_DATABASE_URL"])
     env = Settings(database_url=url).eventsourcing_env()
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert env["PERSISTENCE_MODULE"] == "domain.postgres"
     assert (env["POSTGRES_HOST"], env["POSTGRES_DBNAME"]) == ("postgres", "chronicle")
     assert env["POSTGRES_HOST"] in SERVICES
 

@@ -24,7 +24,7 @@ def test_a_postgres_url_becomes_the_postgres_environment() -> None:
     env = Settings(
         database_url="postgresql://ann:s%40cret@db.example:6543/camp"
     ).eventsourcing_env()
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert env["PERSISTENCE_MODULE"] == "domain.postgres"
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == ("ann", "s@cret")
     assert (env["POSTGRES_HOST"], env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
         "db.example",
