@@ -14,6 +14,7 @@ from api.schemas import (
     CharacterPublic,
     RollPublic,
     ScenePublic,
+    Written,
     character_public,
     issue_public,
     roll_public,
@@ -24,6 +25,7 @@ from domain.commands import Outcome
 
 M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R", bound="NamesARoll")
+V = TypeVar("V", bound=Written)
 
 
 def roll_shown(outcome: Outcome, commands: Commands) -> RollPublic:
@@ -81,11 +83,29 @@ def roll_named(outcome: Outcome, commands: Commands, result: type[R]) -> tuple[R
     return named, roll
 
 
-def with_roll(scene: Scene, roll: Roll | None, outcome: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The fields a game system's answer about a scene ends with: the command's roll (if any),
-    what came of it and the scene's version."""
-    return {
-        "roll": None if roll is None else roll_public(roll, scene),
-        "outcome": dict(outcome or {}),
-        "version": scene.version,
+def scene_state_view(
+    model: type[V],
+    scene: Scene,
+    state: Mapping[str, Any],
+    roll: Roll | None,
+    outcome: Mapping[str, Any] | None,
+    **computed: Any,
+) -> V:
+    """A game system's answer about a scene's fight: each field of `model` the system's state
+    holds, as it holds it, unless `computed` gives it (what the rules derive, a renamed or newer
+    key); then the command's roll (if any), what came of it and the scene's version."""
+    held = {
+        name: state[name]
+        for name in model.model_fields.keys() - Written.model_fields.keys()
+        if name in state and name not in computed
     }
+    return model.model_validate(
+        {
+            "scene_id": scene.id,
+            **held,
+            **computed,
+            "roll": None if roll is None else roll_public(roll, scene),
+            "outcome": dict(outcome or {}),
+            "version": scene.version,
+        }
+    )

@@ -89,16 +89,21 @@ class ReadRoutes:
         doc: str | None = None,
         reads_more: bool = False,
     ) -> None:
-        """GET the aggregate the path's id names, presented, with its ETag (304 when unchanged).
-        `reads_more`: the presenter reads more than the aggregate, so it is called with the
-        application and the caller too (`present(aggregate, app, actor)`)."""
-        id_name = _path_id(path)
+        """GET the aggregate the path's first id names, presented, with its ETag (304 when
+        unchanged). The path's further ids name a part of it (a scene's contest...): they go to
+        the presenter by name. `reads_more`: the presenter reads more than the aggregate, so it
+        is called with the application and the caller too (`present(aggregate, app, actor)`)."""
+        id_name, *part_names = PATH_PARAM.findall(path)
 
         def endpoint(app: Chronicle, actor: Actor, **ids: UUID) -> JSONResponse:
-            aggregate = app.get(actor, kind, ids[id_name])
-            return respond(present(aggregate, app, actor) if reads_more else present(aggregate))
+            aggregate = app.get(actor, kind, ids.pop(id_name))
+            shown = (
+                present(aggregate, app, actor, **ids) if reads_more else present(aggregate, **ids)
+            )
+            return respond(shown)
 
-        parameters = [_plain(id_name, UUID), _plain("app", AppDep), _plain("actor", ActorDep)]
+        ids = [_plain(name, UUID) for name in (id_name, *part_names)]
+        parameters = [*ids, _plain("app", AppDep), _plain("actor", ActorDep)]
         endpoint.__name__ = endpoint.__qualname__ = operation_id
         endpoint.__doc__ = doc
         endpoint.__signature__ = inspect.Signature(parameters, return_annotation=JSONResponse)  # type: ignore[attr-defined]

@@ -137,8 +137,7 @@ class Chronicle(RollCommands):
 
     @command
     def add_member(self, ctx: CommandContext, campaign_id: UUID, body: MemberCreate) -> Outcome:
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign = self._gm_target(ctx, Campaign, campaign_id)
         member_id = uuid4()
         token = mint_token(campaign.id, member_id)
         expiry = self._expiry(body.expires_in)
@@ -161,8 +160,7 @@ class Chronicle(RollCommands):
     @command
     def revoke_token(self, ctx: CommandContext, campaign_id: UUID, member_id: UUID) -> Outcome:
         """The GM revokes a member's token: it gets 401 until the GM rotates it a new one."""
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign = self._gm_target(ctx, Campaign, campaign_id)
         campaign.revoke_token(member_id)
         return self._commit(ctx, campaign)
 
@@ -184,8 +182,7 @@ class Chronicle(RollCommands):
         self, ctx: CommandContext, campaign_id: UUID, body: ProofPagesSet
     ) -> Outcome:
         """The GM opens the campaign's proof pages to the public, or closes them (recorded)."""
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign = self._gm_target(ctx, Campaign, campaign_id)
         campaign.set_proof_pages(body.public)
         return self._commit(ctx, campaign)
 
@@ -375,8 +372,7 @@ class Chronicle(RollCommands):
     @command
     def change_pool(self, ctx: CommandContext, issue_id: UUID, body: PoolChange) -> Outcome:
         """The GM gains or spends from a pool of the game Issue (Adversity, WCBH-21)."""
-        actor = self._gm(ctx)
-        issue = self._target(ctx, actor, Issue, issue_id)
+        issue = self._gm_target(ctx, Issue, issue_id)
         if issue.ended:
             raise Conflict("the game Issue has ended", code="issue_ended")
         issue.change_pool(body.pool, body.change, body.reason)
@@ -425,14 +421,12 @@ class Chronicle(RollCommands):
 
     @command
     def start_story(self, ctx: CommandContext, campaign_id: UUID, body: StoryCreate) -> Outcome:
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        campaign = self._gm_target(ctx, Campaign, campaign_id)
         return self._commit(ctx, Story.start(campaign.id, body.title))
 
     @command
     def complete_story(self, ctx: CommandContext, story_id: UUID) -> Outcome:
-        actor = self._gm(ctx)
-        story = self._target(ctx, actor, Story, story_id)
+        story = self._gm_target(ctx, Story, story_id)
         story.complete()
         return self._commit(ctx, story)
 

@@ -209,6 +209,10 @@ class Service(Application):
         if actor.role != "player" or character.owner_member_id != actor.member_id:
             raise Forbidden("a player may act only for characters it owns")
 
+    def _gm_target(self, ctx: CommandContext, cls: type[A], aggregate_id: UUID) -> A:
+        """The aggregate a GM-only command is addressed to (403 for anyone else)."""
+        return self._target(ctx, self._gm(ctx), cls, aggregate_id)
+
     def _target(self, ctx: CommandContext, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
         """Load the aggregate the command is addressed to and check If-Match against it."""
         aggregate = self.get(actor, cls, aggregate_id)

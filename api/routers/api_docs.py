@@ -4,6 +4,7 @@ fastapi-offline package rather than a CDN, so the docs work offline (docs/front-
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
@@ -19,26 +20,38 @@ ASSETS_URL = "/docs/assets"
 router = APIRouter(include_in_schema=False)
 
 
+class _Page(TypedDict):
+    openapi_url: str
+    title: str
+
+
+def _page(request: Request, title: str) -> _Page:
+    """What both pages are given: the schema's URL and the page's title."""
+    root = request.scope.get("root_path", "")
+    return {"openapi_url": f"{root}/openapi.json", "title": f"{request.app.title} - {title}"}
+
+
+def _asset(request: Request, name: str) -> str:
+    """A packaged file's URL under the root path the app is served at (behind a proxy)."""
+    return f"{request.scope.get('root_path', '')}{ASSETS_URL}/{name}"
+
+
 @router.get("/docs")
 def swagger_ui(request: Request) -> HTMLResponse:
-    root = request.scope.get("root_path", "")
     return get_swagger_ui_html(
-        openapi_url=f"{root}/openapi.json",
-        title=f"{request.app.title} - Swagger UI",
-        swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui-bundle.js",
-        swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui.css",
-        swagger_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
+        **_page(request, "Swagger UI"),
+        swagger_js_url=_asset(request, "swagger-ui-bundle.js"),
+        swagger_css_url=_asset(request, "swagger-ui.css"),
+        swagger_favicon_url=_asset(request, "favicon.png"),
     )
 
 
 @router.get("/redoc")
 def redoc(request: Request) -> HTMLResponse:
-    root = request.scope.get("root_path", "")
     return get_redoc_html(
-        openapi_url=f"{root}/openapi.json",
-        title=f"{request.app.title} - ReDoc",
-        redoc_js_url=f"{root}{ASSETS_URL}/redoc.standalone.js",
-        redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
+        **_page(request, "ReDoc"),
+        redoc_js_url=_asset(request, "redoc.standalone.js"),
+        redoc_favicon_url=_asset(request, "favicon.png"),
         with_google_fonts=False,  # web fonts would need the network
     )
 

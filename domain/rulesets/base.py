@@ -25,6 +25,13 @@ MAX_ITEMS = 100
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Text = Annotated[str, StringConstraints(max_length=2000)]
+ROLL_PURPOSE = "What the roll is for."
+
+
+def purpose_field(description: str = ROLL_PURPOSE) -> Any:
+    """A request's free-text `purpose` (as long as a `Text`): what the roller says the roll is
+    for, shown with it."""
+    return Field("", max_length=2000, description=description)
 
 
 class SheetModel(BaseModel):
@@ -789,6 +796,7 @@ __all__ = [
     "modifier_entry",
     "parse_request",
     "player_modifiers_verdict",
+    "purpose_field",
     "refuse_player_numbers",
     "resource",
     "unwrap",

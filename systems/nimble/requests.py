@@ -3,18 +3,25 @@ hands it to the command whole (systems/nimble/routes/)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import Field
 
 from domain.requests import Strict, seed_field
+from systems.nimble.rules.checks import attack_number_field
+from systems.nimble.rules.sheet import MAX_TIER
 
 Steps = Field(0, ge=0, le=10, description="Steps of advantage or disadvantage (NB-11).")
 Seed = seed_field("Your own randomness.")
 Short = Field(default="", max_length=200)
 SceneId = Field(description="The scene this happens in (open).")
 Reason = Field(default="", max_length=200, description="Why (shown in the timeline).")
+
+
+def extra_mana_field(description: str) -> Any:
+    """NB-12: the extra mana a caster adds for a stronger effect, bounded like a spell's tier."""
+    return Field(0, ge=0, le=MAX_TIER, description=description)
 
 
 class NimbleRolled(Strict):
@@ -93,11 +100,8 @@ class NimbleActionCreate(Strict):
         description="NB-12: optional check of what `spell` costs: if given, it must be the "
         "sheet's tier plus `extra_mana` (422 otherwise, or without `spell`).",
     )
-    extra_mana: int = Field(
-        0,
-        ge=0,
-        le=9,
-        description="NB-12: extra mana for a stronger effect, up to the spell's `upcast`.",
+    extra_mana: int = extra_mana_field(
+        "NB-12: extra mana for a stronger effect, up to the spell's `upcast`.",
     )
     save_ability: bool = Field(
         False,
@@ -128,15 +132,12 @@ class NimbleAttackCreate(NimbleRolled):
     spell_tier: int | None = Field(
         default=None,
         ge=0,
-        le=9,
+        le=MAX_TIER,
         description="NB-12: optional check: the attack's tier comes from the sheet (and is paid "
         "in mana); a different tier here is refused (422).",
     )
-    extra_mana: int = Field(
-        0,
-        ge=0,
-        le=9,
-        description="NB-12: extra mana for a stronger effect, up to the attack spell's `upcast`.",
+    extra_mana: int = extra_mana_field(
+        "NB-12: extra mana for a stronger effect, up to the attack spell's `upcast`.",
     )
     opportunity: bool = Field(
         False, description="NB-18: a hero's opportunity attack (a reaction, disadvantage)."
@@ -254,11 +255,8 @@ class NimbleGrappleCreate(NimbleRollCreate):
         "larger makes the grappler Mounted (NB-24)."
     )
     skill: Literal["Might", "Finesse"] = Field(default="Might", description="NB-24.")
-    attack_number: int = Field(
-        default=1,
-        ge=1,
-        le=10,
-        description="A grapple is an attack: which attack of the turn (hasty attacks, NB-10).",
+    attack_number: int = attack_number_field(
+        "A grapple is an attack: which attack of the turn (hasty attacks, NB-10).",
     )
     modifier: int | None = Field(
         default=None, ge=-20, le=40, description="Monsters only: the check's modifier (else +0)."

@@ -12,7 +12,7 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.presenters import roll_named, with_roll
+from api.presenters import roll_named, scene_state_view
 from api.read_routes import ReadRoutes
 from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
@@ -68,22 +68,15 @@ def combat_public(
     scene: Scene, roll: Roll | None = None, outcome: dict[str, Any] | None = None
 ) -> ClassDCombatPublic:
     state = scene.state(ClassD.ruleset_id, AREA)
-    return ClassDCombatPublic(
-        scene_id=scene.id,
-        round=state["round"],
-        turn=state["turn"],
-        actions=state["actions"],
-        reactions=state["reactions"],
-        moved=state["moved"],
-        stops=state["stops"],
-        engaged=state["engaged"],
-        edges=state["edges"],
-        shields=state["shields"],
-        left=state["left"],
+    fight_over = state.get("over", False)
+    return scene_state_view(
+        ClassDCombatPublic,
+        scene,
+        state,
+        roll,
+        outcome,
         fleeing=combat.fleeing(state),
-        grants=state.get("grants", {}),
-        fight_over=state.get("over", False),
-        **with_roll(scene, roll, outcome),
+        fight_over=fight_over,
     )
 
 

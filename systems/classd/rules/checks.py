@@ -17,9 +17,9 @@ from domain.rulesets.base import (
     FollowUpRoll,
     Odds,
     RequestModel,
-    Text,
     form_of,
     named_or_given,
+    purpose_field,
     request_as,
 )
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
@@ -81,7 +81,7 @@ class StatRequest(RequestModel):
         description="Disadvantages: +1d6 each, keep the worst two; each cancels an advantage "
         "(CD-5).",
     )
-    purpose: Text = Field("", description="What the roll is for.")
+    purpose: str = purpose_field()
 
     @property
     def edge(self) -> int:

@@ -13,7 +13,15 @@ from pydantic import BaseModel, Field
 
 from domain.dice.odds import Distribution
 from domain.dice.roller import Roller
-from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestModel, Text
+from domain.rulesets.base import (
+    Asked,
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    purpose_field,
+)
 
 SIDES = 6
 MAX_PARTICIPANTS = 20
@@ -35,7 +43,7 @@ class RestRequest(RequestModel):
     participants: list[Participant] = Field(
         min_length=1, max_length=MAX_PARTICIPANTS, description="Who rests, in order."
     )
-    purpose: Text = Field("", description="What the roll is for.")
+    purpose: str = purpose_field()
 
 
 def restore(before: int, maximum: int, die: int) -> dict[str, int]:

@@ -12,7 +12,7 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.presenters import roll_named, with_roll
+from api.presenters import roll_named, scene_state_view
 from api.read_routes import ReadRoutes
 from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
@@ -63,27 +63,9 @@ def encounter_public(
     max_actions: dict[str, int] | None = None,
 ) -> NimbleEncounterPublic:
     state = state_of(scene)
-    return NimbleEncounterPublic(
-        scene_id=scene.id,
-        status=state["status"],
-        round=state["round"],
-        order=state["order"],
-        round_order=state["round_order"],
-        turn_of=enc.current(state),
-        kinds=state["kinds"],
-        actions=state["actions"],
-        initiative=state["initiative"],
-        uses=state["uses"],
-        attacks=state["attacks"],
-        movement=state["movement"],
-        assessed=state["assessed"],
-        weakness=state["weakness"],
-        anticipating=state["anticipating"],
-        activities=state["activities"],
-        helped=state["helped"],
-        pending=state.get("pending"),
-        refreshes=enc.refreshes(state, max_actions),
-        **with_roll(scene, roll, outcome),
+    turn_of, refreshes = enc.current(state), enc.refreshes(state, max_actions)
+    return scene_state_view(
+        NimbleEncounterPublic, scene, state, roll, outcome, turn_of=turn_of, refreshes=refreshes
     )
 
 

@@ -18,8 +18,8 @@ from domain.rulesets.base import (
     Name,
     Odds,
     RequestModel,
-    Text,
     form_of,
+    purpose_field,
     request_as,
 )
 from systems.nimble.odds import initiative_actions, nimble_attack, nimble_initiative
@@ -28,6 +28,12 @@ from systems.nimble.rules.sheet import NimbleHero, NimbleMonster, initiative_bon
 
 MAX_STEPS = 10
 D20 = 20
+
+
+def attack_number_field(description: str) -> Any:
+    """Which attack of the turn a request is (NB-10: each after the first is hasty, one more step
+    of disadvantage); the bounds are the same wherever an attack is counted."""
+    return Field(1, ge=1, le=MAX_STEPS, description=description)
 
 
 def keep(faces: list[Face], edge: int, kept: int, roller: Roller) -> list[Face]:
@@ -74,14 +80,11 @@ class AttackRequest(Steps):
         None,
         description="Raw rolls only (default false): an area attack cannot miss or crit (NB-11).",
     )
-    attack_number: int = Field(
-        1,
-        ge=1,
-        le=MAX_STEPS,
-        description="Which attack of the turn this is: every attack after the first is hasty, "
+    attack_number: int = attack_number_field(
+        "Which attack of the turn this is: every attack after the first is hasty, "
         "one more step of disadvantage each (NB-10).",
     )
-    purpose: Text = Field("", description="What the roll is for.")
+    purpose: str = purpose_field()
     primary_shift: int = Field(
         0,
         ge=-2,
@@ -245,7 +248,7 @@ class HelpDieRequest(RequestModel):
         description="The index of the die rerolled in the attack's faces: a kept die that no "
         "critical hit set off.",
     )
-    purpose: Text = Field("", description="How the helper justifies it.")
+    purpose: str = purpose_field("How the helper justifies it.")
 
 
 def help_die(roll: FollowUpRoll, roller: Roller) -> CheckOutcome:

@@ -8,7 +8,15 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
-from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestModel, Text
+from domain.rulesets.base import (
+    Asked,
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestModel,
+    purpose_field,
+)
 from systems.nimble.odds import kept_die
 from systems.nimble.rules.checks import D20, Steps, keep
 
@@ -24,7 +32,7 @@ class AssessRequest(Steps):
         description="NB-14: ask the GM a question, find a weakness, or anticipate danger."
     )
     dc: int = Field(ASSESS_DC, ge=1, le=40, description="The difficulty (NB-14: 10).")
-    purpose: Text = Field("", description="What the hero looks at.")
+    purpose: str = purpose_field("What the hero looks at.")
 
 
 def against_dc(result: dict[str, Any], natural: int, modifier: int, dc: int) -> CheckOutcome:
@@ -82,7 +90,7 @@ class HelpRerollRequest(RequestModel):
     old_face: int = Field(ge=1, le=D20, description="The kept face rerolled.")
     modifier: int = Field(ge=-10, le=30, description="The helped roll's modifier.")
     dc: int = Field(ASSESS_DC, ge=1, le=40, description="The helped roll's difficulty.")
-    purpose: Text = Field("", description="How the helper justifies it.")
+    purpose: str = purpose_field("How the helper justifies it.")
 
 
 class HelpRerollCheck(Check[HelpRerollRequest]):

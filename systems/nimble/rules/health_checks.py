@@ -15,8 +15,17 @@ from pydantic import BaseModel, Field
 
 from domain.dice.roller import Roller
 from domain.errors import InvalidInput
-from domain.rulesets.base import Asked, Check, CheckOutcome, Name, Odds, RequestT, Text, form_of
-from systems.nimble.rules.checks import D20, MAX_STEPS, Steps, keep
+from domain.rulesets.base import (
+    Asked,
+    Check,
+    CheckOutcome,
+    Name,
+    Odds,
+    RequestT,
+    form_of,
+    purpose_field,
+)
+from systems.nimble.rules.checks import D20, Steps, attack_number_field, keep
 from systems.nimble.rules.encounter_checks import against_dc, dc_odds
 from systems.nimble.rules.health import DC
 from systems.nimble.rules.sheet import NimbleHero, NimbleMonster
@@ -40,7 +49,7 @@ class SaveRequest(Steps):
     stat: Stat = Field(description="The stat saved with.")
     modifier: int | None = Modifier
     dc: int = Difficulty
-    purpose: Text = Field("", description="What the save is for.")
+    purpose: str = purpose_field("What the save is for.")
 
 
 class SkillRequest(Steps):
@@ -50,14 +59,11 @@ class SkillRequest(Steps):
     skill: Name = Field(description="The skill, as named on the sheet (e.g. Might, Stealth).")
     modifier: int | None = Modifier
     dc: int = Difficulty
-    attack_number: int = Field(
-        1,
-        ge=1,
-        le=MAX_STEPS,
-        description="For a grapple (an attack, NB-24): which attack of the turn it is; each after "
+    attack_number: int = attack_number_field(
+        "For a grapple (an attack, NB-24): which attack of the turn it is; each after "
         "the first adds a step of disadvantage (NB-10).",
     )
-    purpose: Text = Field("", description="What the check is for.")
+    purpose: str = purpose_field("What the check is for.")
 
 
 def save_modifier(req: SaveRequest, sheet: BaseModel | None) -> int:

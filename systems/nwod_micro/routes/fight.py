@@ -12,7 +12,7 @@ from pydantic import Field
 from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
-from api.presenters import roll_named, with_roll
+from api.presenters import roll_named, scene_state_view
 from api.read_routes import ReadRoutes
 from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
@@ -55,25 +55,11 @@ def fight_public(
     scene: Scene, roll: Roll | None = None, outcome: dict[str, Any] | None = None
 ) -> NwodFightPublic:
     state = scene.state(RULESET, AREA)
-    return NwodFightPublic(
-        scene_id=scene.id,
-        turn=state["turn"],
-        order=combat.order(state),
-        current=combat.current(state),
-        initiative=state["initiative"],
-        boosts=state["boosts"],
-        actions=state["actions"],
-        done=state["done"],
-        aim=state["aim"],
-        reckless=state["reckless"],
-        defending=state["defending"],
-        dodging=state["dodging"],
-        cover=state["cover"],
-        magazines=state["magazines"],
-        suppressed=state["suppressed"],
-        overrides=state.get("overrides", {}),
-        out=state.get("out", {}),
-        **with_roll(scene, roll, outcome),
+    # fights begun before overrides and the out list were kept have neither key
+    later = {"overrides": state.get("overrides", {}), "out": state.get("out", {})}
+    order, current = combat.order(state), combat.current(state)
+    return scene_state_view(
+        NwodFightPublic, scene, state, roll, outcome, order=order, current=current, **later
     )
 
 

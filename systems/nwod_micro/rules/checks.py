@@ -16,9 +16,9 @@ from domain.rulesets.base import (
     Name,
     Odds,
     RequestModel,
-    Text,
     form_of,
     named_or_given,
+    purpose_field,
 )
 from systems.nwod_micro.odds import nwod_chance, nwod_pool
 from systems.nwod_micro.rules.sheet import DAMAGE_BONUS, NwodSheet
@@ -84,7 +84,7 @@ class PoolRequest(RequestModel):
     target_armor: int = Field(
         0, ge=0, le=MAX_POOL, description="The target's ARM or DUR, subtracted from damage (NW-11)."
     )
-    purpose: Text = Field("", description="What the roll is for.")
+    purpose: str = purpose_field()
 
 
 class PoolCheck(Check[PoolRequest]):

@@ -175,9 +175,9 @@ class ScenePlay(Part):
         outcome, made = _roll(
             turn, roller, raw, body.client_seed, [], declared=own, earlier_modifiers=earlier
         )
-        ids = {"group_id": str(group_id), "character_id": roller.key, "roll_id": str(made[0].id)}
-        _change(turn, "GroupCheckRolled", ids, successes=outcome.result["successes"])
-        return turn.save(turn.scene, *made, result=PlayStateChanged(group_id, made[0]))
+        successes = outcome.result["successes"]
+        state = ("group_id", group_id)
+        return _roll_recorded(turn, "GroupCheckRolled", state, roller, made, successes=successes)
 
     @command
     def hand_over_successes(
@@ -224,14 +224,9 @@ class ScenePlay(Part):
         outcome, made = _roll(turn, roller, raw, body.client_seed, [], declared=req)
         successes = outcome.result["successes"]
         decided, winner = play_state.contest_round(_play(turn), contest_id, roller.key, successes)
-        ids = {
-            "contest_id": str(contest_id),
-            "character_id": roller.key,
-            "roll_id": str(made[0].id),
-        }
         result = {"successes": successes, "bonus": bonus, "decided": decided, "winner": winner}
-        _change(turn, "ContestRolled", ids, **result)
-        return turn.save(turn.scene, *made, result=PlayStateChanged(contest_id, made[0]))
+        state = ("contest_id", contest_id)
+        return _roll_recorded(turn, "ContestRolled", state, roller, made, **result)
 
     # ---- WCBH-27: chases ----------------------------------------------------------------------
 
@@ -272,8 +267,7 @@ class ScenePlay(Part):
         raw = _raw(req, modifier=req.modifier + bonus - halved)
         seed = body.client_seed
         outcome, made = _roll(turn, roller, raw, seed, [], action=False, declared=req)
-        _chase_checked(turn, chase_id, roller, made[0], outcome, bonus, body.shift)
-        return turn.save(turn.scene, *made, result=PlayStateChanged(chase_id, made[0]))
+        return _chase_checked(turn, chase_id, roller, made, outcome, bonus, body.shift)
 
     # ---- WCBH-34: recovery --------------------------------------------------------------------
 
@@ -454,17 +448,33 @@ def _chase_checked(
     turn: Turn,
     chase_id: UUID,
     roller: Sheeted,
-    roll: Roll,
+    made: list[Roll],
     outcome: CheckOutcome,
     bonus: int,
     shift: int | None,
-) -> None:
+) -> Outcome:
     """WCBH-27: the check is recorded with the pairs it decided."""
     page, who, successes = turn.scene.page, roller.key, outcome.result["successes"]
     results = play_state.chase_results(_play(turn), chase_id, who, successes, shift, page)
-    ids = {"chase_id": str(chase_id), "character_id": who, "roll_id": str(roll.id)}
     check = {"successes": successes, "bonus": bonus, "shift": shift, "results": results}
-    _change(turn, "ChaseChecked", ids, **check)
+    return _roll_recorded(turn, "ChaseChecked", ("chase_id", chase_id), roller, made, **check)
+
+
+def _roll_recorded(
+    turn: Turn,
+    change: str,
+    state: tuple[str, UUID],
+    roller: Sheeted,
+    made: list[Roll],
+    **details: Any,
+) -> Outcome:
+    """A participant's roll in a group check, contest or chase (WCBH-11, 12, 27): the change
+    names the state (`state`: its id field and id), the roller and the roll, and the scene is
+    saved with the rolls."""
+    field, state_id = state
+    ids = {field: str(state_id), "character_id": roller.key, "roll_id": str(made[0].id)}
+    _change(turn, change, ids, **details)
+    return turn.save(turn.scene, *made, result=PlayStateChanged(state_id, made[0]))
 
 
 def _check_starter(turn: Turn, characters: list[Sheeted]) -> None:

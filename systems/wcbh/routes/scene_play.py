@@ -9,11 +9,10 @@ from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from api.command_routes import CommandRoutes, Op, Present
-from api.deps import ActorDep, AppDep, Commands, respond
+from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.read_routes import ReadRoutes
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
@@ -328,37 +327,30 @@ routes.declare(
 )
 
 
-@reads.get(
-    "/v1/scenes/{scene_id}/group-checks/{group_id}",
-    operation_id="get_group_check",
-    model=GroupCheckResponse,
-    etag=True,
-)
-def get_group_check(scene_id: UUID, group_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    return respond(_state_shown(scene, str(group_id), group_check, GroupCheckResponse))
+def _state_read(
+    build: Callable[[Scene, str], BaseModel], model: type[Written]
+) -> Callable[..., Written]:
+    """A GET of one group check, contest or chase: the path's second id names it."""
+
+    def present(scene: Scene, **state: UUID) -> Written:
+        (state_id,) = state.values()
+        return _state_shown(scene, str(state_id), build, model)
+
+    return present
 
 
-@reads.get(
-    "/v1/scenes/{scene_id}/contests/{contest_id}",
-    operation_id="get_contest",
-    model=ContestResponse,
-    etag=True,
-)
-def get_contest(scene_id: UUID, contest_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    return respond(_state_shown(scene, str(contest_id), contest, ContestResponse))
-
-
-@reads.get(
-    "/v1/scenes/{scene_id}/chases/{chase_id}",
-    operation_id="get_chase",
-    model=ChaseResponse,
-    etag=True,
-)
-def get_chase(scene_id: UUID, chase_id: UUID, app: AppDep, actor: ActorDep) -> JSONResponse:
-    scene = app.get(actor, Scene, scene_id)
-    return respond(_state_shown(scene, str(chase_id), chase, ChaseResponse))
+for _path, _operation_id, _build, _model in (
+    ("group-checks/{group_id}", "get_group_check", group_check, GroupCheckResponse),
+    ("contests/{contest_id}", "get_contest", contest, ContestResponse),
+    ("chases/{chase_id}", "get_chase", chase, ChaseResponse),
+):
+    reads.one(
+        f"/v1/scenes/{{scene_id}}/{_path}",
+        Scene,
+        _state_read(_build, _model),
+        model=_model,
+        operation_id=_operation_id,
+    )
 
 
 # ---- WCBH-38, 39: effects past the scene, back in the fight ---------------------------------------

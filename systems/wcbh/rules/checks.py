@@ -18,8 +18,8 @@ from domain.rulesets.base import (
     Odds,
     Once,
     RequestModel,
-    Text,
     form_of,
+    purpose_field,
 )
 from systems.wcbh.odds import wcbh_pool
 from systems.wcbh.rules.sheet import WcbhCharacter, WcbhMinion, WcbhSettings
@@ -166,7 +166,7 @@ class TraitRequest(RequestModel):
         "physical or mental? It decides which Ability the character then loses a rank of "
         "(WCBH-16).",
     )
-    purpose: Text = Field("", description="What the roll is for.")
+    purpose: str = purpose_field()
 
 
 def decisive_moment_limits(
