@@ -191,9 +191,6 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(InterfaceError)
     def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.warning("the store is unreachable: %s", exc)
-        gate = getattr(request.app.state, "store_gate", None)
-        if gate is not None:
-            gate.trip()
         return store_unavailable()
 
     # An unexpected error is answered by the request ids' middleware (api/request_ids.py), which

@@ -37,7 +37,7 @@ from api.settings import KEY_FILENAME, Settings
 from api.store_gate import StoreGate, StoreGateMiddleware
 from api.visibility import Withholding
 from domain.application import Chronicle
-from domain.postgres import store_probe
+from domain.postgres import store_reachability
 from domain.secrets import Sealer, WrongKey
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from projections.webhooks import Outbox, start_dispatcher
@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.command_limiter = CapacityLimiter(settings.command_threads)
         app.state.chronicle = build_application(settings)
-        app.state.store_gate.probe = store_probe(app.state.chronicle.recorder)
+        app.state.store_gate.reachability = store_reachability(app.state.chronicle.recorder)
         _claim_key(app.state.chronicle, settings)
         app.state.chronicle.signing.ensure_key()  # the first start makes the first key
         env = settings.eventsourcing_env()

@@ -9,34 +9,30 @@ are waiting to fail.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import anyio.to_thread
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api import errors
-
-Probe = Callable[[], bool]  # whether the store answers one plain connection now
+from domain.postgres import Reachability
 
 
 class StoreGate:
-    def __init__(self, probe: Probe | None = None) -> None:
-        # None: a store that cannot be unreachable (a SQLite file), or none opened yet.
-        self.probe = probe
-        self.tripped = False
+    """The API's view of the store's reachability, which the store keeps itself (domain/postgres.py:
+    a pool that gives no connection and a plain connection that fails mark its server unreachable,
+    for every datastore of the process). None: a store that cannot be unreachable (a SQLite file),
+    or none opened yet."""
 
-    def trip(self) -> None:
-        """The store was found unreachable: check it before the next request."""
-        self.tripped = self.probe is not None
+    def __init__(self, reachability: Reachability | None = None) -> None:
+        self.reachability = reachability
+
+    @property
+    def tripped(self) -> bool:
+        return self.reachability is not None and self.reachability.unreachable
 
     def reachable(self) -> bool:
-        """Whether the store answers a plain connection now (readiness, metrics): a probe that
-        fails trips the gate, so it never waits out eventsourcing's retries."""
-        if self.probe is None:
-            return True
-        answered = self.probe()
-        self.tripped = not answered
-        return answered
+        """Whether the store answers a plain connection now (readiness, metrics); the answer is
+        what every datastore of the process goes by next."""
+        return self.reachability is None or self.reachability.probe()
 
     def passes(self) -> bool:
         return not self.tripped or self.reachable()

@@ -65,10 +65,7 @@ class Withholding:
             hidden = await self._hidden(scope) if reads else frozenset()
         except (OperationalError, InterfaceError):
             # Outside the app's exception handlers: the store's outage is answered here as
-            # there, a 503 that trips the gate (not a 500).
-            gate = getattr(getattr(scope.get("app"), "state", None), "store_gate", None)
-            if gate is not None:
-                gate.trip()
+            # there, a 503 (not a 500).
             await errors.store_unavailable()(scope, receive, send)
             return
         if not hidden:

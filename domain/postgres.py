@@ -133,13 +133,13 @@ def _plain_connection(server: Server, kwargs: Mapping[str, Any]) -> Callable[[],
     return connect
 
 
-def store_probe(recorder: object) -> Callable[[], bool] | None:
-    """A plain connection to the recorder's PostgreSQL server, shared with its datastores; None for
-    a store that cannot be unreachable (a SQLite file, memory)."""
+def store_reachability(recorder: object) -> Reachability | None:
+    """What the process knows of the recorder's PostgreSQL server, shared with its datastores;
+    None for a store that cannot be unreachable (a SQLite file, memory)."""
     datastore = getattr(recorder, "datastore", None)
     if not isinstance(datastore, eventsourcing_postgres.PostgresDatastore):
         return None
-    return reachability_of(datastore).probe
+    return reachability_of(datastore)
 
 
 class FailFastDatastore(eventsourcing_postgres.PostgresDatastore):

@@ -22,7 +22,7 @@ from domain.postgres import (
     Reachability,
     Server,
     reachability_of,
-    store_probe,
+    store_reachability,
 )
 from projections.runner import views_env
 
@@ -192,4 +192,4 @@ def test_the_postgres_settings_build_fail_fast_datastores_sharing_one_server() -
 
 
 def test_a_store_that_cannot_be_unreachable_has_no_probe() -> None:
-    assert store_probe(object()) is None
+    assert store_reachability(object()) is None
