@@ -23,7 +23,7 @@ from domain.rulesets.base import (
     request_as,
 )
 from systems.classd.odds import classd_critical, classd_succeeds, classd_success, classd_total
-from systems.classd.rules.sheet import ClassdSheet
+from systems.classd.rules.sheet import ClassdSheet, stat_field
 
 SIDES = 6
 KEPT = 2  # CD-2, CD-5: two dice are added, however many are rolled
@@ -47,11 +47,8 @@ class StatRequest(RequestModel):
     stat: Literal["might", "speed", "spirit"] | None = Field(
         None, description="The stat added to 2d6 (CD-1, CD-7); omit with `stat_value` for raw."
     )
-    stat_value: int | None = Field(
-        None,
-        ge=0,
-        le=20,
-        description="Explicit stat for a GM's raw roll without a character; not with `stat`.",
+    stat_value: int | None = stat_field(
+        "Explicit stat for a GM's raw roll without a character; not with `stat`.", None
     )
     difficulty: int | None = Field(
         None,
@@ -64,12 +61,9 @@ class StatRequest(RequestModel):
         None,
         description="CD-2: fairly_easy 6, medium 8, hard 10, very_hard 12, at_the_limit 15.",
     )
-    target_stat: int | None = Field(
+    target_stat: int | None = stat_field(
+        "Acting on a hero or villain: difficulty 5 + the target's matching stat (CD-4, CD-10).",
         None,
-        ge=0,
-        le=20,
-        description="Acting on a hero or villain: difficulty 5 + the target's matching stat "
-        "(CD-4, CD-10).",
     )
     advantage: int = Field(
         0, ge=0, le=MAX_EDGE, description="Advantages: +1d6 each, keep the best two (CD-5)."

@@ -26,6 +26,7 @@ from systems.classd.rules.checks import (
     keep,
     stat_value,
 )
+from systems.classd.rules.sheet import stat_field
 
 __all__ = [
     "FIGHT_CHECKS",
@@ -149,10 +150,8 @@ class HeroAttackRequest(RequestModel):
     attack_type: AttackType = Field(
         description="CD-10: melee (Might), ranged (Speed) or mental (Spirit)."
     )
-    stat_value: int = Field(ge=0, le=20, description="The attacker's stat for this attack type.")
-    target_stat: int = Field(
-        ge=0, le=20, description="The target's same stat: difficulty 5 + it (CD-4)."
-    )
+    stat_value: int = stat_field("The attacker's stat for this attack type.")
+    target_stat: int = stat_field("The target's same stat: difficulty 5 + it (CD-4).")
     advantage: int = Field(0, ge=0, le=MAX_EDGE, description="CD-5 (edges from moving, CD-18).")
     disadvantage: int = Field(0, ge=0, le=MAX_EDGE, description="CD-5.")
     hostage_shield: bool = Field(
@@ -294,10 +293,8 @@ class VillainAttackRequest(RequestModel):
     """A villain's attack on a hero: the hero's defence check, with every number it reads."""
 
     attack_type: AttackType = Field(description="CD-15: melee, ranged or mental.")
-    stat_value: int = Field(ge=0, le=20, description="The defending hero's matching stat.")
-    target_stat: int = Field(
-        ge=0, le=20, description="The villain's same stat: difficulty 5 + it (CD-4, CD-15)."
-    )
+    stat_value: int = stat_field("The defending hero's matching stat.")
+    target_stat: int = stat_field("The villain's same stat: difficulty 5 + it (CD-4, CD-15).")
     advantage: int = Field(0, ge=0, le=MAX_EDGE, description="CD-5 (edges from moving, CD-18).")
     disadvantage: int = Field(0, ge=0, le=MAX_EDGE, description="CD-5.")
     will_rerolls: int = WillRerolls

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -12,7 +12,15 @@ VillainRank = Literal["minion", "henchman", "boss"]
 RANK_ORDER: dict[str, int] = {"minion": 1, "henchman": 2, "boss": 3}
 """CD-13: overflow damage may only move to a target whose rank is not higher."""
 
-Stat = Annotated[int, Field(ge=0, le=20, description="Added to 2d6 on a check (CD-2).")]
+MAX_STAT = 20  # CD-1: every stat of a sheet, and of a check that names one
+
+
+def stat_field(description: str, default: Any = ...) -> Any:
+    """A stat as a check reads it: 0 to MAX_STAT, like the sheet's (required unless `default`)."""
+    return Field(default, ge=0, le=MAX_STAT, description=description)
+
+
+Stat = Annotated[int, Field(ge=0, le=MAX_STAT, description="Added to 2d6 on a check (CD-2).")]
 
 
 class ClassdSettings(CampaignSettings):
