@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
@@ -14,7 +14,6 @@ from eventsourcing.utils import get_topic
 import systems
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 from domain.commands import (
-    DEFAULT_ATTEMPTS,
     Actor,
     CommandContext,
     IdempotencyRequest,
@@ -49,7 +48,8 @@ from domain.requests import (
 )
 from domain.rolls import RollCommands
 from domain.rulesets import get_ruleset
-from domain.secrets import Sealer, hash_token, mint_token
+from domain.secrets import hash_token, mint_token
+from domain.service import ServiceOptions
 from domain.visibility import VisibilityCommands
 
 __all__ = [
@@ -89,13 +89,9 @@ class Chronicle(RollCommands):
     adds what changes there to the same atomic save (docs/architecture.md)."""
 
     def __init__(
-        self,
-        env: Mapping[str, str] | None = None,
-        *,
-        sealer: Sealer | None = None,
-        attempts: int = DEFAULT_ATTEMPTS,
+        self, env: Mapping[str, str] | None = None, **options: Unpack[ServiceOptions]
     ) -> None:
-        super().__init__(env, sealer=sealer, attempts=attempts)
+        super().__init__(env, **options)
         # One component per installed game system (systems/<name>/commands: SYSTEM), by ruleset id.
         self.systems: dict[str, GameSystem] = {}
         for commands in systems.parts("commands"):

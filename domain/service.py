@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypedDict, TypeVar, Unpack
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -44,6 +44,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class ServiceOptions(TypedDict, total=False):
+    """What a `Service` (and every application built on it) takes beside its environment."""
+
+    sealer: Sealer | None  # the server key; projection runners are built without it
+    attempts: int  # how often a command without If-Match retries on a version clash
+
+
 class Service(Application):
     """All aggregates of all campaigns live in one application (one event store, one notification log)."""
 
@@ -58,15 +65,11 @@ class Service(Application):
     }
 
     def __init__(
-        self,
-        env: Mapping[str, str] | None = None,
-        *,
-        sealer: Sealer | None = None,
-        attempts: int = DEFAULT_ATTEMPTS,
+        self, env: Mapping[str, str] | None = None, **options: Unpack[ServiceOptions]
     ) -> None:
         super().__init__(env)
-        self._sealer = sealer
-        self.attempts = attempts
+        self._sealer = options.get("sealer")
+        self.attempts = options.get("attempts", DEFAULT_ATTEMPTS)
         # Shared with every other process on the store when it is PostgreSQL (domain/claims.py).
         self.claims = claims_for(self.recorder)
         # Token expiry and stored responses' expiry read this clock (tests move it on).
