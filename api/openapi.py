@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
 
 import systems
 from api import examples
@@ -38,6 +38,17 @@ CONFLICT_ETAG = {
     "description": 'On a version conflict: the current version, e.g. "5"',
     "schema": {"type": "string"},
 }
+
+
+def text_body(media_type: str, description: str) -> dict[str, Any]:
+    """A route's keywords for a 200 that is text, not JSON. The response class stays the plain
+    `Response`: HTMLResponse or PlainTextResponse would document the JSON errors in the text's
+    media type as well."""
+    content = {media_type: {"schema": {"type": "string"}}}
+    return {
+        "response_class": Response,
+        "responses": {200: {"content": content, "description": description}},
+    }
 
 
 def install(app: FastAPI) -> None:

@@ -3,7 +3,7 @@ with its script and stylesheet, served from the package (docs/front-ends.md, "Pr
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Mount
@@ -12,6 +12,7 @@ from api import proof_page
 from api.command_routes import CommandRoutes, Op, application
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES
+from api.openapi import text_body
 from api.schemas import CampaignPublic, campaign_public
 from domain.application import Chronicle
 from domain.proofs import public_proof
@@ -35,15 +36,11 @@ routes.declare(
 @router.get(
     "/proof/{roll_id}",
     operation_id="get_proof_page",
-    # not HTMLResponse: its media type would document the JSON errors as text/html as well
-    response_class=Response,
-    responses={
-        200: {
-            "content": {"text/html": {"schema": {"type": "string"}}},
-            "description": "The roll's proof page: who rolled what, the faces, the result, the "
-            "odds and the commitment; once the seed is revealed its script recomputes the faces",
-        }
-    },
+    **text_body(
+        "text/html",
+        "The roll's proof page: who rolled what, the faces, the result, the odds and the "
+        "commitment; once the seed is revealed its script recomputes the faces",
+    ),
 )
 def get_proof_page(roll_id: str, request: Request, app: AppDep) -> HTMLResponse:
     """A roll's public proof page; needs no token. 404, always the same, unless the roll's

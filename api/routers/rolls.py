@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from api import roll_text
 from api.command_routes import CommandRoutes, Op, application
 from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
+from api.openapi import text_body
 from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
 from api.proof_page import proof_link
@@ -114,15 +115,11 @@ reads.one(
 @reads.get(
     "/v1/rolls/{roll_id}/text",
     operation_id="get_roll_text",
-    # not PlainTextResponse: its media type would document the JSON errors as text/plain as well
-    response_class=Response,
-    responses={
-        200: {
-            "content": {"text/plain": {"schema": {"type": "string"}}},
-            "description": "The roll's line: who rolled what, the faces with their marks, the "
-            "result, the odds and the proof link (docs/front-ends.md)",
-        }
-    },
+    **text_body(
+        "text/plain",
+        "The roll's line: who rolled what, the faces with their marks, the result, the odds "
+        "and the proof link (docs/front-ends.md)",
+    ),
 )
 def get_roll_text(
     roll_id: UUID,
