@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from threading import Event, Thread
+from typing import ClassVar, Self
 
 from eventsourcing.persistence import InfrastructureFactory, Notification, Tracking
 from eventsourcing.utils import Environment, get_topic
@@ -51,36 +53,71 @@ def decoded(app: Chronicle, notifications: Sequence[Notification], name: str) ->
     return [(app.mapper.to_domain_event(n), Tracking(name, n.id)) for n in notifications]
 
 
-class Supervisor:
-    """Keeps the views following the log, a page of events per transaction (what the
-    subscription has pulled, up to `page_size`): any error (a dead LISTEN connection included)
-    restarts it, and it resumes from the tracking position, so nothing is applied twice or skipped."""
+class Loop(ABC):
+    """A daemon thread that runs `step` until stopped. A step that raises is logged and the loop
+    goes on: a database blip must end neither the views nor the webhook deliveries."""
 
-    def __init__(
-        self, env: Mapping[str, str], *, restart_delay: float = 0.5, page_size: int = PAGE_SIZE
-    ) -> None:
-        self.env = views_env(env)
-        self.restart_delay = restart_delay
-        self.page_size = page_size
+    thread_name: ClassVar[str]
+    failure: ClassVar[str]  # the log line of a step that raised
+    logger: ClassVar[logging.Logger] = log
+
+    def __init__(self) -> None:
         self.stopping = Event()
-        self.restarts = 0
-        self._subscription: Pages | None = None
         self._thread: Thread | None = None
 
-    def start(self) -> Supervisor:
-        self._thread = Thread(target=self.run, name="views-supervisor", daemon=True)
+    def start(self) -> Self:
+        self._thread = Thread(target=self.run, name=self.thread_name, daemon=True)
         self._thread.start()
         return self
 
     def run(self) -> None:
         while not self.stopping.is_set():
             try:
-                self._follow()
+                busy = self.step()
             except Exception:
-                log.exception("the views runner stopped; restarting it")
-            if not self.stopping.is_set():
-                self.restarts += 1
-                self.stopping.wait(self.restart_delay)
+                self.logger.exception(self.failure)
+                busy = False
+            if not busy and not self.stopping.is_set():
+                self.stopping.wait(self.pause())
+
+    @abstractmethod
+    def step(self) -> bool:
+        """One round of work; True if there may be more to do at once."""
+
+    @abstractmethod
+    def pause(self) -> float:
+        """The seconds to wait after a step that left nothing to do at once."""
+
+    def _join(self) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+
+class Supervisor(Loop):
+    """Keeps the views following the log, a page of events per transaction (what the
+    subscription has pulled, up to `page_size`): any error (a dead LISTEN connection included)
+    restarts it, and it resumes from the tracking position, so nothing is applied twice or skipped."""
+
+    thread_name = "views-supervisor"
+    failure = "the views runner stopped; restarting it"
+
+    def __init__(
+        self, env: Mapping[str, str], *, restart_delay: float = 0.5, page_size: int = PAGE_SIZE
+    ) -> None:
+        super().__init__()
+        self.env = views_env(env)
+        self.restart_delay = restart_delay
+        self.page_size = page_size
+        self.restarts = 0
+        self._subscription: Pages | None = None
+
+    def step(self) -> bool:
+        self._follow()
+        return False  # it returns only when stopped, or raises: either way a restart is next
+
+    def pause(self) -> float:
+        self.restarts += 1
+        return self.restart_delay
 
     def _follow(self) -> None:
         """Apply the log to the views until stopped; returns when stopped, raises on errors."""
@@ -113,8 +150,7 @@ class Supervisor:
         subscription = self._subscription
         if subscription is not None:
             subscription.stop()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        self._join()
 
 
 class ViewReader:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from threading import Condition, Event, Lock, Thread
+from threading import Condition, Lock
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +31,7 @@ from domain.application import Chronicle
 from domain.secrets import Sealer
 from domain.visibility import Visibility
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
-from projections.runner import open_view_store, views_env
+from projections.runner import Loop, open_view_store, views_env
 from projections.store import ViewStore
 from projections.webhook_metrics import DeliveryOutcome, count_webhook_delivery
 
@@ -298,34 +298,25 @@ class Outbox:
         return found
 
 
-class Dispatcher:
+class Dispatcher(Loop):
     """One thread: fills the outbox from the views' log and sends what is due, until stopped."""
 
+    thread_name = "webhook-dispatcher"
+    failure = "webhook deliveries failed; retrying"
+    logger = log
+
     def __init__(self, outbox: Outbox, sealer: Sealer, policy: Policy) -> None:
+        super().__init__()
         self.outbox, self.sealer, self.policy = outbox, sealer, policy
-        self.stopping = Event()
         # How many attempts this dispatcher has recorded, told to whoever waits for one.
         self.attempts_made = 0
         self._recorded = Condition()
-        self._thread: Thread | None = None
         self._senders = ThreadPoolExecutor(policy.senders, thread_name_prefix="webhook-send")
         self._client: httpx.Client | None = None
         self._client_made = Lock()
 
-    def start(self) -> Dispatcher:
-        self._thread = Thread(target=self.run, name="webhook-dispatcher", daemon=True)
-        self._thread.start()
-        return self
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                busy = self.step()
-            except Exception:  # a database blip must not end the deliveries: try again later
-                log.exception("webhook deliveries failed; retrying")
-                busy = False
-            if not busy:
-                self.stopping.wait(self.policy.poll_seconds)
+    def pause(self) -> float:
+        return self.policy.poll_seconds
 
     def step(self) -> bool:
         """Enqueue and send one round; True if there may be more to do at once."""
@@ -385,8 +376,7 @@ class Dispatcher:
 
     def stop(self) -> None:
         self.stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        self._join()
         self._senders.shutdown(wait=True)
         if self._client is not None:
             self._client.close()
