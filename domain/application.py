@@ -163,8 +163,7 @@ class Chronicle(RollCommands):
     @command
     def remove_member(self, ctx: CommandContext, campaign_id: UUID, member_id: UUID) -> Outcome:
         """The GM removes a member; the characters it owned pass to the GM (they stay in play)."""
-        actor = self._gm(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        actor, campaign = self._addressed(ctx, Campaign, campaign_id, gm=True)
         name = campaign.member(member_id).name
         campaign.remove_member(member_id)
         owned = [self.get(actor, Character, c) for c in campaign.character_ids]
@@ -195,8 +194,7 @@ class Chronicle(RollCommands):
     def create_character(
         self, ctx: CommandContext, campaign_id: UUID, body: CharacterCreate
     ) -> Outcome:
-        actor = self._member(ctx)
-        campaign = self._target(ctx, actor, Campaign, campaign_id)
+        actor, campaign = self._addressed(ctx, Campaign, campaign_id)
         side, owner_member_id = body.side, body.owner_member_id
         if not actor.is_gm:
             if owner_member_id is None:
@@ -236,8 +234,7 @@ class Chronicle(RollCommands):
     def change_sheet(self, ctx: CommandContext, character_id: UUID, body: SheetReplace) -> Outcome:
         """The GM changes any sheet at any time; a player its own, under the campaign's
         `player_sheet_changes`: outside open scenes, or as a proposal the GM decides."""
-        actor = self._member(ctx)
-        character = self._target(ctx, actor, Character, character_id)
+        actor, character = self._addressed(ctx, Character, character_id)
         self._check_may_act_for(actor, character)
         campaign = self.campaign_of(actor)
         valid = self._validated_sheet(campaign, body.sheet, character.side)
@@ -304,8 +301,7 @@ class Chronicle(RollCommands):
         body: SheetChangeDecision,
     ) -> Outcome:
         """The GM approves (the sheet changes now) or declines a player's proposed sheet."""
-        actor = self._gm(ctx)
-        character = self._target(ctx, actor, Character, character_id)
+        actor, character = self._addressed(ctx, Character, character_id, gm=True)
         if not approve:
             character.decline_sheet_change(change_id, body.note)
             return self._commit(ctx, character)
@@ -350,8 +346,7 @@ class Chronicle(RollCommands):
     ) -> Outcome:
         """The GM awards or takes a resource (Resolve awards with a reason, WCBH-18); the status
         follows the new levels where the ruleset says so (Class D's healing, CD-11)."""
-        actor = self._gm(ctx)
-        character = self._target(ctx, actor, Character, character_id)
+        actor, character = self._addressed(ctx, Character, character_id, gm=True)
         get_ruleset(self.campaign_of(actor).ruleset).check_resource_change(
             body.resource, body.change
         )
@@ -377,8 +372,7 @@ class Chronicle(RollCommands):
     @command
     def join_fight(self, ctx: CommandContext, scene_id: UUID, body: CombatantsJoin) -> Outcome:
         """The GM puts characters into the scene's fight (WCBH-22)."""
-        actor = self._gm(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
+        actor, scene = self._addressed(ctx, Scene, scene_id, gm=True)
         for character_id in body.character_ids:
             try:
                 self.get(actor, Character, character_id)
@@ -392,8 +386,7 @@ class Chronicle(RollCommands):
     @command
     def act_first(self, ctx: CommandContext, scene_id: UUID, body: ActFirst) -> Outcome:
         """WCBH-24 (and WCBH-20d): 1 Resolve, and the character acts first every page from now on."""
-        actor = self._member(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
+        actor, scene = self._addressed(ctx, Scene, scene_id)
         character = self.get(actor, Character, body.character_id)
         self._check_may_act_for(actor, character)
         scene.act_first(character.id)
@@ -428,8 +421,7 @@ class Chronicle(RollCommands):
 
     @command
     def start_issue(self, ctx: CommandContext, story_id: UUID, body: IssueCreate) -> Outcome:
-        actor = self._gm(ctx)
-        story = self._target(ctx, actor, Story, story_id)
+        actor, story = self._addressed(ctx, Story, story_id, gm=True)
         campaign = self.campaign_of(actor)
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
@@ -458,8 +450,7 @@ class Chronicle(RollCommands):
 
     @command
     def end_issue(self, ctx: CommandContext, issue_id: UUID) -> Outcome:
-        actor = self._gm(ctx)
-        issue = self._target(ctx, actor, Issue, issue_id)
+        actor, issue = self._addressed(ctx, Issue, issue_id, gm=True)
         scenes = [self.get(actor, Scene, scene_id) for scene_id in issue.open_scene_ids]
         issue.end()
         campaign = self.campaign_of(actor)
@@ -478,8 +469,7 @@ class Chronicle(RollCommands):
 
     @command
     def open_scene(self, ctx: CommandContext, issue_id: UUID, body: SceneCreate) -> Outcome:
-        actor = self._gm(ctx)
-        issue = self._target(ctx, actor, Issue, issue_id)
+        actor, issue = self._addressed(ctx, Issue, issue_id, gm=True)
         scene = Scene.open(
             issue.campaign_id, issue.story_id, issue.id, body.title, *self._new_sealed_seed()
         )
@@ -492,8 +482,7 @@ class Chronicle(RollCommands):
 
     @command
     def advance_page(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
-        actor = self._gm(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
+        actor, scene = self._addressed(ctx, Scene, scene_id, gm=True)
         scene.advance_page()
         loaded = Loaded()
         for character_id in scene.affected:  # WCBH-35: effects lose a page
@@ -503,8 +492,7 @@ class Chronicle(RollCommands):
 
     @command
     def close_scene(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
-        actor = self._gm(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
+        actor, scene = self._addressed(ctx, Scene, scene_id, gm=True)
         scene.close(self._reveal(scene))
         issue = self.get(actor, Issue, scene.issue_id)
         issue.scene_closed(scene.id)

@@ -28,8 +28,7 @@ class Missions(Component):
         self, ctx: CommandContext, campaign_id: UUID, body: MissionCreate
     ) -> Outcome:
         app = self.app
-        actor = app._gm(ctx)
-        campaign = app._target(ctx, actor, Campaign, campaign_id)
+        actor, campaign = app._addressed(ctx, Campaign, campaign_id, gm=True)
         links = ((body.scene_id, Scene, "scene_id"), (body.story_id, Story, "story_id"))
         for link_id, cls, label in links:
             if link_id is not None:
@@ -66,7 +65,7 @@ class Missions(Component):
 
     def _mission(self, ctx: CommandContext, mission_id: UUID) -> Mission:
         """The mission a GM's command is addressed to (If-Match checked against it)."""
-        return self.app._target(ctx, self.app._gm(ctx), Mission, mission_id)
+        return self.app._gm_target(ctx, Mission, mission_id)
 
     @command
     def rest_on_mission(self, ctx: CommandContext, mission_id: UUID, body: RestCreate) -> Outcome:
@@ -74,8 +73,7 @@ class Missions(Component):
         never above its maxima; the mission's rest counter counts up. Without participants the
         rest is only counted (no dice, no scene needed)."""
         app = self.app
-        actor = app._gm(ctx)
-        mission = app._target(ctx, actor, Mission, mission_id)
+        actor, mission = app._addressed(ctx, Mission, mission_id, gm=True)
         mission.check_active()
         characters = self._rest_participants(actor, body.character_ids)
         if not characters:

@@ -133,8 +133,7 @@ class RollCommands(Service):
     @command
     def rotate_seed(self, ctx: CommandContext, scene_id: UUID) -> Outcome:
         """Reveal the scene's seed now and commit to a new one (the GM's choice, mid-scene)."""
-        actor = self._gm(ctx)
-        scene = self._target(ctx, actor, Scene, scene_id)
+        scene = self._gm_target(ctx, Scene, scene_id)
         scene.rotate_seed(self._reveal(scene), *self._new_sealed_seed())
         return self._commit(ctx, scene)
 
@@ -609,8 +608,7 @@ class RollCommands(Service):
     ) -> Outcome:
         """The GM approves a roll request, optionally changing its modifiers: the player's command
         runs now, as the player's (its client seed included), on the state of the moment."""
-        gm = self._gm(ctx)
-        request = self._target(ctx, gm, RollRequest, request_id)
+        gm, request = self._addressed(ctx, RollRequest, request_id, gm=True)
         request.check_pending()
         final = {**request.modifiers, **body.modifiers}
         unknown = sorted(set(final) - set(request.modifier_fields))
@@ -672,8 +670,7 @@ class RollCommands(Service):
         self, ctx: CommandContext, request_id: UUID, body: RollRequestDecline
     ) -> Outcome:
         """The GM declines a roll request: nothing is rolled, the player may ask again."""
-        gm = self._gm(ctx)
-        request = self._target(ctx, gm, RollRequest, request_id)
+        gm, request = self._addressed(ctx, RollRequest, request_id, gm=True)
         request.decline(gm.member_id, body.note)
         return self._commit(ctx, request)
 

@@ -212,9 +212,17 @@ class Service(Application):
         if actor.role != "player" or character.owner_member_id != actor.member_id:
             raise Forbidden("a player may act only for characters it owns")
 
+    def _addressed(
+        self, ctx: CommandContext, cls: type[A], aggregate_id: UUID, *, gm: bool = False
+    ) -> tuple[Actor, A]:
+        """Who acts and the aggregate the command is addressed to (If-Match checked); with
+        `gm`, a GM-only command (403 for anyone else)."""
+        actor = self._gm(ctx) if gm else self._member(ctx)
+        return actor, self._target(ctx, actor, cls, aggregate_id)
+
     def _gm_target(self, ctx: CommandContext, cls: type[A], aggregate_id: UUID) -> A:
-        """The aggregate a GM-only command is addressed to (403 for anyone else)."""
-        return self._target(ctx, self._gm(ctx), cls, aggregate_id)
+        """The aggregate a GM-only command is addressed to, when who the GM is does not matter."""
+        return self._addressed(ctx, cls, aggregate_id, gm=True)[1]
 
     def _target(self, ctx: CommandContext, actor: Actor, cls: type[A], aggregate_id: UUID) -> A:
         """Load the aggregate the command is addressed to and check If-Match against it."""

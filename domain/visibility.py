@@ -155,8 +155,7 @@ class VisibilityCommands(Component):
     def reveal_roll(self, ctx: CommandContext, roll_id: UUID) -> Outcome:
         """The GM reveals a secret roll (and its follow-ups): everyone sees it whole from now on."""
         app = self.app
-        actor = app._gm(ctx)
-        roll = app._target(ctx, actor, Roll, roll_id)
+        actor, roll = app._addressed(ctx, Roll, roll_id, gm=True)
         campaign = app.campaign_of(actor)
         campaign.reveal_roll(roll.id)
         roll.reveal()

@@ -97,7 +97,7 @@ class Webhooks(Component):
         self, ctx: CommandContext, campaign_id: UUID, body: WebhookCreate
     ) -> Outcome:
         app = self.app
-        campaign = app._target(ctx, app._gm(ctx), Campaign, campaign_id)
+        campaign = app._gm_target(ctx, Campaign, campaign_id)
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
         sealed = app.sealer.seal(secret)
         webhook = Webhook(campaign.id, body.url, body.types, body.description, sealed)
@@ -106,6 +106,6 @@ class Webhooks(Component):
     @command
     def remove_webhook(self, ctx: CommandContext, webhook_id: UUID) -> Outcome:
         app = self.app
-        webhook = app._target(ctx, app._gm(ctx), Webhook, webhook_id)
+        webhook = app._gm_target(ctx, Webhook, webhook_id)
         webhook.remove()
         return app._commit(ctx, webhook)

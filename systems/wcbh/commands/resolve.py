@@ -102,8 +102,7 @@ class Resolve(Part):
         self, ctx: CommandContext, character_id: UUID, request_id: UUID, body: LuckDecision
     ) -> Outcome:
         """WCBH-20e: the GM approves (1 Resolve is spent now) or declines, once."""
-        actor = self.app._gm(ctx)
-        character = self.app._target(ctx, actor, Character, character_id)
+        character = self.app._gm_target(ctx, Character, character_id)
         character.decide_luck(request_id, body.approve, body.note)
         return self.app._commit(ctx, character, result=Luck(request_id))
 
@@ -160,8 +159,7 @@ class Resolve(Part):
     def open_scene_pool(self, ctx: CommandContext, scene_id: UUID, body: ScenePoolOpen) -> Outcome:
         """WCBH-21: the GM gives an especially hard scene its own pool (of a kind its game Issue
         has, e.g. adversity)."""
-        actor = self.app._gm(ctx)
-        scene = self.app._target(ctx, actor, Scene, scene_id)
+        actor, scene = self.app._addressed(ctx, Scene, scene_id, gm=True)
         issue = self.app.get(actor, Issue, scene.issue_id)
         rules.check_scene_pool(body.pool, issue.pools)
         scene.open_pool(body.pool, body.amount, body.reason)
@@ -170,8 +168,7 @@ class Resolve(Part):
     @command
     def change_scene_pool(self, ctx: CommandContext, scene_id: UUID, body: PoolChange) -> Outcome:
         """WCBH-21: the GM gains or spends from the scene's own pool; never below zero."""
-        actor = self.app._gm(ctx)
-        scene = self.app._target(ctx, actor, Scene, scene_id)
+        scene = self.app._gm_target(ctx, Scene, scene_id)
         scene.change_pool(body.pool, body.change, body.reason)
         return self.app._commit(ctx, scene)
 
@@ -181,8 +178,7 @@ class Resolve(Part):
     ) -> Outcome:
         """WCBH-21: once per game Issue the main villain's unstoppable deed, for 1 Adversity from
         the game Issue's pool, or from `scene_id`'s own pool."""
-        actor = self.app._gm(ctx)
-        issue = self.app._target(ctx, actor, Issue, issue_id)
+        actor, issue = self.app._addressed(ctx, Issue, issue_id, gm=True)
         _wcbh_campaign(self.app, actor)
         villain = self._named(actor, body.villain_id, "villain_id")
         rules.check_villain(villain.side, villain.name)
@@ -242,8 +238,7 @@ class Resolve(Part):
         self, ctx: CommandContext, character_id: UUID, body: AbilityRestoreCreate
     ) -> Outcome:
         """WCBH-16: the GM records experience restoring a rank a Decisive Moment took."""
-        actor = self.app._gm(ctx)
-        character = self.app._target(ctx, actor, Character, character_id)
+        actor, character = self.app._addressed(ctx, Character, character_id, gm=True)
         campaign = _wcbh_campaign(self.app, actor)
         minion = "a minion has no Abilities"
         sheet = rules.with_abilities(_sheet(campaign, character), minion, "ability", "WCBH-16")
@@ -260,8 +255,7 @@ class Resolve(Part):
 
     def _acting(self, ctx: CommandContext, character_id: UUID) -> tuple[Actor, Character]:
         """The sender and the character of a We Can Be Heroes campaign it acts for."""
-        actor = self.app._member(ctx)
-        character = self.app._target(ctx, actor, Character, character_id)
+        actor, character = self.app._addressed(ctx, Character, character_id)
         self.app._check_may_act_for(actor, character)
         _wcbh_campaign(self.app, actor)
         return actor, character
