@@ -154,10 +154,6 @@ class Settings(BaseSettings):
             "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
             "POSTGRES_MAX_OVERFLOW": str(self.postgres_pool_size),
             "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_connect_timeout),
-            # Check each pooled connection before use: after PostgreSQL drops its connections (a
-            # restart, a failover, pg_terminate_backend) the pool replaces them instead of failing
-            # the next requests. The views store inherits it (its env falls back to these keys).
-            "POSTGRES_PRE_PING": "y",
             "POSTGRES_LOCK_TIMEOUT": "10",
         }
 

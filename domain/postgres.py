@@ -11,6 +11,7 @@ as before. Only the taking of a connection fails fast: nothing that reached the 
 
 from __future__ import annotations
 
+import select
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,6 +24,7 @@ from eventsourcing import postgres as eventsourcing_postgres
 from eventsourcing.persistence import OperationalError
 from eventsourcing.utils import Environment, EnvType
 from psycopg.rows import DictRow
+from psycopg_pool import ConnectionPool
 
 # How long a failed plain connection stands for the whole process before a caller tries another:
 # longer than one eventsourcing retry loop sleeps (9 × 0.2 s), so a single call re-probes no
@@ -165,11 +167,38 @@ class FailFastDatastore(eventsourcing_postgres.PostgresDatastore):
             raise
 
 
+def check_if_spoken(connection: psycopg.Connection[Any]) -> None:
+    """The pool's check of an idle connection it hands out: a round trip only if the server has
+    written to it since it was returned.
+
+    An idle connection in a pool is sent nothing, unless the server ends it: PostgreSQL writes a
+    FATAL message and closes the socket when it restarts, fails over or is told to
+    (pg_terminate_backend), and the operating system marks a reset socket readable too. So a
+    socket with nothing to read is taken as it is, and one with something to read gets
+    psycopg_pool's own check (an empty query), which raises for a dead connection: the pool then
+    drops it and hands out another. The old check (eventsourcing's POSTGRES_PRE_PING) made that
+    round trip on every take, about eight per roll: a third of a roll's time on PostgreSQL
+    (docs/performance.md). A link that went silent without a word is caught by neither check
+    before a query: the query's own error, retried by eventsourcing, is what catches it.
+    """
+    if connection.closed or connection.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = select.select([connection.fileno()], [], [], 0)
+    if readable:
+        ConnectionPool.check_connection(connection)
+
+
 class Factory(eventsourcing_postgres.PostgresFactory):
-    """eventsourcing's PostgreSQL factory, its datastore failing fast."""
+    """eventsourcing's PostgreSQL factory, its datastore failing fast and checking connections
+    only when the server has spoken on them."""
 
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         # eventsourcing 9.5 builds a PostgresDatastore itself; the subclass only overrides how a
         # connection is taken and adds no state of its own, so the instance can take its class.
         self.datastore.__class__ = FailFastDatastore
+        # eventsourcing builds the psycopg_pool pool itself too, passing psycopg_pool's full check
+        # or none (POSTGRES_PRE_PING); `check` is the pool's documented hook, which the pool keeps
+        # as `_check` and calls on every take. tests/unit/test_postgres_fail_fast.py fails if a
+        # new psycopg_pool stores it elsewhere.
+        self.datastore.pool._check = check_if_spoken

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -106,6 +107,7 @@ def _running(
         stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
         stderr=subprocess.STDOUT if stdout else subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own process group: what it starts can be killed with it
     )
     output = process.stdout if stdout else process.stderr
     try:
@@ -127,5 +129,7 @@ def _running(
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            process.kill()
+            # a server that does not stop when asked: it, and what it started (`--workers`' own
+            # processes, their views process), are killed, so that nothing outlives the test
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()

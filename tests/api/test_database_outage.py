@@ -1,4 +1,4 @@
-"""PostgreSQL dropping its connections or going away: the pool checks connections before use, an
+"""PostgreSQL dropping its connections or going away: the pool checks connections it hands out, an
 unreachable database is a 503 with Retry-After, and the service recovers without a restart.
 
 The outage is a TCP proxy between the service and the shared server (tests/tcp_proxy.py): the
@@ -15,10 +15,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.utils import Environment
 
 from api.errors import STORE_RETRY_AFTER_SECONDS
 from api.main import create_app
 from api.settings import Settings
+from projections.runner import views_env
 from tests.api.support import Table, bearer
 from tests.client import TestClient
 from tests.conftest import POSTGRES_URL, empty_database
@@ -83,6 +86,31 @@ def test_requests_after_postgres_drops_every_connection_succeed(
         )
         assert response.status_code == 200, response.text
         assert response.json()["items"][-1]["position"] == story["position"]
+
+
+@pytest.mark.parametrize("store", ["Chronicle", "Views"])
+def test_a_pooled_connection_postgres_ended_is_replaced_when_taken(
+    store: str, database: str, tmp_path: Path
+) -> None:
+    """The check on taking a connection (domain/postgres.py `check_if_spoken`) on a real server:
+    a connection PostgreSQL terminated while it sat in the pool is never handed out (without the
+    check, the query below fails on it), the event store's or the views'."""
+    # One connection kept in the pool: psycopg_pool waits a second between two failed checks, so
+    # a pool of many dead ones takes longer than its timeout to clear (the service's requests then
+    # get 503 and Retry-After, test above).
+    env = Settings(data_dir=tmp_path, database_url=database).eventsourcing_env()
+    env = {**views_env(env), "POSTGRES_POOL_SIZE": "1", "VIEWS_POSTGRES_POOL_SIZE": "1"}
+    factory = InfrastructureFactory.construct(Environment(store, env))
+    datastore = factory.datastore  # type: ignore[attr-defined]
+    try:
+        with datastore.get_connection() as conn:
+            pid = conn.info.backend_pid  # the pooled connection
+        assert terminate_connections(database) > 0
+        with datastore.get_connection() as conn:
+            assert conn.execute("SELECT 1").fetchone() is not None
+            assert conn.info.backend_pid != pid
+    finally:
+        factory.close()
 
 
 def test_an_unreachable_database_is_503_with_retry_after_and_recovers(

@@ -4,6 +4,7 @@ server is reached."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +22,7 @@ from domain.postgres import (
     FailFastDatastore,
     Reachability,
     Server,
+    check_if_spoken,
     reachability_of,
     store_reachability,
 )
@@ -186,6 +188,8 @@ def test_the_postgres_settings_build_fail_fast_datastores_sharing_one_server() -
         assert all(isinstance(s, PostgresDatastore) for s in stores)  # domain/claims.py's check
         assert reachability_of(stores[0]) is reachability_of(stores[1])
         assert reachability_of(stores[0]).server == Server("db.invalid", "6543", "camp", "ann", 3)
+        # the pool calls our check on every take (psycopg_pool keeps its `check` as `_check`)
+        assert all(s.pool._check is check_if_spoken for s in stores)
     finally:
         app.close()
         views.close()
@@ -193,3 +197,56 @@ def test_the_postgres_settings_build_fail_fast_datastores_sharing_one_server() -
 
 def test_a_store_that_cannot_be_unreachable_has_no_probe() -> None:
     assert store_reachability(object()) is None
+
+
+# ---- the check of a connection taken from the pool ----------------------------------------------
+
+
+class IdleConnection:
+    """What check_if_spoken reads of a pooled connection: its state, its socket, and the empty
+    query psycopg_pool's own check sends (counted; it fails if the server has gone)."""
+
+    def __init__(self, server_gone: bool = False) -> None:
+        self.ours, self.server = socket.socketpair()
+        self.closed = self.broken = False
+        self.autocommit = True
+        self.server_gone = server_gone
+        self.queries = 0
+
+    def fileno(self) -> int:
+        return self.ours.fileno()
+
+    def execute(self, query: str) -> None:
+        self.queries += 1
+        if self.server_gone:
+            raise psycopg.OperationalError("terminating connection due to administrator command")
+
+
+def test_an_idle_connection_the_server_said_nothing_on_is_taken_without_a_round_trip() -> None:
+    connection = IdleConnection()
+    check_if_spoken(connection)  # type: ignore[arg-type]
+    assert connection.queries == 0
+
+
+def test_a_connection_the_server_ended_is_checked_and_refused() -> None:
+    connection = IdleConnection(server_gone=True)
+    connection.server.sendall(b"E")  # PostgreSQL's FATAL message before it closes the socket
+    connection.server.close()
+    with pytest.raises(psycopg.OperationalError):
+        check_if_spoken(connection)  # type: ignore[arg-type]
+    assert connection.queries == 1
+
+
+def test_a_connection_the_server_wrote_to_but_still_answers_passes_its_check() -> None:
+    connection = IdleConnection()
+    connection.server.sendall(b"N")  # a notice: something to read, the server still there
+    check_if_spoken(connection)  # type: ignore[arg-type]
+    assert connection.queries == 1
+
+
+def test_a_connection_psycopg_knows_is_closed_is_refused_without_a_query() -> None:
+    connection = IdleConnection()
+    connection.broken = True
+    with pytest.raises(psycopg.OperationalError):
+        check_if_spoken(connection)  # type: ignore[arg-type]
+    assert connection.queries == 0

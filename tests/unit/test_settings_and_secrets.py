@@ -101,11 +101,14 @@ def test_a_derived_sealer_needs_both_the_server_key_and_its_context() -> None:
             wrong.unseal(sealed)
 
 
-def test_postgres_connections_are_checked_before_use_and_wait_the_set_timeout() -> None:
+def test_postgres_connections_wait_the_set_timeout_and_are_checked_by_ours_not_a_ping() -> None:
     env = Settings(
         database_url="postgresql://root@localhost/x", postgres_connect_timeout=7
     ).eventsourcing_env()
-    assert (env["POSTGRES_PRE_PING"], env["POSTGRES_CONNECT_TIMEOUT"]) == ("y", "7")
+    assert env["POSTGRES_CONNECT_TIMEOUT"] == "7"
+    # domain/postgres.py's check_if_spoken replaces eventsourcing's ping on every take
+    assert env["PERSISTENCE_MODULE"] == "domain.postgres"
+    assert "POSTGRES_PRE_PING" not in env
 
 
 def test_a_key_fingerprint_names_the_key_without_revealing_it() -> None:
