@@ -237,6 +237,7 @@ def _project(args: argparse.Namespace) -> int:
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
     dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+    supervisor.after_each_page(dispatcher.wake)
     heartbeat = Heartbeat(args.heartbeat, supervisor.alive).start() if args.heartbeat else None
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

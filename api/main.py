@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.projections == "embedded":
             supervisor = Supervisor(env).start()
             dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
+            supervisor.after_each_page(dispatcher.wake)
         app.state.dispatcher = dispatcher
         try:
             yield

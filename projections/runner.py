@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from threading import Event, Thread
 from typing import ClassVar, Self
@@ -63,6 +63,7 @@ class Loop(ABC):
 
     def __init__(self) -> None:
         self.stopping = Event()
+        self._woken = Event()  # cuts a pause short: there is work, or the loop is stopping
         self._thread: Thread | None = None
 
     def start(self) -> Self:
@@ -78,7 +79,17 @@ class Loop(ABC):
                 self.logger.exception(self.failure)
                 busy = False
             if not busy and not self.stopping.is_set():
-                self.stopping.wait(self.pause())
+                self._woken.wait(self.pause())
+                self._woken.clear()
+
+    def wake(self) -> None:
+        """End the current pause now (a step runs at once), e.g. because new work arrived."""
+        self._woken.set()
+
+    def _halt(self) -> None:
+        """Ask the loop to stop, ending its pause."""
+        self.stopping.set()
+        self._woken.set()
 
     @abstractmethod
     def step(self) -> bool:
@@ -110,6 +121,12 @@ class Supervisor(Loop):
         self.page_size = page_size
         self.restarts = 0
         self._subscription: Pages | None = None
+        # Called after each page of views commits: what reads the views in this process (the
+        # webhook dispatcher) looks at once instead of polling for it.
+        self._after_page: list[Callable[[], None]] = []
+
+    def after_each_page(self, callback: Callable[[], None]) -> None:
+        self._after_page.append(callback)
 
     def step(self) -> bool:
         self._follow()
@@ -135,6 +152,8 @@ class Supervisor(Loop):
                     except StopIteration:
                         return
                     views.process_page(decoded(app, notifications, app.name))
+                    for callback in self._after_page:
+                        callback()
         finally:
             self._subscription = None
             app.close()
@@ -146,7 +165,7 @@ class Supervisor(Loop):
         return self._subscription is not None and not self.stopping.is_set()
 
     def stop(self) -> None:
-        self.stopping.set()
+        self._halt()
         subscription = self._subscription
         if subscription is not None:
             subscription.stop()

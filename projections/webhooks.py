@@ -66,7 +66,10 @@ class Policy:
     first_retry_seconds: float = 10.0  # after the first failure; doubles after each next one
     max_retry_seconds: float = 3600.0
     timeout_seconds: float = 5.0
-    poll_seconds: float = 0.2
+    # A dispatcher is woken when its process's views move (Supervisor.after_each_page) and sleeps
+    # until the next retry is due; this is how long it sleeps at most without being told of work:
+    # deliveries another process enqueued or a crashed sender's hold running out.
+    idle_check_seconds: float = 2.0
     senders: int = 4  # deliveries sent at once, so that one slow receiver holds up no other
 
     def retry_after(self, attempt: int) -> float:
@@ -226,6 +229,16 @@ class Outbox:
             ).fetchall()
         return [Due(**dict(r)) for r in rows]
 
+    def next_due_us(self) -> int | None:
+        """When the earliest pending delivery is due (microseconds), None if none is pending."""
+        with self._tx(commit=False) as cursor:
+            rows = self._run(
+                cursor,
+                "SELECT MIN(due_us) AS due_us FROM webhook_deliveries WHERE state = 'pending'",
+            ).fetchall()
+        due = rows[0]["due_us"] if rows else None
+        return None if due is None else int(due)
+
     def claim(self, due: Due, hold_us: int) -> bool:
         """Take a due delivery for one attempt, holding it off for `hold_us`; False if another
         dispatcher took it first (its due time moved)."""
@@ -316,7 +329,11 @@ class Dispatcher(Loop):
         self._client_made = Lock()
 
     def pause(self) -> float:
-        return self.policy.poll_seconds
+        """Until the next pending delivery is due, or the idle check."""
+        due_us = self.outbox.next_due_us()
+        if due_us is None:
+            return self.policy.idle_check_seconds
+        return max(0.0, min(self.policy.idle_check_seconds, (due_us - now_us()) / 1_000_000))
 
     def step(self) -> bool:
         """Enqueue and send one round; True if there may be more to do at once."""
@@ -375,7 +392,7 @@ class Dispatcher(Loop):
             return self._client
 
     def stop(self) -> None:
-        self.stopping.set()
+        self._halt()
         self._join()
         self._senders.shutdown(wait=True)
         if self._client is not None:
