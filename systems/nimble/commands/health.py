@@ -18,7 +18,7 @@ See systems/nimble/docs/health.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -58,6 +58,13 @@ from systems.nimble.rules.health import (
 from systems.nimble.rules.sheet import HERO_ACTIONS, NimbleHero, NimbleMonster, group_hp
 
 NIMBLE = "nimble"
+
+
+class InScene(Protocol):
+    """A request body that names the open scene a command plays in."""
+
+    @property
+    def scene_id(self) -> UUID: ...
 
 
 def _sheet(campaign: Campaign, character: Character) -> NimbleHero | NimbleMonster:
@@ -303,6 +310,22 @@ class HealthArea(Area):
         campaign = self._nb_campaign(actor)
         return actor, campaign, character, Loaded({character.id: character})
 
+    def _nb_in_scene(
+        self, ctx: CommandContext, character_id: UUID, body: InScene, *, gm: bool = False
+    ) -> tuple[Actor, Campaign, Character, Loaded, Scene]:
+        """`_nb_acting`, and the open scene the body names, where the character acts."""
+        actor, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=gm)
+        scene = open_scene_named(self.app, actor, body.scene_id)
+        return actor, campaign, character, loaded, scene
+
+    def _nb_in_turn(
+        self, scene: Scene, character: Character, action: str, cost: int, **how: Any
+    ) -> list[Aggregate]:
+        """The encounter's turn and actions for a health verb (`Encounter.in_turn`): the scene
+        to save with the command if a running encounter recorded it, else nothing."""
+        in_fight = self.system.encounter.in_turn(scene, character, action, cost, **how)
+        return [scene] if in_fight else []
+
     def _nb_end_grapples(
         self, actor: Actor, character: Character, scene_id: UUID, reason: str, loaded: Loaded
     ) -> list[str]:
@@ -357,8 +380,7 @@ class HealthArea(Area):
         self, ctx: CommandContext, character_id: UUID, body: NimbleDamageCreate
     ) -> Outcome:
         """NB-20..NB-25: (GM) damage dealt directly, through the same `_nimble_damage`."""
-        actor, _, target, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, _, target, loaded, scene = self._nb_in_scene(ctx, character_id, body, gm=True)
         summary = self.damage(
             actor, scene, target, body.amount, critical=body.critical, roll_id=None, loaded=loaded
         )
@@ -426,8 +448,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-21: a Dying hero attacked (outside the encounter verbs, which roll it themselves):
         STR save DC 10, or 1 Wound."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         health.check_dying(character.name, character.status)
         summary, touched = self.dying_attack_save(
             actor, scene, campaign, character, body.client_seed
@@ -447,8 +468,7 @@ class HealthArea(Area):
         grappled; a larger one is ridden (Mounted). A Dying grappler first makes its STR save.
         Outside an encounter's bookkeeping: the client spends the action and passes
         `attack_number` (the encounter's own verb is `nimble_encounter_grapple`)."""
-        actor, campaign, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, campaign, grappler, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         encounter = scene.state(NIMBLE, "encounter")
         in_encounter = encounter.get("status") == "running" and str(grappler.id) in encounter.get(
             "kinds", {}
@@ -567,13 +587,11 @@ class HealthArea(Area):
         self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
     ) -> Outcome:
         """NB-24: the grappler lets go (or the rider gets off), for free."""
-        actor, _, grappler, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, _, grappler, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         health.check_holding(grappler.name, grappler.nimble_conditions)
         # NB-24: "the grappler may let go for free on its turn" (NB-8: the turn's free action)
-        in_fight = self.system.encounter.in_turn(scene, grappler, "release", 0, free=True)
+        touched = self._nb_in_turn(scene, grappler, "release", 0, free=True)
         freed = self._nb_end_grapples(actor, grappler, scene.id, "released (NB-24)", loaded)
-        touched: list[Aggregate] = [scene] if in_fight else []
         return self._nb_commit(ctx, grappler, loaded, {"released": freed}, touched)
 
     @command
@@ -582,8 +600,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-24: an action and a STR or DEX save (DC 10, ruling) to break free of a grapple, a
         rider, or what restrains the character."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         conditions = character.nimble_conditions
         name = health.escaped_condition(character.name, conditions, body.stat, body.condition)
         _standing(campaign, character, "character_id")
@@ -613,8 +630,7 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-24: (GM) the character is Restrained by a thing (tar, chains, roots), or (`by`
         null) freed of it."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id, gm=True)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        _, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body, gm=True)
         if body.by is None:
             health.check_restrained(character.name, character.nimble_conditions)
             character.nimble_lift_conditions([RESTRAINED], scene.id, "freed by the GM")
@@ -631,34 +647,29 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-25: start concentrating on one effect; refused while concentrating on another, at
         0 HP (Dying) or dead."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        _, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         h = health_of(campaign, character)
         health.check_standing(character.name, h.status, h.hp, "character_id")
         health.check_may_concentrate(character.name, character.concentration, h.hp)
         # ruling: an effect is begun on one's own turn (its Cast pays the actions), no action more
-        in_fight = self.system.encounter.in_turn(
-            scene, character, "concentrate", 0, effect=body.effect
-        )
+        touched = self._nb_in_turn(scene, character, "concentrate", 0, effect=body.effect)
         character.start_concentration(body.effect, scene.id)
         outcome = {"concentrating_on": body.effect}
-        return self._nb_commit(ctx, character, loaded, outcome, [scene] if in_fight else [])
+        return self._nb_commit(ctx, character, loaded, outcome, touched)
 
     @command
     def nimble_end_concentration(
         self, ctx: CommandContext, character_id: UUID, body: NimbleSceneAct
     ) -> Outcome:
         """NB-8/NB-25: end Concentration (a free action)."""
-        actor, _, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        _, _, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         effect = health.check_concentrating(character.name, character.concentration)["effect"]
         # NB-8: ending concentration is a free action, 1 a turn (anyone's turn)
-        in_fight = self.system.encounter.in_turn(
+        touched = self._nb_in_turn(
             scene, character, "end_concentration", 0, free=True, own_turn=False, effect=effect
         )
         character.end_concentration("dropped (a free action, NB-8)", scene.id)
         self.system.encounter.sync_activity(scene, character)  # NB-6: an activity goes with it
-        touched: list[Aggregate] = [scene] if in_fight else []
         return self._nb_commit(ctx, character, loaded, {"ended": effect}, touched)
 
     @command
@@ -666,8 +677,7 @@ class HealthArea(Area):
         self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-25: the STR save DC 10 a critical hit called for; a failure ends the effect."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         concentration = health.check_save_due(character.name, character.concentration)
         purpose = f"keep concentrating on {concentration['effect']} (NB-25)"
         request = _save_request(_sheet(campaign, character), "STR", purpose, body)
@@ -687,17 +697,15 @@ class HealthArea(Area):
     ) -> Outcome:
         """NB-26: the character is in partial or full cover, or (`none`) out of it; leaving cover
         ends hiding (ruling: hiding is no magic)."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        _, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         _standing(campaign, character, "character_id")
         health.check_cover_change(character.name, character.nimble_conditions, body.level)
         # ruling: cover is where one stands: it changes on one's own turn (the Move pays for it)
-        in_fight = self.system.encounter.in_turn(scene, character, "cover", 0, level=body.level)
+        touched = self._nb_in_turn(scene, character, "cover", 0, level=body.level)
         if body.level == "none":
             character.nimble_lift_conditions([COVER, HIDDEN], scene.id, "left cover (NB-26)")
         else:
             character.nimble_set_condition(COVER, {"level": body.level, "rule": "NB-26"}, scene.id)
-        touched: list[Aggregate] = [scene] if in_fight else []
         return self._nb_commit(ctx, character, loaded, {"cover": body.level}, touched)
 
     @command
@@ -705,17 +713,16 @@ class HealthArea(Area):
         self, ctx: CommandContext, character_id: UUID, body: NimbleRollCreate
     ) -> Outcome:
         """NB-26: in cover, an action and a Stealth check DC 10 (automatic in full cover)."""
-        actor, campaign, character, loaded = self._nb_acting(ctx, character_id)
-        scene = open_scene_named(self.app, actor, body.scene_id)
+        actor, campaign, character, loaded, scene = self._nb_in_scene(ctx, character_id, body)
         _standing(campaign, character, "character_id")
         cover = health.cover_to_hide_in(character.name, character.nimble_conditions)
         # NB-26: hiding is an action (automatic in full cover, an action still), on one's turn
-        in_fight = self.system.encounter.in_turn(scene, character, "hide", 1, cover=cover)
+        turn = self._nb_in_turn(scene, character, "hide", 1, cover=cover)
         hidden = {"rule": "NB-26"}
         if cover == "full":
             character.nimble_set_condition(HIDDEN, hidden, scene.id)
             done = {"hidden": True, "automatic": True}
-            return self._nb_commit(ctx, character, loaded, done, [scene] if in_fight else [])
+            return self._nb_commit(ctx, character, loaded, done, turn)
         sheet = _sheet(campaign, character)
         skills = sheet.skills if isinstance(sheet, NimbleHero) else {}
         request = {

@@ -470,9 +470,19 @@ def _acted(state: dict[str, Any], fighter: str, details: Mapping[str, Any]) -> N
 # ---- readable text for the timeline -----------------------------------------------------------
 
 
+_LINES = {
+    "turn_started": "Turn {turn} of the firefight begins (NW-7, NW-14)",
+    "taken_out": "{name} is out of the fight: {reason} (NW-8)",
+    "turn_ended": "{name} ends the turn",
+}
+"""The timeline line of each change that only fills in its fields and the name."""
+
+
 def describe(change: str, details: Mapping[str, Any], name: str) -> str:
-    if change == "turn_started":
-        return f"Turn {details['turn']} of the firefight begins (NW-7, NW-14)"
+    """A readable timeline line for one change (``name``: the fighter's name, if any)."""
+    line = _LINES.get(change)
+    if line is not None:
+        return line.format_map({**details, "name": name})
     if change == "initiative":
         return (
             f"{name} rolls Initiative: {details['roll']} + INT {details['bonus']}"
@@ -486,15 +496,11 @@ def describe(change: str, details: Mapping[str, Any], name: str) -> str:
             else "gets an extra action"
         )
         return f"GM: {name} {what} this turn: {details['reason']} (NW-14, NW-15)"
-    if change == "taken_out":
-        return f"{name} is out of the fight: {details['reason']} (NW-8)"
     if change == "boosted":
         return (
             f"{name} spends {details['points']} Will Power: +{WILL_POWER_BOOST * details['points']}"
             f" {details['kind'].capitalize()} this turn (NW-9)"
         )
-    if change == "turn_ended":
-        return f"{name} ends the turn"
     if change == "suppressed":
         return f"{name}'s suppressive fire pins {len(details['target_ids'])} target(s) (NW-15)"
     if change == "suppression_resolved":
