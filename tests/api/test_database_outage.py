@@ -106,6 +106,9 @@ def test_a_pooled_connection_postgres_ended_is_replaced_when_taken(
         with datastore.get_connection() as conn:
             pid = conn.info.backend_pid  # the pooled connection
         assert terminate_connections(database) > 0
+        # pg_terminate_backend only signals: the connection has ended once its backend is gone
+        # (taken in the moment between, it would fail its query, eventsourcing's to retry)
+        backend_gone(pid)
         with datastore.get_connection() as conn:
             assert conn.execute("SELECT 1").fetchone() is not None
             assert conn.info.backend_pid != pid
@@ -155,6 +158,15 @@ def test_an_unreachable_database_is_503_with_retry_after_and_recovers(
         ).json()["items"]
         titles = [e["payload"].get("title") for e in events if e["type"] == "Story.Started"]
         assert titles == ["Back"]  # the refused command wrote nothing
+
+
+def backend_gone(pid: int, timeout: float = 10) -> None:
+    """Until the server no longer lists the backend `pid` (it has closed its connection)."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        while conn.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
+            assert time.monotonic() < deadline, f"backend {pid} still there after {timeout} s"
+            time.sleep(0.01)
 
 
 def _answered(client: TestClient, path: str, headers: dict[str, str]) -> Any:
