@@ -60,6 +60,7 @@ class Loop(ABC):
     thread_name: ClassVar[str]
     failure: ClassVar[str]  # the log line of a step that raised
     logger: ClassVar[logging.Logger] = log
+    pause_after_error: ClassVar[float] = 1.0  # when `pause` itself failed
 
     def __init__(self) -> None:
         self.stopping = Event()
@@ -79,8 +80,16 @@ class Loop(ABC):
                 self.logger.exception(self.failure)
                 busy = False
             if not busy and not self.stopping.is_set():
-                self._woken.wait(self.pause())
+                self._woken.wait(self._pause_or_fallback())
                 self._woken.clear()
+
+    def _pause_or_fallback(self) -> float:
+        # A pause may ask the store (the dispatcher's next retry): raising here would end the loop.
+        try:
+            return self.pause()
+        except Exception:
+            self.logger.exception(self.failure)
+            return self.pause_after_error
 
     def wake(self) -> None:
         """End the current pause now (a step runs at once), e.g. because new work arrived."""
