@@ -51,26 +51,24 @@ class Counting(Loop):
         self._join()
 
 
-def test_a_wake_ends_the_pause_and_runs_a_step_at_once() -> None:
-    loop = Counting().start()
+def stepped_again_when_woken(loop: Counting) -> bool:
+    """Whether the loop, once it has stepped and paused, steps again when woken (then stopped)."""
     try:
         assert loop.wait_for_steps(1)
         loop.wake()
-        assert loop.wait_for_steps(2)
+        return loop.wait_for_steps(2)
     finally:
         loop.stop()
+
+
+def test_a_wake_ends_the_pause_and_runs_a_step_at_once() -> None:
+    assert stepped_again_when_woken(Counting().start())
 
 
 def test_a_step_that_raises_is_logged_and_the_loop_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    loop = Counting(failing_steps=1).start()
-    try:
-        assert loop.wait_for_steps(1)
-        loop.wake()
-        assert loop.wait_for_steps(2)
-    finally:
-        loop.stop()
+    assert stepped_again_when_woken(Counting(failing_steps=1).start())
     assert "the test loop failed" in caplog.text
 
 
