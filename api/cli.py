@@ -236,8 +236,7 @@ def _project(args: argparse.Namespace) -> int:
     open_view_store(views_env(env)).datastore.close()  # type: ignore[attr-defined]  # create tables up front
     supervisor = Supervisor(env).start()
     # Webhook deliveries run beside the views they are made from (projections/webhooks.py).
-    dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
-    supervisor.after_each_page(dispatcher.wake)
+    dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy(), supervisor)
     heartbeat = Heartbeat(args.heartbeat, supervisor.alive).start() if args.heartbeat else None
     done = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

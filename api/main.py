@@ -94,8 +94,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         supervisor, dispatcher = None, None
         if settings.projections == "embedded":
             supervisor = Supervisor(env).start()
-            dispatcher = start_dispatcher(env, settings.key_bytes(), settings.webhook_policy())
-            supervisor.after_each_page(dispatcher.wake)
+            dispatcher = start_dispatcher(
+                env, settings.key_bytes(), settings.webhook_policy(), supervisor
+            )
         app.state.dispatcher = dispatcher
         try:
             yield

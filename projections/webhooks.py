@@ -31,7 +31,7 @@ from domain.application import Chronicle
 from domain.secrets import Sealer
 from domain.visibility import Visibility
 from domain.webhooks import SIGNATURE_HEADER, signature, wanted
-from projections.runner import Loop, open_view_store, views_env
+from projections.runner import Loop, Supervisor, open_view_store, views_env
 from projections.store import ViewStore
 from projections.webhook_metrics import DeliveryOutcome, count_webhook_delivery
 
@@ -403,12 +403,16 @@ class Dispatcher(Loop):
         self.outbox.store.datastore.close()  # type: ignore[attr-defined]  # its own, from start_dispatcher
 
 
-def start_dispatcher(env: Mapping[str, str], key: bytes, policy: Mapping[str, Any]) -> Dispatcher:
+def start_dispatcher(
+    env: Mapping[str, str], key: bytes, policy: Mapping[str, Any], runner: Supervisor
+) -> Dispatcher:
     """The dispatcher a views runner's process starts beside it (`env`: the application's), on
     a views store of its own, reading campaigns with an application of its own (no key: it
-    writes nothing to the event store)."""
+    writes nothing to the event store), woken by that runner after each page of views."""
     views = views_env(env)
     # One thread reads campaigns with it: a small pool (it holds no LISTEN connection).
     reading = {**views, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
     outbox = Outbox(open_view_store(views), views, Chronicle(reading))
-    return Dispatcher(outbox, Sealer(key), Policy(**policy)).start()
+    dispatcher = Dispatcher(outbox, Sealer(key), Policy(**policy))
+    runner.after_each_page(dispatcher.wake)
+    return dispatcher.start()

@@ -179,6 +179,22 @@ def test_a_failing_receiver_is_retried_with_backoff_and_the_log_shows_every_atte
     assert (times[2] - times[1]).total_seconds() >= 0.1
 
 
+def test_a_dispatcher_that_never_looks_on_its_own_is_woken_for_new_entries_and_due_retries(
+    fast: Settings, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its idle check far beyond the test's wait: every attempt below comes from the views runner
+    # waking it after a page (the entry) or from its pause ending when the retry is due.
+    policy = {**fast.webhook_policy(), "idle_check_seconds": 100 * WAIT}
+    monkeypatch.setattr(Settings, "webhook_policy", lambda _: policy)
+    receiver.statuses = [503]
+    with TestClient(create_app(fast)) as client:
+        table = Table(client)
+        register(table, receiver.url, ["Story.*"])
+        table.story()
+        got = receiver.wait_for(lambda got: len(got) >= 2)
+    assert len({r.headers["x-chronicle-delivery"] for r in got}) == 1  # one delivery, tried again
+
+
 def test_a_receiver_that_keeps_failing_is_given_up_after_the_attempts_allowed(
     client: TestClient, table: Table, receiver: Receiver
 ) -> None:
