@@ -45,22 +45,28 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from api.logs import log_config
     from api.main import create_app
 
     where = settings.database_url and "PostgreSQL" or f"SQLite in {settings.data_dir.resolve()}"
     print(f"Chronicle on http://{settings.host}:{settings.port} (store: {where})", flush=True)
     if settings.workers > 1:
         return _serve_workers(settings, _flags(args), args.log_level)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=args.log_level,
-        log_config=log_config(settings.log_format, args.log_level),
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
-    )
+    uvicorn.run(create_app(settings), **uvicorn_options(settings, args.log_level))
     return 0
+
+
+def uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
+    """What `chronicle serve` gives uvicorn beside the app, in one process or in workers (and
+    what the tests' in-process servers are configured with)."""
+    from api.logs import log_config
+
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": log_level,
+        "log_config": log_config(settings.log_format, log_level),
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+    }
 
 
 def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) -> int:
@@ -71,7 +77,6 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
 
     import uvicorn
 
-    from api.logs import log_config
     from api.main import prepare_store
 
     # The store's tables, the server key and the signing key made once, before the workers race.
@@ -86,11 +91,7 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
             "api.main:create_app",
             factory=True,
             workers=settings.workers,
-            host=settings.host,
-            port=settings.port,
-            log_level=log_level,
-            log_config=log_config(settings.log_format, log_level),
-            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            **uvicorn_options(settings, log_level),
         )
     finally:
         if views is not None:

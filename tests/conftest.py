@@ -13,6 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from psycopg import sql
+from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
 # This machine and CI set PYTHONDONTWRITEBYTECODE=1, and the README installs with `--no-compile`: then
 # every process compiles each module it imports from source, again and again (importing the app: 5.8 s
@@ -65,6 +66,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     # and pytest then runs a module's tests backend by backend.
     if "backend" in metafunc.fixturenames:
         metafunc.parametrize("backend", backends_for(metafunc.definition), scope="module")
+
+
+class _FilesBrowserTogether(LoadFileScheduling):
+    """xdist's `loadfile` (pyproject.toml), but every browser test on one worker: each worker that
+    runs one starts a Chromium and a server of its own, seconds of CPU, and the machine is busy."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        if nodeid.startswith("tests/browser/"):
+            return "tests/browser"
+        return super()._split_scope(nodeid)  # type: ignore[no-any-return]
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    if config.getoption("dist") == "loadfile":
+        return _FilesBrowserTogether(config, log)
+    return None  # another --dist asked for: xdist's own
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

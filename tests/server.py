@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import uvicorn
 
+from api.cli import uvicorn_options
+from api.main import create_app
 from api.settings import Settings
 
 READY = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
@@ -71,6 +74,43 @@ def running_server(settings: Settings, *extra: str) -> Iterator[Server]:
     with _running(argv, settings, READY) as (match, log, process):
         _wait_answering(match.group(1), process)
         yield Server(match.group(1), log, process.pid)
+
+
+class _Announcing(uvicorn.Server):
+    """uvicorn's server, telling a waiting thread when its start-up is over (ready or failed)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: Any = None) -> None:
+        try:
+            await super().startup(sockets)
+        finally:
+            self.ready.set()
+
+
+@contextmanager
+def serving_here(settings: Settings) -> Iterator[Server]:
+    """The app under uvicorn, configured as `chronicle serve` configures it, on a thread of this
+    process: a real server on a real socket for the tests that are not about the process (its
+    start, its output, its exit). A new interpreter costs seconds of CPU importing the app and
+    building its routes, which this process has done already."""
+    options = uvicorn_options(settings, "warning") | {"host": "127.0.0.1", "port": 0}
+    # The test process's logging is pytest's: uvicorn's logs go to it, not configured anew.
+    options["log_config"] = None
+    server = _Announcing(uvicorn.Config(create_app(settings), **options))
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    server.ready.wait(90)
+    try:
+        if not server.started:
+            raise RuntimeError("the app did not start under uvicorn (its log says why)")
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield Server(f"http://127.0.0.1:{port}", pid=os.getpid())
+    finally:
+        server.should_exit = True  # what uvicorn's SIGTERM handler sets
+        thread.join()
 
 
 @contextmanager

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import store_settings
-from tests.server import Server, running_server
+from tests.server import Server, serving_here
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HERO = "Quicksilver Kate"
@@ -24,7 +24,7 @@ HERO = "Quicksilver Kate"
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # the examples speak HTTP only: one server for the module, a campaign of its own per test
     data_dir = tmp_path_factory.mktemp("examples")
-    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
+    with store_settings(backend, data_dir) as settings, serving_here(settings) as value:
         yield value
 
 

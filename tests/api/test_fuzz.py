@@ -33,7 +33,7 @@ from schemathesis.transport.requests import ManagedCookiesSession
 
 from tests.api.support import openapi_document
 from tests.conftest import store_settings
-from tests.server import Server, running_server
+from tests.server import Server, serving_here
 
 # Reads (GET) get schemathesis' whole coverage phase: their negative cases are the query and path
 # parameters (positions past 64 bits, unknown filters), where the bounds bugs were. Commands get the
@@ -87,7 +87,7 @@ def commands() -> schemathesis.BaseSchema:
 @pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data_dir: Path = tmp_path_factory.mktemp(f"fuzz-{backend}")
-    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
+    with store_settings(backend, data_dir) as settings, serving_here(settings) as value:
         yield value
 
 

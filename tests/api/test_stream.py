@@ -16,7 +16,7 @@ import pytest
 
 from api.settings import Settings
 from tests.conftest import store_settings
-from tests.server import Server, running_server
+from tests.server import Server, running_server, serving_here
 
 # The stream reads the store's notifications (LISTEN/NOTIFY on PostgreSQL, polling on SQLite).
 pytestmark = pytest.mark.store
@@ -120,7 +120,7 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     """One server per backend for the module (each test makes its own campaigns): starting one takes
     seconds. The shutdown test starts its own from the `settings` fixture."""
     data_dir = tmp_path_factory.mktemp(f"stream-{backend}")
-    with store_settings(backend, data_dir) as settings, running_server(settings) as value:
+    with store_settings(backend, data_dir) as settings, serving_here(settings) as value:
         yield value
 
 
@@ -277,7 +277,7 @@ def test_an_open_stream_does_not_hold_up_the_server_shutdown(settings: Settings)
                     opened.set()
             ended.set()  # a clean end of the response, not a connection torn down
 
-    with running_server(settings) as server:
+    with running_server(settings) as server:  # the stream notices the process's SIGTERM
         with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
             campaign = Campaign(client)
         threading.Thread(target=follow, args=(server, campaign), daemon=True).start()

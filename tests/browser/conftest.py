@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from api.settings import Settings
 from tests.browser.table import Campaign
-from tests.server import Server, running_server
+from tests.server import Server, serving_here
 
 # Where the screenshots of failed tests go (ignored by git); CI keeps the folder as an artifact.
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -59,7 +59,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     (each makes a campaign of its own): starting one and building its OpenAPI document costs
     seconds, more than most tests."""
     settings = Settings(data_dir=tmp_path_factory.mktemp("browser-server"))
-    with running_server(settings) as running:
+    with serving_here(settings) as running:
         # Its first /openapi.json takes the server seconds to build (the table and the docs read
         # it): asked for now, it is built while Chromium starts.
         warm = threading.Thread(target=_openapi, args=(running.url,), daemon=True)
