@@ -75,7 +75,7 @@ class _FilesBrowserTogether(LoadFileScheduling):
     def _split_scope(self, nodeid: str) -> str:
         if nodeid.startswith("tests/browser/"):
             return "tests/browser"
-        return super()._split_scope(nodeid)  # type: ignore[no-any-return]
+        return str(super()._split_scope(nodeid))
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
