@@ -4,6 +4,7 @@ declares for that operation and status."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,21 +17,28 @@ from api.settings import Settings
 from tests.api.support import bearer, openapi_document
 from tests.client import TestClient
 
-DOC = openapi_document()
 EXAMPLES = request_examples()
 WATCHED = ("etag", "idempotent-replayed", "retry-after")  # the headers api/openapi.py declares
-ROUTES = {  # operationId -> (method, path, operation)
-    operation["operationId"]: (method, path, operation)
-    for path, item in DOC["paths"].items()
-    for method, operation in item.items()
-}
-assert {op["operationId"] for op in operations(DOC)} == ROUTES.keys()
+
+
+@functools.cache
+def routes() -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """operationId -> (method, path, operation). Built when a test runs, not at collection: the
+    document takes a second of every xdist worker's start, and one worker runs this module."""
+    doc = openapi_document()
+    found = {
+        operation["operationId"]: (method, path, operation)
+        for path, item in doc["paths"].items()
+        for method, operation in item.items()
+    }
+    assert {op["operationId"] for op in operations(doc)} == found.keys()
+    return found
 
 
 def assert_declared(operation_id: str, response: Response) -> None:
     sent = {name for name in response.headers if name in WATCHED}
     assert sent, f"{operation_id} answered none of {WATCHED}"
-    declared = ROUTES[operation_id][2]["responses"][str(response.status_code)].get("headers", {})
+    declared = routes()[operation_id][2]["responses"][str(response.status_code)].get("headers", {})
     assert sent <= {name.lower() for name in declared}, (operation_id, sent)
 
 
@@ -42,7 +50,7 @@ class Table:
         self.token: str | None = None
 
     def call(self, operation_id: str, ids: dict[str, str] | None = None, **body: Any) -> Any:
-        method, path, _ = ROUTES[operation_id]
+        method, path, _ = routes()[operation_id]
         headers = bearer(self.token) if self.token else {}
         json = {**EXAMPLES[operation_id], **body}
         answer = self.client.request(method, path.format(**(ids or {})), json=json, headers=headers)

@@ -4,6 +4,7 @@ body's schema in the document (what a generated client or a form builder reads).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jsonschema_rs
@@ -15,7 +16,9 @@ from api.main import create_app
 from api.openapi import request_examples
 from tests.api.support import openapi_document
 
-DOC = openapi_document()
+# Read when a test runs, not at collection: building the document takes a second of every xdist
+# worker's start, and only the worker running this module needs it.
+document = functools.cache(openapi_document)
 
 
 def _bodies() -> dict[str, Any]:
@@ -31,7 +34,7 @@ BODIES = _bodies()
 
 
 def _schema_of(operation_id: str) -> tuple[dict[str, Any], Any]:
-    for item in DOC["paths"].values():
+    for item in document()["paths"].values():
         for operation in item.values():
             if operation.get("operationId") == operation_id:
                 media = operation["requestBody"]["content"]["application/json"]
@@ -41,7 +44,7 @@ def _schema_of(operation_id: str) -> tuple[dict[str, Any], Any]:
 
 def _validator(schema: dict[str, Any]) -> Any:
     # The document's components travel with the schema, so its $refs resolve.
-    return jsonschema_rs.validator_for({**schema, "components": DOC["components"]})
+    return jsonschema_rs.validator_for({**schema, "components": document()["components"]})
 
 
 def test_every_request_body_has_an_example() -> None:
