@@ -32,7 +32,7 @@ class Play:
     def __init__(self, client: TestClient) -> None:
         # Players' modifiers apply at once here (player_modifiers: trusted): the approval flow has its
         # own tests (tests/api/test_numbers.py), exports included.
-        table = self.table = Table(client, settings={"player_modifiers": "trusted"})
+        table = self.table = Table(client, settings={"player_modifiers": "trusted"}).seated()
         self.nova = table.character(table.player)
         self.bolt = table.character(table.player, name="Bolt")
         self.scene_a = table.scene()

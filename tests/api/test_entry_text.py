@@ -24,7 +24,7 @@ def streamed(table: Table, count: int) -> list[dict[str, Any]]:
 def test_each_entry_has_the_text_its_replay_step_tells_and_bookkeeping_has_none(
     table: Table,
 ) -> None:
-    issue = table.post(f"/v1/stories/{table.story()}/issues", {"title": "Issue #1"})
+    issue = table.seated().post(f"/v1/stories/{table.story()}/issues", {"title": "Issue #1"})
     page = table.get(
         f"/v1/campaigns/{table.campaign_id}/events?min_position={issue['position']}&limit=1000",
         table.player,

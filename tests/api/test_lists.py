@@ -80,7 +80,7 @@ def test_me_without_a_token_is_unauthenticated(table: Table) -> None:
 
 
 def test_members_are_listed_in_the_order_they_joined(table: Table) -> None:
-    members = listed(table, f"/v1/campaigns/{table.campaign_id}/members", table.observer)
+    members = listed(table.seated(), f"/v1/campaigns/{table.campaign_id}/members", table.observer)
     assert [(m["name"], m["role"]) for m in members["items"]] == [
         ("GM", "gm"),
         ("Bo", "player"),
@@ -91,12 +91,12 @@ def test_members_are_listed_in_the_order_they_joined(table: Table) -> None:
 
 
 def test_members_page_by_page_give_each_member_once(table: Table) -> None:
-    whole = listed(table, f"/v1/campaigns/{table.campaign_id}/members")["items"]
+    whole = listed(table.seated(), f"/v1/campaigns/{table.campaign_id}/members")["items"]
     assert every(table, f"/v1/campaigns/{table.campaign_id}/members", limit=1) == whole
 
 
 def test_members_filtered_by_role(table: Table) -> None:
-    players = listed(table, f"/v1/campaigns/{table.campaign_id}/members", role="player")
+    players = listed(table.seated(), f"/v1/campaigns/{table.campaign_id}/members", role="player")
     assert [m["name"] for m in players["items"]] == ["Bo", "Cy"]
     refused(table, f"/v1/campaigns/{table.campaign_id}/members", "role", role="dm")
 

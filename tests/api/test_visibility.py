@@ -115,8 +115,9 @@ def test_only_the_gm_rolls_in_secret_reveals_or_hides(world: Secrets) -> None:
     body = {"check": world.check, "request": world.example, "secret": True}
     body["character_id"] = world.hero
     path = f"/v1/scenes/{world.scene}/rolls"
+    tokens = (table.player, table.observer)  # the observer joins before the count
     before = table.position()
-    for token in (table.player, table.observer):
+    for token in tokens:
         refused = table.client.post(path, json=body, headers=bearer(token))
         assert refused.status_code == 403 and refused.json()["error"]["field"] == "secret"
         reveal = table.client.post(f"/v1/rolls/{world.secret['id']}/reveal", headers=bearer(token))

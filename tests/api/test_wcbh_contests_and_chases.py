@@ -81,12 +81,13 @@ def test_a_side_rolls_once_a_round_and_only_for_its_own_character_wcbh_12(table:
     ).json()["contest"]["id"]
     assert play(table, scene)["contests"][0]["rolls"] == 6  # an epic contest
     contest_roll(table, scene, contest, nova, table.player)
+    other = table.other_player  # joined before the count
     before = table.position()
     body = {"character_id": nova, "request": {"trait": "Will"}}
     path = f"/v1/scenes/{scene}/contests/{contest}/rolls"
     refused(table, send(table, path, body, table.player), 409, "already_rolled")
     refused(table, send(table, path, {**body, "character_id": null}, table.player), 403)
-    refused(table, send(table, path, body, table.other_player), 403)
+    refused(table, send(table, path, body, other), 403)
     assert table.position() == before
 
 

@@ -87,11 +87,12 @@ def test_a_stamina_check_at_difficulty_2_restores_a_health_per_net_success_wcbh_
     health = min(6, 1 + max(0, counted(roll) - 2))
     assert (answer["health_before"], answer["health"], answer["max_health"]) == (1, health, 6)
     assert character(table, nova)["resources"]["health"]["current"] == health
+    other = table.other_player  # joined before the count
     before = table.position()
     # once after the fight (ruling), then again for each day of rest the GM records (issue #15)
     again = recovery(table, scene, nova, table.player)
     assert refused(table, again, 409, "no_rest_day")["rule"] == "WCBH-34"
-    refused(table, recovery(table, scene, nova, table.other_player), 403)
+    refused(table, recovery(table, scene, nova, other), 403)
     assert table.position() == before
     day = {"character_ids": [nova], "reason": "a night at the lab"}
     table.post(f"/v1/scenes/{scene}/rest-days", day, status=200)
@@ -225,10 +226,11 @@ def test_an_extended_effect_ends_with_the_game_issue_and_needs_a_defeated_target
     scene = table.scene(issue)
     goon = stunned_goon(table, scene)
     null, _ = stunned_villain(table, scene)
+    other = table.other_player  # joined before the count
     before = table.position()
     standing = extend(table, scene, nova, null, table.player)
     assert refused(table, standing, 409, "target_not_defeated")["rule"] == "WCBH-38"
-    refused(table, extend(table, scene, nova, goon, table.other_player), 403)
+    refused(table, extend(table, scene, nova, goon, other), 403)
     assert table.position() == before
     assert extend(table, scene, nova, goon, table.player).status_code == 200
     table.post(f"/v1/scenes/{scene}/close", status=200)
@@ -264,13 +266,14 @@ def test_one_resolve_on_the_next_page_brings_a_defeated_hero_back_with_3_health_
     scene = table.scene()
     hero, page = knocked_out(table, scene, table.player)
     resolve = character(table, hero)["resources"]["resolve"]["current"]
+    other = table.other_player  # joined before the count
     before = table.position()
     same_page = back(table, scene, hero, table.player)
     error = refused(table, same_page, 409, "wrong_page")
     assert error["rule"] == "WCBH-39" and error["details"]["defeated_on_page"] == page
     table.post(f"/v1/scenes/{scene}/pages", status=200)
     middle = table.position()
-    refused(table, back(table, scene, hero, table.other_player), 403)
+    refused(table, back(table, scene, hero, other), 403)
     assert table.position() == middle > before
     response = back(table, scene, hero, table.player)
     assert response.status_code == 200, response.text
