@@ -4,6 +4,7 @@ views' tracking says and ends with the views a rebuild gives, one log row per ev
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from api.main import build_application
 from api.settings import Settings
 from domain.application import Chronicle
+from domain.subscriptions import LISTEN_SECONDS, PostgresPages
 from projections.rebuild import rebuild
 from projections.runner import Supervisor, ViewReader, open_view_store, views_env
 from tests.conftest import store_settings
@@ -122,3 +124,39 @@ def test_a_killed_listen_connection_restarts_the_runner_and_loses_no_event(
     store.datastore.close()  # type: ignore[attr-defined]
     rebuild(env)
     assert_same_views(dump_of(env), running)
+
+
+def _listening(settings: Settings) -> bool:
+    with psycopg.connect(settings.database_url or "", autocommit=True) as admin:
+        return bool(admin.execute(LISTENERS).fetchall())
+
+
+def test_a_listening_subscription_wakes_for_its_stop_and_for_a_write_without_waiting_out_its_poll(
+    postgres: Settings,
+) -> None:
+    """The LISTEN connection waits LISTEN_SECONDS between looks at its stop flag (an idle server
+    does not wake ten times a second); the NOTIFY stop() sends, or a write's, ends the wait. Each
+    part has its own application, so that no other pooled connection still reads as LISTEN."""
+    app = build_application(postgres)
+    try:
+        head = write_log(app, 1)
+        with app.recorder.subscribe(gt=head) as idle:
+            assert isinstance(idle, PostgresPages)
+            wait_for(lambda: _listening(postgres), 10, "the LISTEN connection")
+            idle.stop()
+            idle._listen_thread.join(timeout=LISTEN_SECONDS / 2)
+            assert not idle._listen_thread.is_alive(), "stop() woke the listener"
+    finally:
+        app.close()
+
+    app = build_application(postgres)
+    try:
+        with app.recorder.subscribe(gt=head) as following:
+            wait_for(lambda: _listening(postgres), 10, "the LISTEN connection")
+            started = time.monotonic()
+            write_log(app, 1)
+            page = following.next_page()
+            assert time.monotonic() - started < LISTEN_SECONDS / 2, "the write's NOTIFY woke it"
+            assert page[0].id > head
+    finally:
+        app.close()
