@@ -55,6 +55,9 @@ OUTBOX_SQLITE_FILENAME = "webhooks.sqlite3"
 CREATE_LOCK = 0x57E8B001  # the advisory lock that serialises creating the tables on PostgreSQL
 CURSOR = "deliveries"
 BATCH = 200
+# How far the in-memory cursor may run ahead of the stored one on entries that make no delivery
+# (what a restart reads again).
+CURSOR_WRITE_EVERY = 2_000
 NAMESPACE = uuid.UUID("5b0c7c52-3f1e-4c57-9a53-2f1d0c6e8a41")
 
 
@@ -124,6 +127,8 @@ class Outbox:
     ) -> None:
         self.store = views
         self.app = app  # what a receiver may see is read off the campaign (enqueue only)
+        self._cursor = 0  # the last entry read; the stored cursor may be behind it (enqueue)
+        self.cursor_write_every = CURSOR_WRITE_EVERY
         if env["PERSISTENCE_MODULE"].endswith("sqlite"):
             path = Path(env["VIEWS_SQLITE_DBNAME"]).with_name(OUTBOX_SQLITE_FILENAME)
             self._datastore: Any = SQLiteDatastore(str(path), lock_timeout=10)
@@ -154,30 +159,46 @@ class Outbox:
     def enqueue(self) -> int:
         """Turn the log entries after the cursor into deliveries for the webhooks that want them;
         the deliveries and the new cursor commit together (a delivery made twice, by a race or a
-        retry, is the same row). Returns how many entries it read."""
-        with self._tx(commit=False) as cursor:
-            found = self._run(
-                cursor, "SELECT position FROM webhook_cursor WHERE name = %s", (CURSOR,)
-            ).fetchall()
-        rows = self.store.log_rows(int(found[0]["position"]) if found else 0, BATCH)
+        retry, is the same row). Returns how many entries it read.
+
+        A batch that makes no delivery (no campaign in it has a webhook: the usual case) moves
+        the cursor in memory only, and the stored cursor catches up every `cursor_write_every`
+        entries: a commit per page of views cost more than the views' own page. Reading entries
+        again after a restart makes nothing twice: a delivery is one row per (webhook, entry),
+        and a webhook registered since skips the entries before it."""
+        stored = self._stored_cursor()
+        start = max(stored, self._cursor)
+        rows = self.store.log_rows(start, BATCH)
         if not rows:
             return 0
         # Read after the entries: a webhook registered before the last of them is in the views.
         hooks = self._webhooks()
         seen: dict[str, Visibility] = {}
-        with self._tx() as cursor:
-            for campaign_id, entry in rows:
-                for hook in hooks.get(campaign_id, []):
-                    if campaign_id not in seen:
-                        seen[campaign_id] = self._receivers_view(campaign_id)
-                    self._deliver(cursor, hook, seen[campaign_id].entry(entry))
-            self._run(
-                cursor,
-                "INSERT INTO webhook_cursor (name, position) VALUES (%s, %s) ON CONFLICT (name) "
-                "DO UPDATE SET position = excluded.position",
-                (CURSOR, rows[-1][1]["position"]),
-            )
+        last = int(rows[-1][1]["position"])
+        wanted_rows = [(c, entry) for c, entry in rows if c in hooks]
+        if wanted_rows or last - stored >= self.cursor_write_every:
+            with self._tx() as cursor:
+                for campaign_id, entry in wanted_rows:
+                    for hook in hooks[campaign_id]:
+                        if campaign_id not in seen:
+                            seen[campaign_id] = self._receivers_view(campaign_id)
+                        self._deliver(cursor, hook, seen[campaign_id].entry(entry))
+                self._run(
+                    cursor,
+                    "INSERT INTO webhook_cursor (name, position) VALUES (%s, %s) ON CONFLICT "
+                    "(name) DO UPDATE SET position = excluded.position",
+                    (CURSOR, last),
+                )
+        self._cursor = last
         return len(rows)
+
+    def _stored_cursor(self) -> int:
+        """The cursor as committed (by this dispatcher or another on the same database)."""
+        with self._tx(commit=False) as cursor:
+            found = self._run(
+                cursor, "SELECT position FROM webhook_cursor WHERE name = %s", (CURSOR,)
+            ).fetchall()
+        return int(found[0]["position"]) if found else 0
 
     def _receivers_view(self, campaign_id: str) -> Visibility:
         """A receiver sees what anyone but the GM sees (domain/visibility.py), as of now: after
@@ -341,7 +362,9 @@ class Dispatcher(Loop):
         hold = int((self.policy.timeout_seconds + 5) * 1_000_000)
         due = [d for d in self.outbox.due(self.policy.senders * 4) if self.outbox.claim(d, hold)]
         list(self._senders.map(self.send, due))
-        return read > 0 or bool(due)
+        # A short batch read the views' log to its end: the views runner wakes this loop after
+        # its next page, so there is no need to read again at once.
+        return read >= BATCH or bool(due)
 
     def send(self, due: Due) -> None:
         doc = self.outbox.store.doc("webhook", due.webhook_id)

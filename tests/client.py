@@ -27,7 +27,7 @@ class TestClient(testclient.TestClient):
 
     def __init__(self, app: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(app, *args, **kwargs)
-        self._transport = _OneCall(self._transport, self)  # type: ignore[arg-type]
+        self._transport = _OneCall(self._transport, self)  # type: ignore[arg-type,has-type]
 
 
 class _OneCall(httpx.BaseTransport):

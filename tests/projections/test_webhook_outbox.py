@@ -36,9 +36,46 @@ def test_an_entry_enqueued_again_makes_no_second_delivery(settings: Settings) ->
             assert outbox.enqueue() == 0  # the cursor is past them
             with outbox._tx() as cursor:  # a cursor lost (or a second worker's, from 0)
                 cursor.execute("DELETE FROM webhook_cursor")
-            assert outbox.enqueue() > 0
-            assert outbox.deliveries(hook["id"], 0, 10) == first
+            again = Outbox(store, env, reader)
+            assert again.enqueue() > 0
+            assert again.deliveries(hook["id"], 0, 10) == first
         finally:
             outbox.close()
+            again.close()
+            reader.close()
+            store.datastore.close()  # type: ignore[attr-defined]
+
+
+def test_entries_no_webhook_wants_move_the_cursor_without_a_commit_until_it_is_far_behind(
+    settings: Settings,
+) -> None:
+    external = settings.model_copy(update={"projections": "external"})
+    with TestClient(create_app(external)) as client:
+        table = Table(client)  # no webhook anywhere
+        table.story()
+        env = views_env(external.eventsourcing_env())
+        rebuild(external.eventsourcing_env())
+        store = open_view_store(env)
+        reader = Chronicle(env)
+        outbox, restarted = Outbox(store, env, reader), Outbox(store, env, reader)
+        try:
+            read = outbox.enqueue()
+            assert read > 0
+            assert outbox._stored_cursor() == 0  # nothing delivered: nothing committed
+            assert outbox.enqueue() == 0  # its own cursor is past them
+            # After a restart the entries are read again, and still make nothing.
+            assert restarted.enqueue() == read
+            with restarted._tx(commit=False) as cursor:
+                cursor.execute("SELECT COUNT(*) AS n FROM webhook_deliveries")
+                assert cursor.fetchall()[0]["n"] == 0
+            # Far enough behind (here: one entry), the stored cursor catches up.
+            outbox.cursor_write_every = 1
+            story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "Two"})
+            rebuild(external.eventsourcing_env())
+            assert outbox.enqueue() == 1
+            assert outbox._stored_cursor() == story["position"]
+        finally:
+            outbox.close()
+            restarted.close()
             reader.close()
             store.datastore.close()  # type: ignore[attr-defined]
