@@ -94,21 +94,20 @@ LONGEST_FIRST = (
 )
 
 
+def scope_of(nodeid: str) -> str:
+    """The unit of work an xdist worker is handed: a test file, or every browser test."""
+    if nodeid.startswith("tests/browser/"):
+        return "tests/browser"
+    return nodeid.split("::", 1)[0]
+
+
 class _FilesBrowserTogether(LoadFileScheduling):
-    """xdist's `loadfile` (pyproject.toml), but every browser test on one worker (each worker that
-    runs one starts a Chromium and a server of its own, seconds of CPU, and the machine is busy),
-    and the scopes handed out longest first (`LONGEST_FIRST`)."""
+    """xdist's `loadfile` (pyproject.toml), but every browser test on one worker: each worker that
+    runs one starts a Chromium and a server of its own, seconds of CPU, and the machine is busy.
+    The scopes are handed out in the order the workers collected them (`LONGEST_FIRST`)."""
 
     def _split_scope(self, nodeid: str) -> str:
-        if nodeid.startswith("tests/browser/"):
-            return "tests/browser"
-        return str(super()._split_scope(nodeid))
-
-    def schedule(self) -> None:
-        if self.collection is None and self.collection_is_completed:
-            for node, nodeids in self.registered_collections.items():
-                self.registered_collections[node] = longest_first(nodeids, self._split_scope)
-        super().schedule()
+        return scope_of(nodeid)
 
 
 def longest_first(nodeids: list[str], scope_of: Callable[[str], str]) -> list[str]:
@@ -128,7 +127,7 @@ def longest_first(nodeids: list[str], scope_of: Callable[[str], str]) -> list[st
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     if config.getoption("dist") == "loadfile":
-        config.option.loadscopereorder = False  # the scheduler orders the scopes itself
+        config.option.loadscopereorder = False  # keep the order the workers collected
         return _FilesBrowserTogether(config, log)
     return None  # another --dist asked for: xdist's own
 
@@ -140,6 +139,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(layer)
         if "backend" in getattr(item, "fixturenames", ()) and backends_for(item) == BACKENDS:
             item.add_marker("store")  # `-m store` then selects whatever runs on both backends
+    # Ordered here, where every worker collects, not in the scheduler: xdist sends each worker
+    # the indices of its tests in the collection, so all of them must agree on its order.
+    by_id = {item.nodeid: item for item in items}
+    items[:] = [by_id[nodeid] for nodeid in longest_first(list(by_id), scope_of)]
 
 
 @contextmanager
