@@ -69,7 +69,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 # The scopes (files, and the browser tests as one) that take longest, longest first (seconds of
-# wall on one worker of a `-n 3` run, 3 December). xdist hands scopes out in order, and by default
+# wall on one worker of a `-n 3` run, 3 December; `-n 2` keeps the order). xdist hands scopes out in order, and by default
 # orders them by their number of tests, so a file of one long test (a real server with workers,
 # the load benchmark, a client generated with npm) started last and the run ended on one busy
 # worker while the others idled: 10-20 s of a 220 s run. Longest first shortens that tail; a
