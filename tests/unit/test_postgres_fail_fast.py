@@ -22,6 +22,7 @@ from domain.postgres import (
     FailFastDatastore,
     Reachability,
     Server,
+    SpokenCheck,
     check_if_spoken,
     reachability_of,
     store_reachability,
@@ -189,7 +190,9 @@ def test_the_postgres_settings_build_fail_fast_datastores_sharing_one_server() -
         assert reachability_of(stores[0]) is reachability_of(stores[1])
         assert reachability_of(stores[0]).server == Server("db.invalid", "6543", "camp", "ann", 3)
         # the pool calls our check on every take (psycopg_pool keeps its `check` as `_check`)
-        assert all(s.pool._check is check_if_spoken for s in stores)
+        checks = [s.pool._check for s in stores]
+        assert all(isinstance(c, SpokenCheck) for c in checks)
+        assert [c.pool for c in checks] == [s.pool for s in stores]
     finally:
         app.close()
         views.close()
