@@ -214,10 +214,7 @@ def play(s: Session) -> tuple[str, list[str]]:
     )
     # Dice decide whether an attack hits: attack fresh minions until one is hit (bounded; each
     # attack of 8 dice against a threat of 1 hits far more often than not).
-    # 400 tries: against a sturdy villain the three net successes of a 2-page effect are rare
-    # enough that 20 misses in a row happened (a clean-clone CI run, 2 December), and then 60
-    # (3 December). A try is three requests, and the loop ends at the first hit.
-    for n in range(400):
+    for n in range(60):
         s.call("POST", f"/v1/scenes/{scene}/pages", gm)  # one action a page (WCBH-25)
         goon = s.call(
             "POST",
