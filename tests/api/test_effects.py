@@ -28,7 +28,9 @@ def test_an_effect_lasts_a_page_per_two_net_successes_and_ticks_with_pages_wcbh_
 ) -> None:
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
-    for n in range(15):  # dice decide: find a villain stunned for 2+ pages (bounded)
+    # dice decide: find a villain stunned for 2+ pages, not defeated (net 3..9 of 8 dice against
+    # 5, 42%: 15 tries missed about once in 4000 runs, 40 about once in 3 x 10^9)
+    for n in range(40):
         table.post(f"/v1/scenes/{scene}/pages", status=200)  # one action per page (WCBH-25)
         villain = make(table, f"Villain {n}", "villain", sturdy(table))
         result = stun(table, scene, nova, villain)
@@ -36,10 +38,10 @@ def test_an_effect_lasts_a_page_per_two_net_successes_and_ticks_with_pages_wcbh_
         assert result["damage"] == max(0, result["net"])
         assert result["health"] == 10 - result["damage"]
         assert result["effect_pages"] == (math.ceil(result["net"] / 2) if result["net"] > 0 else 0)
-        if result["effect_pages"] >= 2 and not result["whole_scene"]:
+        if result["effect_pages"] >= 2 and not result["whole_scene"] and not result["defeated"]:
             break
     else:
-        raise AssertionError("no attack of 8 dice stunned for 2 pages in 15 tries")
+        raise AssertionError("no attack of 8 dice stunned for 2 pages in 40 tries")
     pages = result["effect_pages"]
     conditions = table.get(f"/v1/characters/{villain}")["conditions"]
     assert conditions == [{"name": "Stunned", "pages": pages, "whole_scene": False}]
@@ -54,7 +56,8 @@ def test_an_effect_as_long_as_the_health_left_defeats_until_the_scene_ends_wcbh_
     nova = make(table, "Nova", "hero", table.example_sheet, table.player)
     scene = table.scene()
     # Health ceil((1 + 8) / 2) = 5 (WCBH-32) and one die of defence: net 3 or 4 leaves 2 or 1
-    # Health, at most the 2 pages of the effect (WCBH-36, about 1 attack in 3; bounded)
+    # Health, at most the 2 pages of the effect (WCBH-36, 31% of attacks; 50 tries, as 20 missed
+    # about once in 2000 runs)
     frail = {**table.example_sheet}
     frail["abilities"] = {
         **frail["abilities"],
@@ -63,7 +66,7 @@ def test_an_effect_as_long_as_the_health_left_defeats_until_the_scene_ends_wcbh_
         "Stamina": 1,
         "Will": 1,
     }
-    for n in range(20):
+    for n in range(50):
         table.post(f"/v1/scenes/{scene}/pages", status=200)  # one action per page (WCBH-25)
         goon = make(table, f"Goon {n}", "villain", frail)
         result = stun(table, scene, nova, goon)

@@ -105,15 +105,15 @@ def frail(table: Table) -> dict[str, Any]:
 def stunned_goon(table: Table, scene: str, token: str | None = None, side: str = "villain") -> str:
     """A frail character defeated by Stunned until the scene ends, not by the damage it took
     besides (WCBH-35, 36: net 3 or 4 leaves 2 or 1 of its 5 Health, at most the effect's 2
-    pages; about 1 in 3 attacks; bounded). A minion cannot be: one net success defeats it by
-    damage (WCBH-33)."""
-    for n in range(20):
+    pages; 31% of attacks: 50 tries, as 20 missed about once in 2000 runs). A minion cannot be:
+    one net success defeats it by damage (WCBH-33)."""
+    for n in range(50):
         goon = make(table, f"Goon {n}", token, side=side, body_sheet=frail(table))
         result = stun(table, scene, striker(table, n), goon)
         if result["whole_scene"]:
             assert result["damage"] == result["net"] and not result["defeated_by_damage"]
             return goon
-    raise AssertionError("no attack of 8 dice left a frail target under its effect in 20 tries")
+    raise AssertionError("no attack of 8 dice left a frail target under its effect in 50 tries")
 
 
 # ---- WCBH-10: help -------------------------------------------------------------------------------
@@ -182,8 +182,8 @@ def test_a_player_cannot_make_another_player_s_character_help_wcbh_10(table: Tab
 
 def group_with_spare(table: Table, scene: str, giver: str, receiver: str, spare: int = 1) -> str:
     """A complete group check in which the giver rolled at least 3 + `spare` successes (bounded:
-    Lightning Bolt rolls 8 dice)."""
-    for _ in range(15):
+    Lightning Bolt rolls 8 dice: 5+ successes 64% of rolls, so 25 tries)."""
+    for _ in range(25):
         opened = send(
             table,
             f"/v1/scenes/{scene}/group-checks",
@@ -197,7 +197,7 @@ def group_with_spare(table: Table, scene: str, giver: str, receiver: str, spare:
         assert first.status_code == second.status_code == 201, first.text + second.text
         if first.json()["roll"]["result"]["successes"] >= 3 + spare:
             return str(group)
-    raise AssertionError("no 8-dice roll reached 4 successes in 15 tries")
+    raise AssertionError(f"no 8-dice roll reached {3 + spare} successes in 25 tries")
 
 
 def test_each_rolls_separately_and_successes_above_3_are_handed_over_wcbh_11(table: Table) -> None:
@@ -339,14 +339,15 @@ def access_chase(t: Table) -> str:
 
 
 def access_stunned_hero(t: Table) -> str:
-    """The owner's hero (Health 6) under a page-counted Stunned (bounded)."""
+    """The owner's hero (Health 6) under a page-counted Stunned, not defeated by the damage
+    either (net 1..3 of 8 dice against 5, 42%: 40 tries; bounded)."""
     scene = t.scene()
-    for n in range(20):
+    for n in range(40):
         hero = make(t, f"Nova {n}", t.player)
         result = stun(t, scene, striker(t, n), hero)
-        if result["effect_pages"] and not result["whole_scene"]:
+        if result["effect_pages"] and not result["whole_scene"] and not result["defeated"]:
             return _keep(t, f"/v1/scenes/{scene}", character_id=hero, effect="Stunned")
-    raise AssertionError("no attack of 8 dice stunned a hero in 20 tries")
+    raise AssertionError("no attack of 8 dice stunned a hero in 40 tries")
 
 
 def access_extension(t: Table) -> str:

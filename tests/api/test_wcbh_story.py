@@ -25,7 +25,9 @@ import pytest
 from tests.api.support import Table, bearer, verified_export
 
 SUCCESSES = {1: 0, 2: 1, 3: 0, 4: 1, 5: 0, 6: 2}  # WCBH-7
-MAX_PAGES = 8  # bound for outcomes the dice decide (each failure is a few percent likely)
+# Bound for outcomes the dice decide: Rex's knockback (63% a page) and a thug left standing
+# paralysed (66%) missed in 8 pages about once in 3000 and 6000 runs; in 20, about once in 10^9.
+MAX_PAGES = 20
 
 
 def successes(faces: list[int]) -> int:
@@ -256,7 +258,7 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
             break
         s.next_page(scene)
         paralysis_pages = max(0, paralysis_pages - 1)  # a page passes (WCBH-35)
-    assert null_defeated and knocked, "the dice of eight pages never came through"
+    assert null_defeated and knocked, f"the dice of {MAX_PAGES} pages never came through"
     if by_effect:  # to the end of the scene; after a defeat by damage its pages may run out
         assert s.character(s.null)["conditions"][0]["whole_scene"]
 
@@ -395,8 +397,8 @@ def test_a_scripted_story_of_two_scenes_and_two_game_issues_wcbh(table: Table) -
         if bolt["result"]["effect_pages"] and s.character(thug)["status"] == "active":
             break
         s.next_page(rooftop)
-    assert bolt["result"]["effect_pages"], "eight bolts and no paralysis"
-    assert s.character(thug)["status"] == "active", "eight bolts and no thug left standing"
+    assert bolt["result"]["effect_pages"], f"{MAX_PAGES} bolts and no paralysis"
+    assert s.character(thug)["status"] == "active", f"{MAX_PAGES} bolts and no thug left standing"
     swing = {"attacker_id": thug, "target_id": s.nova, "trait": "Strength"}
     s.refused(f"/v1/scenes/{rooftop}/attacks", swing, 409, "WCBH-37")
     s.refused(f"/v1/scenes/{rooftop}/moves", {"character_id": thug}, 409, "WCBH-37")
