@@ -232,6 +232,12 @@ def paused(processes: list[Process]) -> Iterator[None]:
             os.kill(pid, signal.SIGCONT)
 
 
+# The states of /proc/PID/stat in which a process runs no more: stopped, traced, or ended and not
+# yet reaped by its parent (a server's worker that exited: SIGSTOP never turns it into "T", which
+# is how pausing a `--workers 4` tree failed).
+NOT_RUNNING = ("T", "t", "Z", "X")
+
+
 def stopped(pid: int, timeout: float = 5.0) -> None:
     """Until the kernel has stopped `pid` (a signal is delivered when the process next runs)."""
     deadline = time.monotonic() + timeout
@@ -240,7 +246,7 @@ def stopped(pid: int, timeout: float = 5.0) -> None:
             state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
         except OSError:
             return  # it has ended
-        if state in ("T", "t"):
+        if state in NOT_RUNNING:
             return
         time.sleep(0.001)  # polling the process state
     raise RuntimeError(f"process {pid} did not stop")

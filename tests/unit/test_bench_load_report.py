@@ -1,14 +1,18 @@
 """The pure parts of the load benchmark (bench/bench_load.py): reading wrk's and py-spy's output,
-the targets file, and the report's ratios and verdicts."""
+the targets file, and the report's ratios and verdicts; and the harness's reading of a process's
+state."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from bench.load.profile import name, summarize
 from bench.load.report import Measured, render, verdicts
+from bench.load.servers import stopped
 from bench.load.workload import Load, Target, parse_wrk, write_targets
 
 WRK_OUTPUT = """Running 2s test @ http://127.0.0.1:8000
@@ -112,3 +116,13 @@ def test_the_report_puts_both_checkouts_side_by_side_with_the_ratio() -> None:
     row = next(line for line in text.splitlines() if line.startswith("| sqlite | 50 |"))
     assert row == "| sqlite | 50 | 150 | 20 | 50 | 0 | 300 | 20 | 50 | 0 | 2.00× | 1.00× |"
     assert "| sqlite | idle server, % of a core | 3.0 | 3.0 | 1.00× |" in text
+
+
+def test_a_process_that_ended_unreaped_counts_as_stopped() -> None:
+    # A zombie never reaches the "T" state SIGSTOP gives a live process; waiting for it failed.
+    child = subprocess.Popen(["true"])
+    try:
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, left unreaped
+        stopped(child.pid, timeout=0.5)
+    finally:
+        child.wait()
