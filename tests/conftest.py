@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,11 +69,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 # The scopes (files, and the browser tests as one) that take longest, longest first (seconds of
-# wall on one worker of a `-n 3` run, 3 December; `-n 2` keeps the order). xdist hands scopes out in order, and by default
-# orders them by their number of tests, so a file of one long test (a real server with workers,
-# the load benchmark, a client generated with npm) started last and the run ended on one busy
-# worker while the others idled: 10-20 s of a 220 s run. Longest first shortens that tail; a
-# file not named here follows, the larger first. A name that no longer exists only loses its place.
+# wall on one worker of a `-n 3` run, 3 December). xdist hands scopes out in order, and by
+# default orders them by their number of tests, so a file of one long test (a real server with
+# workers, the load benchmark, a client generated with npm) started last and the run ended on one
+# busy worker while the others idled: 10-20 s of a 220 s run. Longest first shortens that tail; a
+# file not named here follows, the larger first. tests/unit/test_scheduling.py fails on a name
+# that no longer exists.
 LONGEST_FIRST = (
     "tests/browser",  # 68 s
     "tests/api/test_fuzz.py",  # 54 s
@@ -110,7 +111,7 @@ class _FilesBrowserTogether(LoadFileScheduling):
         return scope_of(nodeid)
 
 
-def longest_first(nodeids: list[str], scope_of: Callable[[str], str]) -> list[str]:
+def longest_first(nodeids: list[str]) -> list[str]:
     """The node ids scope by scope: those of `LONGEST_FIRST` in its order, then the others, the
     more tests the earlier; in each scope the tests keep their order."""
     scopes: dict[str, list[str]] = {}
@@ -142,7 +143,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Ordered here, where every worker collects, not in the scheduler: xdist sends each worker
     # the indices of its tests in the collection, so all of them must agree on its order.
     by_id = {item.nodeid: item for item in items}
-    items[:] = [by_id[nodeid] for nodeid in longest_first(list(by_id), scope_of)]
+    items[:] = [by_id[nodeid] for nodeid in longest_first(list(by_id))]
 
 
 @contextmanager

@@ -957,7 +957,8 @@ def test_each_role_gets_exactly_its_status(table: Table, name: str) -> None:
     headers = {role: token_of(table, role) for role in ROLES}
     # The log's position is read once after each run of refusals, before the request expected to
     # succeed next (and at the end): a refusal that wrote anything moved it.
-    before, refused = table.position(), list[str]()
+    before = table.position()
+    refused: list[str] = []
     for role in ROLES:
         if refused and case.expect[role] < 400:
             assert_nothing_written(table, before, refused, seen, case)

@@ -13,7 +13,7 @@ def test_named_scopes_come_first_in_order_then_the_larger_and_tests_keep_their_o
     fuzz = ["tests/api/test_fuzz.py::x[sqlite]", "tests/api/test_fuzz.py::y[sqlite]"]
     bench = ["tests/e2e/test_bench_load.py::z"]
     assert LONGEST_FIRST.index(scope_of(fuzz[0])) < LONGEST_FIRST.index(scope_of(bench[0]))
-    ordered = longest_first([*small, *bench, *large, *fuzz], scope_of)
+    ordered = longest_first([*small, *bench, *large, *fuzz])
     assert ordered == [*fuzz, *bench, *large, *small]
 
 
