@@ -256,8 +256,9 @@ def play(s: Session) -> tuple[str, list[str]]:
             },
         )
         # Nor defeated, by the damage or the effect: a defeated villain's effect lasts the scene
-        # and no page ticks it. At 38% a try, 60 plain misses in a row are all but impossible, so
-        # the CI run that found no tick (3 December) most likely stopped at such a villain.
+        # (WCBH-36) and no page ticks it. At 38% a try, 60 plain misses in a row are all but
+        # impossible, so the CI run that found no tick (3 December) most likely stopped at such a
+        # villain.
         result = stunned["result"]
         if result["effect_pages"] >= 2 and not result["defeated"] and not result["whole_scene"]:
             break
