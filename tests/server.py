@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import threading
@@ -26,6 +27,15 @@ from api.settings import Settings
 READY = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
 WORKER_READY = re.compile(r"chronicle project: keeping the views up to date")
 
+# httpx builds a TLS context for each client (its CA bundle read and parsed: 25 ms of CPU), though
+# the servers here speak plain HTTP on loopback; some 270 clients a suite share this one instead.
+_TLS = ssl.create_default_context()
+
+
+def loopback_client(**options: Any) -> httpx.Client:
+    """An httpx client for the test servers: `httpx.Client(**options)` without a TLS context of its own."""
+    return httpx.Client(verify=_TLS, **options)
+
 
 @dataclass
 class Server:
@@ -39,7 +49,7 @@ def _wait_answering(url: str, process: subprocess.Popen[str], timeout: float = 9
     deadline = time.monotonic() + timeout
     # One client for every try: a new one each 50 ms would build a TLS context each time, tens of
     # milliseconds of CPU taken from the server that is starting.
-    with httpx.Client(timeout=5) as client:
+    with loopback_client(timeout=5) as client:
         while True:
             try:
                 client.get(f"{url}/health")

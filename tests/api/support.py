@@ -20,8 +20,8 @@ def openapi_document() -> dict[str, Any]:
 
 @functools.cache
 def _openapi_json() -> str:
-    # FastAPI takes seconds to build it, and the fuzzing, the malformed bodies and the bounds all
-    # read it: one build per test process.
+    # FastAPI takes about a second to build it, and the fuzzing, the malformed bodies, the bounds,
+    # the snapshot, CORS and the generated clients all read it: one build per test process.
     return json.dumps(create_app().openapi())
 
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
-
 from api.main import create_app
 from api.settings import Settings
 from tests.api.support import Table, bearer
 from tests.client import TestClient
-from tests.server import serving_here
+from tests.server import loopback_client, serving_here
 
 LIMIT = 2048
 
@@ -55,7 +53,7 @@ def test_a_chunked_body_within_the_limit_is_read_whole(tmp_path: Path) -> None:
 
 def test_a_real_server_refuses_a_chunked_upload_over_the_default_limit(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
-    with serving_here(settings) as server, httpx.Client(base_url=server.url) as http:
+    with serving_here(settings) as server, loopback_client(base_url=server.url) as http:
         created = http.post("/v1/campaigns", json={"name": "N", "ruleset": "wcbh"}).json()
         response = http.post(
             f"/v1/campaigns/{created['id']}/stories",

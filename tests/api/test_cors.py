@@ -9,9 +9,9 @@ from pydantic import ValidationError
 
 from api.main import create_app
 from api.settings import Settings
-from tests.api.support import bearer
+from tests.api.support import bearer, openapi_document
 from tests.client import TestClient
-from tests.unit.test_openapi_snapshot import document, operations
+from tests.unit.test_openapi_snapshot import operations
 
 TABLE = "https://table.example.org"
 BOT = "http://localhost:5173"
@@ -52,7 +52,7 @@ def test_a_preflight_from_an_allowed_origin_is_answered_with_what_it_may_send(
 
 def test_every_route_of_the_api_answers_a_preflight(client: TestClient) -> None:
     refused = []
-    for key in operations(document()):
+    for key in operations(openapi_document()):
         method, path = key.split(" ", 1)
         path = path.replace("{", "").replace("}", "")  # any text stands for an id here
         response = preflight(client, path, BOT, method)

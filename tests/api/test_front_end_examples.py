@@ -10,11 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.conftest import store_settings
-from tests.server import Server, serving_here
+from tests.server import Server, loopback_client, serving_here
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HERO = "Quicksilver Kate"
@@ -31,7 +30,7 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 @pytest.fixture
 def table(server: Server) -> Iterator[dict[str, Any]]:
     """A served WCBH campaign with a player's hero in an open scene: its url and tokens."""
-    with httpx.Client(base_url=server.url) as http:
+    with loopback_client(base_url=server.url) as http:
 
         def post(path: str, body: dict[str, Any], token: str | None = None) -> Any:
             headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -16,7 +16,7 @@ import pytest
 
 from api.settings import Settings
 from tests.conftest import store_settings
-from tests.server import Server, running_server, serving_here
+from tests.server import Server, loopback_client, running_server, serving_here
 
 # The stream reads the store's notifications (LISTEN/NOTIFY on PostgreSQL, polling on SQLite).
 pytestmark = pytest.mark.store
@@ -126,7 +126,7 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 @pytest.fixture
 def client(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=TIMEOUT) as value:
+    with loopback_client(base_url=server.url, timeout=TIMEOUT) as value:
         yield value
 
 
@@ -170,7 +170,7 @@ def follow_with_disconnects(
     deadline = time.monotonic() + 30
     last: int | None = None
     connections = 0
-    with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
+    with loopback_client(base_url=server.url, timeout=TIMEOUT) as client:
         while writing.is_set() or last is None or last < campaign.position:
             assert time.monotonic() < deadline, "the client never caught up"
             budget = rng.randint(0, 4)
@@ -271,14 +271,14 @@ def test_an_open_stream_does_not_hold_up_the_server_shutdown(settings: Settings)
     opened, ended = threading.Event(), threading.Event()
 
     def follow(server: Server, campaign: Campaign) -> None:
-        with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
+        with loopback_client(base_url=server.url, timeout=TIMEOUT) as client:
             with campaign.stream(client, heartbeat=60) as response:
                 for _ in messages(response):
                     opened.set()
             ended.set()  # a clean end of the response, not a connection torn down
 
     with running_server(settings) as server:  # the stream notices the process's SIGTERM
-        with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
+        with loopback_client(base_url=server.url, timeout=TIMEOUT) as client:
             campaign = Campaign(client)
         threading.Thread(target=follow, args=(server, campaign), daemon=True).start()
         assert opened.wait(10)

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.server import Server
+from tests.server import Server, loopback_client
 
 
 @dataclass
@@ -28,7 +28,7 @@ class Campaign:
     @classmethod
     def start(cls, to: str | httpx.Client, ruleset: str = "wcbh") -> Campaign:
         """The campaign made on the server at the URL `to` (or through the client `to`)."""
-        api = httpx.Client(base_url=to, timeout=10) if isinstance(to, str) else to
+        api = loopback_client(base_url=to, timeout=10) if isinstance(to, str) else to
         sheet = api.get(f"/v1/rulesets/{ruleset}").raise_for_status().json()["example_sheet"]
         created = ok(api.post("/v1/campaigns", json={"name": "Night City", "ruleset": ruleset}))
         gm, campaign_id = created["gm_token"], created["id"]

@@ -18,7 +18,7 @@ from domain.dice import FairSource
 from tests import tamper
 from tests.browser.table import Campaign
 from tests.client import TestClient
-from tests.server import Server
+from tests.server import Server, loopback_client
 
 NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
 
@@ -111,7 +111,7 @@ def close_scene(campaign: Campaign) -> None:
 
 
 def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page: NewPage) -> None:
-    campaign, roll = play_a_public_roll(httpx.Client(base_url=server.url, timeout=30))
+    campaign, roll = play_a_public_roll(loopback_client(base_url=server.url, timeout=30))
     page = new_page()  # no token anywhere: the page is public
     page.goto(f"{server.url}/proof/{roll['id']}")
     verdict = page.locator("#verdict")

@@ -24,7 +24,7 @@ from domain.secrets import parse_token
 from projections.heartbeat import fresh
 from tests.api.test_stream import TIMEOUT, Campaign, bearer, read_until
 from tests.conftest import temporary_database
-from tests.server import all_running, running_server, running_worker
+from tests.server import all_running, loopback_client, running_server, running_worker
 
 
 @dataclass
@@ -66,8 +66,8 @@ def replicas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replicas]:
                 running_server(settings("replica-b")),
                 running_worker(worker, "--heartbeat", str(heartbeat)),
             ) as (a, b, _),
-            httpx.Client(base_url=a.url, timeout=TIMEOUT) as client_a,
-            httpx.Client(base_url=b.url, timeout=TIMEOUT) as client_b,
+            loopback_client(base_url=a.url, timeout=TIMEOUT) as client_a,
+            loopback_client(base_url=b.url, timeout=TIMEOUT) as client_b,
         ):
             yield Replicas(settings("probe"), client_a, client_b, heartbeat)
 

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from api.settings import Settings
-from tests.server import running_server
+from tests.server import loopback_client, running_server
 
 
 def children_of(pid: int) -> list[str]:
@@ -59,7 +59,7 @@ def test_workers_answer_concurrent_rolls_and_one_views_process_follows_them(
 ) -> None:
     with (
         running_server(Settings(data_dir=tmp_path), "--workers", "2") as server,
-        httpx.Client(base_url=server.url, timeout=60) as http,
+        loopback_client(base_url=server.url, timeout=60) as http,
     ):
         described = ok(http.get("/v1/rulesets/wcbh"), 200)
         tables = [scene_with_a_hero(http, described) for _ in range(4)]

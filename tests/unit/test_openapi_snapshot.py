@@ -9,7 +9,7 @@ repository root and commit it with the change:
     .venv/bin/python -m tests.unit.test_openapi_snapshot --write
 
 The document comes from `create_app()` without its lifespan (no store is opened): FastAPI builds it
-from the routes and their models alone.
+from the routes and their models alone, once a test process (`tests.api.support.openapi_document`).
 """
 
 from __future__ import annotations
@@ -28,16 +28,12 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from api.main import create_app
+from tests.api.support import openapi_document
 
 SNAPSHOT = Path(__file__).with_name("openapi.json")
 REGENERATE = ".venv/bin/python -m tests.unit.test_openapi_snapshot --write"
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 DIFF_LINES = 120  # of the line diff shown under the summary; the summary lists everything
-
-
-def document() -> dict[str, Any]:
-    """The OpenAPI document as the app serves it, through JSON (so it compares as the file does)."""
-    return json.loads(json.dumps(create_app().openapi()))  # type: ignore[no-any-return]
 
 
 def render(doc: dict[str, Any]) -> str:
@@ -88,7 +84,7 @@ def changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 def test_the_openapi_document_is_the_committed_snapshot() -> None:
     committed = SNAPSHOT.read_text()
-    today = render(document())
+    today = render(openapi_document())
     if committed == today:
         return
     summary = changes(json.loads(committed), json.loads(today)) or ["  (formatting only)"]
@@ -110,7 +106,7 @@ def test_the_openapi_document_is_the_committed_snapshot() -> None:
 
 def test_every_operation_has_its_own_operation_id() -> None:
     by_id: dict[str, list[str]] = defaultdict(list)
-    for key, operation in operations(document()).items():
+    for key, operation in operations(openapi_document()).items():
         by_id[str(operation.get("operationId"))].append(key)
     clashes = {op_id: keys for op_id, keys in by_id.items() if len(keys) > 1 or op_id == "None"}
     assert not clashes, "operationIds missing or shared (a client keeps one function per id):\n" + (
@@ -158,7 +154,7 @@ def test_no_two_models_of_the_api_share_a_name() -> None:
             f"  {name}: {', '.join(sorted(places))}" for name, places in sorted(clashes.items())
         )
     )
-    schemas = document()["components"]["schemas"]
+    schemas = openapi_document()["components"]["schemas"]
     assert {m.__name__ for m in route_models()} <= schemas.keys()
 
 
@@ -172,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     old = json.loads(SNAPSHOT.read_text()) if SNAPSHOT.exists() else {}
-    new = document()
+    new = openapi_document()
     SNAPSHOT.write_text(render(new))
     print("\n".join(changes(old, new)) or "openapi.json was up to date")
     return 0
