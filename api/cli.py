@@ -38,6 +38,12 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 # A backstop for a graceful stop: open streams end on shutdown by themselves.
 GRACEFUL_SHUTDOWN_SECONDS = 10
+# How long uvicorn's supervisor waits for a worker to answer its health ping before it kills and
+# replaces the worker. Its default, 5 s, is less than a worker can be kept from running on a small
+# machine under a burst: the load benchmark (4 workers, PostgreSQL, 2 cores) saw a worker replaced,
+# the replacement time out on the store's pool while starting, and uvicorn then stop the whole
+# server (a worker that fails at start-up stops the parent). A hung worker is still replaced.
+WORKER_HEALTHCHECK_SECONDS = 30
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -91,6 +97,7 @@ def _serve_workers(settings: Settings, flags: dict[str, Any], log_level: str) ->
             "api.main:create_app",
             factory=True,
             workers=settings.workers,
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
             **uvicorn_options(settings, log_level),
         )
     finally:

@@ -170,11 +170,24 @@ def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[M
             for n, step in enumerate(steps(backend, opts)):
                 for run in runs if n % 2 == 0 else runs[::-1]:
                     with paused([other.server for other in runs if other is not run]):
-                        step(run, opts)
+                        try:
+                            step(run, opts)
+                        except RuntimeError:
+                            said(runs)
+                            raise
         if not opts.no_catch_up:
             for run in runs:
                 run.measured.catch_up = rebuilt(run.tree, run.store, opts.catch_up_seconds)
     return [run.measured for run in runs]
+
+
+def said(runs: list[Run]) -> None:
+    """What each server last wrote besides its access lines: why one stopped answering."""
+    for run in runs:
+        lines = [
+            line for line in run.server.tail(4000).splitlines() if "uvicorn.access" not in line
+        ]
+        print(f"--- {run.tree.name}'s server, last lines:", *lines[-40:], sep="\n", file=sys.stderr)
 
 
 def rebuilt(tree: Tree, store: Store, seconds: float) -> CatchUp:

@@ -7,6 +7,10 @@ tests/e2e/test_replicas.py's, and racing writes on each store tests/api/test_con
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,18 +20,30 @@ import httpx
 from api.settings import Settings
 from tests.server import loopback_client, running_server
 
+# uvicorn's own wait for a worker's health ping (its `timeout_worker_healthcheck` default), which
+# `chronicle serve` lengthens (api/cli.py WORKER_HEALTHCHECK_SECONDS).
+UVICORN_HEALTHCHECK_SECONDS = 5
 
-def children_of(pid: int) -> list[str]:
-    """The command lines of a process's children, from /proc."""
-    found = []
+
+def children_of(pid: int) -> dict[int, str]:
+    """The command lines of a process's children by their pids, from /proc."""
+    found = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             parent = int(stat.read_text().rpartition(")")[2].split()[1])
             if parent == pid:
-                found.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+                command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                found[int(stat.parent.name)] = command
         except (OSError, IndexError, ValueError):
             continue  # it ended meanwhile
     return found
+
+
+def workers_of(pid: int) -> list[int]:
+    """uvicorn's worker processes under a `serve --workers` process."""
+    return sorted(
+        p for p, command in children_of(pid).items() if "--multiprocessing-fork" in command
+    )
 
 
 def ok(response: httpx.Response, status: int = 201) -> Any:
@@ -80,7 +96,18 @@ def test_workers_answer_concurrent_rolls_and_one_views_process_follows_them(
             }
             assert {r["id"] for r in mine} <= logged  # the views process saw every roll
         children = children_of(server.pid)
-    views = [c for c in children if "api.cli project" in c]
-    assert len(views) == 1, children
-    workers = [c for c in children if "--multiprocessing-fork" in c]  # uvicorn's workers
-    assert len(workers) == 2, children
+        views = [c for c in children.values() if "api.cli project" in c]
+        assert len(views) == 1, children
+        workers = workers_of(server.pid)
+        assert len(workers) == 2, children
+
+        # A worker kept from running longer than uvicorn's own health-ping wait (the stop is the
+        # stall tested, not a wait for something) is not killed and replaced: it answers again.
+        os.kill(workers[0], signal.SIGSTOP)
+        try:
+            time.sleep(UVICORN_HEALTHCHECK_SECONDS + 1.5)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # the assertion below says why
+                os.kill(workers[0], signal.SIGCONT)
+        assert [roll(n)["nonce"] for n in range(4)] == [6] * 4
+        assert workers_of(server.pid) == workers, children_of(server.pid)
