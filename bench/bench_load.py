@@ -173,7 +173,7 @@ def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[M
                         try:
                             step(run, opts)
                         except RuntimeError:
-                            said(runs)
+                            print_server_logs(runs)
                             raise
         if not opts.no_catch_up:
             for run in runs:
@@ -181,12 +181,11 @@ def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[M
     return [run.measured for run in runs]
 
 
-def said(runs: list[Run]) -> None:
-    """What each server last wrote besides its access lines: why one stopped answering."""
+def print_server_logs(runs: list[Run]) -> None:
+    """What each server last wrote besides its access lines (in either tree's log format): why
+    one stopped answering."""
     for run in runs:
-        lines = [
-            line for line in run.server.tail(4000).splitlines() if "uvicorn.access" not in line
-        ]
+        lines = [line for line in run.server.tail(4000).splitlines() if "HTTP/1.1" not in line]
         print(f"--- {run.tree.name}'s server, last lines:", *lines[-40:], sep="\n", file=sys.stderr)
 
 

@@ -8,11 +8,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import store_settings
-from tests.server import Server, serving_here
+from tests.server import Server, loopback_client, serving_here
 
 # /ready answers 503 by design while the views lag behind the fuzzer's own writes.
 READY = "GET /ready"
@@ -43,7 +42,8 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 @pytest.fixture(scope="module")
 def gm_token(server: Server) -> str:
-    created = httpx.post(f"{server.url}/v1/campaigns", json={"name": "Fuzz", "ruleset": "wcbh"})
+    with loopback_client() as http:
+        created = http.post(f"{server.url}/v1/campaigns", json={"name": "Fuzz", "ruleset": "wcbh"})
     return str(created.json()["gm_token"])
 
 

@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi import FastAPI
 
@@ -19,7 +18,7 @@ from api.logs import LogFormat, log_config
 from api.request_ids import RequestIds
 from api.settings import Settings
 from tests.client import TestClient
-from tests.server import Server, running_server
+from tests.server import Server, loopback_client, running_server
 
 
 def handler_for(fmt: LogFormat, stream: io.StringIO) -> logging.Handler:
@@ -92,7 +91,8 @@ def test_the_server_logs_json_lines_with_the_request_id_on_its_access_lines(
     tmp_path: Path,
 ) -> None:
     with running_server(Settings(data_dir=tmp_path)) as server:
-        answer = httpx.get(f"{server.url}/health", headers={"X-Request-Id": "probe-9"})
+        with loopback_client() as http:
+            answer = http.get(f"{server.url}/health", headers={"X-Request-Id": "probe-9"})
         line = until_logged(server, "probe-9")
         written = list(server.log)
     access = json.loads(line)

@@ -15,13 +15,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from api.settings import Settings
 from tests.browser.table import Campaign
-from tests.server import Server, serving_here
+from tests.server import Server, loopback_client, serving_here
 
 # Where the screenshots of failed tests go (ignored by git); CI keeps the folder as an artifact.
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -76,7 +75,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def _openapi(url: str) -> None:
-    httpx.get(url + "/openapi.json", timeout=120)
+    with loopback_client(timeout=120) as http:
+        http.get(url + "/openapi.json")
 
 
 @pytest.hookimpl(wrapper=True)

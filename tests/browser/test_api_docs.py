@@ -13,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.server import Server
+from tests.server import Server, loopback_client
 
 NewPage = Callable[..., Page]  # the new_page fixture (tests/browser/conftest.py)
 
@@ -30,7 +29,8 @@ SHOWN_TAGS = {"proof pages", "visibility"}
 def small_document(server: Server) -> dict[str, Any]:
     """The server's OpenAPI document cut to the operations of SHOWN_TAGS and the schemas they
     reach through $ref."""
-    document = httpx.get(server.url + "/openapi.json", timeout=60).raise_for_status().json()
+    with loopback_client(timeout=60) as http:
+        document = http.get(server.url + "/openapi.json").raise_for_status().json()
     paths = {
         path: kept
         for path, methods in document["paths"].items()

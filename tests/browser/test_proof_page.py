@@ -111,20 +111,22 @@ def close_scene(campaign: Campaign) -> None:
 
 
 def test_the_proof_page_verifies_after_the_scene_closes(server: Server, new_page: NewPage) -> None:
-    campaign, roll = play_a_public_roll(loopback_client(base_url=server.url, timeout=30))
-    page = new_page()  # no token anywhere: the page is public
-    page.goto(f"{server.url}/proof/{roll['id']}")
-    verdict = page.locator("#verdict")
-    expect(verdict).to_have_attribute("data-state", "sealed")
-    expect(verdict).to_contain_text("still sealed")
-    close_scene(campaign)
-    page.reload()
-    expect(verdict).to_have_attribute("data-state", "verified")
-    count = len(roll["faces"])
-    expect(verdict).to_contain_text(f"all {count} faces recompute")
-    expect(page.locator("#faces .recomputed.same")).to_have_count(count)
-    shown = page.locator("#faces .recomputed").all_inner_texts()
-    assert shown == [str(f["face"]) for f in roll["faces"]]
+    # The campaign makes its requests through this client until the scene is closed.
+    with loopback_client(base_url=server.url, timeout=30) as http:
+        campaign, roll = play_a_public_roll(http)
+        page = new_page()  # no token anywhere: the page is public
+        page.goto(f"{server.url}/proof/{roll['id']}")
+        verdict = page.locator("#verdict")
+        expect(verdict).to_have_attribute("data-state", "sealed")
+        expect(verdict).to_contain_text("still sealed")
+        close_scene(campaign)
+        page.reload()
+        expect(verdict).to_have_attribute("data-state", "verified")
+        count = len(roll["faces"])
+        expect(verdict).to_contain_text(f"all {count} faces recompute")
+        expect(page.locator("#faces .recomputed.same")).to_have_count(count)
+        shown = page.locator("#faces .recomputed").all_inner_texts()
+        assert shown == [str(f["face"]) for f in roll["faces"]]
 
 
 def test_the_proof_page_shows_a_mismatch_on_a_tampered_record(

@@ -12,8 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
-
 from bench.load.probes import Positions, catch_up, cpu_seconds, lag, wait_for_views
 from bench.load.servers import (
     Process,
@@ -26,6 +24,7 @@ from bench.load.servers import (
     serving,
 )
 from bench.load.workload import Target, seed, write_targets, wrk
+from tests.server import loopback_client
 
 
 def test_the_harness_seeds_loads_probes_and_catches_up_on_one_server(tmp_path: Path) -> None:
@@ -52,17 +51,14 @@ def seeding_makes_one_campaign_with_a_hero_and_an_open_scene_each(
     assert len({t.scene_id for t in targets}) == 3
     with Positions(store) as positions:
         wait_for_views(positions)  # the scenes are read from the views
-    for target in targets:
-        headers = {"Authorization": f"Bearer {target.token}"}
-        scene = httpx.get(
-            f"{server.url}/v1/scenes/{target.scene_id}", headers=headers, timeout=30
-        ).json()
-        assert scene["status"] == "open"
-        rolled = httpx.post(
-            f"{server.url}{target.path}", json=target.body, headers=headers, timeout=30
-        )
-        assert rolled.status_code == 201, rolled.text
-        assert rolled.json()["character_id"] == target.body["character_id"]
+    with loopback_client(base_url=server.url, timeout=30) as http:
+        for target in targets:
+            headers = {"Authorization": f"Bearer {target.token}"}
+            scene = http.get(f"/v1/scenes/{target.scene_id}", headers=headers).json()
+            assert scene["status"] == "open"
+            rolled = http.post(target.path, json=target.body, headers=headers)
+            assert rolled.status_code == 201, rolled.text
+            assert rolled.json()["character_id"] == target.body["character_id"]
 
 
 def wrk_rolls_at_the_seeded_campaigns_and_every_roll_is_written(
@@ -97,7 +93,8 @@ def the_lag_probe_sees_every_roll_reach_the_views(
 
 def the_server_process_tree_uses_cpu_time(server: Process) -> None:
     before = cpu_seconds(server.pid)
-    httpx.get(f"{server.url}/health", timeout=30)
+    with loopback_client(timeout=30) as http:
+        http.get(f"{server.url}/health")
     assert cpu_seconds(server.pid) > before
 
 

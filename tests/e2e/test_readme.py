@@ -11,13 +11,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 import uvicorn
 
 from api.settings import Settings
 from tests.cli import chronicle
-from tests.server import READY, running_server
+from tests.server import READY, loopback_client, running_server
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 WALKTHROUGH = re.compile(
@@ -81,7 +80,8 @@ def the_run_command_serving_health_on_sqlite_in(directory: Path) -> Iterator[str
         assert url is not None, "chronicle serve never said where it listens"
         # Keep draining its log so that the walk-through's requests never fill the pipe.
         threading.Thread(target=process.stderr.read, daemon=True).start()
-        health = httpx.get(f"{url}/health").json()
+        with loopback_client() as http:
+            health = http.get(f"{url}/health").json()
         assert (health["status"], health["backend"]) == ("ok", "sqlite")
         assert (directory / "chronicle.sqlite3").exists()
         yield url

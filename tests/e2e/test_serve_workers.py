@@ -8,6 +8,7 @@ tests/e2e/test_replicas.py's, and racing writes on each store tests/api/test_con
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import signal
 import time
@@ -16,13 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 
 from api.settings import Settings
 from tests.server import loopback_client, running_server
 
-# uvicorn's own wait for a worker's health ping (its `timeout_worker_healthcheck` default), which
-# `chronicle serve` lengthens (api/cli.py WORKER_HEALTHCHECK_SECONDS).
-UVICORN_HEALTHCHECK_SECONDS = 5
+# uvicorn's own wait for a worker's health ping, which `chronicle serve` lengthens (api/cli.py
+# WORKER_HEALTHCHECK_SECONDS).
+UVICORN_HEALTHCHECK_SECONDS: float = (
+    inspect.signature(uvicorn.Config).parameters["timeout_worker_healthcheck"].default
+)
 
 
 def children_of(pid: int) -> dict[int, str]:
