@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,6 +45,14 @@ from bench.load.servers import (
     serving,
 )
 from bench.load.workload import Target, seed, write_targets, wrk
+
+
+def setting(text: str) -> tuple[str, str]:
+    """`NAME=VALUE` of `--serve-env`."""
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
 
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
@@ -70,6 +78,14 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     add("--no-baseline", action="store_true", help="measure this tree only")
     add("--baseline", default=BASELINE_COMMIT, help="the commit to compare with")
     add("--serve-arg", action="append", default=[], help="passed to this tree's `serve` only")
+    add(
+        "--serve-env",
+        action="append",
+        default=[],
+        type=setting,
+        metavar="NAME=VALUE",
+        help="in this tree's server's environment only, e.g. CHRONICLE_POSTGRES_POOL_SIZE=4",
+    )
     add("--profile", action="store_true", help="py-spy each tree on the first backend")
     add("--profile-seconds", type=float, default=10.0)
     add("--profile-connections", type=int, default=1, help="1: one roll at a time")
@@ -163,6 +179,8 @@ def measure(trees: list[Tree], backend: str, opts: argparse.Namespace) -> list[M
         with ExitStack() as servers:
             for tree in trees:
                 store = stores.enter_context(fresh_store(backend))
+                if tree.name == "current":
+                    store = replace(store, extra=tuple(opts.serve_env))
                 extra = opts.serve_arg if tree.name == "current" else []
                 server = servers.enter_context(serving(tree, store, *extra))
                 file = Path(work) / f"{tree.name}.tsv"

@@ -67,7 +67,16 @@ class Service(Application):
     def __init__(
         self, env: Mapping[str, str] | None = None, **options: Unpack[ServiceOptions]
     ) -> None:
-        super().__init__(env)
+        try:
+            super().__init__(env)
+        except BaseException:
+            # A store that fails while opening (its tables, its first connection) has already
+            # opened its pool, whose workers connect in the background: close it, or every
+            # failed start (a views runner restarting through an outage) leaves its connections.
+            factory = getattr(self, "factory", None)
+            if factory is not None:
+                factory.close()
+            raise
         self._sealer = options.get("sealer")
         self.attempts = options.get("attempts", DEFAULT_ATTEMPTS)
         # Shared with every other process on the store when it is PostgreSQL (domain/claims.py).

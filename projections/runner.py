@@ -45,7 +45,11 @@ def open_view_store(env: Mapping[str, str], *, beside_live: bool = False) -> Vie
     """The live views (what the API reads), or the tables a rebuild writes beside them."""
     factory = InfrastructureFactory.construct(Environment(Views.name, dict(env)))
     store_class = view_store_class(env["PERSISTENCE_MODULE"], beside_live=beside_live)
-    return factory.tracking_recorder(store_class)  # type: ignore[return-value]
+    try:
+        return factory.tracking_recorder(store_class)  # type: ignore[return-value]
+    except BaseException:
+        factory.close()  # its pool is open already (see `Service.__init__`)
+        raise
 
 
 def decoded(app: Chronicle, notifications: Sequence[Notification], name: str) -> Page:
@@ -148,7 +152,11 @@ class Supervisor(Loop):
     def _follow(self) -> None:
         """Apply the log to the views until stopped; returns when stopped, raises on errors."""
         app = Chronicle(self.env)
-        store = open_view_store(self.env)
+        try:
+            store = open_view_store(self.env)
+        except BaseException:
+            app.close()  # or each failed restart leaves the application's pool open
+            raise
         try:
             views = Views(store)
             after = store.max_tracking_id(app.name)

@@ -73,12 +73,17 @@ class Store:
     backend: str
     data_dir: Path
     database_url: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()  # set for this store's server only (`--serve-env`)
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")}
         env["CHRONICLE_DATA_DIR"] = str(self.data_dir)
         if self.database_url:
             env["CHRONICLE_DATABASE_URL"] = self.database_url
+        # A frozen server (`paused`) may be inside a transaction: PostgreSQL would end its
+        # session after eventsourcing's 5 s, and the server would come back to dead connections.
+        env["POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT"] = "0"
+        env.update(self.extra)
         return env
 
 

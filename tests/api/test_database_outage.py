@@ -7,20 +7,24 @@ shared PostgreSQL server itself is never stopped.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+import psycopg_pool
 import pytest
-from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.persistence import InfrastructureFactory, OperationalError
 from eventsourcing.utils import Environment
 
 from api.errors import STORE_RETRY_AFTER_SECONDS
 from api.main import create_app
 from api.settings import Settings
-from projections.runner import views_env
+from domain.application import Chronicle
+from domain.postgres import store_reachability
+from projections.runner import open_view_store, views_env
 from tests.api.support import Table, bearer
 from tests.client import TestClient
 from tests.conftest import POSTGRES_URL, empty_database
@@ -172,3 +176,43 @@ def backend_gone(pid: int, timeout: float = 10) -> None:
         while conn.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
             assert time.monotonic() < deadline, f"backend {pid} still there after {timeout} s"
             time.sleep(0.01)
+
+
+def open_pools() -> list[psycopg_pool.ConnectionPool]:
+    return [
+        o for o in gc.get_objects() if isinstance(o, psycopg_pool.ConnectionPool) and not o.closed
+    ]
+
+
+def test_a_store_that_fails_while_opening_closes_its_pool(
+    database: str, proxy: TcpProxy, tmp_path: Path
+) -> None:
+    """An application or a views store made while the server does not answer fails once its
+    pool's timeout is over, and the pool it opened is closed: left open, its workers go on
+    connecting in the background and hold what they get. The views runner restarts every half
+    second through an outage, and PostgreSQL refusing connections (`too many clients already`)
+    is such an outage too: each start that left its pool open took more, which is how the
+    3 December load benchmark kept PostgreSQL at its limit.
+
+    The garbage collector is off: it would close an unreachable open pool sooner or later."""
+    env = Settings(
+        data_dir=tmp_path, database_url=through(database, proxy), postgres_connect_timeout=1
+    ).eventsourcing_env()
+    with Chronicle(env) as app:  # the tables are made: what fails below is taking a connection
+        reachability = store_reachability(app.recorder)
+    assert reachability is not None
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(open_pools())
+        for store in (lambda: Chronicle(env), lambda: open_view_store(views_env(env))):
+            proxy.close()
+            with pytest.raises(OperationalError):
+                store()
+            assert len(open_pools()) == before
+            proxy.open()
+            # The failure marked the server unreachable, so the next store would fail at once
+            # without opening a pool: a plain connection that succeeds clears the mark.
+            assert reachability.probe()
+    finally:
+        gc.enable()

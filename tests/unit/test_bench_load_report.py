@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bench.bench_load import options
 from bench.load.profile import name, summarize
 from bench.load.report import Measured, render, verdicts
-from bench.load.servers import stopped
+from bench.load.servers import Store, stopped
 from bench.load.workload import Load, Target, parse_wrk, write_targets
 
 WRK_OUTPUT = """Running 2s test @ http://127.0.0.1:8000
@@ -126,3 +128,20 @@ def test_a_process_that_ended_unreaped_counts_as_stopped() -> None:
         stopped(child.pid, timeout=0.5)
     finally:
         child.wait()
+
+
+def test_serve_env_reaches_the_current_trees_server_only_and_paused_sessions_last(
+    tmp_path: Path,
+) -> None:
+    """`--serve-env NAME=VALUE` is set for this tree's server (its pool size, say) after the
+    harness's own variables; a store without it is the baseline's. Either keeps its PostgreSQL
+    sessions while frozen (no idle-in-transaction timeout)."""
+    opts = options(["--serve-env", "CHRONICLE_POSTGRES_POOL_SIZE=4", "--serve-env", "A=b=c"])
+    assert opts.serve_env == [("CHRONICLE_POSTGRES_POOL_SIZE", "4"), ("A", "b=c")]
+    plain = Store("postgres", tmp_path, "postgresql://db/x")
+    current = replace(plain, extra=tuple(opts.serve_env)).env()
+    assert (current["CHRONICLE_POSTGRES_POOL_SIZE"], current["A"]) == ("4", "b=c")
+    assert "CHRONICLE_POSTGRES_POOL_SIZE" not in plain.env()
+    assert plain.env()["POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT"] == "0"
+    with pytest.raises(SystemExit):
+        options(["--serve-env", "no-equals-sign"])
