@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Annotated, Any
 
-from anyio import CapacityLimiter
+from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
 from api.schemas import REQUEST_SIGNING, RollRequestPublic, roll_request_public
@@ -125,7 +124,9 @@ async def get_views(
 ) -> ViewReader:
     views: ViewReader = request.app.state.views
     if min_position is not None:
-        await run_in_threadpool(_caught_up, views, request.app.state.chronicle, min_position)
+        app = request.app.state.chronicle
+        limiter = request.app.state.wait_limiter
+        await to_thread.run_sync(_caught_up, views, app, min_position, limiter=limiter)
     return views
 
 

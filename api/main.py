@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from anyio import CapacityLimiter
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -76,6 +76,10 @@ def prepare_store(settings: Settings) -> None:
     open_view_store(views_env(settings.eventsourcing_env())).datastore.close()  # type: ignore[attr-defined]
 
 
+# Threads that wait for the views at once (anyio's default size: they sleep, they do not contend).
+WAITING_THREADS = 40
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -83,6 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.command_limiter = CapacityLimiter(settings.command_threads)
+        # Every other hop to a thread (sync dependencies and routes) takes one of these. With
+        # anyio's 40, as many threads contended for the interpreter at 50 connections, and the
+        # event loop waited its turn among them (docs/performance.md, "Thread hops").
+        to_thread.current_default_thread_limiter().total_tokens = settings.request_threads
+        # Waiting for the views (min_position) sleeps in a thread for up to 2 s: those threads
+        # hold no interpreter, and must not take the few that answer everything else.
+        app.state.wait_limiter = CapacityLimiter(WAITING_THREADS)
         app.state.chronicle = build_application(settings)
         app.state.store_gate.reachability = store_reachability(app.state.chronicle.recorder)
         _claim_key(app.state.chronicle, settings)

@@ -58,6 +58,14 @@ class Settings(BaseSettings):
         description="Commands a server process runs at once; the others wait their turn without "
         "holding a thread (more only contend for the interpreter and the store's write lock).",
     )
+    request_threads: int = Field(
+        default=4,
+        ge=1,
+        le=200,
+        description="Threads a server process runs the rest of its blocking work in at once "
+        "(reading a token's campaign, reads, /health): anyio's 40 contend for the interpreter; "
+        "the waits for min_position have threads of their own.",
+    )
     workers: int = Field(
         default=1,
         ge=1,

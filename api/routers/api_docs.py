@@ -12,12 +12,14 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Mount
 
+from api.routing import OneHopRoute
+
 # The package ships Swagger UI's bundle and stylesheet, ReDoc's standalone script and a favicon.
 PACKAGED = files("fastapi_offline") / "static"
 ASSETS_URL = "/docs/assets"
 
 # Routes of a module, built once at import like every router's (api/main.py), not per app.
-router = APIRouter(include_in_schema=False)
+router = APIRouter(route_class=OneHopRoute, include_in_schema=False)
 
 
 class _Page(TypedDict):

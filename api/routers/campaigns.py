@@ -9,12 +9,15 @@ from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.presenters import shown
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import CampaignCreated, CampaignPublic, MemberCreated, TokenIssued, campaign_public
 from domain.aggregates import Campaign
 from domain.aggregates.campaign import Member
 from domain.application import Chronicle, Outcome, TokenMinted
 
-router = APIRouter(prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES)
+router = APIRouter(
+    route_class=OneHopRoute, prefix="/v1/campaigns", tags=["campaigns"], responses=ERROR_RESPONSES
+)
 
 
 def _created(outcome: Outcome, _: Commands) -> CampaignCreated:

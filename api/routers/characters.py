@@ -22,6 +22,7 @@ from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.presenters import character_shown
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import CharacterPublic, character_public
 from domain.aggregates import Campaign, Character
 from domain.application import Chronicle, Outcome, SheetProposed
@@ -31,7 +32,7 @@ from domain.requests import (
 )
 from projections.translation import iso
 
-router = APIRouter(tags=["characters"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["characters"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application, model=CharacterPublic, present=character_shown)

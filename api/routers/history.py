@@ -10,10 +10,11 @@ from pydantic import BaseModel, Field
 
 from api.deps import ActorDep, AppDep, ViewsDep, position_query
 from api.errors import ERROR_RESPONSES
+from api.routing import OneHopRoute
 from api.visibility import seen_by
 from domain.aggregates import Campaign, Character, Issue, Scene, Story
 
-router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["history"], responses=ERROR_RESPONSES)
 
 
 class LogEntry(BaseModel):

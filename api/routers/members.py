@@ -10,10 +10,11 @@ from api.deps import ActorDep, AppDep
 from api.errors import ERROR_RESPONSES
 from api.paging import Page, next_after
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import MemberPublic, MePublic, me_public, member_public
 from domain.aggregates import Campaign
 
-router = APIRouter(tags=["campaigns"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["campaigns"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

@@ -10,12 +10,13 @@ from fastapi.responses import PlainTextResponse, Response
 
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES
+from api.routing import OneHopRoute
 from api.schemas import Health, RuleReference, RulesetPublic, RulesetSummary
 from domain.errors import NotFound
 from domain.rules_reference import reference_markdown, rules_reference
 from domain.rulesets import RULESETS, get_ruleset
 
-router = APIRouter(responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, responses=ERROR_RESPONSES)
 
 
 @router.get("/health", response_model=Health, tags=["meta"], operation_id="health")

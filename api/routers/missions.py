@@ -16,6 +16,7 @@ from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import ReceiptPublic, Written, read_off, receipt_public
 from domain.aggregates import Campaign, Mission
 from domain.application import Chronicle, Outcome
@@ -24,7 +25,7 @@ from domain.requests import (
     MissionOutcome,
 )
 
-router = APIRouter(tags=["missions"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["missions"], responses=ERROR_RESPONSES)
 
 # The request bodies are in domain/requests.py: the missions' commands take them whole.
 CounterName = Annotated[

@@ -12,11 +12,12 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from api import metrics
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES, error_response, store_unavailable
+from api.routing import OneHopRoute
 from api.schemas import Ready
 from domain.errors import Forbidden
 from projections.lag import lag_of
 
-router = APIRouter(tags=["meta"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["meta"], responses=ERROR_RESPONSES)
 
 READY_RETRY_AFTER_SECONDS = 2
 

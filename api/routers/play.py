@@ -11,6 +11,7 @@ from api.errors import ERROR_RESPONSES
 from api.paging import Listing, Page, where_of
 from api.presenters import issue_shown, scene_shown, shown
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import (
     IssuePublic,
     SceneHead,
@@ -23,7 +24,7 @@ from api.schemas import (
 from domain.aggregates import Campaign, Issue, Scene, Story
 from domain.application import Actor, Chronicle
 
-router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["play"], responses=ERROR_RESPONSES)
 
 
 # ---- lists, from the views (one query a page instead of one replay per item) -------------------

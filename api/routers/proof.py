@@ -13,11 +13,12 @@ from api.command_routes import CommandRoutes, Op, application
 from api.deps import AppDep
 from api.errors import ERROR_RESPONSES
 from api.openapi import text_body
+from api.routing import OneHopRoute
 from api.schemas import CampaignPublic, campaign_public
 from domain.application import Chronicle
 from domain.proofs import public_proof
 
-router = APIRouter(tags=["proof pages"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["proof pages"], responses=ERROR_RESPONSES)
 
 routes = CommandRoutes(router, application)
 routes.declare(

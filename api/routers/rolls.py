@@ -17,6 +17,7 @@ from api.paging import Page, next_after
 from api.presenters import roll_shown, scene_shown
 from api.proof_page import proof_link
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import (
     CampaignVerification,
     LuckReport,
@@ -37,7 +38,7 @@ from domain.luck import RollLuck, report
 from domain.proofs import what_was_rolled, who_rolled
 from domain.visibility import WITHHELD_TEXT
 
-router = APIRouter(tags=["rolls"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["rolls"], responses=ERROR_RESPONSES)
 
 
 routes = CommandRoutes(router, application)

@@ -12,8 +12,9 @@ from pydantic import BaseModel, Field
 from api.deps import ActorDep, AppDep
 from api.errors import ERROR_RESPONSES
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 
-router = APIRouter(tags=["signatures"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["signatures"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

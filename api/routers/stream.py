@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import ActorDep, AppDep, bearer, position_query
 from api.errors import ERROR_RESPONSES
 from api.routers.history import LogEntry
+from api.routing import OneHopRoute
 from api.visibility import seen_by
 from domain.aggregates import Campaign
 from domain.application import Actor, Chronicle
@@ -30,7 +31,7 @@ log = logging.getLogger("chronicle.stream")
 # ASCII digits only, and not too many: int() refuses other digits and very long numbers.
 POSITION = re.compile(r"[0-9]{1,18}")
 
-router = APIRouter(tags=["history"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["history"], responses=ERROR_RESPONSES)
 
 POLL_SECONDS = 0.02  # how often the one shared watcher reads the views' position
 BATCH = 500

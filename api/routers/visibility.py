@@ -9,12 +9,13 @@ from api.command_routes import CommandRoutes, Op
 from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_shown
+from api.routing import OneHopRoute
 from api.schemas import CampaignPublic, RollPublic, campaign_public
 from domain.aggregates import Campaign
 from domain.application import Chronicle, Outcome
 from domain.visibility import VisibilityCommands
 
-router = APIRouter(tags=["visibility"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["visibility"], responses=ERROR_RESPONSES)
 
 
 def _visibility(app: Chronicle) -> VisibilityCommands:

@@ -10,6 +10,8 @@ from fastapi.responses import FileResponse
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+from api.routing import OneHopRoute
+
 WEB = Path(str(files("api.web"))) / "static"
 
 # The page holds a member's token, so it runs only its own scripts and talks only to its own origin:
@@ -23,7 +25,7 @@ PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
 }
 
-router = APIRouter()
+router = APIRouter(route_class=OneHopRoute)
 
 
 @router.get("/", include_in_schema=False)

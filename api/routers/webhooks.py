@@ -14,6 +14,7 @@ from api.deps import ActorDep, AppDep, Commands
 from api.errors import ERROR_RESPONSES
 from api.paging import After, Limit, Listing, Page
 from api.read_routes import PageQuery, ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import Written
 from domain.aggregates import Campaign, Webhook
 from domain.application import Actor, Outcome
@@ -21,7 +22,7 @@ from domain.errors import Forbidden
 from domain.webhooks import Webhooks, WebhookSecret
 from projections.webhooks import Outbox
 
-router = APIRouter(tags=["webhooks"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["webhooks"], responses=ERROR_RESPONSES)
 
 
 class WebhookPublic(Written):

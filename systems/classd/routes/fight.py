@@ -14,6 +14,7 @@ from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_named, scene_state_view
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.application import Outcome
@@ -21,7 +22,7 @@ from systems.classd.commands import ClassD
 from systems.classd.commands.fight import AREA, ClassDResult, Fight
 from systems.classd.rules import combat
 
-router = APIRouter(tags=["classd"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["classd"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

@@ -14,6 +14,7 @@ from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_named, scene_state_view
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import RollPublic, Written
 from domain.aggregates import Roll, Scene
 from domain.commands import Outcome
@@ -21,7 +22,7 @@ from systems.nimble.commands.encounter import Encounter, EncounterResult, state_
 from systems.nimble.routes.deps import NimbleDep, encounter
 from systems.nimble.rules import encounter as enc
 
-router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["nimble"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

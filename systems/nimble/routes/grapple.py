@@ -8,11 +8,12 @@ from fastapi import APIRouter
 
 from api.command_routes import CommandRoutes, Op
 from api.errors import ERROR_RESPONSES
+from api.routing import OneHopRoute
 from systems.nimble.commands.grapple import EncounterGrapple
 from systems.nimble.routes.deps import encounter_grapple
 from systems.nimble.routes.encounter import BASE, NimbleEncounterPublic, present
 
-router = APIRouter(tags=["nimble"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["nimble"], responses=ERROR_RESPONSES)
 routes = CommandRoutes(
     router, encounter_grapple, BASE, NimbleEncounterPublic, present, unprefixed="nimble_"
 )

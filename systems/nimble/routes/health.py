@@ -15,6 +15,7 @@ from api.deps import ActorDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_named
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import CharacterPublic, RollPublic, Written, character_public, roll_public
 from domain.aggregates import Character
 from domain.commands import Outcome
@@ -22,7 +23,7 @@ from domain.requests import Strict
 from systems.nimble.commands.health import HealthArea, HealthResult, nimble_view
 from systems.nimble.routes.deps import NimbleDep, health
 
-router = APIRouter(tags=["nimble_health"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["nimble_health"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

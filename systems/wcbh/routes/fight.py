@@ -15,6 +15,7 @@ from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.presenters import roll_shown
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import RollPublic, Written, roll_public
 from domain.aggregates import Character, Roll, Scene
 from domain.application import Outcome
@@ -27,7 +28,7 @@ from systems.wcbh.commands.fight import (
     attack_follow_ups,
 )
 
-router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["fight"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

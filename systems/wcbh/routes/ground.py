@@ -14,6 +14,7 @@ from api.command_routes import CommandRoutes, Op
 from api.deps import ActorDep, AppDep, Commands, respond
 from api.errors import ERROR_RESPONSES
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import Written
 from domain.aggregates import Scene
 from domain.application import Outcome
@@ -22,7 +23,7 @@ from systems.wcbh.commands.fight import ground_of
 from systems.wcbh.commands.ground import Ground
 from systems.wcbh.routes.fight import PageStatePublic, _page
 
-router = APIRouter(tags=["fight"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["fight"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

@@ -15,6 +15,7 @@ from api.deps import ActorDep, AppDep, Commands, ViewsDep
 from api.errors import ERROR_RESPONSES
 from api.presenters import character_shown, issue_shown, scene_shown
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import (
     CharacterPublic,
     IssuePublic,
@@ -30,7 +31,7 @@ from systems.wcbh.commands import Wcbh
 from systems.wcbh.commands.resolve import Gift, Luck, Resolve
 from systems.wcbh.rules.ruleset import LIMITED_USES, LimitedUse
 
-router = APIRouter(tags=["resolve"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["resolve"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 

@@ -15,6 +15,7 @@ from api.command_routes import CommandRoutes, Op, Present
 from api.deps import Commands
 from api.errors import ERROR_RESPONSES
 from api.read_routes import ReadRoutes
+from api.routing import OneHopRoute
 from api.schemas import ReceiptPublic, RollPublic, Written, receipt_public, roll_public
 from domain.aggregates import Character, Roll, Scene
 from domain.application import Outcome
@@ -37,7 +38,7 @@ from systems.wcbh.schemas import (
     play_of,
 )
 
-router = APIRouter(tags=["scene_play"], responses=ERROR_RESPONSES)
+router = APIRouter(route_class=OneHopRoute, tags=["scene_play"], responses=ERROR_RESPONSES)
 reads = ReadRoutes(router)
 
 
