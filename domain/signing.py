@@ -116,9 +116,16 @@ class Signing:
 
     # ---- what it signs -------------------------------------------------------------------------
 
-    def receipt(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        """The receipt of a roll record: it commits to the chain up to and including the roll."""
-        key = self.active_key()
+    def for_request(self) -> RequestSigning:
+        """What one request signs its receipts with (`RequestSigning`)."""
+        return RequestSigning(self)
+
+    def receipt(
+        self, record: Mapping[str, Any], key: receipts.SigningKey | None = None
+    ) -> dict[str, Any]:
+        """The receipt of a roll record: it commits to the chain up to and including the roll.
+        Signed with `key`, else with the key active now."""
+        key = key or self.active_key()
         fields = (
             str(record["campaign_id"]),
             int(record["sequence"]),
@@ -133,13 +140,18 @@ class Signing:
             signed = self._receipts[memo] = receipts.sign_receipt(key, *fields)
         return dict(signed)
 
-    def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
+    def receipt_of(
+        self,
+        roll_id: UUID | str,
+        made: Iterable[Aggregate] = (),
+        key: receipts.SigningKey | None = None,
+    ) -> dict[str, Any]:
         """The receipt of a roll a response names only by id (a helper's roll, a rest); `made`:
         what the command saves (Outcome.saved), where a roll it made is found before its save."""
         roll_uuid = UUID(str(roll_id))
         roll = next((a for a in made if a.id == roll_uuid), None) or self._repository.get(roll_uuid)
         assert isinstance(roll, Roll)
-        return self.receipt(roll.record)
+        return self.receipt(roll.record, key)
 
     def head(self, campaign_id: UUID, position: int) -> dict[str, Any]:
         """The campaign's chain as it is now; `position` was read first, so every roll written at
@@ -159,3 +171,24 @@ class Signing:
         return receipts.sign_trailer(
             self.active_key(), str(campaign_id), entries, self.published(), _now()
         )
+
+
+class RequestSigning:
+    """The receipts of one request, all signed with the key that was active at its first: the
+    keyring is read once per request, not once per receipt (a roll's answer shows its receipt
+    twice, and each reading of the keyring is a read of the store)."""
+
+    def __init__(self, signing: Signing) -> None:
+        self._signing = signing
+        self._key: receipts.SigningKey | None = None
+
+    def _active(self) -> receipts.SigningKey:
+        if self._key is None:
+            self._key = self._signing.active_key()
+        return self._key
+
+    def receipt(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return self._signing.receipt(record, self._active())
+
+    def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
+        return self._signing.receipt_of(roll_id, made, self._active())
