@@ -88,7 +88,7 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
 
 async def get_app(request: Request) -> Chronicle:
     app: Chronicle = request.app.state.chronicle
-    REQUEST_SIGNING.set(app.signing.for_request())  # receipts of the rolls this request presents
+    REQUEST_SIGNING.set(app.signing)  # receipts of the rolls this request presents
     return app
 
 

@@ -15,7 +15,7 @@ from domain.aggregates import Campaign, Character, Issue, Roll, RollRequest, Sce
 from domain.aggregates.campaign import Member
 from domain.requests import RulesetId, Side
 from domain.rulesets import get_ruleset
-from domain.signing import RequestSigning
+from domain.signing import Signing
 from projections.translation import iso
 
 # The request bodies of the lifecycle commands are in domain/requests.py (the commands take them).
@@ -378,7 +378,7 @@ class RollPublic(Written):
 # The signer of the request's application, bound by api.deps.get_app: every presenter of a roll signs
 # its receipt without each route handing the application down (FastAPI copies the request's context
 # into the thread that runs a `def` route).
-REQUEST_SIGNING: ContextVar[RequestSigning] = ContextVar("REQUEST_SIGNING")
+REQUEST_SIGNING: ContextVar[Signing] = ContextVar("REQUEST_SIGNING")
 
 
 def receipt_public(roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> ReceiptPublic:

@@ -52,9 +52,9 @@ def main() -> None:
         with TestClient(create_app(settings)) as client:
             tables = [Dice(Table(client)) for _ in range(10)]
             app = client.app.state.chronicle  # type: ignore[attr-defined]
+            REQUEST_SIGNING.set(app.signing)
 
             def roll(n: int) -> None:
-                REQUEST_SIGNING.set(app.signing.for_request())  # as api.deps.get_app does
                 dice = tables[n % len(tables)]
                 actor = app.authenticate(dice.table.gm)
                 body = {"check": dice.check, "request": dice.example, "character_id": dice.hero}

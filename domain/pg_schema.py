@@ -28,12 +28,13 @@ from domain.subscriptions import PostgresPages
 # The save (`LockedApplicationRecorder`): the lock eventsourcing's own save takes, the insert of
 # every event of the save, and the notification its subscribers wait for, in one statement whose
 # transaction (the statement's own: the connections are in autocommit) holds the lock to its commit.
+APPEND_LOCK = "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
 APPEND_FUNCTION = (
     "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
     "RETURNS TABLE (notification_id bigint) LANGUAGE plpgsql AS $BODY$ "
     "BEGIN "
     "SET LOCAL lock_timeout = '{lock_timeout}s'; "
-    "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+    f"{APPEND_LOCK}"
     "NOTIFY {channel}; "
     "RETURN QUERY INSERT INTO {schema}.{table} AS t "
     "(originator_id, originator_version, topic, state) "
@@ -73,12 +74,15 @@ class LockedApplicationRecorder(SerialisedSchema, PostgresApplicationRecorder):
     is taken and released (at the commit, as before) within the server. The ordering is the same
     (one lock, held to the commit), and so is the durability (the commit is PostgreSQL's own)."""
 
+    append_sql = APPEND_FUNCTION
+    append_name = "chronicle_append_{table}"
+
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.append_function = Identifier(f"chronicle_append_{self.events_table_name}")
+        self.append_function = Identifier(self.append_name.format(table=self.events_table_name))
         schema = Identifier(self.datastore.schema)
         self.sql_create_statements.append(
-            SQL(APPEND_FUNCTION).format(
+            SQL(self.append_sql).format(
                 schema=schema,
                 function=self.append_function,
                 event=Identifier(self.stored_event_type_name),

@@ -105,7 +105,8 @@ class RollCommands(Service):
     @functools.cached_property
     def signing(self) -> Signing:
         """The keyring and what the service signs: receipts, heads, export trailers."""
-        return Signing(self.repository, self.save, self.sealer)
+        # The application's clock, read when it signs: tests move it on.
+        return Signing(self.repository, self.save, self.sealer, lambda: self.clock())
 
     def signed_head(self, actor: Actor, campaign_id: UUID) -> dict[str, Any]:
         """The campaign's chain head, signed (members only)."""

@@ -1,12 +1,13 @@
 """The service's signatures: the keyring in the event store, roll receipts, chain heads, export trailers.
 
 Every replica reads the same SigningKeys aggregate, so all sign with the same active key; a rotation
-by `chronicle keys rotate` reaches them on their next read (the repository fast-forwards its cache)."""
+by `chronicle keys rotate` reaches them within `KEY_REFRESH` (each process reads the keyring for its
+signatures at most that often)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -21,6 +22,11 @@ from domain.secrets import Sealer
 
 SAVE_ATTEMPTS = 5  # racing replicas: each round lets one writer through
 MEMO_SIZE = 1024  # receipts remembered: a request's own rolls, many times over
+# How long a process signs with the active key it last read before it reads the keyring again.
+# Reading it for every request was a store read per roll, a tenth of a roll's time on PostgreSQL
+# (docs/performance.md); a key rotated elsewhere signs here within this, and the old one stays
+# published, so what it signed meanwhile verifies (docs/receipts.md).
+KEY_REFRESH = timedelta(seconds=1)
 
 
 def _now() -> str:
@@ -30,11 +36,19 @@ def _now() -> str:
 class Signing:
     """Held by the application (`app.signing`); needs the server key to unseal the private keys."""
 
-    def __init__(self, repository: Repository, save: Callable[..., Any], sealer: Sealer) -> None:
+    def __init__(
+        self,
+        repository: Repository,
+        save: Callable[..., Any],
+        sealer: Sealer,
+        clock: Callable[[], datetime],
+    ) -> None:
         self._repository = repository
         self._save = save
         self._sealer = sealer
+        self._clock = clock
         self._unsealed: dict[str, receipts.SigningKey] = {}
+        self._active: tuple[datetime, receipts.SigningKey] | None = None  # read at, key
         # Receipts already signed, by key and statement: a command's answer shows its roll's
         # receipt twice (the roll's own and the command's list), and Ed25519 is deterministic.
         self._receipts: dict[tuple[int, str, int, str, str], dict[str, Any]] = {}
@@ -84,6 +98,7 @@ class Signing:
             _now(),
         )
         self._save(keyring)
+        self._active = None  # this process signs with the new key at once
         return key.key_id
 
     def published(self) -> list[dict[str, Any]]:
@@ -102,6 +117,15 @@ class Signing:
         ]
 
     def active_key(self) -> receipts.SigningKey:
+        """The key that signs: as read from the keyring less than `KEY_REFRESH` ago."""
+        now = self._clock()
+        if self._active is not None and timedelta(0) <= now - self._active[0] < KEY_REFRESH:
+            return self._active[1]
+        key = self._read_active_key()
+        self._active = (now, key)
+        return key
+
+    def _read_active_key(self) -> receipts.SigningKey:
         keyring = self.keyring()
         entry = keyring.active if keyring is not None else None
         if entry is None:
@@ -116,16 +140,9 @@ class Signing:
 
     # ---- what it signs -------------------------------------------------------------------------
 
-    def for_request(self) -> RequestSigning:
-        """What one request signs its receipts with (`RequestSigning`)."""
-        return RequestSigning(self)
-
-    def receipt(
-        self, record: Mapping[str, Any], key: receipts.SigningKey | None = None
-    ) -> dict[str, Any]:
-        """The receipt of a roll record: it commits to the chain up to and including the roll.
-        Signed with `key`, else with the key active now."""
-        key = key or self.active_key()
+    def receipt(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The receipt of a roll record: it commits to the chain up to and including the roll."""
+        key = self.active_key()
         fields = (
             str(record["campaign_id"]),
             int(record["sequence"]),
@@ -140,18 +157,13 @@ class Signing:
             signed = self._receipts[memo] = receipts.sign_receipt(key, *fields)
         return dict(signed)
 
-    def receipt_of(
-        self,
-        roll_id: UUID | str,
-        made: Iterable[Aggregate] = (),
-        key: receipts.SigningKey | None = None,
-    ) -> dict[str, Any]:
+    def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
         """The receipt of a roll a response names only by id (a helper's roll, a rest); `made`:
         what the command saves (Outcome.saved), where a roll it made is found before its save."""
         roll_uuid = UUID(str(roll_id))
         roll = next((a for a in made if a.id == roll_uuid), None) or self._repository.get(roll_uuid)
         assert isinstance(roll, Roll)
-        return self.receipt(roll.record, key)
+        return self.receipt(roll.record)
 
     def head(self, campaign_id: UUID, position: int) -> dict[str, Any]:
         """The campaign's chain as it is now; `position` was read first, so every roll written at
@@ -171,24 +183,3 @@ class Signing:
         return receipts.sign_trailer(
             self.active_key(), str(campaign_id), entries, self.published(), _now()
         )
-
-
-class RequestSigning:
-    """The receipts of one request, all signed with the key that was active at its first: the
-    keyring is read once per request, not once per receipt (a roll's answer shows its receipt
-    twice, and each reading of the keyring is a read of the store)."""
-
-    def __init__(self, signing: Signing) -> None:
-        self._signing = signing
-        self._key: receipts.SigningKey | None = None
-
-    def _active(self) -> receipts.SigningKey:
-        if self._key is None:
-            self._key = self._signing.active_key()
-        return self._key
-
-    def receipt(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        return self._signing.receipt(record, self._active())
-
-    def receipt_of(self, roll_id: UUID | str, made: Iterable[Aggregate] = ()) -> dict[str, Any]:
-        return self._signing.receipt_of(roll_id, made, self._active())
