@@ -257,7 +257,8 @@ def _rewrite_without(lines: list[dict[str, Any]], roll_id: str) -> list[dict[str
         for e in lines
         if e["type"] == "Roll.Recorded" and e["payload"]["record"]["roll_id"] == roll_id
     )
-    entries, seen = [], {}  # originator → removed events so far (their later versions move up)
+    entries: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}  # originator → removed events so far (their later versions move up)
     for entry in lines[:-1]:
         payload = entry["payload"]
         if roll_id in (str(payload.get("roll_id")), str(payload.get("record", {}).get("roll_id"))):
