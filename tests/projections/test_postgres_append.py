@@ -45,7 +45,8 @@ def waiting_for_a_lock(database: str, table: str) -> bool:
     with psycopg.connect(database, autocommit=True) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
-            "WHERE c.relname = %s AND NOT l.granted",
+            "JOIN pg_database d ON d.oid = l.database "
+            "WHERE d.datname = current_database() AND c.relname = %s AND NOT l.granted",
             (table,),
         ).fetchone()
     return bool(row and row[0])
