@@ -30,6 +30,7 @@ from domain.application import (
     Outcome,
 )
 from domain.errors import InvalidInput, NotCaughtUp
+from domain.service import token_parts
 from projections.runner import ViewReader
 
 IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
@@ -154,13 +155,15 @@ def remember_actor(scope: Scope, token: str, actor: Actor) -> None:
     scope.setdefault("state", {})[_AUTHENTICATED] = (token, actor)
 
 
+def remembered_actor(scope: Scope, token: str | None) -> Actor | None:
+    known = scope.get("state", {}).get(_AUTHENTICATED)
+    return known[1] if known is not None and known[0] == token else None  # type: ignore[no-any-return]
+
+
 def get_actor(
     request: Request, app: AppDep, token: Annotated[str | None, Depends(bearer)]
 ) -> Actor:
-    known = request.scope.get("state", {}).get(_AUTHENTICATED)
-    if known is not None and known[0] == token:
-        return known[1]  # type: ignore[no-any-return]
-    return app.authenticate(token)
+    return remembered_actor(request.scope, token) or app.authenticate(token)
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
@@ -215,6 +218,9 @@ class Commands:
     idempotency_key: str | None
     request_hash: str
     limiter: CapacityLimiter | None = None  # how many commands run at once (the app's)
+    # A member's token not yet checked against its campaign: `run` does that first, in the
+    # command's own thread (one hop to a thread per command, not one for the token and one more).
+    token: str | None = None
 
     def run(
         self,
@@ -238,6 +244,8 @@ class Commands:
             body["receipts"] = [signing.receipt(r.record) for r in outcome.rolls]  # type: ignore[attr-defined]
             return status_of(outcome), body
 
+        if self.token is not None:
+            self.actor, self.token = self.app.authenticate(self.token), None
         idempotency = None
         if self.idempotency_key is not None:
             idempotency = IdempotencyRequest(
@@ -336,9 +344,17 @@ async def _commands(
 
 
 async def _member_commands(
-    actor: ActorDep, commands: Annotated[Commands, Depends(_commands)]
+    request: Request,
+    token: Annotated[str | None, Depends(bearer)],
+    commands: Annotated[Commands, Depends(_commands)],
 ) -> Commands:
-    commands.actor = actor
+    """The member's commands. A missing or malformed token is refused here; a well-formed one is
+    checked against its campaign when the command runs (`Commands.token`), so a body the route
+    refuses (422) is answered before a token that names no member (401)."""
+    commands.actor = remembered_actor(request.scope, token)
+    if commands.actor is None:
+        token_parts(token)
+        commands.token = token
     return commands
 
 

@@ -32,7 +32,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.rulesets import get_ruleset
-from domain.secrets import Sealer, WrongKey, parse_token, token_matches
+from domain.secrets import Sealer, TokenParts, WrongKey, parse_token, token_matches
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -49,6 +49,17 @@ class ServiceOptions(TypedDict, total=False):
 
     sealer: Sealer | None  # the server key; projection runners are built without it
     attempts: int  # how often a command without If-Match retries on a version clash
+
+
+def token_parts(token: str | None) -> TokenParts:
+    """What a bearer token names, or 401 for one that is missing or malformed: decided without
+    the store, so a request can be refused before anything is read."""
+    if not token:
+        raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
+    parts = parse_token(token)
+    if parts is None:
+        raise Unauthenticated("the bearer token is malformed")
+    return parts
 
 
 class Service(Application):
@@ -128,11 +139,8 @@ class Service(Application):
         The repository's cache fast-forwards every read from the store (AGGREGATE_CACHE_FASTFORWARD,
         never skipping), so a token revoked, rotated or removed through any replica is refused by
         every other at its next request: no process keeps its own list of valid tokens."""
-        if not token:
-            raise Unauthenticated("a bearer token is required: Authorization: Bearer <token>")
-        parts = parse_token(token)
-        if parts is None:
-            raise Unauthenticated("the bearer token is malformed")
+        parts = token_parts(token)
+        assert token is not None  # token_parts refused a missing one
         try:
             # Only read here, so the cached campaign itself, not a copy: every request
             # authenticates, and copying the campaign was most of the cost.
