@@ -87,8 +87,9 @@ class RebuildRunning(Exception):
 
 
 DOC_QUERY = "SELECT doc FROM view_docs WHERE kind = %s AND id = %s"
-# The kinds of document the translations keep (tests/projections/test_page_prefetch.py checks that a
-# play of every system leaves no other), and how many ids one prefetch query names.
+# The kinds of document the translations keep (tests/projections/test_page_prefetch.py checks that
+# the views' test play leaves no other; a kind missing here is still read, a query per document),
+# and how many ids one prefetch query names.
 DOC_KINDS = (
     "campaign",
     "chain",
