@@ -8,7 +8,7 @@ import secrets
 import time
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from uuid import UUID
 
@@ -20,6 +20,7 @@ from pydantic_core import to_jsonable_python
 from domain.errors import Conflict, VersionConflict
 
 if TYPE_CHECKING:
+    from domain.aggregates import Campaign
     from domain.application import Chronicle
     from domain.service import Service
 
@@ -61,6 +62,9 @@ class Actor:
     member_id: UUID
     role: str
     approval: Approval | None = None
+    # The campaign as `Service.authenticate` read it for this request, if it did: a command that
+    # only reads its campaign takes it from here instead of reading the store again a moment later.
+    campaign_read: Campaign | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_gm(self) -> bool:

@@ -142,8 +142,8 @@ class Service(Application):
         parts = token_parts(token)
         assert token is not None  # token_parts refused a missing one
         try:
-            # Only read here, so the cached campaign itself, not a copy: every request
-            # authenticates, and copying the campaign was most of the cost.
+            # Only read (here and by the command, `campaign_of`), so the cached campaign itself,
+            # not a copy: every request authenticates, and copying the campaign was most of it.
             campaign: Aggregate = self.repository.get(parts.campaign_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise Unauthenticated("the bearer token matches no campaign") from None
@@ -161,7 +161,8 @@ class Service(Application):
             raise Unauthenticated("the bearer token matches no member of its campaign")
         if member.token_expires_at is not None and self.clock() >= member.expires_at:
             raise Unauthenticated("the bearer token has expired", code="token_expired")
-        return Actor(campaign.id, member.id, member.role)
+        assert isinstance(campaign, Campaign)  # it has the member
+        return Actor(campaign.id, member.id, member.role, campaign_read=campaign)
 
     def get(self, actor: Actor, cls: type[A], aggregate_id: UUID, *, to_change: bool = True) -> A:
         """Load an aggregate of the actor's campaign; anything else is 404 (not even 403). Not
@@ -191,6 +192,9 @@ class Service(Application):
             raise InvalidInput(f"{field} names no {label} of this campaign", field=field) from None
 
     def campaign_of(self, actor: Actor, *, to_change: bool = True) -> Campaign:
+        """The actor's campaign; not `to_change`, the one its authentication read, if it did."""
+        if not to_change and actor.campaign_read is not None:
+            return actor.campaign_read
         return self.get(actor, Campaign, actor.campaign_id, to_change=to_change)
 
     # ---- helpers -----------------------------------------------------------------------------
