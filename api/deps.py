@@ -126,7 +126,7 @@ async def get_views(
     views: ViewReader = request.app.state.views
     if min_position is not None:
         app = request.app.state.chronicle
-        limiter = request.app.state.wait_limiter
+        limiter = getattr(request.app.state, "wait_limiter", None)  # as `command_limiter`
         await to_thread.run_sync(_caught_up, views, app, min_position, limiter=limiter)
     return views
 
@@ -213,7 +213,7 @@ class Commands:
     """Runs one command verb with the request's If-Match and Idempotency-Key and renders the answer."""
 
     app: Chronicle
-    actor: Actor | None  # set by `_member_commands` once the token is read
+    actor: Actor | None  # the caller: `run` sets it from `token` if the request had no actor yet
     expected_version: int | None
     idempotency_key: str | None
     request_hash: str
@@ -343,17 +343,26 @@ async def _commands(
     )
 
 
+async def _well_formed_token(
+    request: Request, token: Annotated[str | None, Depends(bearer)]
+) -> str | None:
+    """A missing or malformed token is refused before anything else (the headers, the body)."""
+    if remembered_actor(request.scope, token) is None:
+        token_parts(token)
+    return token
+
+
 async def _member_commands(
     request: Request,
-    token: Annotated[str | None, Depends(bearer)],
+    token: Annotated[str | None, Depends(_well_formed_token)],  # before `commands`: 401 first
     commands: Annotated[Commands, Depends(_commands)],
 ) -> Commands:
-    """The member's commands. A missing or malformed token is refused here; a well-formed one is
-    checked against its campaign when the command runs (`Commands.token`), so a body the route
-    refuses (422) is answered before a token that names no member (401)."""
+    """The member's commands. A well-formed token is checked against its campaign when the
+    command runs (`Commands.token`), in the command's own thread and its limiter: so a body the
+    route refuses (422) is answered before a token that names no member (401), and such tokens
+    wait their turn with the commands."""
     commands.actor = remembered_actor(request.scope, token)
     if commands.actor is None:
-        token_parts(token)
         commands.token = token
     return commands
 

@@ -63,8 +63,9 @@ class Settings(BaseSettings):
         ge=1,
         le=200,
         description="Threads a server process runs the rest of its blocking work in at once "
-        "(reading a token's campaign, reads, /health): anyio's 40 contend for the interpreter; "
-        "the waits for min_position have threads of their own.",
+        "(reads, /health, a read's token): anyio's 40 contend for the interpreter; the waits "
+        "for min_position have threads of their own. While the store stalls, this many stuck "
+        "requests hold every other read back.",
     )
     workers: int = Field(
         default=1,

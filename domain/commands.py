@@ -8,7 +8,7 @@ import secrets
 import time
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 from uuid import UUID
 
@@ -157,6 +157,8 @@ def command(
                 if attempt:
                     # Spread the retries out so that racers do not collide again in lockstep.
                     time.sleep(secrets.randbelow(1000 * attempt) / 1_000_000)
+                    if ctx.actor is not None:  # a retry reads its campaign afresh too
+                        ctx.actor = replace(ctx.actor, campaign_read=None)
                 if ctx.idempotency is not None:
                     stored = app._stored_response(ctx.idempotency)
                     if stored is not None:

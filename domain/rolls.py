@@ -149,7 +149,8 @@ class RollCommands(Service):
         if body.secret and not actor.is_gm:
             raise Forbidden("only the GM rolls in secret", field="secret")
         scene = self._target(ctx, actor, Scene, scene_id)
-        campaign = self.campaign_of(actor, to_change=False)  # a roll records nothing on it
+        # A roll records nothing on its campaign, unless it is secret (the campaign withholds it).
+        campaign = self.campaign_of(actor, to_change=body.secret)
         rules = get_ruleset(campaign.ruleset)
         settings = rules.parse_settings(campaign.settings)
         character, sheet = self._roller_character(actor, rules, settings, body.character_id)

@@ -49,6 +49,7 @@ class Signing:
         self._clock = clock
         self._unsealed: dict[str, receipts.SigningKey] = {}
         self._active: tuple[datetime, receipts.SigningKey] | None = None  # read at, key
+        self._rotations = 0  # a key read before a rotation here is not kept after it
         # Receipts already signed, by key and statement: a command's answer shows its roll's
         # receipt twice (the roll's own and the command's list), and Ed25519 is deterministic.
         self._receipts: dict[tuple[int, str, int, str, str], dict[str, Any]] = {}
@@ -98,6 +99,7 @@ class Signing:
             _now(),
         )
         self._save(keyring)
+        self._rotations += 1
         self._active = None  # this process signs with the new key at once
         return key.key_id
 
@@ -121,8 +123,10 @@ class Signing:
         now = self._clock()
         if self._active is not None and timedelta(0) <= now - self._active[0] < KEY_REFRESH:
             return self._active[1]
+        rotations = self._rotations
         key = self._read_active_key()
-        self._active = (now, key)
+        if rotations == self._rotations:  # no rotation here while it read: keep it
+            self._active = (now, key)
         return key
 
     def _read_active_key(self) -> receipts.SigningKey:

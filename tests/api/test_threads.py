@@ -86,14 +86,16 @@ def test_a_wait_for_the_views_takes_none_of_the_request_threads(tmp_path: Path) 
 
 
 def test_a_commands_token_is_read_in_the_commands_own_hop(client: TestClient) -> None:
-    """A missing or malformed token is refused before anything (401); a well-formed one is
-    checked against its campaign in the command's thread, after the body is read: so a body the
-    route refuses is 422 even under a token that names no member (docs/performance.md)."""
+    """A missing or malformed token is refused before anything, a bad header included (401); a
+    well-formed one is checked against its campaign in the command's thread, after the body is
+    read: so a body the route refuses is 422 even under a token that names no member
+    (docs/performance.md)."""
     table = Table(client)
     story = table.post(f"/v1/campaigns/{table.campaign_id}/stories", {"title": "S"})["id"]
     path = f"/v1/stories/{story}/issues"
     unknown = table.gm[:-4] + ("AAAA" if not table.gm.endswith("AAAA") else "BBBB")
     assert client.post(path, json={"title": 7}).status_code == 401
+    assert client.post(path, json={"title": "I"}, headers={"If-Match": "x"}).status_code == 401
     assert client.post(path, json={"title": 7}, headers=bearer("chr_x_y_z")).status_code == 401
     refused = client.post(path, json={"title": 7}, headers=bearer(unknown))
     assert (refused.status_code, refused.json()["error"]["code"]) == (422, "validation_error")
