@@ -343,27 +343,29 @@ async def _commands(
     )
 
 
-async def _well_formed_token(
-    request: Request, token: Annotated[str | None, Depends(bearer)]
-) -> str | None:
-    """A missing or malformed token is refused before anything else (the headers, the body)."""
-    if remembered_actor(request.scope, token) is None:
-        token_parts(token)
+async def _caller(request: Request, token: Annotated[str | None, Depends(bearer)]) -> Actor | str:
+    """Who sends a member's command: the actor a middleware already authenticated, else the
+    token, refused at once if it is missing or malformed (before the headers and the body)."""
+    actor = remembered_actor(request.scope, token)
+    if actor is not None:
+        return actor
+    token_parts(token)
+    assert token is not None  # token_parts refused a missing one
     return token
 
 
 async def _member_commands(
-    request: Request,
-    token: Annotated[str | None, Depends(_well_formed_token)],  # before `commands`: 401 first
+    caller: Annotated[Actor | str, Depends(_caller)],  # before `commands`: 401 first
     commands: Annotated[Commands, Depends(_commands)],
 ) -> Commands:
     """The member's commands. A well-formed token is checked against its campaign when the
     command runs (`Commands.token`), in the command's own thread and its limiter: so a body the
     route refuses (422) is answered before a token that names no member (401), and such tokens
     wait their turn with the commands."""
-    commands.actor = remembered_actor(request.scope, token)
-    if commands.actor is None:
-        commands.token = token
+    if isinstance(caller, Actor):
+        commands.actor = caller
+    else:
+        commands.token = caller
     return commands
 
 

@@ -72,7 +72,12 @@ class LockedApplicationRecorder(SerialisedSchema, PostgresApplicationRecorder):
     between them, which under load waits its turn for the interpreter: at 50 connections saves
     queued behind a lock whose holder was waiting for its own process. In one statement the lock
     is taken and released (at the commit, as before) within the server. The ordering is the same
-    (one lock, held to the commit), and so is the durability (the commit is PostgreSQL's own)."""
+    (one lock, held to the commit), and so is the durability (the commit is PostgreSQL's own).
+
+    Why not eventsourcing's own one-statement save (POSTGRES_ENABLE_DB_FUNCTIONS): its function
+    takes no lock, and it is named for the id type only (`es_insert_events_uuid`), not for the
+    table, so two applications on one schema replace each other's (the last to start wins, and
+    the other's saves go to its table). Ours is named after its table."""
 
     append_sql = APPEND_FUNCTION
     append_name = "chronicle_append_{table}"

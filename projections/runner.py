@@ -7,6 +7,7 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from threading import Event, Thread
 from typing import ClassVar, Self
@@ -151,13 +152,12 @@ class Supervisor(Loop):
 
     def _follow(self) -> None:
         """Apply the log to the views until stopped; returns when stopped, raises on errors."""
-        app = Chronicle(self.env)
-        try:
+        with ExitStack() as opened:  # closed whatever happens, a failed start included
+            app = Chronicle(self.env)
+            opened.callback(app.close)
             store = open_view_store(self.env)
-        except BaseException:
-            app.close()  # or each failed restart leaves the application's pool open
-            raise
-        try:
+            opened.callback(store.datastore.close)  # type: ignore[attr-defined]
+            opened.callback(self._forget_subscription)
             views = Views(store)
             after = store.max_tracking_id(app.name)
             with app.recorder.subscribe(gt=after) as subscription:
@@ -171,10 +171,9 @@ class Supervisor(Loop):
                     views.process_page(decoded(app, notifications, app.name))
                     for callback in self._after_page:
                         callback()
-        finally:
-            self._subscription = None
-            app.close()
-            store.datastore.close()  # type: ignore[attr-defined]
+
+    def _forget_subscription(self) -> None:
+        self._subscription = None
 
     def alive(self) -> bool:
         """Whether a runner is following the log now (subscribed, not stopped, not between

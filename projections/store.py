@@ -444,7 +444,7 @@ class ViewTransaction:
         this transaction has read or changed already stays as it has it: the rows it changed
         are written only when it ends."""
         kinds = ", ".join(["%s"] * len(DOC_KINDS))
-        wanted = sorted(ids)
+        wanted = sorted(ids - self._asked_ids)  # a later page of one transaction: the new ones
         for start in range(0, len(wanted), PREFETCH_IDS):
             chunk = wanted[start : start + PREFETCH_IDS]
             marks = ", ".join(["%s"] * len(chunk))
